@@ -1,0 +1,7 @@
+"""`python -m flowdrop_lsp` is the same as the `flowdrop-lsp` console script."""
+
+import sys
+
+from flowdrop_lsp.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,70 @@
+"""What the analysis reports: findings, their related locations and their fixes.
+
+Plain frozen data in code-point spans; the CLI and the LSP layer each translate them once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from flowdrop_lsp.core.text import Span
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    HINT = "hint"
+
+    @property
+    def rank(self) -> int:
+        return ("error", "warning", "info", "hint").index(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    edits: tuple[TextEdit, ...]
+    preferred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedLocation:
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem: `node` is the id of the node it is about, when there is one. `extra` holds
+    rule-specific facts for machine consumers (CMP-9: `consumer`, `tool_name`)."""
+
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    node: str | None = None
+    related: tuple[RelatedLocation, ...] = ()
+    fixes: tuple[Fix, ...] = ()
+    extra: tuple[tuple[str, Any], ...] = field(default=())
+
+    def extra_dict(self) -> dict[str, Any]:
+        return dict(self.extra)
+
+    @property
+    def preferred_fix(self) -> Fix | None:
+        for fix in self.fixes:
+            if fix.preferred:
+                return fix
+        return None
+
+    def sort_key(self) -> tuple[int, int, str, str]:
+        return (self.span.start, self.span.end, self.code, self.message)

@@ -1,0 +1,211 @@
+"""The workflow model: nodes and edges read from the syntax tree, each keeping its source spans.
+
+Reading is lenient: a node or edge with wrong types is still read as far as it goes (the schema
+check reports the wrong types), so that one bad value never hides the rest of the document.
+Node-type resolution, tool names and tool-edge classification follow docs/domain.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JsonValue, JString
+from flowdrop_lsp.core.names import sanitize_tool_name
+from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.text import Span
+
+EDITOR_RENDER_TYPE = "universalNode"  # the editor's render type, never a node type id
+TOOL_EDGE_TYPE = "tool_availability"
+TOOL_HANDLE_SUFFIX = "-input-tool"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    index: int
+    span: Span
+    id: str | None
+    id_span: Span | None
+    type_id: str | None
+    type_span: Span | None
+    label: str | None  # data.label when it is a string
+    label_span: Span | None  # the data.label value token, whatever its JSON type
+    data_span: Span | None  # the data object, when `data` is an object
+    data_is_empty: bool
+    name_source: str  # what the tool name derives from: label, else the type id
+    name_source_span: Span | None
+    tool_name: str
+
+    @property
+    def anchor(self) -> Span:
+        """Where findings about this node are shown: its label, else its id, else its start."""
+        if self.label_span is not None and self.label is not None:
+            return self.label_span
+        if self.id_span is not None:
+            return self.id_span
+        return Span(self.span.start, self.span.start + 1)
+
+    @property
+    def display(self) -> str:
+        """How messages name the node: `"Web Search" (tool_a)`."""
+        if self.label:
+            return f'"{_short(self.label)}" ({self.id})'
+        return f"{self.id} (type {self.type_id or 'unknown'})"
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    index: int
+    span: Span
+    id: str | None
+    source: str | None
+    source_span: Span | None
+    target: str | None
+    target_span: Span | None
+    source_handle: str | None
+    target_handle: str | None
+    target_handle_span: Span | None
+    declared_type: str | None  # data.edgeType when it is a non-empty string
+    declared_type_span: Span | None
+    is_tool: bool
+
+    @property
+    def anchor(self) -> Span:
+        return self.target_span or self.source_span or Span(self.span.start, self.span.start + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Workflow:
+    nodes: tuple[Node, ...]
+    edges: tuple[Edge, ...]
+    nodes_span: Span | None
+    edges_span: Span | None
+
+
+def looks_like_workflow(root: JsonValue | None) -> bool:
+    """A workflow is a top-level object with a `nodes` or an `edges` member."""
+    return isinstance(root, JObject) and (root.member("nodes") is not None or root.member("edges") is not None)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _string(value: JsonValue | None) -> str | None:
+    return value.value if isinstance(value, JString) else None
+
+
+def _span(value: JsonValue | None) -> Span | None:
+    return Span(value.start, value.end) if value is not None else None
+
+
+def _object(value: JsonValue | None) -> JObject | None:
+    return value if isinstance(value, JObject) else None
+
+
+def resolve_node_type(node: JObject) -> JString | None:
+    """docs/domain.md §4: data.metadata.node_type_id, then `type` unless it is the editor's
+    render type, then data.metadata.id."""
+    data = _object(node.get("data"))
+    metadata = _object(data.get("metadata")) if data else None
+    candidates = (
+        metadata.get("node_type_id") if metadata else None,
+        node.get("type"),
+        metadata.get("id") if metadata else None,
+    )
+    for position, candidate in enumerate(candidates):
+        if isinstance(candidate, JString) and candidate.value:
+            if position == 1 and candidate.value == EDITOR_RENDER_TYPE:
+                continue
+            return candidate
+    return None
+
+
+def read_node(index: int, value: JsonValue, settings: Settings) -> Node:
+    obj = _object(value)
+    if obj is None:
+        span = Span(value.start, value.end)
+        return Node(index, span, None, None, None, None, None, None, None, True, "", None, sanitize_tool_name(""))
+    id_value = obj.get("id")
+    type_value = resolve_node_type(obj)
+    data = _object(obj.get("data"))
+    label_value = data.get("label") if data else None
+    label = _string(label_value)
+    source_value: JsonValue | None = None
+    if settings.use_instance_title and data is not None:
+        config = _object(data.get("config"))
+        title = config.get("instanceTitle") if config else None
+        if isinstance(title, JString) and title.value:
+            source_value = title
+    if source_value is None and label:
+        source_value = label_value
+    if source_value is None:
+        source_value = type_value
+    name_source = _string(source_value) or ""
+    return Node(
+        index=index,
+        span=Span(obj.start, obj.end),
+        id=_string(id_value),
+        id_span=_span(id_value) if isinstance(id_value, JString) else None,
+        type_id=type_value.value if type_value else None,
+        type_span=_span(type_value),
+        label=label,
+        label_span=_span(label_value),
+        data_span=_span(data),
+        data_is_empty=not data.members if data else True,
+        name_source=name_source,
+        name_source_span=_span(source_value),
+        tool_name=sanitize_tool_name(name_source),
+    )
+
+
+def classify_tool_edge(declared: str | None, target_handle: str | None, settings: Settings) -> bool:
+    """EDGE-5: a recognised declaration decides; otherwise (absent, empty, non-string or
+    unrecognised) the target handle decides by EXACT suffix (EDGE-1)."""
+    if declared and declared in settings.edge_types:
+        return declared == TOOL_EDGE_TYPE
+    return target_handle is not None and target_handle.endswith(TOOL_HANDLE_SUFFIX)
+
+
+def read_edge(index: int, value: JsonValue, settings: Settings) -> Edge:
+    obj = _object(value)
+    if obj is None:
+        span = Span(value.start, value.end)
+        return Edge(index, span, None, None, None, None, None, None, None, None, None, None, False)
+    source = obj.get("source")
+    target = obj.get("target")
+    target_handle = obj.get("targetHandle")
+    data = _object(obj.get("data"))
+    declared = data.get("edgeType") if data else None
+    declared_type = _string(declared) or None
+    return Edge(
+        index=index,
+        span=Span(obj.start, obj.end),
+        id=_string(obj.get("id")),
+        source=_string(source),
+        source_span=_span(source) if isinstance(source, JString) else None,
+        target=_string(target),
+        target_span=_span(target) if isinstance(target, JString) else None,
+        source_handle=_string(obj.get("sourceHandle")),
+        target_handle=_string(target_handle),
+        target_handle_span=_span(target_handle) if isinstance(target_handle, JString) else None,
+        declared_type=declared_type,
+        declared_type_span=_span(declared) if declared_type else None,
+        is_tool=classify_tool_edge(declared_type, _string(target_handle), settings),
+    )
+
+
+def _array_items(root: JObject, key: str) -> tuple[list[JsonValue], Span | None]:
+    value = root.get(key)
+    if isinstance(value, JArray):
+        return value.items, Span(value.start, value.end)
+    return [], None
+
+
+def read_workflow(root: JsonValue | None, settings: Settings) -> Workflow:
+    if not isinstance(root, JObject):
+        return Workflow((), (), None, None)
+    node_values, nodes_span = _array_items(root, "nodes")
+    edge_values, edges_span = _array_items(root, "edges")
+    nodes = tuple(read_node(i, v, settings) for i, v in enumerate(node_values))
+    edges = tuple(read_edge(i, v, settings) for i, v in enumerate(edge_values))
+    return Workflow(nodes, edges, nodes_span, edges_span)

@@ -1,0 +1,37 @@
+"""CMP-10: tools may only be wired into a node whose type accepts tools.
+
+Only a type KNOWN not to accept tools is an error; unknown, site-specific types are common and
+never guessed at."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+
+RULE = Rule("CMP-10", "Tools wired into a node that does not accept tools", Severity.ERROR,
+            "Tool edges end at a node whose type is known not to accept tools.")
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    settings = ctx.settings
+    for consumer in ctx.graph.consumers:
+        node = ctx.node(consumer)
+        if node is None or node.type_id is None:
+            continue
+        if node.type_id not in settings.non_accepting_types or node.type_id in settings.tool_accepting_types:
+            continue
+        edges = ctx.graph.incoming.get(consumer, [])
+        sources = ", ".join(ctx.describe(e.source) for e in edges if e.source is not None)
+        yield Finding(
+            RULE.code,
+            RULE.default_severity,
+            f"{node.display} is of type '{node.type_id}', which does not accept tools, but "
+            f"{len(edges)} tool edge{'s are' if len(edges) != 1 else ' is'} wired into it (from {sources})",
+            node.anchor,
+            node=consumer,
+            related=tuple(
+                RelatedLocation(e.target_span or e.anchor, f"tool edge from '{e.source}'") for e in edges
+            ),
+        )

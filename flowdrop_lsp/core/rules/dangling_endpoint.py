@@ -1,0 +1,29 @@
+"""R8.a/b: an edge's source and target must be nodes of the workflow.
+
+A warning, never an error: the spec's own CMP-9 examples wire tools to agents they do not
+define, and still give them their verdicts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+
+RULE = Rule("R8", "Undefined edge endpoint", Severity.WARNING,
+            "An edge's source or target is not the id of any node in `nodes`.")
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    defined = ctx.graph.nodes_by_id
+    for edge in ctx.workflow.edges:
+        kind = "tool edge" if edge.is_tool else "edge"
+        for end, node_id, span in (("source", edge.source, edge.source_span), ("target", edge.target, edge.target_span)):
+            if node_id is not None and span is not None and node_id not in defined:
+                yield Finding(
+                    RULE.code,
+                    RULE.default_severity,
+                    f"{kind} {end} '{node_id}' is not defined in nodes",
+                    span,
+                    node=node_id,
+                )

@@ -1,0 +1,53 @@
+"""Findings about the text itself, before any graph: JSON syntax, duplicate keys, documents
+that are not workflows, and structure that breaks the shipped JSON Schema."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
+from flowdrop_lsp.core.jsonsyntax import JsonValue, ParsedJson, to_python
+from flowdrop_lsp.core.rules.base import Rule
+from flowdrop_lsp.core.schema import schema_problems
+from flowdrop_lsp.core.text import Span
+
+SYNTAX = "FD-SYNTAX"
+DUPLICATE_KEY = "FD-DUPLICATE-KEY"
+NOT_WORKFLOW = "FD-NOT-WORKFLOW"
+SCHEMA = "FD-SCHEMA"
+
+RULES = (
+    Rule(SYNTAX, "JSON syntax error", Severity.ERROR,
+         "The text is not valid JSON here; the rest of the document is still analysed."),
+    Rule(DUPLICATE_KEY, "Duplicate key", Severity.WARNING,
+         "An object has the same key twice; JSON parsers keep only the last one."),
+    Rule(NOT_WORKFLOW, "Not a workflow", Severity.ERROR,
+         "The document is not a FlowDrop workflow: a top-level object with `nodes` and `edges`."),
+    Rule(SCHEMA, "Structure", Severity.ERROR,
+         "A value has the wrong type or a required member is missing (the shipped JSON Schema)."),
+)
+
+
+def syntax_findings(parsed: ParsedJson) -> Iterator[Finding]:
+    for problem in parsed.problems:
+        span = Span(problem.start, problem.end)
+        if problem.kind == "duplicate-key":
+            related = (RelatedLocation(Span(problem.related_start, problem.related_end), "first defined here"),)
+            yield Finding(DUPLICATE_KEY, Severity.WARNING, problem.message, span, related=related)
+        else:
+            yield Finding(SYNTAX, Severity.ERROR, problem.message, span)
+
+
+def not_workflow_finding(root: JsonValue | None, text_length: int) -> Finding:
+    span = Span(root.start, root.start + 1) if root is not None else Span(0, min(1, text_length))
+    return Finding(
+        NOT_WORKFLOW,
+        Severity.ERROR,
+        "not a FlowDrop workflow: expected a top-level object with 'nodes' and 'edges' arrays",
+        span,
+    )
+
+
+def schema_findings(root: JsonValue) -> Iterator[Finding]:
+    for message, span in schema_problems(root, to_python(root)):
+        yield Finding(SCHEMA, Severity.ERROR, message, span)

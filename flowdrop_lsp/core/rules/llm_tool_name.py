@@ -1,0 +1,31 @@
+"""An advisory: a leaf tool's name that LLM function-calling APIs would reject
+(longer than 64 characters, or not starting with a letter or `_`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.names import llm_name_problem
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+
+RULE = Rule("FD-LLM-NAME", "Tool name rejected by LLM APIs", Severity.WARNING,
+            "A tool's name is longer than 64 characters or does not start with a letter or `_`.")
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    graph = ctx.graph
+    for node_id in graph.outgoing:
+        node = ctx.node(node_id)
+        if node is None or graph.is_passthrough(node_id):
+            continue
+        problem = llm_name_problem(node.tool_name)
+        if problem:
+            yield Finding(
+                RULE.code,
+                RULE.default_severity,
+                f'tool name "{node.tool_name}" of {node.display} {problem}',
+                node.anchor,
+                node=node_id,
+                extra=(("tool_name", node.tool_name),),
+            )
