@@ -1,0 +1,55 @@
+# The few commands people type. Each target makes its own virtual environment in .venv.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+EXAMPLE := examples/research-agent.flowdrop.json
+
+.PHONY: demo test lint bench vsix e2e-vscode e2e-nvim clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	@echo "== 1. Check the shipped example: a CMP-9 collision two toolbox hops away"
+	@echo "\$$ flowdrop-lsp check $(EXAMPLE)"
+	@$(BIN)/flowdrop-lsp check $(EXAMPLE) || true
+	@echo
+	@echo "== 2. The suggested fixes, as a diff (nothing is written)"
+	@echo "\$$ flowdrop-lsp check --diff $(EXAMPLE)"
+	@$(BIN)/flowdrop-lsp check --diff $(EXAMPLE) || true
+	@echo
+	@echo "== 3. Apply them to a copy, and check again"
+	@tmp=$$(mktemp -d) && cp $(EXAMPLE) $$tmp/ && \
+	  echo "\$$ flowdrop-lsp check --fix $$tmp/$$(basename $(EXAMPLE))" && \
+	  $(BIN)/flowdrop-lsp check --fix $$tmp/$$(basename $(EXAMPLE)); \
+	  echo "exit code: $$?"; rm -rf $$tmp
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check flowdrop_lsp tests
+	$(BIN)/ruff format --check flowdrop_lsp tests
+	$(BIN)/mypy
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/run.py
+
+vsix:
+	bash editors/vscode/scripts/build-vsix.sh
+
+e2e-vscode: $(VENV)/.installed
+	bash editors/vscode/e2e/install-deps.sh
+	bash editors/vscode/e2e/run.sh --server $(abspath $(BIN))/flowdrop-lsp
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

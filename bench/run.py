@@ -1,0 +1,783 @@
+#!/usr/bin/env python3
+"""flowdrop-lsp benchmark (entry point of `make bench`).
+
+Generates synthetic workflows (cached in bench/.cache/docs), then measures, in ONE run,
+interleaved across servers and over several rounds (a fresh server process per
+server × size × round; the order of servers rotates every round):
+
+- didOpen → first publishDiagnostics,
+- didChange → the publishDiagnostics for that version, for
+  label      one character inserted into a label,
+  add_edge   a tool edge object inserted into the edges array (leaf → toolbox),
+  delete     a node object deleted together with its edges (one didChange, several
+             contentChanges),
+  paste      a 20-node block pasted into the nodes array,
+- RSS of the server process tree 0.5 s after the open publish, and its peak (VmHWM).
+
+Servers: ours-incremental (`flowdrop-lsp serve`), ours-full (same, initializationOptions
+{"fullRecompute": true}), floor (bench/floor_server.py, pygls transport only) and
+vscode-json (vscode-json-language-server with the project's JSON schema associated).
+
+Prints a markdown report (percentiles + ratios computed from this run only) and writes
+it to bench/RESULTS.md. Raw samples go to bench/.cache/last-results.json.
+
+    python bench/run.py                       # full run (1k, 10k, 50k)
+    python bench/run.py --quick               # 1k + 10k, 2 rounds, 6 edits
+    python bench/run.py --sizes 1000,10000 --rounds 3 --servers ours-incremental,floor
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as _dt
+import gc
+import hashlib
+import importlib.metadata as md
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent
+CACHE = BENCH_DIR / ".cache"
+sys.path.insert(0, str(BENCH_DIR))
+
+import generate  # noqa: E402
+from lsp_driver import LspClient, LspError, ServerDied, ServerTimeout  # noqa: E402
+
+ALL_SERVERS = ["ours-incremental", "ours-full", "floor", "vscode-json"]
+EDIT_KINDS = ["label", "add_edge", "delete", "paste"]
+STRUCTURAL = ["add_edge", "delete", "paste"]
+EDIT_CYCLE = ["label", "add_edge", "label", "delete", "label", "paste"]
+KIND_TITLES = {
+    "open": "didOpen",
+    "label": "label +1 char",
+    "add_edge": "add tool edge",
+    "delete": "delete node+edges",
+    "paste": "paste 20 nodes",
+    "structural": "structural (all)",
+}
+JSON_SERVER_VERSION = "4.10.0"
+PROJECT_SCHEMA = REPO / "flowdrop_lsp" / "schemas" / "workflow.schema.json"
+
+# Used only when the project's schema does not exist yet (written to bench/.cache).
+FALLBACK_SCHEMA: dict = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "FlowDrop workflow (bench fallback schema)",
+    "type": "object",
+    "required": ["nodes", "edges"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "nodes": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+        "edges": {"type": "array", "items": {"$ref": "#/$defs/edge"}},
+    },
+    "$defs": {
+        "node": {
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                "id": {"type": "string", "minLength": 1},
+                "type": {"type": "string"},
+                "position": {"type": "object"},
+                "data": {
+                    "type": "object",
+                    "properties": {
+                        "label": {"type": "string"},
+                        "config": {"type": "object"},
+                        "metadata": {"type": "object"},
+                    },
+                },
+            },
+        },
+        "edge": {
+            "type": "object",
+            "required": ["source", "target"],
+            "properties": {
+                "id": {"type": "string"},
+                "source": {"type": "string"},
+                "target": {"type": "string"},
+                "sourceHandle": {"type": "string"},
+                "targetHandle": {"type": "string"},
+                "data": {"type": "object"},
+            },
+        },
+    },
+}
+
+
+def log(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- documents
+@dataclass
+class Document:
+    size: int
+    path: Path
+    text: str
+    leaves: list[str]
+    toolboxes: list[str]
+    agents: list[str]
+    collisions: list
+
+    @property
+    def uri(self) -> str:
+        return self.path.as_uri()
+
+
+def load_document(size: int, seed: int) -> Document:
+    d = CACHE / "docs"
+    d.mkdir(parents=True, exist_ok=True)
+    stem = f"wf-{size}-s{seed}-g{generate.GENERATOR_VERSION}"
+    path, manifest = d / f"{stem}.flowdrop.json", d / f"{stem}.manifest.json"
+    if path.exists() and manifest.exists():
+        m = json.loads(manifest.read_text())
+        text = path.read_text(encoding="utf-8")
+    else:
+        t = time.perf_counter()
+        wf = generate.build_workflow(size, seed)
+        text = generate.render(wf.doc)
+        m = {
+            "leaves": wf.leaves,
+            "toolboxes": wf.toolboxes,
+            "agents": wf.agents,
+            "collisions": wf.collisions,
+        }
+        path.write_text(text, encoding="utf-8")
+        manifest.write_text(json.dumps(m))
+        log(f"generated {path.name} ({len(text.encode()) / 1e6:.1f} MB) in {time.perf_counter() - t:.1f} s")
+    return Document(size, path, text, m["leaves"], m["toolboxes"], m["agents"], m["collisions"])
+
+
+# --------------------------------------------------------------------------- edit plans
+Edit = tuple[int, int, str]
+
+
+def _indent(block: str, n: int) -> str:
+    pad = " " * n
+    return "\n".join(pad + line for line in block.split("\n"))
+
+
+def _node_start(text: str, node_id: str) -> int:
+    """Offset of the '\\n' before the node object's '    {' line, or -1."""
+    return text.find(f'\n    {{\n      "id": {json.dumps(node_id, ensure_ascii=False)},\n')
+
+
+def _object_span(text: str, start: int) -> tuple[int, int]:
+    """Span to delete for the array element whose '\\n    {' starts at `start`:
+    the element plus its trailing comma, or plus the preceding comma if it is last."""
+    close = text.find("\n    }", start + 1)
+    end = close + len("\n    }")
+    if text.startswith(",", end):
+        return start, end + 1
+    assert text[start - 1] == ","
+    return start - 1, end
+
+
+def _array_boundary(text: str, lo: int, hi: int, rng: random.Random) -> int:
+    """A position between two elements of a top-level array lying in [lo, hi): right
+    after some '\\n    },' (so the insertion is never after the last element)."""
+    for _ in range(50):
+        p = text.find("\n    },\n", rng.randrange(lo, hi))
+        if p != -1 and p < hi:
+            return p + len("\n    },")
+    p = text.find("\n    },\n", lo)
+    assert p != -1 and p < hi, "array has fewer than two elements"
+    return p + len("\n    },")
+
+
+def _sections(text: str) -> tuple[int, int, int, int]:
+    n0 = text.index('\n  "nodes": [\n')
+    n1 = text.index("\n  ],", n0)
+    e0 = text.index('\n  "edges": [\n', n1)
+    e1 = text.index("\n  ]", e0 + 5)
+    return n0, n1, e0, e1
+
+
+def _apply(text: str, edits: list[Edit]) -> str:
+    for s, e, new in edits:
+        text = text[:s] + new + text[e:]
+    return text
+
+
+def make_plan(doc: Document, round_no: int, n_edits: int, seed: int) -> list[tuple[str, list[Edit]]]:
+    """The same edit sequence for every server in a round; offsets are code points, each
+    edit of a step against the text left by the previous one."""
+    rng = random.Random(f"{seed}/{doc.size}/{round_no}")
+    text = doc.text
+    deleted: set[str] = set()
+    plan: list[tuple[str, list[Edit]]] = []
+    counter = 0
+    kinds = [EDIT_CYCLE[i % len(EDIT_CYCLE)] for i in range(n_edits)]
+
+    def live_leaf() -> str:
+        while True:
+            leaf = rng.choice(doc.leaves)
+            if leaf not in deleted:
+                return leaf
+
+    for kind in kinds:
+        counter += 1
+        edits: list[Edit]
+        if kind == "label":
+            leaf = live_leaf()
+            s = _node_start(text, leaf)
+            q = text.index('"label": "', s) + len('"label": "')
+            end_q = text.index('"', q)
+            edits = [(end_q, end_q, rng.choice("xyzq"))]
+        elif kind == "add_edge":
+            leaf, box = live_leaf(), rng.choice(doc.toolboxes)
+            edge = generate.tool_edge(f"bench_r{round_no}_e{counter}", leaf, box)
+            block = _indent(json.dumps(edge, indent=2, ensure_ascii=False), 4)
+            _, _, e0, e1 = _sections(text)
+            at = _array_boundary(text, e0, e1, rng)
+            edits = [(at, at, "\n" + block + ",")]
+        elif kind == "delete":
+            for _ in range(100):
+                leaf = live_leaf()
+                s = _node_start(text, leaf)
+                spans = [_object_span(text, s)]
+                q = json.dumps(leaf, ensure_ascii=False)
+                for key in ("source", "target"):
+                    needle = f'\n      "{key}": {q},\n'
+                    p = text.find(needle)
+                    while p != -1:
+                        spans.append(_object_span(text, text.rfind("\n    {\n", 0, p)))
+                        p = text.find(needle, p + 1)
+                spans = sorted(set(spans), reverse=True)  # from the end: offsets stay valid
+                if all(a[0] >= b[1] for a, b in zip(spans, spans[1:])):
+                    break
+            deleted.add(leaf)
+            edits = [(a, b, "") for a, b in spans]
+        elif kind == "paste":
+            nodes = []
+            for j in range(20):
+                template, ntype = generate.LEAF_TEMPLATES[rng.randrange(len(generate.LEAF_TEMPLATES))]
+                nid = f"{ntype}.{900000 + round_no * 10000 + counter * 20 + j}"
+                label = f"Pasted {counter}-{j} " + template.format(i=f"p{round_no}")
+                cfg = generate._leaf_config(ntype, j, rng)
+                nodes.append(generate._node(nid, ntype, label, cfg, 2000 + 300 * j, 150 * counter))
+            block = ",\n".join(_indent(json.dumps(n, indent=2, ensure_ascii=False), 4) for n in nodes)
+            n0, n1, _, _ = _sections(text)
+            at = _array_boundary(text, n0, n1, rng)
+            edits = [(at, at, "\n" + block + ",")]
+        else:  # pragma: no cover
+            raise ValueError(kind)
+        text = _apply(text, edits)
+        plan.append((kind, edits))
+    # The plan must leave valid JSON behind.
+    json.loads(text)
+    return plan
+
+
+# --------------------------------------------------------------------------- servers
+@dataclass
+class ServerSpec:
+    name: str
+    cmd: list[str]
+    init_options: Any = None
+    settings: Any = field(default_factory=dict)
+    did_change_configuration: Any = None
+
+
+def json_server_binary(install: bool = True) -> Path | None:
+    b = CACHE / "json-server" / "node_modules" / ".bin" / "vscode-json-language-server"
+    if not b.exists() and install:
+        log("installing vscode-langservers-extracted (bench/install-json-server.sh)")
+        r = subprocess.run(["bash", str(BENCH_DIR / "install-json-server.sh")], capture_output=True, text=True)
+        if r.returncode != 0:
+            log(f"install failed: {r.stderr.strip()[-500:]}")
+    return b if b.exists() else None
+
+
+def schema_path() -> tuple[Path, bool]:
+    """(schema to associate with *.flowdrop.json, is it the project's own)."""
+    if PROJECT_SCHEMA.exists():
+        return PROJECT_SCHEMA, True
+    p = CACHE / "fallback-workflow.schema.json"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(FALLBACK_SCHEMA, indent=2))
+    return p, False
+
+
+def build_specs(names: list[str], ours: str) -> dict[str, ServerSpec]:
+    specs: dict[str, ServerSpec] = {}
+    for n in names:
+        if n == "ours-incremental":
+            specs[n] = ServerSpec(n, [ours, "serve"], init_options={}, settings={})
+        elif n == "ours-full":
+            specs[n] = ServerSpec(
+                n, [ours, "serve"], init_options={"fullRecompute": True}, settings={"fullRecompute": True}
+            )
+        elif n == "floor":
+            specs[n] = ServerSpec(n, [sys.executable, str(BENCH_DIR / "floor_server.py")])
+        elif n == "vscode-json":
+            b = json_server_binary()
+            schema, _ = schema_path()
+            json_settings = {
+                "json": {
+                    "validate": {"enable": True},
+                    "schemas": [{"fileMatch": ["*.flowdrop.json"], "url": schema.as_uri()}],
+                }
+            }
+            specs[n] = ServerSpec(
+                n,
+                [str(b) if b else "vscode-json-language-server-not-installed", "--stdio"],
+                init_options={"handledSchemaProtocols": ["file"], "provideFormatter": False},
+                settings=json_settings,
+                did_change_configuration=json_settings,
+            )
+        else:
+            raise SystemExit(f"unknown server {n!r}; known: {', '.join(ALL_SERVERS)}")
+    return specs
+
+
+# --------------------------------------------------------------------------- measuring
+def diag_digest(diags: list[dict]) -> str:
+    norm = sorted(
+        json.dumps(
+            [d.get("range"), d.get("severity"), d.get("code"), d.get("message")],
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+        for d in diags
+    )
+    return hashlib.sha1("\n".join(norm).encode()).hexdigest()[:12]
+
+
+@dataclass
+class Sample:
+    server: str
+    size: int
+    round: int
+    step: int  # 0 = didOpen
+    kind: str  # open | label | add_edge | delete | paste
+    ms: float | None  # None: timeout / failure
+    version_sent: int
+    version_got: int | None = None
+    n_diags: int | None = None
+    digest: str | None = None
+    status: str = "ok"  # ok | timeout | died | error | skipped
+
+
+@dataclass
+class SessionInfo:
+    server: str
+    size: int
+    round: int
+    rss_open: int | None = None
+    rss_end: int | None = None
+    peak: int | None = None
+    error: str | None = None
+
+
+async def run_session(
+    spec: ServerSpec, doc: Document, round_no: int, plan, cfg: argparse.Namespace
+) -> tuple[list[Sample], SessionInfo]:
+    logs = CACHE / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    scale = cfg.timeout_scale
+    open_timeout = (30 + 3 * doc.size / 1000) * scale
+    edit_timeout = (15 + 1.0 * doc.size / 1000) * scale
+    client = LspClient(
+        spec.cmd,
+        settings=spec.settings,
+        init_options=spec.init_options,
+        did_change_configuration=spec.did_change_configuration,
+        stderr_path=logs / f"{spec.name}-{doc.size}-r{round_no}.stderr",
+        cwd=str(REPO),
+        name=spec.name,
+    )
+    samples: list[Sample] = []
+    info = SessionInfo(spec.name, doc.size, round_no)
+    gc.collect()
+    gc.freeze()
+    step = 0
+    kind = "open"
+    try:
+        try:
+            await client.start()
+        except OSError as e:
+            info.error = f"cannot start {spec.cmd[0]}: {e}"
+            samples.append(Sample(spec.name, doc.size, round_no, 0, "open", None, 1, status="error"))
+            return samples, info
+        await client.initialize(timeout=30 * scale, root=str(REPO))
+        pub = await client.open(doc.uri, doc.text, version=1, timeout=open_timeout)
+        samples.append(
+            Sample(spec.name, doc.size, round_no, 0, "open", pub.elapsed * 1e3, 1,
+                   pub.version, pub.count, diag_digest(pub.diagnostics))
+        )
+        await asyncio.sleep(0.5)
+        info.rss_open = client.rss_bytes()
+        for step, (kind, edits) in enumerate(plan, start=1):
+            await asyncio.sleep(cfg.think)
+            pub = await client.change(doc.uri, edits, timeout=edit_timeout)
+            samples.append(
+                Sample(spec.name, doc.size, round_no, step, kind, pub.elapsed * 1e3,
+                       client.version(doc.uri), pub.version, pub.count, diag_digest(pub.diagnostics))
+            )
+        info.rss_end, info.peak = client.rss_and_peak()
+    except (ServerTimeout, ServerDied, LspError, OSError, ConnectionError) as e:
+        status = "timeout" if isinstance(e, ServerTimeout) else "died" if isinstance(e, ServerDied) else "error"
+        info.error = f"{type(e).__name__}: {e}"
+        if step == 0 and not samples:
+            samples.append(Sample(spec.name, doc.size, round_no, 0, "open", None, 1, status=status))
+        else:
+            samples.append(Sample(spec.name, doc.size, round_no, step, kind, None, step + 1, status=status))
+        for s2, (k2, _) in enumerate(plan[step:], start=step + 1):
+            samples.append(Sample(spec.name, doc.size, round_no, s2, k2, None, s2 + 1, status="skipped"))
+        with contextlib.suppress(Exception):
+            info.rss_end, info.peak = client.rss_and_peak()
+        tail = _stderr_tail(logs / f"{spec.name}-{doc.size}-r{round_no}.stderr")
+        if tail:
+            info.error += f" | stderr: {tail}"
+        log(f"  {spec.name} {doc.size} r{round_no}: {info.error}")
+        client.kill()  # a stuck server is not waited for
+    finally:
+        gc.unfreeze()
+        with contextlib.suppress(Exception):
+            await client.stop(timeout=5)
+    return samples, info
+
+
+def _stderr_tail(p: Path, n: int = 300) -> str:
+    try:
+        data = p.read_bytes()[-n:]
+    except OSError:
+        return ""
+    return data.decode("utf-8", "replace").strip().replace("\n", " ⏎ ")
+
+
+async def check_json_schema(spec: ServerSpec) -> str:
+    """Does vscode-json really validate against the schema? Open a tiny document whose
+    node id is a number and expect a diagnostic on it."""
+    d = CACHE / "docs"
+    d.mkdir(parents=True, exist_ok=True)
+    p = d / "schema-check.flowdrop.json"
+    text = '{\n  "nodes": [\n    {"id": 42, "type": "universalNode"}\n  ],\n  "edges": []\n}\n'
+    p.write_text(text)
+    client = LspClient(spec.cmd, settings=spec.settings, init_options=spec.init_options,
+                       did_change_configuration=spec.did_change_configuration, name=spec.name)
+    try:
+        await client.start()
+        await client.initialize(timeout=30)
+        pub = await client.open(p.as_uri(), text, timeout=30)
+        hits = [x for x in pub.diagnostics if x["range"]["start"]["line"] == 2]
+        if hits:
+            return f"OK ({hits[0]['message']!r} on the numeric node id)"
+        return f"FAILED: no diagnostic on the numeric node id (got {pub.count})"
+    except Exception as e:  # noqa: BLE001
+        return f"FAILED: {type(e).__name__}: {e}"
+    finally:
+        with contextlib.suppress(Exception):
+            await client.stop(timeout=5)
+
+
+# --------------------------------------------------------------------------- statistics
+def percentile(xs: list[float], q: float) -> float | None:
+    if not xs:
+        return None
+    s = sorted(xs)
+    k = (len(s) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def values(samples: list[Sample], server: str, size: int, kind: str) -> list[float]:
+    kinds = STRUCTURAL if kind == "structural" else [kind]
+    return [s.ms for s in samples if s.server == server and s.size == size and s.kind in kinds and s.ms is not None]
+
+
+def failures(samples: list[Sample], server: str, size: int) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for s in samples:
+        if s.server == server and s.size == size and s.status != "ok":
+            out[s.status] = out.get(s.status, 0) + 1
+    return out
+
+
+def fmt_ms(v: float | None) -> str:
+    if v is None:
+        return "–"
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}"
+
+
+def fmt_size(n: int) -> str:
+    return f"{n // 1000}k" if n % 1000 == 0 else str(n)
+
+
+def ratio_rows(samples, infos, sizes, servers) -> list[tuple[str, str, str]]:
+    def p50(server, size, kind):
+        if server not in servers or size not in sizes:
+            return None
+        return percentile(values(samples, server, size, kind), 0.5)
+
+    def rss(server, size):
+        xs = [i.rss_open for i in infos if i.server == server and i.size == size and i.rss_open]
+        return percentile(xs, 0.5) if xs else None
+
+    def row(title, a, b, unit="ms"):
+        if a is None or b is None or b == 0:
+            return (title, "n/a", "not measured in this run")
+        if unit == "MB":
+            detail = f"{a / 2**20:.0f} MB / {b / 2**20:.0f} MB"
+        else:
+            detail = f"{fmt_ms(a)} ms / {fmt_ms(b)} ms"
+        return (title, f"{a / b:.2f}×" if a / b < 10 else f"{a / b:.1f}×", detail)
+
+    oi, of = "ours-incremental", "ours-full"
+    rows = [
+        row("label edit, 10k: ours-incremental / ours-full", p50(oi, 10000, "label"), p50(of, 10000, "label")),
+        row("label edit, 10k: ours-incremental / vscode-json", p50(oi, 10000, "label"), p50("vscode-json", 10000, "label")),
+        row("label edit, ours-incremental: 50k / 1k", p50(oi, 50000, "label"), p50(oi, 1000, "label")),
+        row("structural edits (all), 10k: ours-incremental / ours-full", p50(oi, 10000, "structural"), p50(of, 10000, "structural")),
+    ]
+    for k in STRUCTURAL:
+        rows.append(row(f"  {KIND_TITLES[k]}, 10k: ours-incremental / ours-full", p50(oi, 10000, k), p50(of, 10000, k)))
+    rows += [
+        row("label edit, 1k: ours-incremental / floor", p50(oi, 1000, "label"), p50("floor", 1000, "label")),
+        row("didOpen, 10k: ours-incremental / vscode-json", p50(oi, 10000, "open"), p50("vscode-json", 10000, "open")),
+        row("RSS after open, 50k: ours-incremental / vscode-json",
+            rss(oi, 50000) if oi in servers and 50000 in sizes else None,
+            rss("vscode-json", 50000) if "vscode-json" in servers and 50000 in sizes else None, unit="MB"),
+    ]
+    return rows
+
+
+def consistency(samples: list[Sample]) -> list[str]:
+    """ours-incremental and ours-full got the same edits: their diagnostics must match."""
+    a = {(s.size, s.round, s.step): s for s in samples if s.server == "ours-incremental" and s.digest}
+    b = {(s.size, s.round, s.step): s for s in samples if s.server == "ours-full" and s.digest}
+    common = sorted(set(a) & set(b))
+    if not common:
+        return []
+    bad = [k for k in common if a[k].digest != b[k].digest]
+    lines = [f"{len(common)} steps compared, {len(bad)} differ."]
+    for k in bad[:10]:
+        lines.append(
+            f"- {fmt_size(k[0])} round {k[1]} step {k[2]} ({a[k].kind}): incremental {a[k].n_diags} "
+            f"diagnostics, full {b[k].n_diags}"
+        )
+    return lines
+
+
+# --------------------------------------------------------------------------- report
+def _version(dist: str) -> str:
+    try:
+        return md.version(dist)
+    except md.PackageNotFoundError:
+        return "not installed"
+
+
+def _cmd_out(cmd: list[str]) -> str:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "n/a"
+
+
+def machine_info(ours: str) -> list[str]:
+    cpu = "unknown"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = ""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        kb = int(Path("/proc/meminfo").read_text().split("MemTotal:")[1].split()[0])
+        mem = f", {kb / 2**20:.1f} GiB RAM"
+    ours_py = _cmd_out([str(Path(ours).parent / "python"), "--version"]) if Path(ours).exists() else "n/a"
+    pkgs = ", ".join(
+        f"{d} {_version(d)}"
+        for d in ["flowdrop-lsp", "pygls", "lsprotocol", "jsonschema", "jsonschema-rs", "tree-sitter",
+                  "tree-sitter-json", "orjson"]
+    )
+    jpkg = CACHE / "json-server" / "node_modules" / "vscode-langservers-extracted" / "package.json"
+    jver = json.loads(jpkg.read_text())["version"] if jpkg.exists() else "not installed"
+    return [
+        f"- Date: {_dt.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",
+        f"- Machine: {os.cpu_count()} CPUs (nproc {_cmd_out(['nproc'])}), {cpu}{mem}; {platform.platform()}",
+        f"- Python (harness): {platform.python_version()}; Python (ours): {ours_py}; Node: {_cmd_out(['node', '--version'])}",
+        f"- Packages: {pkgs}; vscode-langservers-extracted {jver}",
+    ]
+
+
+def render_report(cfg, samples, infos, sizes, servers, meta) -> str:
+    out = ["# flowdrop-lsp benchmark results", ""]
+    out += machine_info(cfg.server)
+    out += [
+        f"- Command: `{meta['command']}`",
+        f"- Sizes: {', '.join(fmt_size(s) for s in sizes)}; rounds per size: "
+        + ", ".join(f"{fmt_size(s)}×{meta['rounds'][s]}" for s in sizes)
+        + f"; {cfg.edits} edits per round ({', '.join(EDIT_CYCLE[: min(cfg.edits, len(EDIT_CYCLE))])}, …);"
+        f" think time {cfg.think * 1e3:.0f} ms; fresh server process per server × size × round,"
+        " server order rotated each round",
+        f"- Document bytes: " + ", ".join(f"{fmt_size(s)} = {meta['bytes'][s] / 1e6:.1f} MB" for s in sizes),
+        f"- vscode-json schema: {meta.get('schema', 'n/a')}; schema check: {meta.get('schema_check', 'n/a')}",
+        f"- Wall time of this run: {meta['wall'] / 60:.1f} min",
+        "",
+        "Times are ms from writing the notification to reading the matching publishDiagnostics."
+        " On 2 noisy cores treat differences under 1.3× as noise; compare ratios from one run only.",
+        "",
+        "## Ratios (p50, this run)",
+        "",
+        "| ratio | value | p50 values |",
+        "|---|---|---|",
+    ]
+    for title, val, detail in ratio_rows(samples, infos, sizes, servers):
+        out.append(f"| {title} | {val} | {detail} |")
+    out += ["", "## Latency, ms: p50 / p90 (n)", ""]
+    cols = ["open", "label", "add_edge", "delete", "paste", "structural"]
+    out.append("| server | nodes | " + " | ".join(KIND_TITLES[c] for c in cols)
+               + " | RSS after open | peak RSS | diagnostics | failures |")
+    out.append("|---|---|" + "---|" * (len(cols) + 4))
+    for size in sizes:
+        for server in servers:
+            cells = []
+            for c in cols:
+                xs = values(samples, server, size, c)
+                if xs:
+                    cells.append(f"{fmt_ms(percentile(xs, 0.5))} / {fmt_ms(percentile(xs, 0.9))} ({len(xs)})")
+                else:
+                    cells.append("–")
+            rss = [i.rss_open for i in infos if i.server == server and i.size == size and i.rss_open]
+            peak = [i.peak for i in infos if i.server == server and i.size == size and i.peak]
+            nd = [s.n_diags for s in samples if s.server == server and s.size == size and s.n_diags is not None]
+            fails = failures(samples, server, size)
+            out.append(
+                f"| {server} | {fmt_size(size)} | " + " | ".join(cells)
+                + f" | {f'{percentile(rss, 0.5) / 2**20:.0f} MB' if rss else '–'}"
+                + f" | {f'{max(peak) / 2**20:.0f} MB' if peak else '–'}"
+                + f" | {f'{min(nd)}–{max(nd)}' if nd else '–'}"
+                + f" | {', '.join(f'{v} {k}' for k, v in fails.items()) or '–'} |"
+            )
+    cons = consistency(samples)
+    if cons:
+        out += ["", "## Consistency: ours-incremental vs ours-full (same edits, same diagnostics?)", ""] + cons
+    errs = [i for i in infos if i.error]
+    if errs:
+        out += ["", "## Failures", ""]
+        for i in errs[:30]:
+            out.append(f"- {i.server} {fmt_size(i.size)} round {i.round}: {i.error[:400]}")
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- main
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description="flowdrop-lsp benchmark", formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__)
+    ap.add_argument("--sizes", default="1000,10000,50000", help="comma-separated node counts")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds per size (default 5)")
+    ap.add_argument("--large-rounds", type=int, default=3,
+                    help="rounds for sizes >= 50000 (default 3; capped by --rounds)")
+    ap.add_argument("--edits", type=int, default=12, help="didChange steps per round (default 12)")
+    ap.add_argument("--servers", default=",".join(ALL_SERVERS), help=f"subset of {','.join(ALL_SERVERS)}")
+    ap.add_argument("--server", default=str(REPO / ".venv" / "bin" / "flowdrop-lsp"),
+                    help="flowdrop-lsp executable (default .venv/bin/flowdrop-lsp)")
+    ap.add_argument("--quick", action="store_true", help="sizes 1000,10000; 2 rounds; 6 edits")
+    ap.add_argument("--seed", type=int, default=generate.DEFAULT_SEED)
+    ap.add_argument("--think", type=float, default=0.1, help="seconds between a publish and the next edit")
+    ap.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every timeout")
+    ap.add_argument("--out", default=str(BENCH_DIR / "RESULTS.md"), help="report file ('' = do not write)")
+    ap.add_argument("--raw", default=str(CACHE / "last-results.json"), help="raw samples (JSON)")
+    cfg = ap.parse_args(argv)
+    cfg.argv = list(sys.argv[1:] if argv is None else argv)
+    if cfg.quick:
+        given = {a.split("=")[0] for a in cfg.argv}
+        if "--sizes" not in given:
+            cfg.sizes = "1000,10000"
+        if "--rounds" not in given:
+            cfg.rounds = 2
+        if "--edits" not in given:
+            cfg.edits = 6
+    return cfg
+
+
+async def run_benchmark(cfg: argparse.Namespace) -> dict:
+    t_start = time.perf_counter()
+    sizes = [int(s) for s in str(cfg.sizes).split(",") if s.strip()]
+    servers = [s.strip() for s in str(cfg.servers).split(",") if s.strip()]
+    specs = build_specs(servers, cfg.server)
+    rounds = {s: (min(cfg.rounds, cfg.large_rounds) if s >= 50000 else cfg.rounds) for s in sizes}
+    meta: dict[str, Any] = {
+        "command": " ".join([Path(sys.executable).name, "bench/run.py", *cfg.argv]),
+        "rounds": rounds,
+        "bytes": {},
+    }
+    if "vscode-json" in specs:
+        schema, own = schema_path()
+        meta["schema"] = f"{schema.relative_to(REPO) if schema.is_relative_to(REPO) else schema}" + (
+            "" if own else " (FALLBACK: the project schema flowdrop_lsp/schemas/workflow.schema.json does not exist yet)"
+        )
+        meta["schema_check"] = await check_json_schema(specs["vscode-json"])
+        log(f"vscode-json schema check: {meta['schema_check']}")
+    if any(n.startswith("ours") for n in servers) and not Path(cfg.server).exists():
+        log(f"WARNING: {cfg.server} does not exist; ours-* sessions will fail")
+
+    samples: list[Sample] = []
+    infos: list[SessionInfo] = []
+    for size in sizes:
+        doc = load_document(size, cfg.seed)
+        meta["bytes"][size] = len(doc.text.encode("utf-8"))
+        for r in range(rounds[size]):
+            plan = make_plan(doc, r, cfg.edits, cfg.seed)
+            order = servers[r % len(servers):] + servers[: r % len(servers)]
+            for name in order:
+                t = time.perf_counter()
+                s, info = await run_session(specs[name], doc, r, plan, cfg)
+                samples += s
+                infos.append(info)
+                ok = [x.ms for x in s if x.ms is not None and x.kind != "open"]
+                op = next((x.ms for x in s if x.kind == "open"), None)
+                log(
+                    f"{fmt_size(size):>4} r{r} {name:<17} open {fmt_ms(op):>6} ms, edits p50 "
+                    f"{fmt_ms(percentile(ok, 0.5)):>6} ms ({len(ok)}/{len(plan)} ok), "
+                    f"rss {(info.rss_open or 0) / 2**20:.0f} MB, {time.perf_counter() - t:.1f} s"
+                )
+        del doc
+        gc.collect()
+    meta["wall"] = time.perf_counter() - t_start
+    report = render_report(cfg, samples, infos, sizes, servers, meta)
+    result = {
+        "meta": meta,
+        "sizes": sizes,
+        "servers": servers,
+        "samples": [asdict(s) for s in samples],
+        "sessions": [asdict(i) for i in infos],
+        "report": report,
+    }
+    if cfg.out:
+        Path(cfg.out).write_text(report, encoding="utf-8")
+    if cfg.raw:
+        Path(cfg.raw).parent.mkdir(parents=True, exist_ok=True)
+        Path(cfg.raw).write_text(json.dumps({k: v for k, v in result.items() if k != "report"}, default=str))
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    cfg = parse_args(argv)
+    result = asyncio.run(run_benchmark(cfg))
+    print(result["report"])
+    if cfg.out:
+        log(f"wrote {cfg.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

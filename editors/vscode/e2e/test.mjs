@@ -1,0 +1,250 @@
+// End-to-end test of the FlowDrop extension in real VS Code (code-server),
+// driven by playwright-core + Debian's chromium. Started by e2e/run.sh, which
+// passes everything through the environment:
+//   CS_URL      code-server base URL (http://127.0.0.1:PORT)
+//   WORKSPACE   workspace folder (holds research-agent.flowdrop.json + package.json)
+//   ARTIFACTS   folder for screenshots
+//   DOCS_SHOT   optional: where to write the README screenshot (quick-fix menu open)
+//   STEP_TIMEOUT_MS  bound for each wait (default 60000)
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const URL_BASE = process.env.CS_URL;
+const WORKSPACE = process.env.WORKSPACE;
+const ARTIFACTS = process.env.ARTIFACTS;
+const DOCS_SHOT = process.env.DOCS_SHOT || '';
+const STEP = Number(process.env.STEP_TIMEOUT_MS || 60000);
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const WORKFLOW = 'research-agent.flowdrop.json';
+const UNRELATED = 'package.json';
+
+if (!URL_BASE || !WORKSPACE || !ARTIFACTS) {
+  console.error('test.mjs: CS_URL, WORKSPACE and ARTIFACTS must be set (use e2e/run.sh)');
+  process.exit(2);
+}
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+const t0 = Date.now();
+const log = (msg) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+
+class Failure extends Error {}
+const fail = (msg) => {
+  throw new Failure(msg);
+};
+
+/** Poll `fn` until it returns a truthy value or the step bound passes. */
+async function waitFor(what, fn, timeout = STEP) {
+  const end = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) fail(`timed out after ${timeout / 1000}s waiting for ${what}` + (last instanceof Error ? ` (${last.message})` : ''));
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function waitForServer() {
+  await waitFor(`code-server at ${URL_BASE}`, async () => {
+    const res = await fetch(`${URL_BASE}/healthz`);
+    return res.ok;
+  });
+}
+
+let browser;
+let page;
+
+async function shot(name) {
+  const file = path.join(ARTIFACTS, name);
+  await page.screenshot({ path: file });
+  log(`screenshot ${path.relative(process.cwd(), file) || file}`);
+}
+
+async function quickOpen(file) {
+  await page.locator('.monaco-workbench .part.editor').first().click({ position: { x: 5, y: 5 } }).catch(() => {});
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP });
+  await input.fill(file);
+  // Wait for the file to show up in the results, then open it.
+  await waitFor(`"${file}" in Quick Open`, async () =>
+    (await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).count()) > 0,
+  );
+  await page.keyboard.press('Enter');
+  await waitFor(`editor tab "${file}"`, async () =>
+    (await page.locator('.tabs-container .tab.active', { hasText: file }).count()) > 0,
+  );
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().waitFor({ timeout: STEP });
+}
+
+/** Squiggles in the active editor. */
+const activeSquiggles = () => page.locator('.editor-group-container.active .monaco-editor .squiggly-error');
+
+async function openProblems() {
+  if (!(await page.locator('.markers-panel').first().isVisible().catch(() => false))) {
+    await page.keyboard.press('Control+Shift+M');
+  }
+  await page.locator('.markers-panel').first().waitFor({ state: 'visible', timeout: STEP });
+}
+
+/** Texts (aria-labels + visible text) of the Problems panel rows. */
+async function problemRows() {
+  return page.locator('.markers-panel .monaco-list-row').evaluateAll((rows) =>
+    rows.map((r) => `${r.getAttribute('aria-label') || ''} | ${r.textContent || ''}`),
+  );
+}
+
+/** Focus the editor and move the cursor to line:col (1-based) with Ctrl+G. */
+async function gotoLineCol(line, col) {
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP });
+  await input.fill(`:${line}:${col}`);
+  await page.keyboard.press('Enter');
+  await waitFor(`cursor at ${line}:${col}`, async () => {
+    const status = await page.locator('#status\\.editor\\.selection').first().textContent().catch(() => '');
+    return status && status.includes(`Ln ${line}, Col ${col}`);
+  });
+}
+
+async function main() {
+  await waitForServer();
+  log(`code-server is up at ${URL_BASE}`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    timeout: STEP,
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(STEP);
+  await page.goto(`${URL_BASE}/?folder=${encodeURIComponent(WORKSPACE)}`, { timeout: STEP });
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: STEP });
+  log('workbench loaded');
+
+  // 1. Open the workflow: the server publishes CMP-9 -> error squiggles.
+  await quickOpen(WORKFLOW);
+  log(`opened ${WORKFLOW}`);
+  const n = await waitFor('a .squiggly-error in the workflow file', async () => {
+    const c = await activeSquiggles().count();
+    return c > 0 ? c : 0;
+  });
+  log(`OK squiggles in ${WORKFLOW}: ${n}`);
+
+  // 2. The Problems panel lists CMP-9 entries.
+  await openProblems();
+  const rows = await waitFor('CMP-9 entries in the Problems panel', async () => {
+    const r = (await problemRows()).filter((t) => t.includes('CMP-9'));
+    return r.length > 0 ? r : null;
+  });
+  log(`OK Problems panel: ${rows.length} CMP-9 entr${rows.length === 1 ? 'y' : 'ies'}`);
+  for (const r of rows) log(`   ${r.split(' | ')[0]}`);
+  await shot('01-before-fix.png');
+
+  // 3. Cursor on a squiggled label, Ctrl+. then Enter applies the preferred quick fix.
+  const wsFile = path.join(WORKSPACE, WORKFLOW);
+  const original = fs.readFileSync(wsFile, 'utf8');
+  const lines = original.split('\n');
+  const idx = lines.findIndex((l) => l.includes('"label": "web-search"'));
+  if (idx < 0) fail(`no "web-search" label in ${wsFile}`);
+  const col = lines[idx].indexOf('"web-search"') + 3; // inside the string token (1-based col)
+  await gotoLineCol(idx + 1, col);
+  await waitFor('a squiggle under the cursor line', async () => (await activeSquiggles().count()) > 0);
+  // Give the light bulb a moment to compute, then open the quick-fix menu.
+  await page.keyboard.press('Control+.');
+  const widget = page.locator('.action-widget').first();
+  await widget.waitFor({ state: 'visible', timeout: STEP });
+  const items = await waitFor('quick-fix items in the menu', async () => {
+    const t = await page.locator('.action-widget .monaco-list-row.action').allTextContents();
+    return t.length > 0 ? t : null;
+  });
+  log(`quick-fix menu: ${items.map((s) => JSON.stringify(s.trim())).join(', ')}`);
+  await shot('02-quickfix-menu.png');
+  if (DOCS_SHOT) {
+    const box = await widget.boundingBox();
+    const ed = await page.locator('.editor-group-container.active').first().boundingBox();
+    if (box && ed) {
+      const x = Math.max(ed.x, box.x - 380);
+      const y = Math.max(ed.y, box.y - 150);
+      const clip = {
+        x,
+        y,
+        width: Math.min(ed.x + ed.width - x, 900),
+        height: Math.min(ed.y + ed.height - y, box.y + box.height - y + 40),
+      };
+      fs.mkdirSync(path.dirname(DOCS_SHOT), { recursive: true });
+      await page.screenshot({ path: DOCS_SHOT, clip });
+      log(`README screenshot ${DOCS_SHOT} (${fs.statSync(DOCS_SHOT).size} bytes)`);
+    }
+  }
+  await page.keyboard.press('Enter');
+  await widget.waitFor({ state: 'hidden', timeout: STEP }).catch(() => {});
+
+  // 4. The squiggles disappear and the Problems panel has no CMP-9 entry.
+  await waitFor('the squiggles to disappear after the quick fix', async () => (await activeSquiggles().count()) === 0);
+  await waitFor('no CMP-9 entry left in the Problems panel', async () =>
+    (await problemRows()).every((t) => !t.includes('CMP-9')),
+  );
+  log('OK squiggles and CMP-9 problems gone after the quick fix');
+  // Save and check on disk that exactly the edit of a quick fix happened.
+  await page.keyboard.press('Control+S');
+  const fixed = await waitFor('the fixed file to be saved', async () => {
+    const now = fs.readFileSync(wsFile, 'utf8');
+    return now !== original ? now : null;
+  });
+  let doc;
+  try {
+    doc = JSON.parse(fixed);
+  } catch (err) {
+    fail(`the quick fix left invalid JSON: ${err.message}`);
+  }
+  const labels = doc.nodes.map((node) => node.data.label);
+  const before = JSON.parse(original).nodes.map((node) => node.data.label);
+  const changed = labels.map((l, i) => [before[i], l]).filter(([a, b]) => a !== b);
+  if (changed.length !== 1) fail(`expected one renamed label, got ${JSON.stringify(changed)}`);
+  log(`OK quick fix renamed ${JSON.stringify(changed[0][0])} -> ${JSON.stringify(changed[0][1])}`);
+  await shot('03-after-fix.png');
+
+  // 5. An unrelated package.json gets no flowdrop problem.
+  await quickOpen(UNRELATED);
+  log(`opened ${UNRELATED}`);
+  await page.waitForTimeout(3000);
+  const sq = await activeSquiggles().count();
+  if (sq !== 0) fail(`${UNRELATED} shows ${sq} error squiggle(s)`);
+  await openProblems();
+  const flowdropRows = (await problemRows()).filter((t) => /flowdrop|CMP-/i.test(t));
+  if (flowdropRows.length) fail(`flowdrop problems listed after opening ${UNRELATED}: ${flowdropRows.join('; ')}`);
+  log(`OK no flowdrop problem for ${UNRELATED}`);
+  await shot('04-unrelated-package-json.png');
+}
+
+let code = 0;
+try {
+  await main();
+  log('PASS: all VS Code e2e assertions held');
+} catch (err) {
+  code = 1;
+  console.error(`[e2e] FAIL: ${err instanceof Failure ? err.message : err && err.stack ? err.stack : err}`);
+  if (page) {
+    await page.screenshot({ path: path.join(ARTIFACTS, 'failure.png') }).catch(() => {});
+    console.error(`[e2e] screenshot of the failure: ${path.join(ARTIFACTS, 'failure.png')}`);
+  }
+} finally {
+  if (browser) await browser.close().catch(() => {});
+}
+process.exit(code);

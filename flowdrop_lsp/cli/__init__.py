@@ -1,0 +1,1 @@
+"""`flowdrop-lsp check` and the console entry point."""

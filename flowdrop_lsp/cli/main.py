@@ -1,0 +1,184 @@
+"""`flowdrop-lsp`: `check` workflows in CI, or `serve` the language server.
+
+Exit codes of `check`: 0 no error-severity finding, 1 errors found, 2 usage, configuration or
+I/O error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from flowdrop_lsp import __version__
+from flowdrop_lsp.cli.discover import Candidate, Skipped, discover
+from flowdrop_lsp.cli.formats import FORMATS, FORMATTERS, FileResult, summary
+from flowdrop_lsp.core.analysis import Analysis, analyze
+from flowdrop_lsp.core.edits import apply_edits, preferred_edits
+from flowdrop_lsp.core.findings import Severity
+from flowdrop_lsp.core.settings import Settings, SettingsError, find_project_settings, load_settings
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="flowdrop-lsp", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--version", action="version", version=f"flowdrop-lsp {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    check = commands.add_parser("check", help="check workflow files (CMP-9 and neighbours)")
+    check.add_argument("paths", nargs="*", default=["."], help="files, directories, or - for stdin (default: .)")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument("--fix", action="store_true", help="apply the preferred fixes in place")
+    check.add_argument("--diff", action="store_true", help="print the preferred fixes as a diff; change nothing")
+    check.add_argument("--config", type=Path, help="settings file (TOML); default: the nearest flowdrop-lsp.toml or pyproject.toml")
+    check.add_argument("--stdin-filename", default="<stdin>", help="the path to report for -")
+    check.add_argument("-v", "--verbose", action="store_true", help="say which files were skipped and why, and each consumer's tools")
+
+    serve = commands.add_parser("serve", help="run the language server")
+    serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead (for debugging)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        from flowdrop_lsp.lsp.server import run_server  # only the server needs pygls
+
+        return run_server(tcp=args.tcp)
+    return run_check(args)
+
+
+class _SettingsResolver:
+    """Settings per file: `--config`, else the nearest project file (cached per folder)."""
+
+    def __init__(self, config: Path | None) -> None:
+        self.fixed = load_settings(config=config) if config else None
+        self.by_file: dict[Path | None, Settings] = {}
+
+    def for_path(self, path: Path) -> Settings:
+        if self.fixed is not None:
+            return self.fixed
+        start = Path.cwd() if str(path) == "-" else path.resolve().parent
+        project_file = find_project_settings(start)
+        if project_file not in self.by_file:
+            self.by_file[project_file] = load_settings(config=project_file) if project_file else Settings()
+        return self.by_file[project_file]
+
+
+def _read(path: Path) -> str:
+    if str(path) == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n: spans count it
+        return handle.read()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Replace `path` with `text` so that a reader never sees a half-written file."""
+    directory = path.resolve().parent
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def _verbose_graph(display: str, analysis: Analysis) -> None:
+    graph = analysis.graph
+    if not graph.consumers:
+        print(f"{display}: no tool edges", file=sys.stderr)
+    for consumer in graph.consumers:
+        flat = analysis.context.flat(consumer)
+        tools = []
+        for leaf in flat.leaves:
+            node = graph.nodes_by_id.get(leaf)
+            name = node.tool_name if node else "?"
+            route = flat.route(leaf)
+            via = f" via {' > '.join(route)}" if route else ""
+            tools.append(f"{name} ({leaf}{via})")
+        print(f"{display}: consumer {analysis.context.describe(consumer)} sees {len(tools)} tools: {', '.join(tools)}", file=sys.stderr)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    if args.fix and args.diff:
+        print("flowdrop-lsp: --fix and --diff cannot be used together", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        resolver = _SettingsResolver(args.config)
+    except SettingsError as error:
+        print(f"flowdrop-lsp: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    results: list[FileResult] = []
+    io_failed = False
+    diffs: list[str] = []
+    first_settings = None
+    for item in discover(args.paths, (resolver.fixed or Settings()).files):
+        if isinstance(item, Skipped):
+            if args.verbose:
+                print(f"skipped {item.path}: {item.reason}", file=sys.stderr)
+            continue
+        assert isinstance(item, Candidate)
+        display = args.stdin_filename if str(item.path) == "-" else str(item.path)
+        try:
+            settings = resolver.for_path(item.path)
+            text = _read(item.path)
+        except SettingsError as error:
+            print(f"flowdrop-lsp: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"flowdrop-lsp: cannot read {display}: {error}", file=sys.stderr)
+            io_failed = True
+            continue
+        first_settings = first_settings or settings
+        analysis = analyze(text, settings, allow_comments=item.path.suffix == ".jsonc")
+        if args.verbose:
+            _verbose_graph(display, analysis)
+        edits = preferred_edits(analysis.findings) if (args.fix or args.diff) else []
+        if edits:
+            fixed = apply_edits(text, edits)
+            if args.diff:
+                diffs.append(
+                    "".join(
+                        difflib.unified_diff(
+                            text.splitlines(keepends=True), fixed.splitlines(keepends=True), display, display
+                        )
+                    )
+                )
+            elif str(item.path) == "-":
+                sys.stdout.write(fixed)  # stdin has no file to write back to
+                continue
+            else:
+                try:
+                    _write_atomically(item.path, fixed)
+                except OSError as error:
+                    print(f"flowdrop-lsp: cannot write {display}: {error}", file=sys.stderr)
+                    io_failed = True
+                    continue
+                fixed_count = sum(1 for f in analysis.findings if f.preferred_fix)
+                print(f"fixed {fixed_count} finding{'s' if fixed_count != 1 else ''} in {display}", file=sys.stderr)
+                text = fixed
+                analysis = analyze(text, settings, allow_comments=item.path.suffix == ".jsonc")
+        results.append(FileResult(display, text, analysis.findings, settings.docs_url))
+    if args.diff:
+        sys.stdout.write("".join(diffs))
+    else:
+        sys.stdout.write(FORMATTERS[args.format](results))
+        if args.format == "text":
+            print(summary(results))
+    if io_failed:
+        return EXIT_USAGE
+    has_errors = any(f.severity == Severity.ERROR for r in results for f in r.findings)
+    return EXIT_ERRORS if has_errors else EXIT_OK

@@ -1,0 +1,1 @@
+"""The pygls language server: a thin layer over flowdrop_lsp.core."""
