@@ -48,7 +48,12 @@ LEAF_TEMPLATES: list[tuple[str, str]] = [
     ("数据 Export {i} 📦", "html_to_markdown"),
     ("Summarize Text {i}", "text_summarizer"),
 ]
-AGENT_TEMPLATES = ["Research Agent {i}", "研究エージェント {i}", "Support Bot {i} 🤖", "Planner {i}"]
+AGENT_TEMPLATES = [
+    "Research Agent {i}",
+    "研究エージェント {i}",
+    "Support Bot {i} 🤖",
+    "Planner {i}",
+]
 TOOLBOX_TEMPLATES = ["Tool Box {i}", "Web Tools {i}", "ツール箱 {i}"]
 
 LEAF_TYPES = sorted({t for _, t in LEAF_TEMPLATES})
@@ -273,7 +278,9 @@ def generate_text(n_nodes: int, seed: int = DEFAULT_SEED) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--nodes", type=int, required=True)
     ap.add_argument("--out", required=True, help="output file ('-' for stdout)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)

@@ -301,12 +301,16 @@ class LspClient:
                     items = (msg.get("params") or {}).get("items") or [{}]
                     result = [_lookup_section(self.settings, it.get("section")) for it in items]
                 # No drain here: the reader must never block on a full stdin pipe.
-                await self._write({"jsonrpc": "2.0", "id": msg["id"], "result": result}, drain=False)
+                await self._write(
+                    {"jsonrpc": "2.0", "id": msg["id"], "result": result}, drain=False
+                )
             elif method == "textDocument/publishDiagnostics":
                 p = msg.get("params") or {}
                 self._seq += 1
                 self._publishes.append(
-                    Publish(p.get("uri"), p.get("version"), p.get("diagnostics") or [], t, self._seq)
+                    Publish(
+                        p.get("uri"), p.get("version"), p.get("diagnostics") or [], t, self._seq
+                    )
                 )
                 if len(self._publishes) > 64:
                     del self._publishes[:-64]
@@ -334,7 +338,9 @@ class LspClient:
             return await asyncio.wait_for(fut, timeout)
         except asyncio.TimeoutError:
             self._pending.pop(rid, None)
-            raise ServerTimeout(f"{self.name}: no answer to {method} within {timeout:.0f} s") from None
+            raise ServerTimeout(
+                f"{self.name}: no answer to {method} within {timeout:.0f} s"
+            ) from None
 
     async def notify(self, method: str, params: Any) -> float:
         msg: dict = {"jsonrpc": "2.0", "method": method}
@@ -401,13 +407,25 @@ class LspClient:
                 await asyncio.wait_for(self._publish_event.wait(), remaining)
 
     async def open(
-        self, uri: str, text: str, version: int = 1, language_id: str = "json", timeout: float = 60.0
+        self,
+        uri: str,
+        text: str,
+        version: int = 1,
+        language_id: str = "json",
+        timeout: float = 60.0,
     ) -> Publish:
         self._docs[uri] = _Doc(uri, text, version, language_id)
         mark = self._mark()
         t0 = await self.notify(
             "textDocument/didOpen",
-            {"textDocument": {"uri": uri, "languageId": language_id, "version": version, "text": text}},
+            {
+                "textDocument": {
+                    "uri": uri,
+                    "languageId": language_id,
+                    "version": version,
+                    "text": text,
+                }
+            },
         )
         return await self.wait_publish(uri, version, mark, t0, timeout)
 

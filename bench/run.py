@@ -39,6 +39,7 @@ import json
 import os
 import platform
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -155,7 +156,9 @@ def load_document(size: int, seed: int) -> Document:
         }
         path.write_text(text, encoding="utf-8")
         manifest.write_text(json.dumps(m))
-        log(f"generated {path.name} ({len(text.encode()) / 1e6:.1f} MB) in {time.perf_counter() - t:.1f} s")
+        log(
+            f"generated {path.name} ({len(text.encode()) / 1e6:.1f} MB) in {time.perf_counter() - t:.1f} s"
+        )
     return Document(size, path, text, m["leaves"], m["toolboxes"], m["agents"], m["collisions"])
 
 
@@ -210,14 +213,15 @@ def _apply(text: str, edits: list[Edit]) -> str:
     return text
 
 
-def make_plan(doc: Document, round_no: int, n_edits: int, seed: int) -> list[tuple[str, list[Edit]]]:
+def make_plan(
+    doc: Document, round_no: int, n_edits: int, seed: int
+) -> list[tuple[str, list[Edit]]]:
     """The same edit sequence for every server in a round; offsets are code points, each
     edit of a step against the text left by the previous one."""
     rng = random.Random(f"{seed}/{doc.size}/{round_no}")
     text = doc.text
     deleted: set[str] = set()
     plan: list[tuple[str, list[Edit]]] = []
-    counter = 0
     kinds = [EDIT_CYCLE[i % len(EDIT_CYCLE)] for i in range(n_edits)]
 
     def live_leaf() -> str:
@@ -226,8 +230,7 @@ def make_plan(doc: Document, round_no: int, n_edits: int, seed: int) -> list[tup
             if leaf not in deleted:
                 return leaf
 
-    for kind in kinds:
-        counter += 1
+    for counter, kind in enumerate(kinds, start=1):
         edits: list[Edit]
         if kind == "label":
             leaf = live_leaf()
@@ -255,19 +258,23 @@ def make_plan(doc: Document, round_no: int, n_edits: int, seed: int) -> list[tup
                         spans.append(_object_span(text, text.rfind("\n    {\n", 0, p)))
                         p = text.find(needle, p + 1)
                 spans = sorted(set(spans), reverse=True)  # from the end: offsets stay valid
-                if all(a[0] >= b[1] for a, b in zip(spans, spans[1:])):
+                if all(a[0] >= b[1] for a, b in zip(spans, spans[1:], strict=False)):
                     break
             deleted.add(leaf)
             edits = [(a, b, "") for a, b in spans]
         elif kind == "paste":
             nodes = []
             for j in range(20):
-                template, ntype = generate.LEAF_TEMPLATES[rng.randrange(len(generate.LEAF_TEMPLATES))]
+                template, ntype = generate.LEAF_TEMPLATES[
+                    rng.randrange(len(generate.LEAF_TEMPLATES))
+                ]
                 nid = f"{ntype}.{900000 + round_no * 10000 + counter * 20 + j}"
                 label = f"Pasted {counter}-{j} " + template.format(i=f"p{round_no}")
                 cfg = generate._leaf_config(ntype, j, rng)
                 nodes.append(generate._node(nid, ntype, label, cfg, 2000 + 300 * j, 150 * counter))
-            block = ",\n".join(_indent(json.dumps(n, indent=2, ensure_ascii=False), 4) for n in nodes)
+            block = ",\n".join(
+                _indent(json.dumps(n, indent=2, ensure_ascii=False), 4) for n in nodes
+            )
             n0, n1, _, _ = _sections(text)
             at = _array_boundary(text, n0, n1, rng)
             edits = [(at, at, "\n" + block + ",")]
@@ -294,7 +301,9 @@ def json_server_binary(install: bool = True) -> Path | None:
     b = CACHE / "json-server" / "node_modules" / ".bin" / "vscode-json-language-server"
     if not b.exists() and install:
         log("installing vscode-langservers-extracted (bench/install-json-server.sh)")
-        r = subprocess.run(["bash", str(BENCH_DIR / "install-json-server.sh")], capture_output=True, text=True)
+        r = subprocess.run(
+            ["bash", str(BENCH_DIR / "install-json-server.sh")], capture_output=True, text=True
+        )
         if r.returncode != 0:
             log(f"install failed: {r.stderr.strip()[-500:]}")
     return b if b.exists() else None
@@ -317,7 +326,10 @@ def build_specs(names: list[str], ours: str) -> dict[str, ServerSpec]:
             specs[n] = ServerSpec(n, [ours, "serve"], init_options={}, settings={})
         elif n == "ours-full":
             specs[n] = ServerSpec(
-                n, [ours, "serve"], init_options={"fullRecompute": True}, settings={"fullRecompute": True}
+                n,
+                [ours, "serve"],
+                init_options={"fullRecompute": True},
+                settings={"fullRecompute": True},
             )
         elif n == "floor":
             specs[n] = ServerSpec(n, [sys.executable, str(BENCH_DIR / "floor_server.py")])
@@ -409,13 +421,25 @@ async def run_session(
             await client.start()
         except OSError as e:
             info.error = f"cannot start {spec.cmd[0]}: {e}"
-            samples.append(Sample(spec.name, doc.size, round_no, 0, "open", None, 1, status="error"))
+            samples.append(
+                Sample(spec.name, doc.size, round_no, 0, "open", None, 1, status="error")
+            )
             return samples, info
         await client.initialize(timeout=30 * scale, root=str(REPO))
         pub = await client.open(doc.uri, doc.text, version=1, timeout=open_timeout)
         samples.append(
-            Sample(spec.name, doc.size, round_no, 0, "open", pub.elapsed * 1e3, 1,
-                   pub.version, pub.count, diag_digest(pub.diagnostics))
+            Sample(
+                spec.name,
+                doc.size,
+                round_no,
+                0,
+                "open",
+                pub.elapsed * 1e3,
+                1,
+                pub.version,
+                pub.count,
+                diag_digest(pub.diagnostics),
+            )
         )
         await asyncio.sleep(0.5)
         info.rss_open = client.rss_bytes()
@@ -423,19 +447,39 @@ async def run_session(
             await asyncio.sleep(cfg.think)
             pub = await client.change(doc.uri, edits, timeout=edit_timeout)
             samples.append(
-                Sample(spec.name, doc.size, round_no, step, kind, pub.elapsed * 1e3,
-                       client.version(doc.uri), pub.version, pub.count, diag_digest(pub.diagnostics))
+                Sample(
+                    spec.name,
+                    doc.size,
+                    round_no,
+                    step,
+                    kind,
+                    pub.elapsed * 1e3,
+                    client.version(doc.uri),
+                    pub.version,
+                    pub.count,
+                    diag_digest(pub.diagnostics),
+                )
             )
         info.rss_end, info.peak = client.rss_and_peak()
     except (ServerTimeout, ServerDied, LspError, OSError, ConnectionError) as e:
-        status = "timeout" if isinstance(e, ServerTimeout) else "died" if isinstance(e, ServerDied) else "error"
+        status = (
+            "timeout"
+            if isinstance(e, ServerTimeout)
+            else "died"
+            if isinstance(e, ServerDied)
+            else "error"
+        )
         info.error = f"{type(e).__name__}: {e}"
         if step == 0 and not samples:
             samples.append(Sample(spec.name, doc.size, round_no, 0, "open", None, 1, status=status))
         else:
-            samples.append(Sample(spec.name, doc.size, round_no, step, kind, None, step + 1, status=status))
+            samples.append(
+                Sample(spec.name, doc.size, round_no, step, kind, None, step + 1, status=status)
+            )
         for s2, (k2, _) in enumerate(plan[step:], start=step + 1):
-            samples.append(Sample(spec.name, doc.size, round_no, s2, k2, None, s2 + 1, status="skipped"))
+            samples.append(
+                Sample(spec.name, doc.size, round_no, s2, k2, None, s2 + 1, status="skipped")
+            )
         with contextlib.suppress(Exception):
             info.rss_end, info.peak = client.rss_and_peak()
         tail = _stderr_tail(logs / f"{spec.name}-{doc.size}-r{round_no}.stderr")
@@ -466,8 +510,13 @@ async def check_json_schema(spec: ServerSpec) -> str:
     p = d / "schema-check.flowdrop.json"
     text = '{\n  "nodes": [\n    {"id": 42, "type": "universalNode"}\n  ],\n  "edges": []\n}\n'
     p.write_text(text)
-    client = LspClient(spec.cmd, settings=spec.settings, init_options=spec.init_options,
-                       did_change_configuration=spec.did_change_configuration, name=spec.name)
+    client = LspClient(
+        spec.cmd,
+        settings=spec.settings,
+        init_options=spec.init_options,
+        did_change_configuration=spec.did_change_configuration,
+        name=spec.name,
+    )
     try:
         await client.start()
         await client.initialize(timeout=30)
@@ -496,7 +545,11 @@ def percentile(xs: list[float], q: float) -> float | None:
 
 def values(samples: list[Sample], server: str, size: int, kind: str) -> list[float]:
     kinds = STRUCTURAL if kind == "structural" else [kind]
-    return [s.ms for s in samples if s.server == server and s.size == size and s.kind in kinds and s.ms is not None]
+    return [
+        s.ms
+        for s in samples
+        if s.server == server and s.size == size and s.kind in kinds and s.ms is not None
+    ]
 
 
 def failures(samples: list[Sample], server: str, size: int) -> dict[str, int]:
@@ -542,26 +595,61 @@ def ratio_rows(samples, infos, sizes, servers) -> list[tuple[str, str, str]]:
 
     oi, of = "ours-incremental", "ours-full"
     rows = [
-        row("label edit, 10k: ours-incremental / ours-full", p50(oi, 10000, "label"), p50(of, 10000, "label")),
-        row("label edit, 10k: ours-incremental / vscode-json", p50(oi, 10000, "label"), p50("vscode-json", 10000, "label")),
-        row("label edit, ours-incremental: 50k / 1k", p50(oi, 50000, "label"), p50(oi, 1000, "label")),
-        row("structural edits (all), 10k: ours-incremental / ours-full", p50(oi, 10000, "structural"), p50(of, 10000, "structural")),
+        row(
+            "label edit, 10k: ours-incremental / ours-full",
+            p50(oi, 10000, "label"),
+            p50(of, 10000, "label"),
+        ),
+        row(
+            "label edit, 10k: ours-incremental / vscode-json",
+            p50(oi, 10000, "label"),
+            p50("vscode-json", 10000, "label"),
+        ),
+        row(
+            "label edit, ours-incremental: 50k / 1k",
+            p50(oi, 50000, "label"),
+            p50(oi, 1000, "label"),
+        ),
+        row(
+            "structural edits (all), 10k: ours-incremental / ours-full",
+            p50(oi, 10000, "structural"),
+            p50(of, 10000, "structural"),
+        ),
     ]
     for k in STRUCTURAL:
-        rows.append(row(f"  {KIND_TITLES[k]}, 10k: ours-incremental / ours-full", p50(oi, 10000, k), p50(of, 10000, k)))
+        rows.append(
+            row(
+                f"  {KIND_TITLES[k]}, 10k: ours-incremental / ours-full",
+                p50(oi, 10000, k),
+                p50(of, 10000, k),
+            )
+        )
     rows += [
-        row("label edit, 1k: ours-incremental / floor", p50(oi, 1000, "label"), p50("floor", 1000, "label")),
-        row("didOpen, 10k: ours-incremental / vscode-json", p50(oi, 10000, "open"), p50("vscode-json", 10000, "open")),
-        row("RSS after open, 50k: ours-incremental / vscode-json",
+        row(
+            "label edit, 1k: ours-incremental / floor",
+            p50(oi, 1000, "label"),
+            p50("floor", 1000, "label"),
+        ),
+        row(
+            "didOpen, 10k: ours-incremental / vscode-json",
+            p50(oi, 10000, "open"),
+            p50("vscode-json", 10000, "open"),
+        ),
+        row(
+            "RSS after open, 50k: ours-incremental / vscode-json",
             rss(oi, 50000) if oi in servers and 50000 in sizes else None,
-            rss("vscode-json", 50000) if "vscode-json" in servers and 50000 in sizes else None, unit="MB"),
+            rss("vscode-json", 50000) if "vscode-json" in servers and 50000 in sizes else None,
+            unit="MB",
+        ),
     ]
     return rows
 
 
 def consistency(samples: list[Sample]) -> list[str]:
     """ours-incremental and ours-full got the same edits: their diagnostics must match."""
-    a = {(s.size, s.round, s.step): s for s in samples if s.server == "ours-incremental" and s.digest}
+    a = {
+        (s.size, s.round, s.step): s for s in samples if s.server == "ours-incremental" and s.digest
+    }
     b = {(s.size, s.round, s.step): s for s in samples if s.server == "ours-full" and s.digest}
     common = sorted(set(a) & set(b))
     if not common:
@@ -602,11 +690,21 @@ def machine_info(ours: str) -> list[str]:
     with contextlib.suppress(OSError, IndexError, ValueError):
         kb = int(Path("/proc/meminfo").read_text().split("MemTotal:")[1].split()[0])
         mem = f", {kb / 2**20:.1f} GiB RAM"
-    ours_py = _cmd_out([str(Path(ours).parent / "python"), "--version"]) if Path(ours).exists() else "n/a"
+    ours_py = (
+        _cmd_out([str(Path(ours).parent / "python"), "--version"]) if Path(ours).exists() else "n/a"
+    )
     pkgs = ", ".join(
         f"{d} {_version(d)}"
-        for d in ["flowdrop-lsp", "pygls", "lsprotocol", "jsonschema", "jsonschema-rs", "tree-sitter",
-                  "tree-sitter-json", "orjson"]
+        for d in [
+            "flowdrop-lsp",
+            "pygls",
+            "lsprotocol",
+            "jsonschema",
+            "jsonschema-rs",
+            "tree-sitter",
+            "tree-sitter-json",
+            "orjson",
+        ]
     )
     jpkg = CACHE / "json-server" / "node_modules" / "vscode-langservers-extracted" / "package.json"
     jver = json.loads(jpkg.read_text())["version"] if jpkg.exists() else "not installed"
@@ -628,7 +726,8 @@ def render_report(cfg, samples, infos, sizes, servers, meta) -> str:
         + f"; {cfg.edits} edits per round ({', '.join(EDIT_CYCLE[: min(cfg.edits, len(EDIT_CYCLE))])}, …);"
         f" think time {cfg.think * 1e3:.0f} ms; fresh server process per server × size × round,"
         " server order rotated each round",
-        f"- Document bytes: " + ", ".join(f"{fmt_size(s)} = {meta['bytes'][s] / 1e6:.1f} MB" for s in sizes),
+        "- Document bytes: "
+        + ", ".join(f"{fmt_size(s)} = {meta['bytes'][s] / 1e6:.1f} MB" for s in sizes),
         f"- vscode-json schema: {meta.get('schema', 'n/a')}; schema check: {meta.get('schema_check', 'n/a')}",
         f"- Wall time of this run: {meta['wall'] / 60:.1f} min",
         "",
@@ -644,8 +743,11 @@ def render_report(cfg, samples, infos, sizes, servers, meta) -> str:
         out.append(f"| {title} | {val} | {detail} |")
     out += ["", "## Latency, ms: p50 / p90 (n)", ""]
     cols = ["open", "label", "add_edge", "delete", "paste", "structural"]
-    out.append("| server | nodes | " + " | ".join(KIND_TITLES[c] for c in cols)
-               + " | RSS after open | peak RSS | diagnostics | failures |")
+    out.append(
+        "| server | nodes | "
+        + " | ".join(KIND_TITLES[c] for c in cols)
+        + " | RSS after open | peak RSS | diagnostics | failures |"
+    )
     out.append("|---|---|" + "---|" * (len(cols) + 4))
     for size in sizes:
         for server in servers:
@@ -653,15 +755,24 @@ def render_report(cfg, samples, infos, sizes, servers, meta) -> str:
             for c in cols:
                 xs = values(samples, server, size, c)
                 if xs:
-                    cells.append(f"{fmt_ms(percentile(xs, 0.5))} / {fmt_ms(percentile(xs, 0.9))} ({len(xs)})")
+                    cells.append(
+                        f"{fmt_ms(percentile(xs, 0.5))} / {fmt_ms(percentile(xs, 0.9))} ({len(xs)})"
+                    )
                 else:
                     cells.append("–")
-            rss = [i.rss_open for i in infos if i.server == server and i.size == size and i.rss_open]
+            rss = [
+                i.rss_open for i in infos if i.server == server and i.size == size and i.rss_open
+            ]
             peak = [i.peak for i in infos if i.server == server and i.size == size and i.peak]
-            nd = [s.n_diags for s in samples if s.server == server and s.size == size and s.n_diags is not None]
+            nd = [
+                s.n_diags
+                for s in samples
+                if s.server == server and s.size == size and s.n_diags is not None
+            ]
             fails = failures(samples, server, size)
             out.append(
-                f"| {server} | {fmt_size(size)} | " + " | ".join(cells)
+                f"| {server} | {fmt_size(size)} | "
+                + " | ".join(cells)
                 + f" | {f'{percentile(rss, 0.5) / 2**20:.0f} MB' if rss else '–'}"
                 + f" | {f'{max(peak) / 2**20:.0f} MB' if peak else '–'}"
                 + f" | {f'{min(nd)}–{max(nd)}' if nd else '–'}"
@@ -669,7 +780,11 @@ def render_report(cfg, samples, infos, sizes, servers, meta) -> str:
             )
     cons = consistency(samples)
     if cons:
-        out += ["", "## Consistency: ours-incremental vs ours-full (same edits, same diagnostics?)", ""] + cons
+        out += [
+            "",
+            "## Consistency: ours-incremental vs ours-full (same edits, same diagnostics?)",
+            "",
+        ] + cons
     errs = [i for i in infos if i.error]
     if errs:
         out += ["", "## Failures", ""]
@@ -679,22 +794,53 @@ def render_report(cfg, samples, infos, sizes, servers, meta) -> str:
 
 
 # --------------------------------------------------------------------------- main
+def default_server() -> str:
+    candidates = [
+        REPO / ".venv" / "bin" / "flowdrop-lsp",
+        Path(sys.executable).parent / "flowdrop-lsp",
+    ]
+    which = shutil.which("flowdrop-lsp")
+    if which:
+        candidates.append(Path(which))
+    for c in candidates:
+        if c.exists():
+            return str(c)
+    return str(candidates[0])
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description="flowdrop-lsp benchmark", formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=__doc__)
+    ap = argparse.ArgumentParser(
+        description="flowdrop-lsp benchmark",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     ap.add_argument("--sizes", default="1000,10000,50000", help="comma-separated node counts")
     ap.add_argument("--rounds", type=int, default=5, help="rounds per size (default 5)")
-    ap.add_argument("--large-rounds", type=int, default=3,
-                    help="rounds for sizes >= 50000 (default 3; capped by --rounds)")
+    ap.add_argument(
+        "--large-rounds",
+        type=int,
+        default=3,
+        help="rounds for sizes >= 50000 (default 3; capped by --rounds)",
+    )
     ap.add_argument("--edits", type=int, default=12, help="didChange steps per round (default 12)")
-    ap.add_argument("--servers", default=",".join(ALL_SERVERS), help=f"subset of {','.join(ALL_SERVERS)}")
-    ap.add_argument("--server", default=str(REPO / ".venv" / "bin" / "flowdrop-lsp"),
-                    help="flowdrop-lsp executable (default .venv/bin/flowdrop-lsp)")
+    ap.add_argument(
+        "--servers", default=",".join(ALL_SERVERS), help=f"subset of {','.join(ALL_SERVERS)}"
+    )
+    ap.add_argument(
+        "--server",
+        default=default_server(),
+        help="flowdrop-lsp executable (default .venv/bin/flowdrop-lsp, else the one "
+        "beside this Python, else the one on PATH)",
+    )
     ap.add_argument("--quick", action="store_true", help="sizes 1000,10000; 2 rounds; 6 edits")
     ap.add_argument("--seed", type=int, default=generate.DEFAULT_SEED)
-    ap.add_argument("--think", type=float, default=0.1, help="seconds between a publish and the next edit")
+    ap.add_argument(
+        "--think", type=float, default=0.1, help="seconds between a publish and the next edit"
+    )
     ap.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every timeout")
-    ap.add_argument("--out", default=str(BENCH_DIR / "RESULTS.md"), help="report file ('' = do not write)")
+    ap.add_argument(
+        "--out", default=str(BENCH_DIR / "RESULTS.md"), help="report file ('' = do not write)"
+    )
     ap.add_argument("--raw", default=str(CACHE / "last-results.json"), help="raw samples (JSON)")
     cfg = ap.parse_args(argv)
     cfg.argv = list(sys.argv[1:] if argv is None else argv)
@@ -722,8 +868,13 @@ async def run_benchmark(cfg: argparse.Namespace) -> dict:
     }
     if "vscode-json" in specs:
         schema, own = schema_path()
-        meta["schema"] = f"{schema.relative_to(REPO) if schema.is_relative_to(REPO) else schema}" + (
-            "" if own else " (FALLBACK: the project schema flowdrop_lsp/schemas/workflow.schema.json does not exist yet)"
+        meta["schema"] = (
+            f"{schema.relative_to(REPO) if schema.is_relative_to(REPO) else schema}"
+            + (
+                ""
+                if own
+                else " (FALLBACK: the project schema flowdrop_lsp/schemas/workflow.schema.json does not exist yet)"
+            )
         )
         meta["schema_check"] = await check_json_schema(specs["vscode-json"])
         log(f"vscode-json schema check: {meta['schema_check']}")
@@ -737,7 +888,7 @@ async def run_benchmark(cfg: argparse.Namespace) -> dict:
         meta["bytes"][size] = len(doc.text.encode("utf-8"))
         for r in range(rounds[size]):
             plan = make_plan(doc, r, cfg.edits, cfg.seed)
-            order = servers[r % len(servers):] + servers[: r % len(servers)]
+            order = servers[r % len(servers) :] + servers[: r % len(servers)]
             for name in order:
                 t = time.perf_counter()
                 s, info = await run_session(specs[name], doc, r, plan, cfg)
@@ -766,7 +917,9 @@ async def run_benchmark(cfg: argparse.Namespace) -> dict:
         Path(cfg.out).write_text(report, encoding="utf-8")
     if cfg.raw:
         Path(cfg.raw).parent.mkdir(parents=True, exist_ok=True)
-        Path(cfg.raw).write_text(json.dumps({k: v for k, v in result.items() if k != "report"}, default=str))
+        Path(cfg.raw).write_text(
+            json.dumps({k: v for k, v in result.items() if k != "report"}, default=str)
+        )
     return result
 
 

@@ -176,21 +176,14 @@ async function main() {
   log(`quick-fix menu: ${items.map((s) => JSON.stringify(s.trim())).join(', ')}`);
   await shot('02-quickfix-menu.png');
   if (DOCS_SHOT) {
-    const box = await widget.boundingBox();
+    // Editor (squiggles + quick-fix menu) and the top of the Problems panel.
     const ed = await page.locator('.editor-group-container.active').first().boundingBox();
-    if (box && ed) {
-      const x = Math.max(ed.x, box.x - 380);
-      const y = Math.max(ed.y, box.y - 150);
-      const clip = {
-        x,
-        y,
-        width: Math.min(ed.x + ed.width - x, 900),
-        height: Math.min(ed.y + ed.height - y, box.y + box.height - y + 40),
-      };
-      fs.mkdirSync(path.dirname(DOCS_SHOT), { recursive: true });
-      await page.screenshot({ path: DOCS_SHOT, clip });
-      log(`README screenshot ${DOCS_SHOT} (${fs.statSync(DOCS_SHOT).size} bytes)`);
-    }
+    const panel = await page.locator('.part.panel').first().boundingBox();
+    if (!ed || !panel) fail('cannot locate the editor/panel for the README screenshot');
+    const clip = { x: ed.x, y: ed.y, width: 1280 - ed.x, height: Math.min(800, panel.y + 100) - ed.y };
+    fs.mkdirSync(path.dirname(DOCS_SHOT), { recursive: true });
+    await page.screenshot({ path: DOCS_SHOT, clip });
+    log(`README screenshot ${DOCS_SHOT} (${fs.statSync(DOCS_SHOT).size} bytes)`);
   }
   await page.keyboard.press('Enter');
   await widget.waitFor({ state: 'hidden', timeout: STEP }).catch(() => {});

@@ -20,13 +20,15 @@ const EXECUTABLE = 'flowdrop-lsp';
 const RESTART_SETTINGS = [`${SECTION}.files`, `${SECTION}.server.path`, `${SECTION}.server.args`];
 
 let output: vscode.LogOutputChannel;
+let traceChannel: TraceChannel;
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
 let selector: DocumentSelector = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('FlowDrop', { log: true });
-  context.subscriptions.push(output);
+  traceChannel = new TraceChannel(output);
+  context.subscriptions.push(output, traceChannel);
   selector = buildSelector();
 
   context.subscriptions.push(
@@ -44,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       void restartIfRunning('workspace folders changed');
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SECTION}.trace.server`)) traceChannel.refresh();
       if (RESTART_SETTINGS.some((s) => e.affectsConfiguration(s))) {
         void restartIfRunning('settings changed');
       }
@@ -60,6 +63,75 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
 export async function deactivate(): Promise<void> {
   await stopClient();
+}
+
+/**
+ * The LSP trace goes to the "FlowDrop" channel. vscode-languageclient 11 only
+ * traces when the trace channel's log level is Trace; this wrapper makes the
+ * `flowdrop.trace.server` setting alone enough ("messages"/"verbose" turn the
+ * trace on and it is written at info level), and still honours "Developer: Set
+ * Log Level... > Trace" on the channel when the setting is "off".
+ */
+class TraceChannel implements vscode.LogOutputChannel {
+  private readonly emitter = new vscode.EventEmitter<vscode.LogLevel>();
+  private readonly sub: vscode.Disposable;
+  readonly onDidChangeLogLevel = this.emitter.event;
+
+  constructor(private readonly target: vscode.LogOutputChannel) {
+    this.sub = target.onDidChangeLogLevel(() => this.refresh());
+  }
+  private get enabled(): boolean {
+    const value = config().get<string>('trace.server', 'off');
+    return value === 'messages' || value === 'verbose';
+  }
+  get name(): string {
+    return this.target.name;
+  }
+  get logLevel(): vscode.LogLevel {
+    return this.enabled ? vscode.LogLevel.Trace : this.target.logLevel;
+  }
+  refresh(): void {
+    this.emitter.fire(this.logLevel);
+  }
+  trace(message: string, ...args: unknown[]): void {
+    if (this.enabled) this.target.info(message, ...args);
+    else this.target.trace(message, ...args);
+  }
+  debug(message: string, ...args: unknown[]): void {
+    this.target.debug(message, ...args);
+  }
+  info(message: string, ...args: unknown[]): void {
+    this.target.info(message, ...args);
+  }
+  warn(message: string, ...args: unknown[]): void {
+    this.target.warn(message, ...args);
+  }
+  error(error: string | Error, ...args: unknown[]): void {
+    this.target.error(error, ...args);
+  }
+  append(value: string): void {
+    this.target.append(value);
+  }
+  appendLine(value: string): void {
+    this.target.appendLine(value);
+  }
+  replace(value: string): void {
+    this.target.replace(value);
+  }
+  clear(): void {
+    this.target.clear();
+  }
+  show(columnOrPreserve?: vscode.ViewColumn | boolean, preserveFocus?: boolean): void {
+    if (typeof columnOrPreserve === 'boolean' || columnOrPreserve === undefined) this.target.show(columnOrPreserve);
+    else this.target.show(columnOrPreserve, preserveFocus);
+  }
+  hide(): void {
+    this.target.hide();
+  }
+  dispose(): void {
+    this.sub.dispose();
+    this.emitter.dispose();
+  }
 }
 
 function config(): vscode.WorkspaceConfiguration {
@@ -206,7 +278,7 @@ async function startClient(): Promise<void> {
     const clientOptions: LanguageClientOptions = {
       documentSelector: selector,
       outputChannel: output,
-      traceOutputChannel: output,
+      traceOutputChannel: traceChannel,
       initializationOptions: settingsSnapshot(),
       synchronize: { configurationSection: SECTION },
       // Start-up failures are reported by us (with the setting to fix).

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# End-to-end test of the FlowDrop VS Code extension in real VS Code 1.100.3
+# (code-server) driven by headless chromium (playwright-core).
+#
+#   editors/vscode/e2e/run.sh [--server PATH] [--docs-shot]
+#
+#   --server PATH  flowdrop-lsp executable (default: <repo>/.venv/bin/flowdrop-lsp)
+#   --docs-shot    also (re)write editors/vscode/docs/quickfix.png
+#
+# Needs editors/vscode/e2e/install-deps.sh to have run. Screenshots go to
+# <repo>/artifacts/vscode/. Exit 0 = all assertions held.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+EXT="$(cd "$HERE/.." && pwd)"
+REPO="$(cd "$EXT/../.." && pwd)"
+SERVER="$REPO/.venv/bin/flowdrop-lsp"
+DOCS_SHOT=""
+TOTAL_TIMEOUT="${E2E_TOTAL_TIMEOUT:-600}"
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --server) SERVER="${2:?--server needs a path}"; shift 2 ;;
+    --server=*) SERVER="${1#--server=}"; shift ;;
+    --docs-shot) DOCS_SHOT="$EXT/docs/quickfix.png"; shift ;;
+    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+
+die() { echo "e2e-vscode: FAIL: $*" >&2; exit 1; }
+
+CODE_SERVER="$HERE/node_modules/.bin/code-server"
+CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+[ -x "$CODE_SERVER" ] && [ -d "$HERE/node_modules/playwright-core" ] \
+  || die "code-server/playwright-core missing: run editors/vscode/e2e/install-deps.sh first"
+[ -x "$CHROMIUM" ] || die "$CHROMIUM missing: run editors/vscode/e2e/install-deps.sh first"
+
+case "$SERVER" in /*) ;; *) SERVER="$(pwd)/$SERVER" ;; esac
+[ -x "$SERVER" ] || die "language server $SERVER is not executable (install it: make test / pip install -e ., or pass --server PATH)"
+
+# Build the extension if the vsix is missing or older than its sources.
+VSIX="$EXT/flowdrop-lsp.vsix"
+if [ ! -f "$VSIX" ] || [ -n "$(find "$EXT/src" "$EXT/package.json" "$EXT/package-lock.json" "$EXT/README.md" -newer "$VSIX" -print -quit)" ]; then
+  echo "e2e-vscode: building $VSIX"
+  bash "$EXT/scripts/build-vsix.sh" >/dev/null || die "building the vsix failed (run editors/vscode/scripts/build-vsix.sh)"
+fi
+
+ART="$REPO/artifacts/vscode"
+mkdir -p "$ART"
+rm -f "$ART"/*.png "$ART"/*.log
+
+TMP="$(mktemp -d /tmp/flowdrop-vscode-e2e.XXXXXX)"
+CS_PID=""
+cleanup() {
+  local rc=$?
+  if [ -n "$CS_PID" ]; then
+    # code-server runs in its own session/process group (setsid): end all of it,
+    # including extension hosts and the language server.
+    kill -TERM -- "-$CS_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 -- "-$CS_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$CS_PID" 2>/dev/null || true
+  fi
+  # Keep the logs next to the screenshots.
+  cp "$TMP/code-server.log" "$ART/code-server.log" 2>/dev/null || true
+  find "$TMP/user/logs" -name 'FlowDrop*.log' -exec cat {} + >"$ART/flowdrop-output.log" 2>/dev/null || true
+  if [ "$rc" -ne 0 ]; then
+    echo "e2e-vscode: logs kept in $ART (code-server.log, flowdrop-output.log)" >&2
+    tail -n 30 "$ART/flowdrop-output.log" 2>/dev/null | sed 's/^/  FlowDrop| /' >&2 || true
+  fi
+  rm -rf "$TMP"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+WS="$TMP/workspace"
+mkdir -p "$WS" "$TMP/user/User" "$TMP/extensions" "$TMP/xdg-config" "$TMP/xdg-data"
+cp "$REPO/examples/research-agent.flowdrop.json" "$WS/"
+cat >"$WS/package.json" <<'JSON'
+{
+  "name": "unrelated-package",
+  "version": "1.0.0",
+  "description": "Not a FlowDrop workflow: the FlowDrop extension must leave it alone.",
+  "scripts": { "test": "echo ok" }
+}
+JSON
+python3 - "$TMP/user/User/settings.json" "$SERVER" <<'PY'
+import json, sys
+settings = {
+    "json.validate.enable": False,
+    "flowdrop.server.path": sys.argv[2],
+    "flowdrop.trace.server": "verbose",
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": False,
+    "workbench.welcomePage.walkthroughs.openOnInstall": False,
+    "security.workspace.trust.enabled": False,
+    "extensions.autoUpdate": False,
+    "extensions.autoCheckUpdates": False,
+    "update.mode": "none",
+    "telemetry.telemetryLevel": "off",
+    "editor.minimap.enabled": False,
+    "files.autoSave": "off",
+    "window.restoreWindows": "none",
+}
+json.dump(settings, open(sys.argv[1], "w"), indent=2)
+PY
+
+export XDG_CONFIG_HOME="$TMP/xdg-config" XDG_DATA_HOME="$TMP/xdg-data"
+CS_ARGS=(--user-data-dir "$TMP/user" --extensions-dir "$TMP/extensions")
+
+echo "e2e-vscode: installing $(basename "$VSIX") into code-server $("$CODE_SERVER" --version 2>/dev/null | tail -n 1 | awk '{print $1}')"
+timeout 120 "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$VSIX" >"$TMP/install.log" 2>&1 \
+  || { cat "$TMP/install.log" >&2; die "code-server --install-extension failed"; }
+
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+echo "e2e-vscode: server=$SERVER port=$PORT workspace=$WS"
+setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
+  --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
+  --disable-workspace-trust --disable-getting-started-override "$WS" \
+  >"$TMP/code-server.log" 2>&1 </dev/null &
+CS_PID=$!
+
+cd "$HERE"
+CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
+  timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/test.mjs" \
+  || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"
+
+# The LSP trace (flowdrop.trace.server=verbose) in the FlowDrop output channel
+# shows what the extension sent: the workflow, never the unrelated package.json.
+TRACE=""
+for _ in $(seq 1 20); do
+  TRACE="$(find "$TMP/user/logs" -name 'FlowDrop*.log' -exec cat {} + 2>/dev/null || true)"
+  grep -q "research-agent.flowdrop.json" <<<"$TRACE" && break
+  sleep 0.5
+done
+grep -q "textDocument/didOpen" <<<"$TRACE" && grep -q "research-agent.flowdrop.json" <<<"$TRACE" \
+  || die "the FlowDrop output channel shows no didOpen of the workflow (is flowdrop.trace.server honoured?)"
+if grep -q "workspace/package.json" <<<"$TRACE"; then
+  die "the extension sent the unrelated package.json to the server (document selector too wide)"
+fi
+echo "e2e-vscode: OK the server saw the workflow and never package.json (LSP trace)"
+echo "e2e-vscode: PASS (screenshots in $ART)"

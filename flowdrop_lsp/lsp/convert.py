@@ -1,0 +1,103 @@
+"""The one translator between core findings and LSP types.
+
+Spans (code-point offsets) become ranges in the position encoding the client negotiated;
+findings become Diagnostics carrying, in `data`, their fixes already as LSP edits, so that a
+code action never has to re-analyse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from flowdrop_lsp.core.findings import Finding, Fix, Severity
+from flowdrop_lsp.core.rules import RULES_BY_CODE
+from flowdrop_lsp.core.text import Encoding, LineIndex, Span
+
+SOURCE = "flowdrop"
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+
+
+def encoding_of(kind: object) -> Encoding:
+    value = getattr(kind, "value", kind)
+    return value if value in ("utf-8", "utf-16", "utf-32") else "utf-16"  # type: ignore[return-value]
+
+
+def to_position(lines: LineIndex, offset: int, encoding: Encoding) -> types.Position:
+    line, character = lines.position(offset, encoding)
+    return types.Position(line=line, character=character)
+
+
+def to_range(lines: LineIndex, span: Span, encoding: Encoding) -> types.Range:
+    return types.Range(start=to_position(lines, span.start, encoding), end=to_position(lines, span.end, encoding))
+
+
+def to_text_edits(fix: Fix, lines: LineIndex, encoding: Encoding) -> list[types.TextEdit]:
+    return [types.TextEdit(range=to_range(lines, edit.span, encoding), new_text=edit.new_text) for edit in fix.edits]
+
+
+def fix_data(fix: Fix, lines: LineIndex, encoding: Encoding) -> dict[str, Any]:
+    return {
+        "title": fix.title,
+        "preferred": fix.preferred,
+        "edits": [
+            {"range": _range_json(to_range(lines, e.span, encoding)), "newText": e.new_text} for e in fix.edits
+        ],
+    }
+
+
+def _range_json(rng: types.Range) -> dict[str, dict[str, int]]:
+    return {
+        "start": {"line": rng.start.line, "character": rng.start.character},
+        "end": {"line": rng.end.line, "character": rng.end.character},
+    }
+
+
+def range_from_json(value: Any) -> types.Range:
+    return types.Range(
+        start=types.Position(line=int(value["start"]["line"]), character=int(value["start"]["character"])),
+        end=types.Position(line=int(value["end"]["line"]), character=int(value["end"]["character"])),
+    )
+
+
+def to_diagnostic(
+    finding: Finding,
+    lines: LineIndex,
+    encoding: Encoding,
+    uri: str,
+    version: int,
+    docs_url: str,
+    related_information: bool,
+) -> types.Diagnostic:
+    rule = RULES_BY_CODE.get(finding.code)
+    related = None
+    if related_information and finding.related:
+        related = [
+            types.DiagnosticRelatedInformation(
+                location=types.Location(uri=uri, range=to_range(lines, r.span, encoding)), message=r.message
+            )
+            for r in finding.related
+        ]
+    data: dict[str, Any] = {"version": version, "node": finding.node}
+    if finding.fixes:
+        data["fixes"] = [fix_data(fix, lines, encoding) for fix in finding.fixes]
+    extra = finding.extra_dict()
+    if "consumer" in extra:
+        data["consumer"] = extra["consumer"]
+    return types.Diagnostic(
+        range=to_range(lines, finding.span, encoding),
+        message=finding.message,
+        severity=_SEVERITY[finding.severity],
+        code=finding.code,
+        code_description=types.CodeDescription(href=f"{docs_url}#{rule.anchor}") if rule else None,
+        source=SOURCE,
+        related_information=related,
+        data=data,
+    )

@@ -1,0 +1,67 @@
+"""Diagnostics: document open/change/close, pushed publishes, and pull diagnostics.
+
+Pull (`textDocument/diagnostic`) is offered only to clients that support it and only when the
+`pullDiagnostics` initialization option is not false: editors that keep pushed and pulled
+diagnostics apart would otherwise show every problem twice, so our editor integrations turn it
+off and rely on the push."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from flowdrop_lsp.lsp.documents import Change
+from flowdrop_lsp.lsp.server import FlowdropServer
+
+
+def _change(event: types.TextDocumentContentChangeEvent) -> Change:
+    if isinstance(event, types.TextDocumentContentChangePartial):
+        r = event.range
+        return Change((r.start.line, r.start.character, r.end.line, r.end.character), event.text)
+    return Change(None, event.text)
+
+
+def pull_diagnostics(ls: FlowdropServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    document = ls.documents.get(params.text_document.uri)
+    items: list[types.Diagnostic] = []
+    if document is not None:
+        try:
+            items = ls.diagnostics_of(document)
+        except Exception as error:  # noqa: BLE001 - a request must still be answered
+            ls.log_error("textDocument/diagnostic", error)
+    return types.RelatedFullDocumentDiagnosticReport(items=items)
+
+
+def enable_pull_diagnostics(ls: FlowdropServer) -> None:
+    """Called during initialize, before capabilities are computed."""
+    ls.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(identifier="flowdrop", inter_file_dependencies=False, workspace_diagnostics=False),
+    )(pull_diagnostics)
+
+
+def register(server: FlowdropServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: FlowdropServer, params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        ls.documents.open(item.uri, item.language_id, item.version, item.text)
+        ls.schedule(item.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: FlowdropServer, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        document = ls.documents.get(uri)
+        if document is None:
+            return
+        try:
+            document.apply(map(_change, params.content_changes), params.text_document.version, ls.encoding)
+        except Exception as error:  # noqa: BLE001
+            ls.log_error(f"applying a change to {uri}", error)
+        ls.schedule(uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: FlowdropServer, params: types.DidCloseTextDocumentParams) -> None:
+        document = ls.documents.close(params.text_document.uri)
+        if document is not None and document.published:
+            ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=document.uri, diagnostics=[])
+            )

@@ -1,0 +1,183 @@
+"""The FlowDrop language server: state, scheduling, and the wiring of one module per feature.
+
+Analysis runs on the asyncio loop, coalesced: a change marks its document dirty and one task
+analyses each dirty document once the loop is free, so a burst of edits costs one analysis of
+the newest text. Analysis is synchronous, so a publish always names exactly the version that
+was analysed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import traceback
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from flowdrop_lsp import __version__
+from flowdrop_lsp.core.analysis import Analysis, analyze
+from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.lsp.configuration import SettingsManager
+from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
+from flowdrop_lsp.lsp.documents import Document, DocumentStore, is_flowdrop_document
+
+log = logging.getLogger("flowdrop_lsp")
+
+
+class FlowdropProtocol(LanguageServerProtocol):
+    """pygls's protocol, minus its own text sync: the server keeps its own buffers
+    (lsp/documents.py), so pygls's O(document) rebuild per change is skipped."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+class FlowdropServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("flowdrop-lsp", __version__, protocol_cls=FlowdropProtocol)
+        self.documents = DocumentStore()
+        self.settings = SettingsManager()
+        self._dirty: dict[str, None] = {}
+        self._flush_task: asyncio.Task[None] | None = None
+
+    # ----- client capabilities -------------------------------------------------------------
+    @property
+    def encoding(self):  # type: ignore[no-untyped-def]
+        return encoding_of(self.workspace.position_encoding)
+
+    def _capability(self, *path: str) -> Any:
+        value: Any = self.client_capabilities
+        for name in path:
+            value = getattr(value, name, None)
+            if value is None:
+                return None
+        return value
+
+    @property
+    def supports_related_information(self) -> bool:
+        return bool(self._capability("text_document", "publish_diagnostics", "related_information"))
+
+    @property
+    def supports_document_changes(self) -> bool:
+        return bool(self._capability("workspace", "workspace_edit", "document_changes"))
+
+    @property
+    def supports_pull_diagnostics(self) -> bool:
+        return self._capability("text_document", "diagnostic") is not None
+
+    @property
+    def supports_configuration(self) -> bool:
+        return bool(self._capability("workspace", "configuration"))
+
+    # ----- logging ----------------------------------------------------------------------------
+    def log_error(self, context: str, error: BaseException) -> None:
+        """Log a handler failure to stderr and the client's log; the server keeps serving."""
+        details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        log.error("%s failed: %s", context, details)
+        try:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"flowdrop: {context} failed: {error}"))
+        except Exception:  # noqa: BLE001 - the log itself must never take the server down
+            pass
+
+    # ----- analysis -----------------------------------------------------------------------------
+    def settings_for(self, document: Document) -> Settings:
+        return self.settings.for_uri(document.uri)
+
+    def analysis_of(self, document: Document) -> Analysis:
+        """The analysis of the document's current text (computed now if it is stale)."""
+        if document.analysis is None or document.analysed_version != document.version:
+            document.analysis = analyze(document.text, self.settings_for(document), allow_comments=document.allow_comments)
+            document.analysed_version = document.version
+        return document.analysis
+
+    def is_workflow_document(self, document: Document) -> bool:
+        return is_flowdrop_document(document, self.analysis_of(document), self.settings_for(document))
+
+    def diagnostics_of(self, document: Document) -> list[types.Diagnostic]:
+        """The document's diagnostics, or none when it is not a FlowDrop workflow."""
+        if not self.is_workflow_document(document):
+            return []
+        settings = self.settings_for(document)
+        encoding = self.encoding
+        related = self.supports_related_information
+        return [
+            to_diagnostic(f, document.lines, encoding, document.uri, document.version, settings.docs_url, related)
+            for f in self.analysis_of(document).findings
+        ]
+
+    def publish(self, document: Document) -> None:
+        """Publish after every analysis of a workflow (even when nothing changed, so clients and
+        tests see each version answered); clear once when a document stops being one."""
+        wanted = self.is_workflow_document(document)
+        if wanted or document.published:
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=document.uri, version=document.version, diagnostics=self.diagnostics_of(document)
+                )
+            )
+            document.published = wanted
+
+    def schedule(self, uri: str) -> None:
+        """Mark a document for analysis; one task drains the dirty set once the loop is free."""
+        self._dirty[uri] = None
+        if self._flush_task is None or self._flush_task.done():
+            self._flush_task = asyncio.ensure_future(self._flush())
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)  # let already-received changes land first
+        while self._dirty:
+            uri = next(iter(self._dirty))
+            del self._dirty[uri]
+            document = self.documents.get(uri)
+            if document is None:
+                continue
+            try:
+                self.publish(document)
+            except Exception as error:  # noqa: BLE001
+                self.log_error(f"analysing {uri}", error)
+            await asyncio.sleep(0)
+
+    def republish_all(self) -> None:
+        self.settings.invalidate()
+        for document in self.documents.all():
+            document.analysis = None
+            self.schedule(document.uri)
+
+
+def create_server() -> FlowdropServer:
+    from flowdrop_lsp.lsp import code_actions, diagnostics, settings_sync
+
+    server = FlowdropServer()
+    settings_sync.register(server)
+    diagnostics.register(server)
+    code_actions.register(server)
+    return server
+
+
+def run_server(tcp: str | None = None) -> int:
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="flowdrop-lsp: %(levelname)s %(message)s")
+    logging.getLogger("pygls").setLevel(logging.WARNING)  # stdout is the transport; keep stderr useful
+    server = create_server()
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0
