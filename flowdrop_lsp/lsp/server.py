@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 import traceback
 from typing import Any
 
@@ -27,6 +28,11 @@ from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.documents import Document, DocumentStore, is_flowdrop_document
 
 log = logging.getLogger("flowdrop_lsp")
+
+# Coalescing of bursts of changes (seconds): see FlowdropServer.schedule.
+BURST_GAP = 0.010
+BURST_QUIET = 0.003
+BURST_MAX_WAIT = 0.100
 
 
 class FlowdropProtocol(LanguageServerProtocol):
@@ -56,6 +62,8 @@ class FlowdropServer(LanguageServer):
         self.settings = SettingsManager()
         self._dirty: dict[str, None] = {}
         self._flush_task: asyncio.Task[None] | None = None
+        self._last_change = 0.0
+        self._in_burst = False
 
     # ----- client capabilities -------------------------------------------------------------
     @property
@@ -136,12 +144,22 @@ class FlowdropServer(LanguageServer):
 
     def schedule(self, uri: str) -> None:
         """Mark a document for analysis; one task drains the dirty set once the loop is free."""
+        now = time.monotonic()
+        # A change hard on the heels of another means a burst (typing fast, a macro, a paste
+        # split in many changes): wait for it to settle instead of analysing every version. An
+        # isolated keystroke is analysed at once.
+        self._in_burst = now - self._last_change < BURST_GAP
+        self._last_change = now
         self._dirty[uri] = None
         if self._flush_task is None or self._flush_task.done():
             self._flush_task = asyncio.ensure_future(self._flush())
 
     async def _flush(self) -> None:
         await asyncio.sleep(0)  # let already-received changes land first
+        waited = 0.0
+        while self._in_burst and time.monotonic() - self._last_change < BURST_QUIET and waited < BURST_MAX_WAIT:
+            await asyncio.sleep(BURST_QUIET)
+            waited += BURST_QUIET
         while self._dirty:
             uri = next(iter(self._dirty))
             del self._dirty[uri]

@@ -122,7 +122,7 @@ setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
 CS_PID=$!
 
 cd "$HERE"
-CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
+CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
   timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/test.mjs" \
   || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"
 

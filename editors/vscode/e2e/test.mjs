@@ -5,6 +5,8 @@
 //   WORKSPACE   workspace folder (holds research-agent.flowdrop.json + package.json)
 //   ARTIFACTS   folder for screenshots
 //   DOCS_SHOT   optional: where to write the README screenshot (quick-fix menu open)
+//   CHECK_BAD_PATH=1  finally set a broken flowdrop.server.path (workspace settings)
+//               and check that the error message names the setting
 //   STEP_TIMEOUT_MS  bound for each wait (default 60000)
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -14,6 +16,7 @@ const URL_BASE = process.env.CS_URL;
 const WORKSPACE = process.env.WORKSPACE;
 const ARTIFACTS = process.env.ARTIFACTS;
 const DOCS_SHOT = process.env.DOCS_SHOT || '';
+const CHECK_BAD_PATH = process.env.CHECK_BAD_PATH === '1';
 const STEP = Number(process.env.STEP_TIMEOUT_MS || 60000);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const WORKFLOW = 'research-agent.flowdrop.json';
@@ -224,6 +227,21 @@ async function main() {
   if (flowdropRows.length) fail(`flowdrop problems listed after opening ${UNRELATED}: ${flowdropRows.join('; ')}`);
   log(`OK no flowdrop problem for ${UNRELATED}`);
   await shot('04-unrelated-package-json.png');
+
+  // 6. A broken `flowdrop.server.path` (changed while running: the extension
+  //    restarts the server) gives an error message naming the setting.
+  if (CHECK_BAD_PATH) {
+    const dir = path.join(WORKSPACE, '.vscode');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ 'flowdrop.server.path': '/nonexistent/flowdrop-lsp' }, null, 2));
+    const toast = await waitFor('an error notification naming flowdrop.server.path', async () => {
+      const texts = await page.locator('.notifications-toasts .notification-list-item').allTextContents();
+      return texts.find((t) => t.includes('flowdrop.server.path')) || null;
+    });
+    log(`OK broken server path reported: ${JSON.stringify(toast.slice(0, 160))}`);
+    await page.waitForTimeout(500); // let the toast finish sliding in
+    await shot('05-missing-server-error.png');
+  }
 }
 
 let code = 0;

@@ -246,8 +246,8 @@ function resolveServer(): Executable | undefined {
       : configuredPath;
     if (!path.isAbsolute(expanded) || !isExecutableFile(expanded)) {
       void showSetupError(
-        `FlowDrop: the language server "${configuredPath}" set in "${SECTION}.server.path" ` +
-          'is not an executable file. Fix the setting "flowdrop.server.path" (absolute path to flowdrop-lsp).',
+        `FlowDrop: the setting "${SECTION}.server.path" is "${configuredPath}", which is not an executable file. ` +
+          'Fix "flowdrop.server.path" (absolute path to flowdrop-lsp), or clear it to use flowdrop-lsp from PATH.',
       );
       return undefined;
     }

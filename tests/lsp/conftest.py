@@ -1,0 +1,127 @@
+"""pytest-lsp fixtures: the real server over stdio, under VS Code's and Neovim's capabilities.
+
+Tests wait for the publish of the version they expect (never for "the next notification"),
+through `Publishes.wait_for(uri, version)`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+REPO = Path(__file__).resolve().parents[2]
+SPEC_EXAMPLES = REPO.parent / "shared" / "spec" / "examples"
+CLIENTS = ["visual-studio-code", "neovim"]
+WAIT = 20.0
+
+
+@dataclass
+class Publishes:
+    """Every publishDiagnostics received, per uri, in order."""
+
+    by_uri: dict[str, list[types.PublishDiagnosticsParams]] = field(default_factory=dict)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def record(self, params: types.PublishDiagnosticsParams) -> None:
+        self.by_uri.setdefault(params.uri, []).append(params)
+        self.changed.set()
+
+    def count(self, uri: str) -> int:
+        return len(self.by_uri.get(uri, []))
+
+    async def wait_for_new(self, uri: str, after: int, timeout: float = WAIT) -> types.PublishDiagnosticsParams:
+        """The first publish for `uri` after the first `after` ones."""
+
+        async def until() -> types.PublishDiagnosticsParams:
+            while self.count(uri) <= after:
+                self.changed.clear()
+                await self.changed.wait()
+            return self.by_uri[uri][after]
+
+        return await asyncio.wait_for(until(), timeout)
+
+    def latest(self, uri: str) -> types.PublishDiagnosticsParams | None:
+        items = self.by_uri.get(uri)
+        return items[-1] if items else None
+
+    async def wait_for(self, uri: str, version: int | None, timeout: float = WAIT) -> list[types.Diagnostic]:
+        """The diagnostics of the publish for `uri` that names `version` (None: an unversioned
+        publish, as on close)."""
+
+        async def until() -> list[types.Diagnostic]:
+            while True:
+                for params in reversed(self.by_uri.get(uri, [])):
+                    if params.version == version:
+                        return list(params.diagnostics)
+                self.changed.clear()
+                await self.changed.wait()
+
+        return await asyncio.wait_for(until(), timeout)
+
+
+@dataclass
+class Session:
+    client: LanguageClient
+    publishes: Publishes
+    kind: str
+    encoding: str
+    result: types.InitializeResult
+
+    def open(self, uri: str, text: str, version: int = 1, language_id: str = "json") -> None:
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
+            )
+        )
+
+    def change(self, uri: str, version: int, changes: list[types.TextDocumentContentChangeEvent]) -> None:
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=changes,
+            )
+        )
+
+
+def server_command() -> list[str]:
+    return [sys.executable, "-m", "flowdrop_lsp", "serve"]
+
+
+async def start_session(lsp_client: LanguageClient, kind: str, init_options: dict | None = None) -> Session:
+    publishes = Publishes()
+
+    # Wrap pytest-lsp's own handler (which keeps `client.diagnostics`) to keep every version.
+    features = lsp_client.protocol.fm.features
+    original = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def on_publish(*args):  # type: ignore[no-untyped-def]
+        publishes.record(args[-1])
+        return original(*args)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+
+    capabilities = client_capabilities(kind)
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=capabilities, initialization_options=init_options)
+    )
+    encoding = getattr(result.capabilities.position_encoding, "value", result.capabilities.position_encoding) or "utf-16"
+    return Session(lsp_client, publishes, kind, encoding, result)
+
+
+@pytest_lsp.fixture(params=CLIENTS, config=ClientServerConfig(server_command=server_command()))
+async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):
+    lsp_client.flowdrop_session = await start_session(lsp_client, request.param)  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def session(client: LanguageClient) -> Session:
+    return client.flowdrop_session  # type: ignore[attr-defined]
