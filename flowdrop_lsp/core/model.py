@@ -34,6 +34,7 @@ class Node:
     name_source: str  # what the tool name derives from: label, else the type id
     name_source_span: Span | None
     tool_name: str
+    data_value_span: Span | None = None  # the `data` value token, whatever its JSON type
 
     @property
     def anchor(self) -> Span:
@@ -48,8 +49,8 @@ class Node:
     def display(self) -> str:
         """How messages name the node: `"Web Search" (tool_a)`."""
         if self.label:
-            return f'"{_short(self.label)}" ({self.id})'
-        return f"{self.id} (type {self.type_id or 'unknown'})"
+            return f'"{short_text(self.label)}" ({short_text(str(self.id))})'
+        return f"{short_text(str(self.id))} (type {short_text(self.type_id or 'unknown')})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,8 @@ def looks_like_workflow(root: JsonValue | None) -> bool:
     return isinstance(root, JObject) and (root.member("nodes") is not None or root.member("edges") is not None)
 
 
-def _short(text: str, limit: int = 60) -> str:
+def short_text(text: str, limit: int = 60) -> str:
+    """`text` cut to `limit` characters for a message (a label may be megabytes long)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -127,7 +129,8 @@ def read_node(index: int, value: JsonValue, settings: Settings) -> Node:
         return Node(index, span, None, None, None, None, None, None, None, True, "", None, sanitize_tool_name(""))
     id_value = obj.get("id")
     type_value = resolve_node_type(obj)
-    data = _object(obj.get("data"))
+    data_value = obj.get("data")
+    data = _object(data_value)
     label_value = data.get("label") if data else None
     label = _string(label_value)
     source_value: JsonValue | None = None
@@ -155,6 +158,7 @@ def read_node(index: int, value: JsonValue, settings: Settings) -> Node:
         name_source=name_source,
         name_source_span=_span(source_value),
         tool_name=sanitize_tool_name(name_source),
+        data_value_span=_span(data_value),
     )
 
 

@@ -17,10 +17,14 @@ from flowdrop_lsp.core.names import UNNAMED_TOOL, llm_name_problem, sanitize_too
 from flowdrop_lsp.core.text import Span
 
 _TRAILING_NUMBER = re.compile(r"(.*\S) (\d{1,6})")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_string(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """`value` as a JSON string literal; non-ASCII stays readable, but a lone surrogate (from a
+    `\\ud83d` escape typed half-way) stays an escape, since it cannot be written as UTF-8."""
+    encoded = json.dumps(value, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
 
 
 def rename_edit(node: Node, new_label: str) -> TextEdit:
@@ -35,6 +39,8 @@ def rename_edit(node: Node, new_label: str) -> TextEdit:
         separator = "" if node.data_is_empty else ", "
         at = node.data_span.start + 1
         return TextEdit(Span(at, at), f'"label": {encoded}{separator}')
+    if node.data_value_span is not None:  # `data` is not an object: a second `data` key would lose
+        return TextEdit(node.data_value_span, f'{{"label": {encoded}}}')
     at = node.span.start + 1
     return TextEdit(Span(at, at), f'"data": {{"label": {encoded}}}, ')
 

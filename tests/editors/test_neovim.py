@@ -68,7 +68,13 @@ class Label:
 
     def expected(self) -> dict[str, object]:
         token = json.dumps(self.text, ensure_ascii=False)
-        return {"lnum": self.lnum, "col": self.col, "end_lnum": self.lnum, "end_col": self.end_col, "text": token}
+        return {
+            "lnum": self.lnum,
+            "col": self.col,
+            "end_lnum": self.lnum,
+            "end_col": self.end_col,
+            "text": token,
+        }
 
 
 def _find_label(text: str, label: str) -> Label:
@@ -80,13 +86,21 @@ def _find_label(text: str, label: str) -> Label:
     lnum, line = hits[0]
     prefix = line[: line.index(needle) + len('"label": ')]
     col = len(prefix.encode("utf-8"))
-    return Label(label, lnum, col, col + len(token.encode("utf-8")), len(prefix.encode("utf-16-le")) // 2)
+    return Label(
+        label, lnum, col, col + len(token.encode("utf-8")), len(prefix.encode("utf-16-le")) // 2
+    )
 
 
 def _run_nvim(tmp_path: Path, workflow: Path, params: dict[str, object]) -> float:
     nvim = _require("nvim")
     server = _require("flowdrop-lsp")
-    params = {"rtp": str(SHIPPED), "server": server, "encoding": "utf-8", "timeout_ms": 15000, **params}
+    params = {
+        "rtp": str(SHIPPED),
+        "server": server,
+        "encoding": "utf-8",
+        "timeout_ms": 15000,
+        **params,
+    }
     params_file = tmp_path / "params.json"
     params_file.write_text(json.dumps(params), encoding="utf-8")
     home = tmp_path / "home"  # keep Neovim's state, log and cache out of the user's home
@@ -101,13 +115,21 @@ def _run_nvim(tmp_path: Path, workflow: Path, params: dict[str, object]) -> floa
     cmd = [nvim, "--headless", "--clean", "-u", str(SCRIPT), str(workflow)]
     started = time.monotonic()
     try:
-        proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
+        proc = subprocess.run(
+            cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=TIMEOUT_S
+        )
     except subprocess.TimeoutExpired as error:
-        raise AssertionError(f"nvim did not finish within {TIMEOUT_S} s\n{_output(error.stdout, error.stderr, home)}") from None
+        raise AssertionError(
+            f"nvim did not finish within {TIMEOUT_S} s\n{_output(error.stdout, error.stderr, home)}"
+        ) from None
     elapsed = time.monotonic() - started
     print(f"nvim run took {elapsed:.1f} s\n{proc.stdout}")  # shown by pytest -s or on failure
-    assert proc.returncode == 0, f"nvim exited {proc.returncode}\n{_output(proc.stdout, proc.stderr, home)}"
-    assert proc.stdout.rstrip().endswith(" OK"), f"nvim did not report OK\n{_output(proc.stdout, proc.stderr, home)}"
+    assert proc.returncode == 0, (
+        f"nvim exited {proc.returncode}\n{_output(proc.stdout, proc.stderr, home)}"
+    )
+    assert proc.stdout.rstrip().endswith(" OK"), (
+        f"nvim did not report OK\n{_output(proc.stdout, proc.stderr, home)}"
+    )
     return elapsed
 
 
@@ -116,7 +138,9 @@ def _output(stdout: object, stderr: object, home: Path) -> str:
         return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value or "")
 
     log = home / "state" / "nvim" / "lsp.log"
-    lsp_log = log.read_text(encoding="utf-8", errors="replace")[-6000:] if log.exists() else "(none)"
+    lsp_log = (
+        log.read_text(encoding="utf-8", errors="replace")[-6000:] if log.exists() else "(none)"
+    )
     return f"--- stdout\n{text(stdout)}\n--- stderr\n{text(stderr)}\n--- lsp.log (tail)\n{lsp_log}"
 
 
@@ -128,7 +152,8 @@ def test_neovim_example_diagnostics_and_quick_fix(tmp_path: Path) -> None:
     also = tmp_path / "workflows" / "extra.json"  # a workflow by the `files` setting
     also.parent.mkdir()
     shutil.copyfile(EXAMPLE, also)
-    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")  # root marker: one root, one server
+    # A root marker above both workflow files: one root, so one server for both.
+    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
     text = workflow.read_text(encoding="utf-8")
     first, second = _find_label(text, "Web Search"), _find_label(text, "web-search")
     assert first.lnum < second.lnum
@@ -150,7 +175,10 @@ def test_neovim_example_diagnostics_and_quick_fix(tmp_path: Path) -> None:
 def test_neovim_utf8_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
     workflow = tmp_path / "emoji.flowdrop.json"
     workflow.write_text(EMOJI_WORKFLOW, encoding="utf-8")
-    first, second = _find_label(EMOJI_WORKFLOW, "web-search"), _find_label(EMOJI_WORKFLOW, "Web Search")
+    first, second = (
+        _find_label(EMOJI_WORKFLOW, "web-search"),
+        _find_label(EMOJI_WORKFLOW, "Web Search"),
+    )
     assert first.col != first.utf16_col, "the fixture must tell utf-8 from utf-16 columns apart"
     _run_nvim(
         tmp_path,
