@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.model import short_text
 from flowdrop_lsp.core.names import llm_name_problem
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
@@ -24,7 +25,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             yield Finding(
                 RULE.code,
                 RULE.default_severity,
-                f'tool name "{node.tool_name}" of {node.display} {problem}',
+                f'tool name "{short_text(node.tool_name)}" of {node.display} {problem}',
                 node.anchor,
                 node=node_id,
                 extra=(("tool_name", node.tool_name),),

@@ -26,16 +26,23 @@ local function fail(msg)
   vim.cmd('cquit 1')
 end
 
-local params_file = assert(vim.env.FLOWDROP_NVIM_PARAMS, 'FLOWDROP_NVIM_PARAMS not set')
-local fh = assert(io.open(params_file, 'r'))
-local P = vim.json.decode(fh:read('*a'))
-fh:close()
-local T = P.timeout_ms or 15000
+local P, T
+local setup_ok, setup_err = pcall(function()
+  local params_file = assert(vim.env.FLOWDROP_NVIM_PARAMS, 'FLOWDROP_NVIM_PARAMS not set')
+  local fh = assert(io.open(params_file, 'r'))
+  P = vim.json.decode(fh:read('*a'))
+  fh:close()
+  T = P.timeout_ms or 15000
 
--- The shipped config, from the runtimepath; only the command is pointed at the venv's server.
-vim.opt.rtp:prepend(P.rtp)
-vim.lsp.config('flowdrop', { cmd = { P.server, 'serve' }, settings = P.settings })
-vim.lsp.enable('flowdrop')
+  -- The shipped config, from the runtimepath; only the command is pointed at the venv's server.
+  vim.opt.rtp:prepend(P.rtp)
+  assert(vim.uv.fs_stat(P.rtp .. '/lsp/flowdrop.lua'), 'no lsp/flowdrop.lua in ' .. P.rtp)
+  vim.lsp.config('flowdrop', { cmd = { P.server, 'serve' }, settings = P.settings })
+  vim.lsp.enable('flowdrop')
+end)
+if not setup_ok then
+  fail('setup: ' .. tostring(setup_err)) -- never sit in headless nvim waiting for input
+end
 
 local function check(cond, msg)
   if not cond then
