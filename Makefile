@@ -51,5 +51,8 @@ e2e-vscode: $(VENV)/.installed
 	bash editors/vscode/e2e/install-deps.sh
 	bash editors/vscode/e2e/run.sh --server $(abspath $(BIN))/flowdrop-lsp
 
+e2e-nvim: $(VENV)/.installed-test
+	$(BIN)/python -m pytest tests/editors/test_neovim.py
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from flowdrop_lsp.core.findings import Severity
 from flowdrop_lsp.core.settings import Settings, SettingsError, find_project_settings, load_settings
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,7 +66,8 @@ class _SettingsResolver:
     def for_path(self, path: Path) -> Settings:
         if self.fixed is not None:
             return self.fixed
-        start = Path.cwd() if str(path) == "-" else path.resolve().parent
+        # A file's own folder, or a directory itself (find_project_settings takes either).
+        start = Path.cwd() if str(path) == "-" else path.resolve()
         project_file = find_project_settings(start)
         if project_file not in self.by_file:
             self.by_file[project_file] = load_settings(config=project_file) if project_file else Settings()
@@ -73,6 +76,9 @@ class _SettingsResolver:
 
 def _read(path: Path) -> str:
     if str(path) == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is not None:  # bytes, so that \r\n survives as it does for files
+            return buffer.read().decode("utf-8")
         return sys.stdin.read()
     with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n: spans count it
         return handle.read()
@@ -96,10 +102,22 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def _printable(text: str) -> str:
+    """`text` writable as UTF-8: a lone surrogate (a label's half-typed `\\ud83d` escape, decoded)
+    is written as that escape again."""
+    if not _LONE_SURROGATE.search(text):
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _err(text: str) -> None:
+    print(_printable(text), file=sys.stderr)
+
+
 def _verbose_graph(display: str, analysis: Analysis) -> None:
     graph = analysis.graph
     if not graph.consumers:
-        print(f"{display}: no tool edges", file=sys.stderr)
+        _err(f"{display}: no tool edges")
     for consumer in graph.consumers:
         flat = analysis.context.flat(consumer)
         tools = []
@@ -109,7 +127,7 @@ def _verbose_graph(display: str, analysis: Analysis) -> None:
             route = flat.route(leaf)
             via = f" via {' > '.join(route)}" if route else ""
             tools.append(f"{name} ({leaf}{via})")
-        print(f"{display}: consumer {analysis.context.describe(consumer)} sees {len(tools)} tools: {', '.join(tools)}", file=sys.stderr)
+        _err(f"{display}: consumer {analysis.context.describe(consumer)} sees {len(tools)} tools: {', '.join(tools)}")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -124,11 +142,19 @@ def run_check(args: argparse.Namespace) -> int:
     results: list[FileResult] = []
     io_failed = False
     diffs: list[str] = []
+    # `--fix -` writes the fixed document to stdout (a filter), so the report goes to stderr.
+    report = sys.stderr if args.fix and "-" in args.paths else sys.stdout
     first_settings = None
-    for item in discover(args.paths, (resolver.fixed or Settings()).files):
+    try:
+        # Each path is discovered with the globs (`files`) of its own settings.
+        items = [item for raw in args.paths for item in discover([raw], resolver.for_path(Path(raw)).files)]
+    except SettingsError as error:
+        print(f"flowdrop-lsp: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    for item in items:
         if isinstance(item, Skipped):
             if args.verbose:
-                print(f"skipped {item.path}: {item.reason}", file=sys.stderr)
+                _err(f"skipped {item.path}: {item.reason}")
             continue
         assert isinstance(item, Candidate)
         display = args.stdin_filename if str(item.path) == "-" else str(item.path)
@@ -147,6 +173,14 @@ def run_check(args: argparse.Namespace) -> int:
         if args.verbose:
             _verbose_graph(display, analysis)
         edits = preferred_edits(analysis.findings) if (args.fix or args.diff) else []
+        if args.fix and str(item.path) == "-":
+            # stdin has no file to write back to: the (fixed) document goes to stdout, always.
+            if edits:
+                text = apply_edits(text, edits)
+                analysis = analyze(text, settings, allow_comments=False)
+            sys.stdout.write(text)
+            results.append(FileResult(display, text, analysis.findings, settings.docs_url))
+            continue
         if edits:
             fixed = apply_edits(text, edits)
             if args.diff:
@@ -157,9 +191,6 @@ def run_check(args: argparse.Namespace) -> int:
                         )
                     )
                 )
-            elif str(item.path) == "-":
-                sys.stdout.write(fixed)  # stdin has no file to write back to
-                continue
             else:
                 try:
                     _write_atomically(item.path, fixed)
@@ -168,16 +199,16 @@ def run_check(args: argparse.Namespace) -> int:
                     io_failed = True
                     continue
                 fixed_count = sum(1 for f in analysis.findings if f.preferred_fix)
-                print(f"fixed {fixed_count} finding{'s' if fixed_count != 1 else ''} in {display}", file=sys.stderr)
+                _err(f"fixed {fixed_count} finding{'s' if fixed_count != 1 else ''} in {display}")
                 text = fixed
                 analysis = analyze(text, settings, allow_comments=item.path.suffix == ".jsonc")
         results.append(FileResult(display, text, analysis.findings, settings.docs_url))
     if args.diff:
-        sys.stdout.write("".join(diffs))
+        sys.stdout.write(_printable("".join(diffs)))
     else:
-        sys.stdout.write(FORMATTERS[args.format](results))
+        report.write(_printable(FORMATTERS[args.format](results)))
         if args.format == "text":
-            print(summary(results))
+            print(summary(results), file=report)
     if io_failed:
         return EXIT_USAGE
     has_errors = any(f.severity == Severity.ERROR for r in results for f in r.findings)

@@ -153,12 +153,14 @@ def _ends_in_escape(raw: str) -> bool:
     return backslashes % 2 == 1
 
 
-def tokenize(text: str, allow_comments: bool, problems: list[SyntaxProblem]) -> list[tuple[str, int, int]]:
-    """Tokens as (kind, start, end): kind is the punctuation character itself, or
-    's' string, 'u' unterminated string, 'n' number, 'w' word, 'x' stray character."""
+def tokenize(
+    text: str, allow_comments: bool, problems: list[SyntaxProblem], start: int = 0
+) -> list[tuple[str, int, int]]:
+    """Tokens as (kind, start, end) from offset `start`: kind is the punctuation character
+    itself, or 's' string, 'u' unterminated string, 'n' number, 'w' word, 'x' stray character."""
     tokens: list[tuple[str, int, int]] = []
     append = tokens.append
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN.finditer(text, start):
         kind = match.lastgroup
         start, end = match.span()
         if kind == "p":
@@ -391,7 +393,12 @@ def parse_json(text: str, *, allow_comments: bool = False) -> ParsedJson:
 
     `allow_comments` (JSONC) also allows trailing commas, as VS Code's jsonc does."""
     problems: list[SyntaxProblem] = []
-    tokens = tokenize(text, allow_comments, problems)
+    start = 0
+    if text.startswith("\ufeff"):
+        # Editors hide a byte order mark, so name it: JSON.parse and PHP's json_decode reject it.
+        problems.append(SyntaxProblem("syntax", "byte order mark (U+FEFF) before the JSON value: JSON parsers reject it", 0, 1))
+        start = 1
+    tokens = tokenize(text, allow_comments, problems, start)
     if not tokens:
         end = len(text)
         problems.append(SyntaxProblem("syntax", "the document is empty: expected a JSON object", 0, end))

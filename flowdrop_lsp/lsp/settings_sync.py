@@ -38,8 +38,10 @@ def register(server: FlowdropServer) -> None:
         ls.settings.set_initialization_options(options)
         from flowdrop_lsp.lsp.diagnostics import enable_pull_diagnostics
 
-        section = options.get(SECTION, options) if isinstance(options, dict) else {}
-        wants_pull = not (isinstance(section, dict) and section.get("pullDiagnostics") is False)
+        # `pullDiagnostics: false` may sit at the top level or inside a `flowdrop` section
+        # (editors merge user options with ours, so both shapes happen).
+        levels = [options, options.get(SECTION)] if isinstance(options, dict) else []
+        wants_pull = not any(isinstance(level, dict) and level.get("pullDiagnostics") is False for level in levels)
         if ls.supports_pull_diagnostics and wants_pull:
             enable_pull_diagnostics(ls)
 
