@@ -49,10 +49,10 @@ def analyze(text: str, settings: Settings = DEFAULT_SETTINGS, *, allow_comments:
     findings: list[Finding] = list(syntax_findings(parsed))
     is_workflow = looks_like_workflow(parsed.root)
     if parsed.root is not None and is_workflow:
-        findings.extend(schema_findings(parsed.root))
+        findings.extend(schema_findings(parsed.root, text))
     elif not any(f.code == "FD-SYNTAX" for f in findings) or parsed.root is not None:
         findings.append(not_workflow_finding(parsed.root, len(text)))
-    workflow = read_workflow(parsed.root if is_workflow else None, settings)
+    workflow = read_workflow(parsed.root if is_workflow else None, settings, text)
     graph = ToolGraph(workflow, settings)
     context = RuleContext(workflow, graph, settings)
     for _rule, check in GRAPH_RULES:

@@ -15,6 +15,7 @@ document cannot exhaust the stack.
 from __future__ import annotations
 
 import json
+import json.scanner
 import re
 from dataclasses import dataclass
 from typing import Any, Union
@@ -153,67 +154,138 @@ def _ends_in_escape(raw: str) -> bool:
     return backslashes % 2 == 1
 
 
-def tokenize(
-    text: str, allow_comments: bool, problems: list[SyntaxProblem], start: int = 0
-) -> list[tuple[str, int, int]]:
-    """Tokens as (kind, start, end) from offset `start`: kind is the punctuation character
-    itself, or 's' string, 'u' unterminated string, 'n' number, 'w' word, 'x' stray character."""
-    tokens: list[tuple[str, int, int]] = []
-    append = tokens.append
-    for match in _TOKEN.finditer(text, start):
-        kind = match.lastgroup
-        start, end = match.span()
-        if kind == "p":
-            append((text[start], start, end))
-        elif kind == "s":
-            if end - start >= 2 and text[end - 1] == '"' and not _ends_in_escape(text[start:end]):
-                append(("s", start, end))
-            else:
-                append(("u", start, end))
-        elif kind == "c":
-            if not allow_comments:
-                problems.append(SyntaxProblem("syntax", "comments are not allowed in JSON", start, end))
-        else:
-            append((kind or "x", start, end))
-    return tokens
+def _raise_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# The C scanner of the standard library: reads one whole value at an offset, returning it and
+# where it ends. Used for the values whose inner spans nothing needs (see SHAPE).
+_C_SCAN = json.scanner.make_scanner(json.JSONDecoder(parse_constant=_raise_constant))  # type: ignore[attr-defined]
+
+
+class JOpaque(JsonValue):
+    """A value read whole by the C scanner: its span and Python value, no inner spans. Where
+    inner spans are needed after all (a schema error inside it), `expand` re-reads it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, start: int, end: int, value: Any) -> None:
+        self.start, self.end, self.value = start, end, value
+
+
+# Which members need spans: the rest of a workflow (positions, configs, port lists, UI
+# extensions — most of its text) is read by the C scanner as OPAQUE values.
+FULL = "full"  # parse this value, and everything in it, with spans
+OPAQUE = "opaque"  # read this value whole, without inner spans
+_NODE_SHAPE: dict[str, Any] = {
+    "id": FULL,
+    "type": FULL,
+    # `config` is read whole; `instanceTitle`'s span is found on demand (model.read_node).
+    "data": {"label": FULL, "metadata": {"node_type_id": FULL, "id": FULL}},
+}
+_EDGE_SHAPE: dict[str, Any] = {
+    "id": FULL,
+    "source": FULL,
+    "target": FULL,
+    "sourceHandle": FULL,
+    "targetHandle": FULL,
+    "data": {"edgeType": FULL},
+}
+SHAPE: dict[str, Any] = {"nodes": [_NODE_SHAPE], "edges": [_EDGE_SHAPE]}
+
+_NEXT = re.compile(r"[ \t\r\n]*(?:" + _TOKEN.pattern + ")")
+_EOF = ("eof", -1, -1)
+
+
+def tokenize(text: str, allow_comments: bool, problems: list[SyntaxProblem]) -> list[tuple[str, int, int]]:
+    """Every token as (kind, start, end); kind is the punctuation character itself, or
+    's' string, 'u' unterminated string, 'n' number, 'w' word, 'x' stray character."""
+    lexer = _Parser(text, problems, allow_trailing_commas=allow_comments, allow_comments=allow_comments)
+    tokens = []
+    while True:
+        token = lexer.peek()
+        if token[0] == "eof":
+            return tokens
+        tokens.append(token)
+        lexer.advance()
 
 
 class _Parser:
-    def __init__(self, text: str, tokens: list[tuple[str, int, int]], problems: list[SyntaxProblem], allow_trailing_commas: bool) -> None:
+    def __init__(self, text: str, problems: list[SyntaxProblem], allow_trailing_commas: bool, allow_comments: bool) -> None:
         self.text = text
-        self.tokens = tokens
-        self.count = len(tokens)
+        self.length = len(text)
         self.problems = problems
         self.allow_trailing_commas = allow_trailing_commas
+        self.allow_comments = allow_comments
         self.pos = 0
+        self._peek_pos = -1
+        self._peek: tuple[str, int, int] = _EOF
+
+    # ----- lexing -------------------------------------------------------------------------
+    def peek(self) -> tuple[str, int, int]:
+        """The token at the cursor, skipping white space and comments (reported once each)."""
+        if self._peek_pos == self.pos:
+            return self._peek
+        pos = self.pos
+        text = self.text
+        while True:
+            match = _NEXT.match(text, pos)
+            if match is None:
+                token = ("eof", self.length, self.length)
+                break
+            kind = match.lastgroup or "x"
+            start, end = match.start(kind), match.end()
+            if kind == "c":
+                if not self.allow_comments:
+                    self.problems.append(SyntaxProblem("syntax", "comments are not allowed in JSON", start, end))
+                pos = end
+                continue
+            if kind == "p":
+                token = (text[start], start, end)
+            elif kind == "s":
+                closed = end - start >= 2 and text[end - 1] == '"' and (
+                    text[end - 2] != "\\" or not _ends_in_escape(text[start:end])
+                )
+                token = ("s" if closed else "u", start, end)
+            else:
+                token = (kind, start, end)
+            break
+        self._peek_pos, self._peek = self.pos, token
+        return token
+
+    def advance(self) -> None:
+        self.pos = self.peek()[2]
 
     def error(self, message: str, start: int, end: int) -> None:
         self.problems.append(SyntaxProblem("syntax", message, start, max(end, start)))
 
-    def describe(self, index: int) -> str:
-        if index >= self.count:
+    def describe(self, token: tuple[str, int, int]) -> str:
+        kind, start, end = token
+        if kind == "eof":
             return "end of file"
-        kind, start, end = self.tokens[index]
-        snippet = self.text[start:min(end, start + 20)]
-        return f"'{snippet}'"
+        return f"'{self.text[start:min(end, start + 20)]}'"
 
-    def at_end_span(self) -> tuple[int, int]:
-        end = len(self.text)
-        return end, end
-
-    def parse_value(self, depth: int) -> JsonValue | None:
+    # ----- values -------------------------------------------------------------------------
+    def parse_value(self, depth: int, shape: Any = FULL) -> JsonValue | None:
         """Parse the value at the cursor; on a token that cannot start a value, report it and
         return None without consuming it (the caller decides how to recover)."""
-        if self.pos >= self.count:
-            start, end = self.at_end_span()
-            self.error("expected a value, found end of file", start, end)
+        token = self.peek()
+        kind, start, end = token
+        if kind == "eof":
+            self.error("expected a value, found end of file", self.length, self.length)
             return None
-        kind, start, end = self.tokens[self.pos]
+        if shape is OPAQUE and kind in "{[":
+            opaque = self.scan_opaque(start)
+            if opaque is not None:
+                return opaque
+            shape = FULL
         if kind == "{" or kind == "[":
             if depth >= MAX_DEPTH:
                 return self.skip_too_deep(start)
-            return self.parse_object(depth + 1) if kind == "{" else self.parse_array(depth + 1)
-        self.pos += 1
+            if kind == "{":
+                return self.parse_object(depth + 1, shape if isinstance(shape, dict) else FULL)
+            return self.parse_array(depth + 1, shape[0] if isinstance(shape, list) else FULL)
+        self.advance()
         if kind == "s" or kind == "u":
             return self.string(kind, start, end)
         if kind == "n":
@@ -224,11 +296,27 @@ class _Parser:
                 return JLiteral(start, end, _LITERALS[word])
             self.error(f"unexpected '{word[:40]}': strings must be in double quotes", start, end)
             return None
-        self.pos -= 1
-        self.error(f"expected a value, found {self.describe(self.pos)}", start, end)
+        self.pos = start
+        self.error(f"expected a value, found {self.describe(token)}", start, end)
         return None
 
+    def scan_opaque(self, start: int) -> JOpaque | None:
+        """Read a whole value with the C scanner; None when it is not valid JSON (or JSONC
+        needs the tolerant path), so the caller parses it with full error reporting."""
+        if self.allow_comments:
+            return None
+        try:
+            value, end = _C_SCAN(self.text, start)
+        except (StopIteration, ValueError, RecursionError):
+            return None
+        self.pos = end
+        return JOpaque(start, end, value)
+
     def string(self, kind: str, start: int, end: int) -> JString:
+        if kind == "s":
+            body = self.text[start + 1 : end - 1]
+            if "\\" not in body:
+                return JString(start, end, body)
         value, problem = decode_string_token(self.text[start:end])
         if kind == "u":
             self.error("unterminated string", start, end)
@@ -240,32 +328,33 @@ class _Parser:
         """Skip a balanced bracket group without building it."""
         self.error(f"nesting deeper than {MAX_DEPTH} levels is not analysed", start, start + 1)
         level = 0
-        tokens = self.tokens
-        while self.pos < self.count:
-            kind = tokens[self.pos][0]
-            self.pos += 1
+        while True:
+            kind = self.peek()[0]
+            if kind == "eof":
+                return None
+            self.advance()
             if kind == "{" or kind == "[":
                 level += 1
             elif kind == "}" or kind == "]":
                 level -= 1
                 if level == 0:
                     return None
-        return None
 
-    def parse_object(self, depth: int) -> JObject:
-        tokens = self.tokens
-        _, start, end = tokens[self.pos]
-        self.pos += 1
+    def parse_object(self, depth: int, shape: Any) -> JObject:
+        _, start, end = self.peek()
+        self.advance()
         members: list[JMember] = []
         last: dict[str, JMember] = {}
+        partial = isinstance(shape, dict)
         while True:
-            if self.pos >= self.count:
+            token = self.peek()
+            kind, tstart, tend = token
+            if kind == "eof":
                 self.error("unterminated object: expected '}'", start, start + 1)
-                end = len(self.text)
+                end = self.length
                 break
-            kind, tstart, tend = tokens[self.pos]
             if kind == "}":
-                self.pos += 1
+                self.advance()
                 end = tend
                 break
             if kind == "]":
@@ -275,32 +364,33 @@ class _Parser:
                 break
             if kind == ",":
                 self.error("unexpected ','", tstart, tend)
-                self.pos += 1
+                self.advance()
                 continue
             if kind != "s" and kind != "u":
                 if kind == "w":
                     self.error("property names must be strings in double quotes", tstart, tend)
                 else:
-                    self.error(f"expected a property name, found {self.describe(self.pos)}", tstart, tend)
+                    self.error(f"expected a property name, found {self.describe(token)}", tstart, tend)
                 if kind in "{[":
                     self.parse_value(depth)  # consume the stray value whole
                 else:
-                    self.pos += 1
+                    self.advance()
                 continue
-            self.pos += 1
+            self.advance()
             key = self.string(kind, tstart, tend)
+            child_shape = shape.get(key.value, OPAQUE) if partial else FULL
             value: JsonValue | None = None
-            if self.pos < self.count and tokens[self.pos][0] == ":":
-                self.pos += 1
-                if self.pos < self.count and tokens[self.pos][0] in ",}]":
-                    ntok = tokens[self.pos]
-                    self.error(f"missing value for '{key.value[:40]}'", ntok[1], ntok[2])
+            if self.peek()[0] == ":":
+                self.advance()
+                following = self.peek()
+                if following[0] in ",}]":
+                    self.error(f"missing value for '{key.value[:40]}'", following[1], following[2])
                 else:
-                    value = self.parse_value(depth)
+                    value = self.parse_value(depth, child_shape)
             else:
                 self.error(f"expected ':' after property name '{key.value[:40]}'", tend, tend)
-                if self.pos < self.count and tokens[self.pos][0] in "{[snw":
-                    value = self.parse_value(depth)
+                if self.peek()[0] in "{[snw":
+                    value = self.parse_value(depth, child_shape)
             member = JMember(key, value)
             previous = last.get(key.value)
             if previous is not None:
@@ -316,37 +406,36 @@ class _Parser:
                 )
             members.append(member)
             last[key.value] = member
-            if value is None and self.pos < self.count and tokens[self.pos][0] not in ",}]s":
+            if value is None and self.peek()[0] not in ",}]seof":
                 # Could not read a value: resynchronise at the next ',' '}' or ']' at this level.
                 self.resync()
-            if self.pos < self.count:
-                kind, tstart, tend = tokens[self.pos]
-                if kind == ",":
-                    self.pos += 1
-                    if self.pos < self.count and tokens[self.pos][0] == "}" and not self.allow_trailing_commas:
-                        self.error("trailing comma", tstart, tend)
-                elif kind == "s" or kind == "u":
-                    self.error("expected ',' between properties", tstart, tstart)
-                elif kind not in "}]":
-                    self.error(f"expected ',' or '}}', found {self.describe(self.pos)}", tstart, tend)
-                    self.resync()
-                    if self.pos < self.count and tokens[self.pos][0] == ",":
-                        self.pos += 1
+            kind, tstart, tend = self.peek()
+            if kind == ",":
+                self.advance()
+                if self.peek()[0] == "}" and not self.allow_trailing_commas:
+                    self.error("trailing comma", tstart, tend)
+            elif kind == "s" or kind == "u":
+                self.error("expected ',' between properties", tstart, tstart)
+            elif kind not in "}]eof":
+                self.error(f"expected ',' or '}}', found {self.describe((kind, tstart, tend))}", tstart, tend)
+                self.resync()
+                if self.peek()[0] == ",":
+                    self.advance()
         return JObject(start, end, members, last)
 
-    def parse_array(self, depth: int) -> JArray:
-        tokens = self.tokens
-        _, start, end = tokens[self.pos]
-        self.pos += 1
+    def parse_array(self, depth: int, item_shape: Any) -> JArray:
+        _, start, end = self.peek()
+        self.advance()
         items: list[JsonValue] = []
         while True:
-            if self.pos >= self.count:
+            token = self.peek()
+            kind, tstart, tend = token
+            if kind == "eof":
                 self.error("unterminated array: expected ']'", start, start + 1)
-                end = len(self.text)
+                end = self.length
                 break
-            kind, tstart, tend = tokens[self.pos]
             if kind == "]":
-                self.pos += 1
+                self.advance()
                 end = tend
                 break
             if kind == "}":
@@ -355,67 +444,68 @@ class _Parser:
                 break
             if kind == ",":
                 self.error("unexpected ','", tstart, tend)
-                self.pos += 1
+                self.advance()
                 continue
-            value = self.parse_value(depth)
+            value = self.parse_value(depth, item_shape)
             if value is None:
-                if self.pos < self.count and tokens[self.pos][0] not in ",]}":
-                    self.pos += 1
+                if self.peek()[0] not in ",]}eof":
+                    self.advance()
                 continue
             items.append(value)
-            if self.pos < self.count:
-                kind, tstart, tend = tokens[self.pos]
-                if kind == ",":
-                    self.pos += 1
-                    if self.pos < self.count and tokens[self.pos][0] == "]" and not self.allow_trailing_commas:
-                        self.error("trailing comma", tstart, tend)
-                elif kind not in "]}":
-                    self.error(f"expected ',' or ']', found {self.describe(self.pos)}", tstart, tstart)
+            kind, tstart, tend = self.peek()
+            if kind == ",":
+                self.advance()
+                if self.peek()[0] == "]" and not self.allow_trailing_commas:
+                    self.error("trailing comma", tstart, tend)
+            elif kind not in "]}eof":
+                self.error(f"expected ',' or ']', found {self.describe((kind, tstart, tend))}", tstart, tstart)
         return JArray(start, end, items)
 
     def resync(self) -> None:
         """Skip to the next ',' '}' or ']' at the current nesting level."""
         level = 0
-        tokens = self.tokens
-        while self.pos < self.count:
-            kind = tokens[self.pos][0]
-            if level == 0 and kind in ",}]":
+        while True:
+            kind = self.peek()[0]
+            if kind == "eof" or (level == 0 and kind in ",}]"):
                 return
             if kind in "{[":
                 level += 1
             elif kind in "}]":
                 level -= 1
-            self.pos += 1
+            self.advance()
 
 
-def parse_json(text: str, *, allow_comments: bool = False) -> ParsedJson:
+def parse_json(text: str, *, allow_comments: bool = False, shape: Any = SHAPE) -> ParsedJson:
     """Parse `text` into a span-carrying tree plus the problems met on the way; never raises.
 
-    `allow_comments` (JSONC) also allows trailing commas, as VS Code's jsonc does."""
+    `shape` says which members need inner spans (default: what a workflow's analysis reads);
+    `FULL` gives every value its spans. `allow_comments` (JSONC) also allows trailing commas,
+    as VS Code's jsonc does."""
     problems: list[SyntaxProblem] = []
-    start = 0
-    if text.startswith("\ufeff"):
-        # Editors hide a byte order mark, so name it: JSON.parse and PHP's json_decode reject it.
-        problems.append(SyntaxProblem("syntax", "byte order mark (U+FEFF) before the JSON value: JSON parsers reject it", 0, 1))
-        start = 1
-    tokens = tokenize(text, allow_comments, problems, start)
-    if not tokens:
-        end = len(text)
-        problems.append(SyntaxProblem("syntax", "the document is empty: expected a JSON object", 0, end))
+    parser = _Parser(text, problems, allow_trailing_commas=allow_comments, allow_comments=allow_comments)
+    if parser.peek()[0] == "eof":
+        problems.append(SyntaxProblem("syntax", "the document is empty: expected a JSON object", 0, len(text)))
         return ParsedJson(None, tuple(problems))
-    parser = _Parser(text, tokens, problems, allow_trailing_commas=allow_comments)
-    root = parser.parse_value(0)
-    if root is None and parser.pos < parser.count:
+    root = parser.parse_value(0, shape)
+    while root is None and parser.peek()[0] != "eof":
         # Stray tokens before the value (e.g. a closing bracket): skip them and try again.
-        while root is None and parser.pos < parser.count:
-            parser.pos += 1
-            if parser.pos < parser.count and tokens[parser.pos][0] in "{[":
-                root = parser.parse_value(0)
-    if parser.pos < parser.count:
-        _, start, _ = tokens[parser.pos]
-        problems.append(SyntaxProblem("syntax", "unexpected content after the JSON value", start, tokens[-1][2]))
+        parser.advance()
+        if parser.peek()[0] in "{[":
+            root = parser.parse_value(0, shape)
+    kind, start, _ = parser.peek()
+    if kind != "eof":
+        problems.append(SyntaxProblem("syntax", "unexpected content after the JSON value", start, len(text.rstrip())))
     problems.sort(key=lambda problem: (problem.start, problem.end))
     return ParsedJson(root, tuple(problems))
+
+
+def parse_value_at(text: str, start: int, end: int) -> JsonValue | None:
+    """Fully re-read the value spanning `[start, end)` (to get inner spans of an opaque value)."""
+    problems: list[SyntaxProblem] = []
+    parser = _Parser(text, problems, allow_trailing_commas=True, allow_comments=True)
+    parser.pos = start
+    parser.length = end
+    return parser.parse_value(0, FULL)
 
 
 def to_python(value: JsonValue | None) -> Any:
@@ -428,4 +518,4 @@ def to_python(value: JsonValue | None) -> Any:
         return [to_python(item) for item in value.items]
     if isinstance(value, JNumber):
         return value.value
-    return value.value  # type: ignore[attr-defined]
+    return value.value  # type: ignore[attr-defined]  # JString, JLiteral, JOpaque

@@ -7,9 +7,10 @@ Node-type resolution, tool names and tool-edge classification follow docs/domain
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JsonValue, JString
+from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JOpaque, JsonValue, JString, parse_value_at
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.text import Span
@@ -38,9 +39,10 @@ class Node:
 
     @property
     def anchor(self) -> Span:
-        """Where findings about this node are shown: its label, else its id, else its start."""
-        if self.label_span is not None and self.label is not None:
-            return self.label_span
+        """Where findings about this node are shown: the string its tool name comes from (its
+        label, or instanceTitle where that setting is on), else its id, else its start."""
+        if self.name_source_span is not None and self.name_source_span != self.type_span:
+            return self.name_source_span
         if self.id_span is not None:
             return self.id_span
         return Span(self.span.start, self.span.start + 1)
@@ -87,9 +89,15 @@ def looks_like_workflow(root: JsonValue | None) -> bool:
     return isinstance(root, JObject) and (root.member("nodes") is not None or root.member("edges") is not None)
 
 
+# Control characters in a message would break one-finding-per-line output: show them escaped.
+_CONTROL_ESCAPES = {code: json.dumps(chr(code))[1:-1] for code in (*range(0x20), 0x7F)}
+
+
 def short_text(text: str, limit: int = 60) -> str:
-    """`text` cut to `limit` characters for a message (a label may be megabytes long)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """`text` for a message: cut to `limit` characters (a label may be megabytes long), with
+    control characters shown as JSON escapes (`\\n`)."""
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return text.translate(_CONTROL_ESCAPES)
 
 
 def _string(value: JsonValue | None) -> str | None:
@@ -122,7 +130,14 @@ def resolve_node_type(node: JObject) -> JString | None:
     return None
 
 
-def read_node(index: int, value: JsonValue, settings: Settings) -> Node:
+def expand(value: JsonValue | None, text: str) -> JsonValue | None:
+    """A value read whole by the fast path (JOpaque), re-read with its inner spans."""
+    if isinstance(value, JOpaque):
+        return parse_value_at(text, value.start, value.end)
+    return value
+
+
+def read_node(index: int, value: JsonValue, settings: Settings, text: str = "") -> Node:
     obj = _object(value)
     if obj is None:
         span = Span(value.start, value.end)
@@ -135,7 +150,7 @@ def read_node(index: int, value: JsonValue, settings: Settings) -> Node:
     label = _string(label_value)
     source_value: JsonValue | None = None
     if settings.use_instance_title and data is not None:
-        config = _object(data.get("config"))
+        config = _object(expand(data.get("config"), text))
         title = config.get("instanceTitle") if config else None
         if isinstance(title, JString) and title.value:
             source_value = title
@@ -205,11 +220,11 @@ def _array_items(root: JObject, key: str) -> tuple[list[JsonValue], Span | None]
     return [], None
 
 
-def read_workflow(root: JsonValue | None, settings: Settings) -> Workflow:
+def read_workflow(root: JsonValue | None, settings: Settings, text: str = "") -> Workflow:
     if not isinstance(root, JObject):
         return Workflow((), (), None, None)
     node_values, nodes_span = _array_items(root, "nodes")
     edge_values, edges_span = _array_items(root, "edges")
-    nodes = tuple(read_node(i, v, settings) for i, v in enumerate(node_values))
+    nodes = tuple(read_node(i, v, settings, text) for i, v in enumerate(node_values))
     edges = tuple(read_edge(i, v, settings) for i, v in enumerate(edge_values))
     return Workflow(nodes, edges, nodes_span, edges_span)

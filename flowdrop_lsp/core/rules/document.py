@@ -48,6 +48,6 @@ def not_workflow_finding(root: JsonValue | None, text_length: int) -> Finding:
     )
 
 
-def schema_findings(root: JsonValue) -> Iterator[Finding]:
-    for message, span in schema_problems(root, to_python(root)):
+def schema_findings(root: JsonValue, text: str) -> Iterator[Finding]:
+    for message, span in schema_problems(root, to_python(root), text):
         yield Finding(SCHEMA, Severity.ERROR, message, span)

@@ -1,0 +1,88 @@
+"""Small builders for workflow documents in tests, and helpers to look at findings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flowdrop_lsp.core import Finding, Settings, analyze
+from flowdrop_lsp.core.text import Span
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures"
+# CI checks /work/shared out as `../shared` beside the clone.
+SHARED = (REPO / ".." / "shared").resolve()
+SPEC_EXAMPLES = SHARED / "spec" / "examples"
+CORPUS_JSON = SHARED / "corpus" / "atelier-cms" / "json"
+TOOL = {"edgeType": "tool_availability"}
+
+
+def shared_file(path: Path) -> Path:
+    """A file of the shared spec/corpus checkout; its absence is a failure, never a skip."""
+    assert path.exists(), f"{path} is missing: the shared spec must be checked out as ../shared beside the repository"
+    return path
+
+
+def node(node_id: str, node_type: str | None = "http_request", label: Any = None, **extra: Any) -> dict[str, Any]:
+    """A spec-shorthand node; `label=None` leaves the label out."""
+    result: dict[str, Any] = {"id": node_id}
+    if node_type is not None:
+        result["type"] = node_type
+    data = dict(extra.pop("data", {}))
+    if label is not None:
+        data["label"] = label
+    if data:
+        result["data"] = data
+    result.update(extra)
+    return result
+
+
+def tool_edge(source: str, target: str, **extra: Any) -> dict[str, Any]:
+    return {"source": source, "target": target, "data": dict(TOOL), **extra}
+
+
+def handle_edge(source: str, target: str, target_port: str = "tool", **extra: Any) -> dict[str, Any]:
+    """An editor/Drupal-style edge: no declaration, classified by its handles."""
+    return {
+        "id": f"{source}->{target}",
+        "source": source,
+        "target": target,
+        "sourceHandle": f"{source}-output-tool",
+        "targetHandle": f"{target}-input-{target_port}",
+        **extra,
+    }
+
+
+def workflow(nodes: list[dict[str, Any]], edges: list[dict[str, Any]], indent: int | None = 2) -> str:
+    return json.dumps({"nodes": nodes, "edges": edges}, indent=indent, ensure_ascii=False)
+
+
+def findings(text: str, code: str | None = None, settings: Settings | None = None) -> list[Finding]:
+    analysis = analyze(text, settings) if settings is not None else analyze(text)
+    return [f for f in analysis.findings if code is None or f.code == code]
+
+
+def codes(text: str, settings: Settings | None = None) -> list[str]:
+    return [f.code for f in findings(text, settings=settings)]
+
+
+def at(text: str, span: Span) -> str:
+    return text[span.start : span.end]
+
+
+def token_span(text: str, token: str, occurrence: int = 0) -> Span:
+    """The span of the `occurrence`-th appearance of `token` in `text` (found independently of
+    the code under test)."""
+    start = -1
+    for _ in range(occurrence + 1):
+        start = text.index(token, start + 1)
+    return Span(start, start + len(token))
+
+
+def cmp9_by_node(text: str, settings: Settings | None = None) -> dict[str, list[Finding]]:
+    result: dict[str, list[Finding]] = {}
+    for finding in findings(text, "CMP-9", settings):
+        assert finding.node is not None
+        result.setdefault(finding.node, []).append(finding)
+    return result
