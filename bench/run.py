@@ -391,6 +391,7 @@ class SessionInfo:
     rss_end: int | None = None
     peak: int | None = None
     error: str | None = None
+    note: str | None = None
 
 
 async def run_session(
@@ -416,6 +417,7 @@ async def run_session(
     gc.freeze()
     step = 0
     kind = "open"
+    t_session = time.perf_counter()
     try:
         try:
             await client.start()
@@ -426,6 +428,8 @@ async def run_session(
             )
             return samples, info
         await client.initialize(timeout=30 * scale, root=str(REPO))
+        # Let the server finish its post-`initialized` work (configuration pull, …) first.
+        await asyncio.sleep(0.3)
         pub = await client.open(doc.uri, doc.text, version=1, timeout=open_timeout)
         samples.append(
             Sample(
@@ -444,6 +448,14 @@ async def run_session(
         await asyncio.sleep(0.5)
         info.rss_open = client.rss_bytes()
         for step, (kind, edits) in enumerate(plan, start=1):
+            if time.perf_counter() - t_session > cfg.session_cap:
+                info.note = f"session cap ({cfg.session_cap:.0f} s) reached: {len(plan) - step + 1} edits not run"
+                for s2, (k2, _) in enumerate(plan[step - 1 :], start=step):
+                    samples.append(
+                        Sample(spec.name, doc.size, round_no, s2, k2, None, s2 + 1, status="capped")
+                    )
+                log(f"  {spec.name} {doc.size} r{round_no}: {info.note}")
+                break
             await asyncio.sleep(cfg.think)
             pub = await client.change(doc.uri, edits, timeout=edit_timeout)
             samples.append(
@@ -785,11 +797,13 @@ def render_report(cfg, samples, infos, sizes, servers, meta) -> str:
             "## Consistency: ours-incremental vs ours-full (same edits, same diagnostics?)",
             "",
         ] + cons
-    errs = [i for i in infos if i.error]
+    errs = [i for i in infos if i.error or i.note]
     if errs:
-        out += ["", "## Failures", ""]
+        out += ["", "## Failures and truncated sessions", ""]
         for i in errs[:30]:
-            out.append(f"- {i.server} {fmt_size(i.size)} round {i.round}: {i.error[:400]}")
+            out.append(
+                f"- {i.server} {fmt_size(i.size)} round {i.round}: {(i.error or i.note)[:400]}"
+            )
     return "\n".join(out) + "\n"
 
 
@@ -839,6 +853,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     ap.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every timeout")
     ap.add_argument(
+        "--session-cap",
+        type=float,
+        default=180,
+        help="seconds one server session may take; later edits are skipped (default 180)",
+    )
+    ap.add_argument(
+        "--budget-min",
+        type=float,
+        default=25,
+        help="stop starting new rounds (each size keeps >= 1) once the run would exceed "
+        "this many minutes (default 25)",
+    )
+    ap.add_argument(
         "--out", default=str(BENCH_DIR / "RESULTS.md"), help="report file ('' = do not write)"
     )
     ap.add_argument("--raw", default=str(CACHE / "last-results.json"), help="raw samples (JSON)")
@@ -886,7 +913,17 @@ async def run_benchmark(cfg: argparse.Namespace) -> dict:
     for size in sizes:
         doc = load_document(size, cfg.seed)
         meta["bytes"][size] = len(doc.text.encode("utf-8"))
+        last_round = 0.0
         for r in range(rounds[size]):
+            elapsed = time.perf_counter() - t_start
+            if r > 0 and elapsed + last_round > cfg.budget_min * 60:
+                log(
+                    f"{fmt_size(size)}: stopping after {r} rounds: the time budget "
+                    f"(--budget-min {cfg.budget_min:g}) would be exceeded"
+                )
+                rounds[size] = r
+                break
+            t_round = time.perf_counter()
             plan = make_plan(doc, r, cfg.edits, cfg.seed)
             order = servers[r % len(servers) :] + servers[: r % len(servers)]
             for name in order:
@@ -901,6 +938,7 @@ async def run_benchmark(cfg: argparse.Namespace) -> dict:
                     f"{fmt_ms(percentile(ok, 0.5)):>6} ms ({len(ok)}/{len(plan)} ok), "
                     f"rss {(info.rss_open or 0) / 2**20:.0f} MB, {time.perf_counter() - t:.1f} s"
                 )
+            last_round = time.perf_counter() - t_round
         del doc
         gc.collect()
     meta["wall"] = time.perf_counter() - t_start

@@ -1,6 +1,11 @@
 """The tool graph: which nodes are leaf tools, toolboxes (passthroughs) and consumers, and the
 flattened set of leaf tools each consumer sees (docs/domain.md §3).
 
+The graph is kept up to date node by node and edge by edge (`add_node`, `remove_edge`, …), so
+the incremental engine changes only what an edit touched; a from-scratch analysis simply adds
+everything. Besides tool adjacency it keeps the indexes the graph rules read (duplicate ids,
+undefined endpoints, duplicate edges, bad tool names), so that no rule scans the document.
+
 Flattening walks backwards from one consumer through passthroughs with a visited set, so each
 toolbox is expanded once per consumer however many routes lead to it: a 40-layer diamond
 lattice or a chain of thousands of toolboxes costs time linear in what the consumer can reach,
@@ -9,12 +14,21 @@ never the number of paths, and cycles among toolboxes terminate.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flowdrop_lsp.core.model import Edge, Node, Workflow
+from flowdrop_lsp.core.names import llm_name_problem
 from flowdrop_lsp.core.settings import Settings
+
+EdgeKey = tuple[str, str, "str | None", "str | None"]
+
+
+def doc_order(item: Node | Edge) -> int:
+    """Where an element is in the document now (its index can be stale after an insertion)."""
+    return item.span.resolve().start
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,28 +50,149 @@ class FlatToolSet:
         return tuple(boxes)
 
 
-class ToolGraph:
-    """Roles and adjacency of the tool edges of one workflow."""
+class _Ordered(list):  # type: ignore[type-arg]
+    """A list of nodes or edges kept in document order."""
 
-    def __init__(self, workflow: Workflow, settings: Settings) -> None:
-        self.nodes_by_id: dict[str, Node] = {}
-        for node in workflow.nodes:
-            if node.id is not None and node.id not in self.nodes_by_id:
-                self.nodes_by_id[node.id] = node  # the first definition wins; R2 reports the rest
-        self.passthroughs = frozenset(
-            node_id
-            for node_id, node in self.nodes_by_id.items()
-            if node.type_id is not None and node.type_id in settings.passthrough_types
-        )
-        self.incoming: dict[str, list[Edge]] = {}
-        self.outgoing: dict[str, list[Edge]] = {}
-        for edge in workflow.edges:
-            if edge.is_tool and edge.source is not None and edge.target is not None:
-                self.incoming.setdefault(edge.target, []).append(edge)
-                self.outgoing.setdefault(edge.source, []).append(edge)
-        self.consumers: tuple[str, ...] = tuple(
-            target for target in self.incoming if target not in self.passthroughs
-        )
+    def add(self, item: Node | Edge) -> None:
+        insort(self, item, key=doc_order) if self and doc_order(self[-1]) > doc_order(item) else self.append(item)
+
+    def discard(self, item: Node | Edge) -> None:
+        for index, present in enumerate(self):
+            if present is item:
+                del self[index]
+                return
+
+
+class ToolGraph:
+    """Roles and adjacency of the tool edges of one workflow, plus the rules' indexes."""
+
+    def __init__(self, settings: Settings, workflow: Workflow | None = None) -> None:
+        self.settings = settings
+        self.definitions: dict[str, _Ordered] = {}  # node id → its nodes, first definition first
+        self.nodes_by_id: dict[str, Node] = {}  # node id → its first definition
+        self.passthroughs: set[str] = set()
+        self.incoming: dict[str, _Ordered] = {}  # tool edges by target
+        self.outgoing: dict[str, _Ordered] = {}  # tool edges by source
+        self.edges_by_endpoint: dict[str, _Ordered] = {}  # every edge, by source and by target id
+        self.undefined_refs: set[str] = set()  # ids edges use that no node defines
+        self.edges_by_key: dict[EdgeKey, _Ordered] = {}
+        self.duplicate_edge_keys: set[EdgeKey] = set()
+        self.duplicate_ids: set[str] = set()
+        self.bad_name_ids: set[str] = set()  # first definitions whose tool name LLM APIs reject
+        self.cycles_dirty = True
+        self._cycles: list[list[str]] = []
+        if workflow is not None:
+            for node in workflow.nodes:
+                self.add_node(node)
+            for edge in workflow.edges:
+                self.add_edge(edge)
+
+    # ----- maintenance ----------------------------------------------------------------------
+    def _first_changed(self, node_id: str) -> None:
+        """Recompute what depends on which node is the first definition of `node_id`."""
+        nodes = self.definitions.get(node_id)
+        first = nodes[0] if nodes else None
+        was_box = node_id in self.passthroughs
+        if first is None:
+            self.nodes_by_id.pop(node_id, None)
+            self.passthroughs.discard(node_id)
+            self.bad_name_ids.discard(node_id)
+            if node_id in self.edges_by_endpoint:
+                self.undefined_refs.add(node_id)
+        else:
+            self.nodes_by_id[node_id] = first
+            if first.type_id is not None and first.type_id in self.settings.passthrough_types:
+                self.passthroughs.add(node_id)
+            else:
+                self.passthroughs.discard(node_id)
+            if llm_name_problem(first.tool_name):
+                self.bad_name_ids.add(node_id)
+            else:
+                self.bad_name_ids.discard(node_id)
+            self.undefined_refs.discard(node_id)
+        if nodes is not None and len(nodes) > 1:
+            self.duplicate_ids.add(node_id)
+        else:
+            self.duplicate_ids.discard(node_id)
+        if was_box or node_id in self.passthroughs:
+            self.cycles_dirty = True  # a toolbox appeared, vanished, or was renamed
+
+    def add_node(self, node: Node) -> None:
+        if node.id is None:
+            return
+        self.definitions.setdefault(node.id, _Ordered()).add(node)
+        self._first_changed(node.id)
+
+    def remove_node(self, node: Node) -> None:
+        if node.id is None or node.id not in self.definitions:
+            return
+        nodes = self.definitions[node.id]
+        nodes.discard(node)
+        if not nodes:
+            del self.definitions[node.id]
+        self._first_changed(node.id)
+
+    @staticmethod
+    def _key(edge: Edge) -> EdgeKey | None:
+        if edge.source is None or edge.target is None:
+            return None
+        return (edge.source, edge.target, edge.source_handle, edge.target_handle)
+
+    def add_edge(self, edge: Edge) -> None:
+        for end in (edge.source, edge.target):
+            if end is not None:
+                self.edges_by_endpoint.setdefault(end, _Ordered()).add(edge)
+                if end not in self.nodes_by_id:
+                    self.undefined_refs.add(end)
+        key = self._key(edge)
+        if key is None:
+            return
+        same = self.edges_by_key.setdefault(key, _Ordered())
+        same.add(edge)
+        if len(same) > 1:
+            self.duplicate_edge_keys.add(key)
+        if edge.is_tool:
+            assert edge.source is not None and edge.target is not None
+            self.incoming.setdefault(edge.target, _Ordered()).add(edge)
+            self.outgoing.setdefault(edge.source, _Ordered()).add(edge)
+            self.cycles_dirty = True
+
+    def remove_edge(self, edge: Edge) -> None:
+        for end in (edge.source, edge.target):
+            if end is not None and end in self.edges_by_endpoint:
+                edges = self.edges_by_endpoint[end]
+                edges.discard(edge)
+                if not edges:
+                    del self.edges_by_endpoint[end]
+                    self.undefined_refs.discard(end)
+        key = self._key(edge)
+        if key is None:
+            return
+        same = self.edges_by_key.get(key)
+        if same is not None:
+            same.discard(edge)
+            if len(same) < 2:
+                self.duplicate_edge_keys.discard(key)
+            if not same:
+                del self.edges_by_key[key]
+        if edge.is_tool:
+            for index, end in ((self.incoming, edge.target), (self.outgoing, edge.source)):
+                assert end is not None
+                edges = index.get(end)
+                if edges is not None:
+                    edges.discard(edge)
+                    if not edges:
+                        del index[end]
+            self.cycles_dirty = True
+
+    # ----- queries ------------------------------------------------------------------------------
+    @property
+    def consumers(self) -> tuple[str, ...]:
+        """Targets of tool edges that are not toolboxes (defined in `nodes` or not)."""
+        return tuple(target for target in self.incoming if target not in self.passthroughs)
+
+    def is_consumer(self, node_id: str) -> bool:
+        return node_id in self.incoming and node_id not in self.passthroughs
 
     def is_passthrough(self, node_id: str) -> bool:
         return node_id in self.passthroughs
@@ -101,9 +236,25 @@ class ToolGraph:
                     reached.append(target)
         return reached
 
+    def consumers_affected_by(self, node_id: str) -> set[str]:
+        """Consumers whose findings may depend on `node_id`: itself if it is a consumer, and
+        every consumer its tools reach."""
+        affected = set(self.consumers_reached_from(node_id))
+        if self.is_consumer(node_id):
+            affected.add(node_id)
+        return affected
+
     def toolbox_cycles(self) -> list[list[str]]:
         """Strongly connected groups of toolboxes that forward tools to each other (including a
-        toolbox wired into itself), each in the order the boxes were met. Iterative Tarjan."""
+        toolbox wired into itself), each in document order. Cached until the toolboxes or the
+        tool edges change."""
+        if self.cycles_dirty:
+            self._cycles = self._find_toolbox_cycles()
+            self.cycles_dirty = False
+        return self._cycles
+
+    def _find_toolbox_cycles(self) -> list[list[str]]:
+        """Iterative Tarjan over the toolboxes."""
         successors: dict[str, list[str]] = {
             box: [e.target for e in self.outgoing.get(box, ()) if e.target in self.passthroughs]  # type: ignore[misc]
             for box in self.passthroughs
@@ -152,8 +303,7 @@ class ToolGraph:
                             break
                     if len(component) > 1 or node in successors[node]:
                         cycles.append(component)
-        order = {node_id: node.index for node_id, node in self.nodes_by_id.items()}
         for component in cycles:
-            component.sort(key=lambda box: order.get(box, 0))
-        cycles.sort(key=lambda component: order.get(component[0], 0))
+            component.sort(key=lambda box: doc_order(self.nodes_by_id[box]))
+        cycles.sort(key=lambda component: doc_order(self.nodes_by_id[component[0]]))
         return cycles

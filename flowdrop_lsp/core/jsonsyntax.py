@@ -475,7 +475,7 @@ class _Parser:
             self.advance()
 
 
-def parse_json(text: str, *, allow_comments: bool = False, shape: Any = SHAPE) -> ParsedJson:
+def parse_json(text: str, *, allow_comments: bool = False, shape: Any = SHAPE, depth: int = 0) -> ParsedJson:
     """Parse `text` into a span-carrying tree plus the problems met on the way; never raises.
 
     `shape` says which members need inner spans (default: what a workflow's analysis reads);
@@ -483,20 +483,67 @@ def parse_json(text: str, *, allow_comments: bool = False, shape: Any = SHAPE) -
     as VS Code's jsonc does."""
     problems: list[SyntaxProblem] = []
     parser = _Parser(text, problems, allow_trailing_commas=allow_comments, allow_comments=allow_comments)
+    if text.startswith("\ufeff"):
+        # Editors hide a byte order mark, so name it: JSON.parse and PHP's json_decode reject it.
+        problems.append(SyntaxProblem("syntax", "byte order mark (U+FEFF) before the JSON value: JSON parsers reject it", 0, 1))
+        parser.pos = 1
     if parser.peek()[0] == "eof":
         problems.append(SyntaxProblem("syntax", "the document is empty: expected a JSON object", 0, len(text)))
         return ParsedJson(None, tuple(problems))
-    root = parser.parse_value(0, shape)
+    root = parser.parse_value(depth, shape)
     while root is None and parser.peek()[0] != "eof":
         # Stray tokens before the value (e.g. a closing bracket): skip them and try again.
         parser.advance()
         if parser.peek()[0] in "{[":
-            root = parser.parse_value(0, shape)
+            root = parser.parse_value(depth, shape)
     kind, start, _ = parser.peek()
     if kind != "eof":
         problems.append(SyntaxProblem("syntax", "unexpected content after the JSON value", start, len(text.rstrip())))
     problems.sort(key=lambda problem: (problem.start, problem.end))
     return ParsedJson(root, tuple(problems))
+
+
+NODE_SHAPE = _NODE_SHAPE
+EDGE_SHAPE = _EDGE_SHAPE
+ELEMENT_DEPTH = 2  # the nesting depth at which a whole-document parse reads array elements
+
+
+def parse_element(text: str, shape: Any) -> tuple[JsonValue | None, tuple[SyntaxProblem, ...]]:
+    """Read `text` as exactly one value (an element of `nodes` or `edges`). The caller accepts
+    the result only when no problem has kind 'syntax'."""
+    parsed = parse_json(text, shape=shape, depth=ELEMENT_DEPTH)
+    return parsed.root, parsed.problems
+
+
+def parse_array_region(text: str, start: int, end: int, shape: Any, leading_comma: bool, trailing_comma: bool) -> tuple[list[JsonValue], tuple[SyntaxProblem, ...]] | None:
+    """Read the elements between `start` and `end` of an array's interior: `leading_comma`
+    when an element precedes the region, `trailing_comma` when one follows it. None when the
+    region is not exactly such a clean sequence (the caller then re-reads the document)."""
+    problems: list[SyntaxProblem] = []
+    parser = _Parser(text, problems, allow_trailing_commas=False, allow_comments=False)
+    parser.pos, parser.length = start, end
+    items: list[JsonValue] = []
+    pattern = []
+    while True:
+        kind = parser.peek()[0]
+        if kind == "eof":
+            break
+        if kind == ",":
+            pattern.append(",")
+            parser.advance()
+            continue
+        value = parser.parse_value(ELEMENT_DEPTH, shape)
+        if value is None:
+            return None
+        items.append(value)
+        pattern.append("v")
+    if items:
+        expected = ("," if leading_comma else "") + ",".join("v" * len(items)) + ("," if trailing_comma else "")
+    else:
+        expected = "," if leading_comma and trailing_comma else ""
+    if "".join(pattern) != expected or any(p.kind == "syntax" for p in problems):
+        return None
+    return items, tuple(problems)
 
 
 def parse_value_at(text: str, start: int, end: int) -> JsonValue | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JOpaque, JsonValue, JString, parse_value_at
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.settings import Settings
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.text import Anchor, Span
 
 EDITOR_RENDER_TYPE = "universalNode"  # the editor's render type, never a node type id
 TOOL_EDGE_TYPE = "tool_availability"
@@ -45,7 +45,7 @@ class Node:
             return self.name_source_span
         if self.id_span is not None:
             return self.id_span
-        return Span(self.span.start, self.span.start + 1)
+        return Span(self.span.start, self.span.start + 1, self.span.base)
 
     @property
     def display(self) -> str:
@@ -73,7 +73,7 @@ class Edge:
 
     @property
     def anchor(self) -> Span:
-        return self.target_span or self.source_span or Span(self.span.start, self.span.start + 1)
+        return self.target_span or self.source_span or Span(self.span.start, self.span.start + 1, self.span.base)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +104,22 @@ def _string(value: JsonValue | None) -> str | None:
     return value.value if isinstance(value, JString) else None
 
 
-def _span(value: JsonValue | None) -> Span | None:
-    return Span(value.start, value.end) if value is not None else None
+class _Spans:
+    """Makes the spans of one element: `offset` turns the parser's coordinates into document
+    offsets, `anchor` is what the spans move with (None: a from-scratch analysis)."""
+
+    __slots__ = ("offset", "anchor")
+
+    def __init__(self, offset: int = 0, anchor: Anchor | None = None) -> None:
+        self.offset, self.anchor = offset, anchor
+
+    def __call__(self, value: JsonValue | None) -> Span | None:
+        if value is None:
+            return None
+        return Span(value.start + self.offset, value.end + self.offset, self.anchor)
+
+
+_ABSOLUTE = _Spans()
 
 
 def _object(value: JsonValue | None) -> JObject | None:
@@ -137,10 +151,13 @@ def expand(value: JsonValue | None, text: str) -> JsonValue | None:
     return value
 
 
-def read_node(index: int, value: JsonValue, settings: Settings, text: str = "") -> Node:
+def read_node(index: int, value: JsonValue, settings: Settings, text: str = "", spans: _Spans = _ABSOLUTE) -> Node:
+    """The node of one element of `nodes`; `text` is what the value's offsets index into."""
+    _span = spans
     obj = _object(value)
     if obj is None:
-        span = Span(value.start, value.end)
+        span = _span(value)
+        assert span is not None
         return Node(index, span, None, None, None, None, None, None, None, True, "", None, sanitize_tool_name(""))
     id_value = obj.get("id")
     type_value = resolve_node_type(obj)
@@ -159,9 +176,11 @@ def read_node(index: int, value: JsonValue, settings: Settings, text: str = "") 
     if source_value is None:
         source_value = type_value
     name_source = _string(source_value) or ""
+    span = _span(obj)
+    assert span is not None
     return Node(
         index=index,
-        span=Span(obj.start, obj.end),
+        span=span,
         id=_string(id_value),
         id_span=_span(id_value) if isinstance(id_value, JString) else None,
         type_id=type_value.value if type_value else None,
@@ -185,10 +204,12 @@ def classify_tool_edge(declared: str | None, target_handle: str | None, settings
     return target_handle is not None and target_handle.endswith(TOOL_HANDLE_SUFFIX)
 
 
-def read_edge(index: int, value: JsonValue, settings: Settings) -> Edge:
+def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = _ABSOLUTE) -> Edge:
+    _span = spans
     obj = _object(value)
     if obj is None:
-        span = Span(value.start, value.end)
+        span = _span(value)
+        assert span is not None
         return Edge(index, span, None, None, None, None, None, None, None, None, None, None, False)
     source = obj.get("source")
     target = obj.get("target")
@@ -196,9 +217,11 @@ def read_edge(index: int, value: JsonValue, settings: Settings) -> Edge:
     data = _object(obj.get("data"))
     declared = data.get("edgeType") if data else None
     declared_type = _string(declared) or None
+    span = _span(obj)
+    assert span is not None
     return Edge(
         index=index,
-        span=Span(obj.start, obj.end),
+        span=span,
         id=_string(obj.get("id")),
         source=_string(source),
         source_span=_span(source) if isinstance(source, JString) else None,

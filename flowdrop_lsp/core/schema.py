@@ -14,8 +14,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JOpaque, JsonValue, parse_value_at
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JOpaque, JsonValue, parse_value_at, to_python
 
 SCHEMA_RESOURCE = "workflow.schema.json"
 
@@ -72,19 +71,59 @@ def _path_text(path: Sequence[Any]) -> str:
     return text or "document"
 
 
-def schema_problems(root: JsonValue, instance: Any, text: str) -> Iterator[tuple[str, Span]]:
-    """(message, span) for every schema error of `instance`, the Python value of `root`."""
-    is_valid = _fast_is_valid()
-    if is_valid is not None and is_valid(instance):
-        return
-    for error in sorted(_validator().iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
+@lru_cache(maxsize=2)
+def _item_validators(kind: str) -> tuple[Draft202012Validator, Callable[[Any], bool] | None]:
+    """Validators of one element of `nodes` or `edges` (the workflow schema's item schema)."""
+    schema = workflow_schema()
+    item = {"$schema": schema["$schema"], "$ref": f"#/$defs/{kind}", "$defs": schema["$defs"]}
+    try:
+        import jsonschema_rs
+
+        fast = jsonschema_rs.Draft202012Validator(item).is_valid
+    except ImportError:  # pragma: no cover
+        fast = None
+    return Draft202012Validator(item), fast
+
+
+Problem = tuple[list[Any], str, int, int]  # path, message, start, end (in the text's coordinates)
+
+
+def _problems(validator: Draft202012Validator, fast: Callable[[Any], bool] | None, root: JsonValue, instance: Any, text: str) -> list[Problem]:
+    if fast is not None:
+        try:
+            if fast(instance):
+                return []
+        except ValueError:  # e.g. a lone surrogate from a \ud83d escape: jsonschema copes
+            pass
+    problems = []
+    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
         path = list(error.absolute_path)
         target = _locate(root, path, text)
         if error.validator == "required" or target is root and path:
-            span = Span(target.start, target.start + 1)
+            start, end = target.start, target.start + 1
         else:
-            span = Span(target.start, target.end)
+            start, end = target.start, target.end
         message = error.message
         if len(message) > 200:
             message = message[:197] + "…"
-        yield f"{_path_text(path)}: {message}", span
+        problems.append((path, message, start, end))
+    return problems
+
+
+def element_problems(kind: str, value: JsonValue, text: str) -> list[Problem]:
+    """Schema problems of one element of `nodes` (kind "node") or `edges` ("edge")."""
+    validator, fast = _item_validators(kind)
+    return _problems(validator, fast, value, to_python(value), text)
+
+
+def root_problems(root: JObject, text: str) -> list[Problem]:
+    """Schema problems of the document outside the elements of `nodes` and `edges`."""
+    instance = {
+        member.key.value: [] if member.key.value in ("nodes", "edges") and isinstance(member.value, JArray) else to_python(member.value)
+        for member in root.members
+    }
+    return _problems(_validator(), _fast_is_valid(), root, instance, text)
+
+
+def path_text(path: Sequence[Any]) -> str:
+    return _path_text(path)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
 
 Encoding = Literal["utf-8", "utf-16", "utf-32"]
 
@@ -20,15 +20,33 @@ _WIDE = re.compile("[\U00010000-\U0010ffff]")
 _NOT_ASCII = re.compile("[^\x00-\x7f]")
 
 
+class Anchor(Protocol):
+    """What a span moves with: the incremental engine anchors every span inside a node or edge
+    to that element, so an edit elsewhere moves the element, not each of its spans."""
+
+    def offset(self) -> int:
+        """How far the anchor has moved since the spans were made."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
-    """A half-open range `[start, end)` of code-point offsets into a document's text."""
+    """A half-open range `[start, end)` of code-point offsets into a document's text, as it was
+    when the span was made. With a `base`, the text may have moved since: `resolve()` adds how
+    far the anchor has moved. (`base` takes no part in equality: compare resolved spans.)"""
 
     start: int
     end: int
+    base: Anchor | None = field(default=None, compare=False)
 
     def contains(self, offset: int) -> bool:
         return self.start <= offset <= self.end
+
+    def resolve(self) -> Span:
+        if self.base is None:
+            return self
+        at = self.base.offset()
+        return Span(self.start + at, self.end + at)
 
 
 def units_in(segment: str, encoding: Encoding) -> int:
@@ -96,4 +114,185 @@ class LineIndex:
             return len(self.text)
         start = self.line_starts[line]
         content = self.text[start : self.line_end(line)]
+        return start + code_points_for_units(content, max(column, 0), encoding)
+
+
+class PendingShift:
+    """A sorted list of integers of which every item from index `first` on is to be read
+    `delta` larger. Shifting everything after an edit is then O(1) while edits stay in one
+    place (typing), and O(distance) when they move: never O(list) per keystroke."""
+
+    __slots__ = ("items", "first", "delta")
+
+    def __init__(self, items: list[int]) -> None:
+        self.items = items
+        self.first = len(items)
+        self.delta = 0
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def value(self, index: int) -> int:
+        return self.items[index] + (self.delta if index >= self.first else 0)
+
+    def settle(self, index: int) -> None:
+        """Make the pending shift start exactly at `index` (values unchanged)."""
+        items, first, delta = self.items, self.first, self.delta
+        if delta == 0 or index == first:
+            self.first = index
+            return
+        if first < index:
+            for i in range(first, min(index, len(items))):
+                items[i] += delta
+        else:
+            for i in range(index, first):
+                items[i] -= delta
+        self.first = index
+
+    def shift_from(self, index: int, delta: int) -> None:
+        self.settle(index)
+        self.delta += delta
+
+    def bisect_right(self, value: int) -> int:
+        """Index of the first item greater than `value`."""
+        low, high = 0, len(self.items)
+        items, first, delta = self.items, self.first, self.delta
+        while low < high:
+            middle = (low + high) // 2
+            item = items[middle] + (delta if middle >= first else 0)
+            if item <= value:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    def replace(self, start: int, stop: int, values: list[int]) -> None:
+        """Replace items [start, stop) with absolute `values`; the shift must be settled at or
+        after `stop`."""
+        assert self.first >= stop
+        self.items[start:stop] = values
+        self.first += len(values) - (stop - start)
+
+
+_CHUNK = 8192
+
+
+class EditableText:
+    """A document's text that takes edits in time independent of its size.
+
+    The text is kept in chunks of a few thousand code points (an edit rebuilds one or two
+    chunks, never the whole string), and line starts in a PendingShift (an edit shifts every
+    later line start lazily). `text` joins the chunks on demand, for whole-document parses.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.chunks = [text[i : i + _CHUNK] for i in range(0, len(text), _CHUNK)] or [""]
+        self._recount()
+        self._joined: str | None = text
+        starts = [0]
+        starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        self.lines = PendingShift(starts)
+
+    def _recount(self) -> None:
+        starts = []
+        total = 0
+        for chunk in self.chunks:
+            starts.append(total)
+            total += len(chunk)
+        self.chunk_starts = starts
+        self.length = total
+
+    @property
+    def text(self) -> str:
+        if self._joined is None:
+            self._joined = "".join(self.chunks)
+        return self._joined
+
+    def __len__(self) -> int:
+        return self.length
+
+    def slice(self, start: int, end: int) -> str:
+        start, end = max(0, start), min(end, self.length)
+        if start >= end:
+            return ""
+        if self._joined is not None:
+            return self._joined[start:end]
+        first = bisect_right(self.chunk_starts, start) - 1
+        last = bisect_right(self.chunk_starts, end - 1) - 1
+        if first == last:
+            base = self.chunk_starts[first]
+            return self.chunks[first][start - base : end - base]
+        pieces = [self.chunks[first][start - self.chunk_starts[first] :]]
+        pieces.extend(self.chunks[first + 1 : last])
+        pieces.append(self.chunks[last][: end - self.chunk_starts[last]])
+        return "".join(pieces)
+
+    def replace(self, start: int, end: int, new_text: str) -> None:
+        """Replace `[start, end)` (code points) with `new_text`."""
+        start = max(0, min(start, self.length))
+        end = max(start, min(end, self.length))
+        self._update_lines(start, end, new_text)
+        first = max(0, bisect_right(self.chunk_starts, start) - 1)
+        last = max(first, bisect_right(self.chunk_starts, max(end - 1, start)) - 1)
+        base = self.chunk_starts[first]
+        merged = (
+            self.chunks[first][: start - base]
+            + new_text
+            + self.chunks[last][end - self.chunk_starts[last] :]
+        )
+        pieces = [merged[i : i + _CHUNK] for i in range(0, len(merged), _CHUNK)] or [""]
+        self.chunks[first : last + 1] = pieces
+        if len(self.chunks) > 1 and "" in pieces:
+            self.chunks = [chunk for chunk in self.chunks if chunk] or [""]
+        self._recount()
+        self._joined = None
+
+    def _update_lines(self, start: int, end: int, new_text: str) -> None:
+        lines = self.lines
+        # Line breaks of two characters (\r\n) may be split or joined by an edit next to a
+        # \r or \n: recount the lines around such an edit from the text itself.
+        touches_cr = "\r" in new_text or self.slice(start - 1, start) == "\r" or self.slice(end, end + 1) == "\n" and new_text.endswith("\r")
+        first_inside = lines.bisect_right(start)  # first line start after `start`
+        after = lines.bisect_right(end)  # first line start after `end`
+        lines.settle(after)
+        if touches_cr:
+            new_full = self.slice(0, start) + new_text + self.slice(end, self.length)
+            self.lines = PendingShift([0, *(m.end() for m in _LINE_BREAK.finditer(new_full))])
+            return
+        inserted = [start + m.end() for m in _LINE_BREAK.finditer(new_text)]
+        lines.replace(first_inside, after, inserted)
+        lines.shift_from(first_inside + len(inserted), len(new_text) - (end - start))
+
+    # ----- positions (the LineIndex interface) ------------------------------------------------
+    def line_of(self, offset: int) -> int:
+        return self.lines.bisect_right(offset) - 1
+
+    def line_start(self, line: int) -> int:
+        return self.lines.value(line)
+
+    def line_end(self, line: int) -> int:
+        if line + 1 < len(self.lines):
+            end = self.lines.value(line + 1)
+            tail = self.slice(end - 2, end)
+            if tail.endswith("\n"):
+                end -= 1
+                tail = tail[:-1]
+            if tail.endswith("\r"):
+                end -= 1
+            return end
+        return self.length
+
+    def position(self, offset: int, encoding: Encoding = "utf-32") -> tuple[int, int]:
+        offset = max(0, min(offset, self.length))
+        line = self.line_of(offset)
+        start = self.lines.value(line)
+        return line, units_in(self.slice(start, offset), encoding)
+
+    def offset(self, line: int, column: int, encoding: Encoding = "utf-32") -> int:
+        if line < 0:
+            return 0
+        if line >= len(self.lines):
+            return self.length
+        start = self.lines.value(line)
+        content = self.slice(start, self.line_end(line))
         return start + code_points_for_units(content, max(column, 0), encoding)

@@ -20,16 +20,20 @@ TOOL = {"edgeType": "tool_availability"}
 
 def shared_file(path: Path) -> Path:
     """A file of the shared spec/corpus checkout; its absence is a failure, never a skip."""
-    assert path.exists(), f"{path} is missing: the shared spec must be checked out as ../shared beside the repository"
+    assert path.exists(), (
+        f"{path} is missing: the shared spec must be checked out as ../shared beside the repository"
+    )
     return path
 
 
-def node(node_id: str, node_type: str | None = "http_request", label: Any = None, **extra: Any) -> dict[str, Any]:
+def node(
+    node_id: str, node_type: str | None = "http_request", label: Any = None, **extra: Any
+) -> dict[str, Any]:
     """A spec-shorthand node; `label=None` leaves the label out."""
     result: dict[str, Any] = {"id": node_id}
     if node_type is not None:
         result["type"] = node_type
-    data = dict(extra.pop("data", {}))
+    data = dict(extra.pop("data", None) or {})
     if label is not None:
         data["label"] = label
     if data:
@@ -42,7 +46,9 @@ def tool_edge(source: str, target: str, **extra: Any) -> dict[str, Any]:
     return {"source": source, "target": target, "data": dict(TOOL), **extra}
 
 
-def handle_edge(source: str, target: str, target_port: str = "tool", **extra: Any) -> dict[str, Any]:
+def handle_edge(
+    source: str, target: str, target_port: str = "tool", **extra: Any
+) -> dict[str, Any]:
     """An editor/Drupal-style edge: no declaration, classified by its handles."""
     return {
         "id": f"{source}->{target}",
@@ -54,7 +60,9 @@ def handle_edge(source: str, target: str, target_port: str = "tool", **extra: An
     }
 
 
-def workflow(nodes: list[dict[str, Any]], edges: list[dict[str, Any]], indent: int | None = 2) -> str:
+def workflow(
+    nodes: list[dict[str, Any]], edges: list[dict[str, Any]], indent: int | None = 2
+) -> str:
     return json.dumps({"nodes": nodes, "edges": edges}, indent=indent, ensure_ascii=False)
 
 

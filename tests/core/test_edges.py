@@ -8,7 +8,6 @@ import pytest
 
 from flowdrop_lsp.core import Settings, Severity, analyze
 from flowdrop_lsp.core.model import classify_tool_edge
-
 from tests.core.builders import at, findings, node, token_span, workflow
 
 SETTINGS = Settings()
@@ -32,7 +31,9 @@ SETTINGS = Settings()
         (None, False),
     ],
 )
-def test_undeclared_edge_is_classified_by_exact_handle_suffix(handle: str | None, is_tool: bool) -> None:
+def test_undeclared_edge_is_classified_by_exact_handle_suffix(
+    handle: str | None, is_tool: bool
+) -> None:
     assert classify_tool_edge(None, handle, SETTINGS) is is_tool
 
 
@@ -55,7 +56,10 @@ def _doc(edge_data: object, target_handle: str | None) -> str:
     if edge_data is not ...:
         first["data"] = edge_data
     second = {"source": "b", "target": "agent", "data": {"edgeType": "tool_availability"}}
-    return workflow([node("a", label="Search"), node("b", label="search"), node("agent", "agent")], [first, second])
+    return workflow(
+        [node("a", label="Search"), node("b", label="search"), node("agent", "agent")],
+        [first, second],
+    )
 
 
 def _is_tool(edge_data: object, target_handle: str | None) -> bool:
@@ -74,8 +78,13 @@ def test_declaration_decides_in_both_directions_in_a_document() -> None:
     assert {f.node for f in findings(text, "CMP-9")} == {"a", "b"}
 
 
-@pytest.mark.parametrize(("handle", "is_tool"), [("agent-input-tool", True), ("agent-input-tool_calls", False), (None, False)])
-def test_unrecognised_declaration_warns_and_falls_back_to_the_handle(handle: str | None, is_tool: bool) -> None:
+@pytest.mark.parametrize(
+    ("handle", "is_tool"),
+    [("agent-input-tool", True), ("agent-input-tool_calls", False), (None, False)],
+)
+def test_unrecognised_declaration_warns_and_falls_back_to_the_handle(
+    handle: str | None, is_tool: bool
+) -> None:
     text = _doc({"edgeType": "tool"}, handle)
     assert _is_tool({"edgeType": "tool"}, handle) is is_tool
     edge5 = findings(text, "EDGE-5")

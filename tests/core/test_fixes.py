@@ -15,8 +15,16 @@ from flowdrop_lsp.core.findings import TextEdit
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.renames import json_string
 from flowdrop_lsp.core.text import Span
-
-from tests.core.builders import FIXTURES, SPEC_EXAMPLES, cmp9_by_node, findings, node, shared_file, tool_edge, workflow
+from tests.core.builders import (
+    FIXTURES,
+    SPEC_EXAMPLES,
+    cmp9_by_node,
+    findings,
+    node,
+    shared_file,
+    tool_edge,
+    workflow,
+)
 
 COLLISION_FIXTURES = sorted(FIXTURES.glob("collision-*.flowdrop.json"))
 REFUSED = "cmp9-refused-two-tools-through-a-box.json"
@@ -25,10 +33,20 @@ REFUSED = "cmp9-refused-two-tools-through-a-box.json"
 def _collision_texts() -> list[tuple[str, str]]:
     texts = [(p.name, p.read_text(encoding="utf-8")) for p in COLLISION_FIXTURES]
     texts.append((REFUSED, shared_file(SPEC_EXAMPLES / REFUSED).read_text(encoding="utf-8")))
-    texts.append(("research-agent example", (FIXTURES.parents[1] / "examples" / "research-agent.flowdrop.json").read_text(encoding="utf-8")))
+    texts.append(
+        (
+            "research-agent example",
+            (FIXTURES.parents[1] / "examples" / "research-agent.flowdrop.json").read_text(
+                encoding="utf-8"
+            ),
+        )
+    )
     # Every fixture again with CRLF line breaks and once on a single line.
     texts += [(f"{name} (CRLF)", text.replace("\n", "\r\n")) for name, text in texts[:3]]
-    texts += [(f"{name} (compact)", json.dumps(json.loads(text), ensure_ascii=False)) for name, text in texts[:3]]
+    texts += [
+        (f"{name} (compact)", json.dumps(json.loads(text), ensure_ascii=False))
+        for name, text in texts[:3]
+    ]
     return texts
 
 
@@ -40,23 +58,38 @@ def fix_all(text: str, settings: Settings | None = None) -> str:
     return apply_edits(text, preferred_edits(analysis.findings))
 
 
-def without_labels(document: Any, labels: list[Any]) -> Any:
-    """`document` with every node's data.label removed (collected into `labels`), for comparing
-    everything else."""
-    document = json.loads(json.dumps(document))
-    for item in document.get("nodes", []):
-        if isinstance(item, dict) and isinstance(item.get("data"), dict):
-            labels.append(item["data"].pop("label", None))
-            if not item["data"] and "data" not in item.get("_keep", {}):
-                item["data"] = {}
-    return document
+def assert_only_labels_changed(before: Any, after: Any) -> None:
+    """Equal JSON trees except for nodes' data.label values; a node without a label (or without
+    `data`) may gain one, and a non-object `data` may become `{"label": ...}`."""
+    assert isinstance(after, dict) and after.keys() == before.keys()
+    assert {k: v for k, v in after.items() if k != "nodes"} == {
+        k: v for k, v in before.items() if k != "nodes"
+    }
+    assert len(after["nodes"]) == len(before["nodes"])
+    for old, new in zip(before["nodes"], after["nodes"], strict=True):
+        old, new = json.loads(json.dumps(old)), json.loads(json.dumps(new))
+        if old == new:
+            continue
+        old_data = old.pop("data", None)
+        new_data = new.pop("data", None)
+        assert new == old  # nothing outside `data` changed
+        assert isinstance(new_data, dict) and isinstance(new_data.get("label"), str)
+        new_label = new_data.pop("label")
+        if isinstance(old_data, dict):
+            old_data.pop("label", None)
+            assert new_data == old_data
+        else:
+            assert new_data == {}
+        assert sanitize_tool_name(new_label)
 
 
 def test_there_are_collision_fixtures() -> None:
     assert len(COLLISION_FIXTURES) >= 6
 
 
-@pytest.mark.parametrize(("name", "text"), COLLISION_TEXTS, ids=[name for name, _ in COLLISION_TEXTS])
+@pytest.mark.parametrize(
+    ("name", "text"), COLLISION_TEXTS, ids=[name for name, _ in COLLISION_TEXTS]
+)
 def test_every_cmp9_finding_has_fixes_with_exactly_one_preferred(name: str, text: str) -> None:
     cmp9 = findings(text, "CMP-9")
     assert cmp9, f"{name} has no collision"
@@ -68,21 +101,25 @@ def test_every_cmp9_finding_has_fixes_with_exactly_one_preferred(name: str, text
             # Each fix on its own resolves this finding's own tool name.
             fixed = apply_edits(text, fix.edits)
             json.loads(fixed)
-            after = [f for f in findings(fixed, "CMP-9") if f.node == finding.node and dict(f.extra)["consumer"] == dict(finding.extra)["consumer"]]
+            after = [
+                f
+                for f in findings(fixed, "CMP-9")
+                if f.node == finding.node
+                and dict(f.extra)["consumer"] == dict(finding.extra)["consumer"]
+            ]
             assert after == [], (fix.title, [f.message for f in after])
 
 
-@pytest.mark.parametrize(("name", "text"), COLLISION_TEXTS, ids=[name for name, _ in COLLISION_TEXTS])
-def test_fix_all_leaves_valid_json_without_cmp9_and_changes_only_labels(name: str, text: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "text"), COLLISION_TEXTS, ids=[name for name, _ in COLLISION_TEXTS]
+)
+def test_fix_all_leaves_valid_json_without_cmp9_and_changes_only_labels(
+    name: str, text: str
+) -> None:
     fixed = fix_all(text)
     before, after = json.loads(text), json.loads(fixed)
     assert findings(fixed, "CMP-9") == []
-    labels_before: list[Any] = []
-    labels_after: list[Any] = []
-    assert without_labels(after, labels_after) == without_labels(before, labels_before)
-    assert len(labels_after) == len(labels_before)
-    for old, new in zip(labels_before, labels_after):
-        assert isinstance(new, str) or new == old  # a label is a string after a fix, or untouched
+    assert_only_labels_changed(before, after)
     # Nothing but findings that were there before: a fix never creates a new problem.
     assert {f.code for f in analyze(fixed).findings} <= {f.code for f in analyze(text).findings}
     # Fixing again changes nothing.
@@ -104,15 +141,19 @@ def test_unlabelled_nodes_gain_a_label_without_a_duplicate_key() -> None:
 
 def test_non_object_data_is_replaced_not_duplicated() -> None:
     text = workflow(
-        [node("a", data=None), node("b", data=None), node("agent", "agent")],
+        [node("a", data={"x": 1}), node("b", data={"x": 1}), node("agent", "agent")],
         [tool_edge("a", "agent"), tool_edge("b", "agent")],
-    ).replace('"type": "http_request"\n', '"type": "http_request", "data": 5\n')
+        indent=None,
+    ).replace('{"x": 1}', "5")
     assert json.loads(text)["nodes"][0]["data"] == 5
     fixed = fix_all(text)
     document = json.loads(fixed)
     assert findings(fixed, "CMP-9") == []
     assert "FD-DUPLICATE-KEY" not in {f.code for f in analyze(fixed).findings}
-    assert [n["data"] for n in document["nodes"][:2]] == [{"label": "http_request 1"}, {"label": "http_request 2"}]
+    assert [n["data"] for n in document["nodes"][:2]] == [
+        {"label": "http_request 1"},
+        {"label": "http_request 2"},
+    ]
 
 
 def test_new_label_keeps_non_ascii_and_valid_escapes() -> None:
@@ -178,12 +219,15 @@ def test_preferred_renames_skip_names_already_taken() -> None:
     fixed = fix_all(text)
     labels = {n["id"]: n["data"]["label"] for n in json.loads(fixed)["nodes"]}
     # "Search 1", "Search 3" and "Search 4" are taken at the agents these tools reach.
-    assert labels["s4"] == "Search 1" and labels["s7"] == "Search 3" and labels["other"] == "Search 4"
-    renamed = [labels[i] for i in ("s1", "s2", "s3")]
-    assert len({sanitize_tool_name(label) for label in renamed}) == 3
-    assert not {sanitize_tool_name(label) for label in renamed} & {"search_1", "search_3", "search_4", "search_2"}
-    # A trailing number continues rather than doubling up.
-    assert labels["s5"] == "Search 3" or not labels["s5"].startswith("Search 2 ")
+    assert (
+        labels["s4"] == "Search 1" and labels["s7"] == "Search 3" and labels["other"] == "Search 4"
+    )
+    # s1 reaches only agent_a, where search_1 and search_3 are taken; s2 and s3 reach both
+    # agents (search_2 and search_4 are taken at agent_b) and avoid the names planned before them.
+    assert [labels["s1"], labels["s2"], labels["s3"]] == ["Search 2", "search 5", "SEARCH 6"]
+    # A trailing number continues ("Search 2" → "Search 3", free at agent_b) instead of doubling
+    # up; "search-2" has no " <number>" ending, so it gets one.
+    assert [labels["s5"], labels["s6"]] == ["Search 3", "search-2 1"]
 
 
 def test_instance_title_setting_renames_the_title() -> None:
@@ -206,7 +250,12 @@ def test_instance_title_setting_renames_the_title() -> None:
 
 def test_apply_edits_drops_overlaps_and_duplicates() -> None:
     text = "0123456789"
-    edits = [TextEdit(Span(2, 4), "ab"), TextEdit(Span(3, 6), "zz"), TextEdit(Span(2, 4), "ab"), TextEdit(Span(8, 8), "!")]
+    edits = [
+        TextEdit(Span(2, 4), "ab"),
+        TextEdit(Span(3, 6), "zz"),
+        TextEdit(Span(2, 4), "ab"),
+        TextEdit(Span(8, 8), "!"),
+    ]
     assert apply_edits(text, edits) == "01ab4567!89"
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from flowdrop_lsp.core.names import llm_name_problem, sanitize_tool_name
-
 from tests.core.builders import at, cmp9_by_node, node, tool_edge, workflow
 
 VECTORS = [
@@ -67,7 +66,11 @@ def test_two_labels_without_ascii_letters_collide_as_unnamed_tool() -> None:
 
 def test_json_escape_is_decoded_before_naming() -> None:
     text = workflow(
-        [node("a", label="Web Search"), node("b", label="PLACEHOLDER"), node("agent", "agent", "Agent")],
+        [
+            node("a", label="Web Search"),
+            node("b", label="PLACEHOLDER"),
+            node("agent", "agent", "Agent"),
+        ],
         [tool_edge("a", "agent"), tool_edge("b", "agent")],
     ).replace('"PLACEHOLDER"', '"web\\u002dsearch"')
     found = cmp9_by_node(text)

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from flowdrop_lsp.core import analyze
-
 from tests.core.builders import at, cmp9_by_node, handle_edge, node, tool_edge, workflow
 
 
@@ -21,19 +20,39 @@ def _type_of(raw_node: dict[str, Any]) -> str | None:
     ("raw", "expected"),
     [
         ({"id": "n", "type": "http_request"}, "http_request"),
-        ({"id": "n", "type": "universalNode", "data": {"metadata": {"id": "calculator"}}}, "calculator"),
+        (
+            {"id": "n", "type": "universalNode", "data": {"metadata": {"id": "calculator"}}},
+            "calculator",
+        ),
         ({"id": "n", "type": "universalNode"}, None),
         ({"id": "n", "type": "toolbox", "data": {"metadata": {"node_type_id": "agent"}}}, "agent"),
         ({"id": "n", "type": "toolbox", "data": {"metadata": {"id": "agent"}}}, "toolbox"),
         (
-            {"id": "n", "type": "universalNode", "data": {"metadata": {"node_type_id": "http_request", "id": "x"}}},
+            {
+                "id": "n",
+                "type": "universalNode",
+                "data": {"metadata": {"node_type_id": "http_request", "id": "x"}},
+            },
             "http_request",
         ),
         # Drupal: no top-level type at all.
-        ({"id": "http_request.1", "data": {"metadata": {"node_type_id": "http_request"}}}, "http_request"),
+        (
+            {"id": "http_request.1", "data": {"metadata": {"node_type_id": "http_request"}}},
+            "http_request",
+        ),
         # Empty or non-string candidates are skipped.
-        ({"id": "n", "type": "", "data": {"metadata": {"node_type_id": "", "id": "calculator"}}}, "calculator"),
-        ({"id": "n", "type": 5, "data": {"metadata": {"node_type_id": None, "id": "calculator"}}}, "calculator"),
+        (
+            {"id": "n", "type": "", "data": {"metadata": {"node_type_id": "", "id": "calculator"}}},
+            "calculator",
+        ),
+        (
+            {
+                "id": "n",
+                "type": 5,
+                "data": {"metadata": {"node_type_id": None, "id": "calculator"}},
+            },
+            "calculator",
+        ),
         ({"id": "n", "type": "agent", "data": {"metadata": "not an object"}}, "agent"),
         ({"id": "n", "data": "not an object"}, None),
         ({"id": "n"}, None),
@@ -45,13 +64,19 @@ def test_type_resolution_order(raw: dict[str, Any], expected: str | None) -> Non
 
 def test_drupal_shaped_toolbox_and_consumer_are_recognised() -> None:
     def drupal(node_id: str, type_id: str, label: str) -> dict[str, Any]:
-        return {"id": node_id, "position": {"x": 0, "y": 0}, "data": {"label": label, "metadata": {"node_type_id": type_id}}}
+        return {
+            "id": node_id,
+            "position": {"x": 0, "y": 0},
+            "data": {"label": label, "metadata": {"node_type_id": type_id}},
+        }
 
     text = workflow(
         [
             drupal("http_request.1", "http_request", "Fetch"),
             drupal("http_request.2", "http_request", "fetch"),
-            drupal("flowdrop_node_processor_toolbox.1", "flowdrop_node_processor_toolbox", "Tool Box"),
+            drupal(
+                "flowdrop_node_processor_toolbox.1", "flowdrop_node_processor_toolbox", "Tool Box"
+            ),
             drupal("aincient_reason.1", "aincient_reason", "Reason"),
         ],
         [
@@ -62,7 +87,11 @@ def test_drupal_shaped_toolbox_and_consumer_are_recognised() -> None:
     )
     found = cmp9_by_node(text)
     assert set(found) == {"http_request.1", "http_request.2"}
-    assert all(dict(f.extra)["route"] == ("flowdrop_node_processor_toolbox.1",) for fs in found.values() for f in fs)
+    assert all(
+        dict(f.extra)["route"] == ("flowdrop_node_processor_toolbox.1",)
+        for fs in found.values()
+        for f in fs
+    )
 
 
 def test_editor_render_type_is_never_a_toolbox_or_name() -> None:
@@ -85,10 +114,16 @@ def test_editor_render_type_is_never_a_toolbox_or_name() -> None:
         {"id": "tool_one", "type": "http_request", "data": {"label": ""}},
         {"id": "tool_one", "type": "http_request", "data": {"label": None}},
         {"id": "tool_one", "type": "http_request", "data": {"label": 42}},
-        {"id": "tool_one", "type": "universalNode", "data": {"metadata": {"node_type_id": "http_request"}}},
+        {
+            "id": "tool_one",
+            "type": "universalNode",
+            "data": {"metadata": {"node_type_id": "http_request"}},
+        },
     ],
 )
-def test_missing_or_empty_label_falls_back_to_the_type_id_not_the_node_id(unlabelled: dict[str, Any]) -> None:
+def test_missing_or_empty_label_falls_back_to_the_type_id_not_the_node_id(
+    unlabelled: dict[str, Any],
+) -> None:
     text = workflow(
         [unlabelled, node("labelled", label="HTTP Request"), node("agent", "agent")],
         [tool_edge("tool_one", "agent"), tool_edge("labelled", "agent")],
@@ -103,7 +138,11 @@ def test_missing_or_empty_label_falls_back_to_the_type_id_not_the_node_id(unlabe
 def test_node_id_is_never_the_name() -> None:
     """Two unlabelled nodes whose ids would sanitize alike but whose types differ: no collision."""
     text = workflow(
-        [node("web-search", "http_request"), node("web_search", "calculator"), node("agent", "agent")],
+        [
+            node("web-search", "http_request"),
+            node("web_search", "calculator"),
+            node("agent", "agent"),
+        ],
         [tool_edge("web-search", "agent"), tool_edge("web_search", "agent")],
     )
     assert cmp9_by_node(text) == {}

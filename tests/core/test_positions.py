@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from flowdrop_lsp.core import LineIndex, analyze
-
 from tests.core.builders import at, cmp9_by_node, token_span
 
 # One line per node, with wide characters BEFORE the label on the same line.

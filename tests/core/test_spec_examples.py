@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flowdrop_lsp.core import Severity, analyze
-
 from tests.core.builders import SPEC_EXAMPLES, at, shared_file, token_span
 
 REFUSED = "cmp9-refused-two-tools-through-a-box.json"
@@ -22,9 +21,15 @@ def test_refused_example_reports_cmp9_on_both_tool_labels_and_not_on_the_box() -
     tool_a_label = token_span(text, '"Web Search"')
     tool_b_label = token_span(text, '"web-search"')
     box_label = token_span(text, '"My Tools"')
-    assert sorted((f.node, f.span) for f in cmp9) == [("tool_a", tool_a_label), ("tool_b", tool_b_label)]
+    assert sorted((f.node, f.span) for f in cmp9) == [
+        ("tool_a", tool_a_label),
+        ("tool_b", tool_b_label),
+    ]
     assert all(f.severity is Severity.ERROR for f in cmp9)
-    assert all(dict(f.extra)["consumer"] == "agent_1" and dict(f.extra)["tool_name"] == "web_search" for f in cmp9)
+    assert all(
+        dict(f.extra)["consumer"] == "agent_1" and dict(f.extra)["tool_name"] == "web_search"
+        for f in cmp9
+    )
     assert all(dict(f.extra)["route"] == ("box_1",) for f in cmp9)
     # Nothing at all on the toolbox's own label.
     assert not [f for f in analysis.findings if f.span == box_label or f.node == "box_1"]

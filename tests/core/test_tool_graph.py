@@ -6,8 +6,16 @@ import json
 import time
 
 from flowdrop_lsp.core import Severity, analyze
-
-from tests.core.builders import at, cmp9_by_node, codes, findings, node, token_span, tool_edge, workflow
+from tests.core.builders import (
+    at,
+    cmp9_by_node,
+    codes,
+    findings,
+    node,
+    token_span,
+    tool_edge,
+    workflow,
+)
 
 
 def _consumers(text: str) -> dict[str, set[str]]:
@@ -46,8 +54,18 @@ def test_three_hop_toolbox_chain_collision_is_found() -> None:
 
 def test_diamond_one_leaf_through_two_routes_is_one_tool() -> None:
     text = workflow(
-        [node("t", label="Search"), node("left", "toolbox"), node("right", "toolbox"), node("agent", "agent")],
-        [tool_edge("t", "left"), tool_edge("t", "right"), tool_edge("left", "agent"), tool_edge("right", "agent")],
+        [
+            node("t", label="Search"),
+            node("left", "toolbox"),
+            node("right", "toolbox"),
+            node("agent", "agent"),
+        ],
+        [
+            tool_edge("t", "left"),
+            tool_edge("t", "right"),
+            tool_edge("left", "agent"),
+            tool_edge("right", "agent"),
+        ],
     )
     assert cmp9_by_node(text) == {}
     assert _consumers(text) == {"agent": {"t"}}
@@ -108,7 +126,12 @@ def test_shared_toolbox_feeding_two_consumers_reports_per_consumer() -> None:
             node("reason", "aincient_reason", "Reason"),
             node("invoke", "aincient_flows_aincient_invoke", "Invoke"),
         ],
-        [tool_edge("a", "box"), tool_edge("b", "box"), tool_edge("box", "reason"), tool_edge("box", "invoke")],
+        [
+            tool_edge("a", "box"),
+            tool_edge("b", "box"),
+            tool_edge("box", "reason"),
+            tool_edge("box", "invoke"),
+        ],
     )
     found = cmp9_by_node(text)
     assert set(found) == {"a", "b"}
@@ -119,7 +142,12 @@ def test_shared_toolbox_feeding_two_consumers_reports_per_consumer() -> None:
 
 def test_same_name_at_two_consumers_is_not_a_collision() -> None:
     text = workflow(
-        [node("a", label="Search"), node("b", label="search"), node("agent1", "agent"), node("agent2", "agent")],
+        [
+            node("a", label="Search"),
+            node("b", label="search"),
+            node("agent1", "agent"),
+            node("agent2", "agent"),
+        ],
         [tool_edge("a", "agent1"), tool_edge("b", "agent2")],
     )
     assert cmp9_by_node(text) == {}
@@ -135,7 +163,12 @@ def test_per_consumer_scoping_through_separate_toolboxes() -> None:
             node("agent1", "agent"),
             node("agent2", "agent"),
         ],
-        [tool_edge("a", "box1"), tool_edge("b", "box2"), tool_edge("box1", "agent1"), tool_edge("box2", "agent2")],
+        [
+            tool_edge("a", "box1"),
+            tool_edge("b", "box2"),
+            tool_edge("box1", "agent1"),
+            tool_edge("box2", "agent2"),
+        ],
     )
     assert cmp9_by_node(text) == {}
     assert _consumers(text) == {"agent1": {"a"}, "agent2": {"b"}}
@@ -143,7 +176,12 @@ def test_per_consumer_scoping_through_separate_toolboxes() -> None:
 
 def test_collision_between_a_direct_tool_and_a_toolbox_tool() -> None:
     text = workflow(
-        [node("direct", label="Weather API"), node("boxed", label="weather api"), node("box", "toolbox", "Kit"), node("agent", "agent", "Planner")],
+        [
+            node("direct", label="Weather API"),
+            node("boxed", label="weather api"),
+            node("box", "toolbox", "Kit"),
+            node("agent", "agent", "Planner"),
+        ],
         [tool_edge("direct", "agent"), tool_edge("boxed", "box"), tool_edge("box", "agent")],
     )
     found = cmp9_by_node(text)
@@ -158,7 +196,9 @@ def test_collision_between_a_direct_tool_and_a_toolbox_tool() -> None:
 def test_undefined_consumer_is_a_warning_never_an_error() -> None:
     text = workflow([node("a", label="Search")], [tool_edge("a", "ghost_agent")])
     found = findings(text)
-    assert [(f.code, f.severity, at(text, f.span)) for f in found] == [("R8", Severity.WARNING, '"ghost_agent"')]
+    assert [(f.code, f.severity, at(text, f.span)) for f in found] == [
+        ("R8", Severity.WARNING, '"ghost_agent"')
+    ]
 
 
 def test_undefined_consumer_still_gets_cmp9() -> None:
@@ -171,7 +211,10 @@ def test_undefined_consumer_still_gets_cmp9() -> None:
 
 
 def test_undefined_source_is_a_warning_and_no_tool() -> None:
-    text = workflow([node("a", label="Search"), node("agent", "agent")], [tool_edge("ghost", "agent"), tool_edge("a", "agent")])
+    text = workflow(
+        [node("a", label="Search"), node("agent", "agent")],
+        [tool_edge("ghost", "agent"), tool_edge("a", "agent")],
+    )
     assert [(f.code, f.severity) for f in findings(text)] == [("R8", Severity.WARNING)]
 
 
@@ -180,10 +223,25 @@ def _lattice(layers: int) -> str:
     routes from the first layer to the agent. Two colliding leaves enter at the bottom, one of
     them into both bottom boxes."""
     nodes = [node(f"b{layer}_{k}", "toolbox") for layer in range(layers) for k in range(2)]
-    nodes += [node("t1", label="Search"), node("t2", label="search"), node("t3", label="Other"), node("agent", "agent")]
-    edges = [tool_edge(f"b{layer}_{k}", f"b{layer + 1}_{j}") for layer in range(layers - 1) for k in range(2) for j in range(2)]
+    nodes += [
+        node("t1", label="Search"),
+        node("t2", label="search"),
+        node("t3", label="Other"),
+        node("agent", "agent"),
+    ]
+    edges = [
+        tool_edge(f"b{layer}_{k}", f"b{layer + 1}_{j}")
+        for layer in range(layers - 1)
+        for k in range(2)
+        for j in range(2)
+    ]
     edges += [tool_edge(f"b{layers - 1}_{k}", "agent") for k in range(2)]
-    edges += [tool_edge("t1", "b0_0"), tool_edge("t1", "b0_1"), tool_edge("t2", "b0_1"), tool_edge("t3", f"b{layers // 2}_0")]
+    edges += [
+        tool_edge("t1", "b0_0"),
+        tool_edge("t1", "b0_1"),
+        tool_edge("t2", "b0_1"),
+        tool_edge("t3", f"b{layers // 2}_0"),
+    ]
     return workflow(nodes, edges, indent=None)
 
 
@@ -202,9 +260,17 @@ def test_forty_layer_diamond_lattice_is_fast_and_counts_each_leaf_once() -> None
 def test_chain_of_5000_toolboxes_completes() -> None:
     count = 5000
     nodes = [node(f"box{i}", "toolbox", f"Box {i}") for i in range(count)]
-    nodes += [node("t1", label="Search"), node("t2", label="search"), node("agent", "agent", "Agent")]
+    nodes += [
+        node("t1", label="Search"),
+        node("t2", label="search"),
+        node("agent", "agent", "Agent"),
+    ]
     edges = [tool_edge(f"box{i}", f"box{i + 1}") for i in range(count - 1)]
-    edges += [tool_edge(f"box{count - 1}", "agent"), tool_edge("t1", "box0"), tool_edge("t2", "box0")]
+    edges += [
+        tool_edge(f"box{count - 1}", "agent"),
+        tool_edge("t1", "box0"),
+        tool_edge("t2", "box0"),
+    ]
     text = workflow(nodes, edges, indent=None)
     started = time.perf_counter()
     analysis = analyze(text)
@@ -213,7 +279,9 @@ def test_chain_of_5000_toolboxes_completes() -> None:
     assert sorted(f.node for f in cmp9) == ["t1", "t2"]
     assert all(len(dict(f.extra)["route"]) == count for f in cmp9)
     # The message names the ends of the chain, not all 5000 boxes.
-    assert all(len(f.message) < 1000 and '"Box 0"' in f.message and '"Box 4999"' in f.message for f in cmp9)
+    assert all(
+        len(f.message) < 1000 and '"Box 0"' in f.message and '"Box 4999"' in f.message for f in cmp9
+    )
     assert "FD-TOOLBOX-CYCLE" not in {f.code for f in analysis.findings}
 
 
@@ -221,7 +289,9 @@ def test_many_same_named_tools_stay_linear() -> None:
     """300 same-named tools in a toolbox shared by 10 agents: 3000 findings, each message short."""
     nodes = [node(f"t{i}", label="Search") for i in range(300)] + [node("box", "toolbox")]
     nodes += [node(f"agent{j}", "agent") for j in range(10)]
-    edges = [tool_edge(f"t{i}", "box") for i in range(300)] + [tool_edge("box", f"agent{j}") for j in range(10)]
+    edges = [tool_edge(f"t{i}", "box") for i in range(300)] + [
+        tool_edge("box", f"agent{j}") for j in range(10)
+    ]
     text = workflow(nodes, edges, indent=None)
     started = time.perf_counter()
     cmp9 = findings(text, "CMP-9")
@@ -244,12 +314,17 @@ def test_cmp10_only_for_types_known_not_to_accept_tools() -> None:
         [tool_edge("t1", "http"), tool_edge("t2", "custom"), tool_edge("t3", "agent")],
     )
     cmp10 = findings(text, "CMP-10")
-    assert [(f.node, f.severity, at(text, f.span)) for f in cmp10] == [("http", Severity.ERROR, '"Fetcher"')]
+    assert [(f.node, f.severity, at(text, f.span)) for f in cmp10] == [
+        ("http", Severity.ERROR, '"Fetcher"')
+    ]
     assert "http_request" in cmp10[0].message
 
 
 def test_cmp10_is_silent_for_an_untyped_or_undefined_consumer() -> None:
-    text = workflow([node("t1", label="One"), node("untyped", None, "X")], [tool_edge("t1", "untyped"), tool_edge("t1", "ghost")])
+    text = workflow(
+        [node("t1", label="One"), node("untyped", None, "X")],
+        [tool_edge("t1", "untyped"), tool_edge("t1", "ghost")],
+    )
     assert findings(text, "CMP-10") == []
 
 
@@ -267,7 +342,12 @@ def test_duplicate_node_ids_r2() -> None:
 
 def test_duplicate_node_id_uses_the_first_definition_for_tools() -> None:
     text = workflow(
-        [node("dup", label="Search"), node("dup", label="Other"), node("b", label="search"), node("agent", "agent")],
+        [
+            node("dup", label="Search"),
+            node("dup", label="Other"),
+            node("b", label="search"),
+            node("agent", "agent"),
+        ],
         [tool_edge("dup", "agent"), tool_edge("b", "agent")],
     )
     found = cmp9_by_node(text)
@@ -278,7 +358,12 @@ def test_duplicate_node_id_uses_the_first_definition_for_tools() -> None:
 def test_llm_name_advisory_for_long_and_digit_leading_names() -> None:
     long_label = "Very " * 14  # 70 characters → a 69-character name
     text = workflow(
-        [node("long", label=long_label), node("digit", label="2FA Check"), node("ok", label="Fine"), node("agent", "agent")],
+        [
+            node("long", label=long_label),
+            node("digit", label="2FA Check"),
+            node("ok", label="Fine"),
+            node("agent", "agent"),
+        ],
         [tool_edge("long", "agent"), tool_edge("digit", "agent"), tool_edge("ok", "agent")],
     )
     llm = findings(text, "FD-LLM-NAME")
@@ -290,8 +375,14 @@ def test_llm_name_advisory_for_long_and_digit_leading_names() -> None:
 
 
 def test_llm_name_advisory_only_for_tools() -> None:
-    text = workflow([node("digit", label="2FA Check"), node("box", "toolbox", "9 Box"), node("agent", "agent", "1 Agent")],
-                    [tool_edge("digit", "box"), tool_edge("box", "agent")])
+    text = workflow(
+        [
+            node("digit", label="2FA Check"),
+            node("box", "toolbox", "9 Box"),
+            node("agent", "agent", "1 Agent"),
+        ],
+        [tool_edge("digit", "box"), tool_edge("box", "agent")],
+    )
     assert [f.node for f in findings(text, "FD-LLM-NAME")] == ["digit"]
 
 
@@ -307,7 +398,12 @@ def test_self_edge_and_duplicate_edge_are_warnings() -> None:
 def test_consumer_that_is_also_a_tool_of_another_consumer() -> None:
     """A sub-agent offered as a tool: it is a consumer of its own tools and a leaf of the parent."""
     text = workflow(
-        [node("sub", "agent", "Helper"), node("x", label="Search"), node("y", label="search"), node("main", "agent")],
+        [
+            node("sub", "agent", "Helper"),
+            node("x", label="Search"),
+            node("y", label="search"),
+            node("main", "agent"),
+        ],
         [tool_edge("x", "sub"), tool_edge("y", "main"), tool_edge("sub", "main")],
     )
     assert _consumers(text) == {"sub": {"x"}, "main": {"y", "sub"}}
@@ -315,5 +411,10 @@ def test_consumer_that_is_also_a_tool_of_another_consumer() -> None:
 
 
 def test_no_tool_edges_no_graph_findings() -> None:
-    text = json.dumps({"nodes": [node("a", label="A"), node("b", label="A")], "edges": [{"source": "a", "target": "b"}]})
+    text = json.dumps(
+        {
+            "nodes": [node("a", label="A"), node("b", label="A")],
+            "edges": [{"source": "a", "target": "b"}],
+        }
+    )
     assert codes(text) == []

@@ -151,12 +151,16 @@ async function main() {
 
   // 2. The Problems panel lists CMP-9 entries.
   await openProblems();
-  const rows = await waitFor('CMP-9 entries in the Problems panel', async () => {
+  await waitFor('CMP-9 entries in the Problems panel', async () => {
     const r = (await problemRows()).filter((t) => t.includes('CMP-9'));
     return r.length > 0 ? r : null;
   });
-  log(`OK Problems panel: ${rows.length} CMP-9 entr${rows.length === 1 ? 'y' : 'ies'}`);
-  for (const r of rows) log(`   ${r.split(' | ')[0]}`);
+  await page.waitForTimeout(1000); // let pull and push diagnostics both arrive
+  const cmp9 = (await problemRows()).filter((t) => t.includes('CMP-9')).map((t) => t.split(' | ')[0]);
+  log(`OK Problems panel: ${cmp9.length} CMP-9 entr${cmp9.length === 1 ? 'y' : 'ies'}`);
+  for (const r of cmp9) log(`   ${r}`);
+  const dupes = cmp9.filter((r, i) => cmp9.indexOf(r) !== i);
+  if (dupes.length) fail(`duplicate CMP-9 entries in the Problems panel (published twice?): ${dupes.join('; ')}`);
   await shot('01-before-fix.png');
 
   // 3. Cursor on a squiggled label, Ctrl+. then Enter applies the preferred quick fix.
@@ -214,6 +218,11 @@ async function main() {
   const changed = labels.map((l, i) => [before[i], l]).filter(([a, b]) => a !== b);
   if (changed.length !== 1) fail(`expected one renamed label, got ${JSON.stringify(changed)}`);
   log(`OK quick fix renamed ${JSON.stringify(changed[0][0])} -> ${JSON.stringify(changed[0][1])}`);
+  // Enter applies the focused first item, which VS Code sorts preferred-first.
+  const title = /Rename "(.*)" to "(.*)"/.exec(items[0]);
+  if (title && (title[1] !== changed[0][0] || title[2] !== changed[0][1])) {
+    fail(`Enter applied ${JSON.stringify(changed[0])}, not the first menu item ${JSON.stringify(items[0].trim())}`);
+  }
   await shot('03-after-fix.png');
 
   // 5. An unrelated package.json gets no flowdrop problem.

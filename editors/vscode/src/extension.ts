@@ -279,7 +279,10 @@ async function startClient(): Promise<void> {
       documentSelector: selector,
       outputChannel: output,
       traceOutputChannel: traceChannel,
-      initializationOptions: settingsSnapshot(),
+      // The flowdrop settings, plus `pullDiagnostics: false`: the server pushes
+      // diagnostics; if it also answered textDocument/diagnostic, VS Code would
+      // keep both sets apart and show every problem twice.
+      initializationOptions: { ...(settingsSnapshot() as object), pullDiagnostics: false },
       synchronize: { configurationSection: SECTION },
       // Start-up failures are reported by us (with the setting to fix).
       initializationFailedHandler: () => false,

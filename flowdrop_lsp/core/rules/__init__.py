@@ -1,7 +1,9 @@
 """The rules: one module each, each with a stable code, a default severity and a check.
 
-`DOCUMENT_RULES` are found while reading the text (syntax, structure); `GRAPH_RULES` run on the
-workflow model and its tool graph. `ALL_RULES` is what the README and SARIF output document.
+`DOCUMENT_RULES` are found while reading the text (syntax, structure); `EDGE_RULES` check one
+edge when it is read; `GRAPH_RULES` run on the tool graph and its indexes after every change
+(the per-consumer ones cache their results per consumer). `ALL_RULES` is what the README and
+SARIF output document.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from flowdrop_lsp.core.rules import (
     toolbox_cycle,
     unknown_edge_type,
 )
-from flowdrop_lsp.core.rules.base import GraphCheck, Rule, RuleContext
+from flowdrop_lsp.core.rules.base import ConsumerCheck, EdgeCheck, GraphCheck, Rule, RuleContext
 
 DOCUMENT_RULES: tuple[Rule, ...] = document.RULES
 
@@ -27,14 +29,35 @@ GRAPH_RULES: tuple[tuple[Rule, GraphCheck], ...] = (
     (cmp10_tools_into_non_acceptor.RULE, cmp10_tools_into_non_acceptor.check),
     (duplicate_node_id.RULE, duplicate_node_id.check),
     (dangling_endpoint.RULE, dangling_endpoint.check),
-    (unknown_edge_type.RULE, unknown_edge_type.check),
     (toolbox_cycle.RULE, toolbox_cycle.check),
     (llm_tool_name.RULE, llm_tool_name.check),
-    (self_edge.RULE, self_edge.check),
     (duplicate_edge.RULE, duplicate_edge.check),
 )
 
-ALL_RULES: tuple[Rule, ...] = DOCUMENT_RULES + tuple(rule for rule, _ in GRAPH_RULES)
+# The per-consumer part of CMP-9 and CMP-10, cached per consumer by RuleContext.refresh.
+CONSUMER_RULES: tuple[tuple[str, ConsumerCheck], ...] = (
+    (cmp9_tool_name_collision.RULE.code, cmp9_tool_name_collision.collisions_at),
+    (cmp10_tools_into_non_acceptor.RULE.code, cmp10_tools_into_non_acceptor.check_consumer),
+)
+
+EDGE_RULES: tuple[tuple[Rule, EdgeCheck], ...] = (
+    (unknown_edge_type.RULE, unknown_edge_type.check_edge),
+    (self_edge.RULE, self_edge.check_edge),
+)
+
+# The documented order (README, SARIF rule table).
+ALL_RULES: tuple[Rule, ...] = (
+    *DOCUMENT_RULES,
+    cmp9_tool_name_collision.RULE,
+    cmp10_tools_into_non_acceptor.RULE,
+    duplicate_node_id.RULE,
+    dangling_endpoint.RULE,
+    unknown_edge_type.RULE,
+    toolbox_cycle.RULE,
+    llm_tool_name.RULE,
+    self_edge.RULE,
+    duplicate_edge.RULE,
+)
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 
-__all__ = ["ALL_RULES", "DOCUMENT_RULES", "GRAPH_RULES", "RULES_BY_CODE", "Rule", "RuleContext"]
+__all__ = ["ALL_RULES", "CONSUMER_RULES", "DOCUMENT_RULES", "EDGE_RULES", "GRAPH_RULES", "RULES_BY_CODE", "Rule", "RuleContext"]

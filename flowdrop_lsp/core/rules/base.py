@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.graph import FlatToolSet, ToolGraph
-from flowdrop_lsp.core.model import Node, Workflow
+from flowdrop_lsp.core.model import Edge, Node
 from flowdrop_lsp.core.settings import Settings
 
 
@@ -25,13 +26,20 @@ class Rule:
         return "rule-" + self.code.lower()
 
 
+ConsumerCheck = Callable[["RuleContext", str], Any]
+
+
 @dataclass
 class RuleContext:
-    """Everything a graph rule may look at. Flattened tool sets are computed once, on demand."""
+    """Everything a graph rule may look at, and the results of the per-consumer rules (the
+    expensive part: flattening). `refresh(consumers)` recomputes exactly those consumers; the
+    incremental engine names the ones an edit affects, a from-scratch analysis all of them."""
 
-    workflow: Workflow
     graph: ToolGraph
     settings: Settings
+    consumer_rules: tuple[tuple[str, ConsumerCheck], ...] = ()
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)  # rule → consumer → result
+    recomputed: set[str] = field(default_factory=set)  # consumers recomputed since last cleared
     _flat: dict[str, FlatToolSet] = field(default_factory=dict)
 
     def flat(self, consumer: str) -> FlatToolSet:
@@ -39,6 +47,26 @@ class RuleContext:
         if found is None:
             found = self._flat[consumer] = self.graph.flatten_tools(consumer)
         return found
+
+    def refresh(self, consumers: Iterable[str]) -> None:
+        consumers = list(consumers)
+        for consumer in consumers:
+            self._flat.pop(consumer, None)
+            for per_rule in self.results.values():
+                per_rule.pop(consumer, None)
+        for consumer in consumers:
+            if not self.graph.is_consumer(consumer):
+                continue
+            self.recomputed.add(consumer)
+            for code, compute in self.consumer_rules:
+                result = compute(self, consumer)
+                if result:
+                    self.results.setdefault(code, {})[consumer] = result
+
+    def refresh_all(self) -> None:
+        self._flat.clear()
+        self.results.clear()
+        self.refresh(self.graph.consumers)
 
     def node(self, node_id: str | None) -> Node | None:
         return self.graph.nodes_by_id.get(node_id) if node_id is not None else None
@@ -48,5 +76,9 @@ class RuleContext:
         node = self.node(node_id)
         return node.display if node is not None else f"{node_id} (not defined in nodes)"
 
+    def results_of(self, code: str) -> dict[str, Any]:
+        """consumer → non-empty result of the per-consumer rule `code`."""
+        return self.results.get(code, {})
 
 GraphCheck = Callable[[RuleContext], Iterable[Finding]]
+EdgeCheck = Callable[[Edge, Settings], Iterable[Finding]]

@@ -15,23 +15,24 @@ RULE = Rule("CMP-10", "Tools wired into a node that does not accept tools", Seve
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    yield from ctx.results_of(RULE.code).values()
+
+
+def check_consumer(ctx: RuleContext, consumer: str) -> Finding | None:
     settings = ctx.settings
-    for consumer in ctx.graph.consumers:
-        node = ctx.node(consumer)
-        if node is None or node.type_id is None:
-            continue
-        if node.type_id not in settings.non_accepting_types or node.type_id in settings.tool_accepting_types:
-            continue
-        edges = ctx.graph.incoming.get(consumer, [])
-        sources = ", ".join(ctx.describe(e.source) for e in edges if e.source is not None)
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
-            f"{node.display} is of type '{node.type_id}', which does not accept tools, but "
-            f"{len(edges)} tool edge{'s are' if len(edges) != 1 else ' is'} wired into it (from {sources})",
-            node.anchor,
-            node=consumer,
-            related=tuple(
-                RelatedLocation(e.target_span or e.anchor, f"tool edge from '{e.source}'") for e in edges
-            ),
-        )
+    node = ctx.node(consumer)
+    if node is None or node.type_id is None:
+        return None
+    if node.type_id not in settings.non_accepting_types or node.type_id in settings.tool_accepting_types:
+        return None
+    edges = ctx.graph.incoming.get(consumer, [])
+    sources = ", ".join(ctx.describe(e.source) for e in edges if e.source is not None)
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"{node.display} is of type '{node.type_id}', which does not accept tools, but "
+        f"{len(edges)} tool edge{'s are' if len(edges) != 1 else ' is'} wired into it (from {sources})",
+        node.anchor,
+        node=consumer,
+        related=tuple(RelatedLocation(e.target_span or e.anchor, f"tool edge from '{e.source}'") for e in edges),
+    )

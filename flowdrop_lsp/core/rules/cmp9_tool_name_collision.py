@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity
+from flowdrop_lsp.core.graph import doc_order
+from flowdrop_lsp.core.model import short_text
 from flowdrop_lsp.core.model import short_text
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.renames import numbered_label, rename_edit
@@ -55,7 +57,7 @@ def collisions_at(ctx: RuleContext, consumer: str) -> list[Collision]:
     collisions = []
     for name, leaves in by_name.items():
         if len(leaves) > 1:
-            leaves.sort(key=lambda leaf: ctx.graph.nodes_by_id[leaf].index)
+            leaves.sort(key=lambda leaf: doc_order(ctx.graph.nodes_by_id[leaf]))
             collisions.append(Collision(consumer, name, tuple(leaves)))
     return collisions
 
@@ -87,7 +89,7 @@ def names_around(ctx: RuleContext, leaf: str, cache: NameCounts | None = None) -
 
 def plan_renames(ctx: RuleContext, collisions: list[Collision], cache: NameCounts) -> dict[str, str]:
     """Leaf id → its preferred new label; jointly collision-free (see the module docstring)."""
-    leaves = sorted({leaf for c in collisions for leaf in c.leaves}, key=lambda leaf: ctx.graph.nodes_by_id[leaf].index)
+    leaves = sorted({leaf for c in collisions for leaf in c.leaves}, key=lambda leaf: doc_order(ctx.graph.nodes_by_id[leaf]))
     planned: set[str] = set()
     renames: dict[str, str] = {}
     for leaf in leaves:

@@ -15,15 +15,15 @@ RULE = Rule("R8", "Undefined edge endpoint", Severity.WARNING,
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    defined = ctx.graph.nodes_by_id
-    for edge in ctx.workflow.edges:
-        kind = "tool edge" if edge.is_tool else "edge"
-        for end, node_id, span in (("source", edge.source, edge.source_span), ("target", edge.target, edge.target_span)):
-            if node_id is not None and span is not None and node_id not in defined:
-                yield Finding(
-                    RULE.code,
-                    RULE.default_severity,
-                    f"{kind} {end} '{node_id}' is not defined in nodes",
-                    span,
-                    node=node_id,
-                )
+    for node_id in ctx.graph.undefined_refs:
+        for edge in ctx.graph.edges_by_endpoint.get(node_id, ()):
+            kind = "tool edge" if edge.is_tool else "edge"
+            for end, span in (("source", edge.source_span), ("target", edge.target_span)):
+                if getattr(edge, end) == node_id and span is not None:
+                    yield Finding(
+                        RULE.code,
+                        RULE.default_severity,
+                        f"{kind} {end} '{node_id}' is not defined in nodes",
+                        span,
+                        node=node_id,
+                    )

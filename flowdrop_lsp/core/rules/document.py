@@ -1,14 +1,15 @@
 """Findings about the text itself, before any graph: JSON syntax, duplicate keys, documents
-that are not workflows, and structure that breaks the shipped JSON Schema."""
+that are not workflows, and structure that breaks the shipped JSON Schema (whose findings the
+engine makes per element, core/schema.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Protocol
 
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.jsonsyntax import JsonValue, ParsedJson, to_python
+from flowdrop_lsp.core.jsonsyntax import JsonValue, SyntaxProblem
 from flowdrop_lsp.core.rules.base import Rule
-from flowdrop_lsp.core.schema import schema_problems
 from flowdrop_lsp.core.text import Span
 
 SYNTAX = "FD-SYNTAX"
@@ -28,7 +29,11 @@ RULES = (
 )
 
 
-def syntax_findings(parsed: ParsedJson) -> Iterator[Finding]:
+class HasProblems(Protocol):
+    problems: tuple[SyntaxProblem, ...]
+
+
+def syntax_findings(parsed: HasProblems) -> Iterator[Finding]:
     for problem in parsed.problems:
         span = Span(problem.start, problem.end)
         if problem.kind == "duplicate-key":
@@ -46,8 +51,3 @@ def not_workflow_finding(root: JsonValue | None, text_length: int) -> Finding:
         "not a FlowDrop workflow: expected a top-level object with 'nodes' and 'edges' arrays",
         span,
     )
-
-
-def schema_findings(root: JsonValue, text: str) -> Iterator[Finding]:
-    for message, span in schema_problems(root, to_python(root), text):
-        yield Finding(SCHEMA, Severity.ERROR, message, span)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.model import Edge
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
 RULE = Rule("R13", "Duplicate edge", Severity.WARNING,
@@ -13,13 +12,9 @@ RULE = Rule("R13", "Duplicate edge", Severity.WARNING,
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    seen: dict[tuple[str | None, ...], Edge] = {}
-    for edge in ctx.workflow.edges:
-        if edge.source is None or edge.target is None:
-            continue
-        key = (edge.source, edge.target, edge.source_handle, edge.target_handle)
-        first = seen.setdefault(key, edge)
-        if first is not edge:
+    for key in ctx.graph.duplicate_edge_keys:
+        first, *later = ctx.graph.edges_by_key[key]
+        for edge in later:
             yield Finding(
                 RULE.code,
                 RULE.default_severity,

@@ -12,16 +12,18 @@ RULE = Rule("R2", "Duplicate node id", Severity.ERROR,
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    for node in ctx.workflow.nodes:
-        if node.id is None or node.id_span is None:
+    for node_id in ctx.graph.duplicate_ids:
+        first, *later = ctx.graph.definitions[node_id]
+        if first.id_span is None:
             continue
-        first = ctx.graph.nodes_by_id.get(node.id)
-        if first is not None and first is not node and first.id_span is not None:
+        for node in later:
+            if node.id_span is None:
+                continue
             yield Finding(
                 RULE.code,
                 RULE.default_severity,
-                f"duplicate node id '{node.id}': already defined by the node at {first.display}",
+                f"duplicate node id '{node_id}': already defined by the node at {first.display}",
                 node.id_span,
-                node=node.id,
-                related=(RelatedLocation(first.id_span, f"'{node.id}' first defined here"),),
+                node=node_id,
+                related=(RelatedLocation(first.id_span, f"'{node_id}' first defined here"),),
             )

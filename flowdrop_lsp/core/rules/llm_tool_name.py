@@ -16,10 +16,10 @@ RULE = Rule("FD-LLM-NAME", "Tool name rejected by LLM APIs", Severity.WARNING,
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     graph = ctx.graph
-    for node_id in graph.outgoing:
-        node = ctx.node(node_id)
-        if node is None or graph.is_passthrough(node_id):
-            continue
+    for node_id in graph.bad_name_ids:
+        if node_id not in graph.outgoing or graph.is_passthrough(node_id):
+            continue  # only leaf tools are offered to agents by name
+        node = graph.nodes_by_id[node_id]
         problem = llm_name_problem(node.tool_name)
         if problem:
             yield Finding(

@@ -1,0 +1,411 @@
+"""The analysis engine: one workflow document, kept analysed as it is edited.
+
+`WorkflowDocument(text)` reads the whole text once; `apply_edit(start, end, new_text)` then
+updates only what the edit touched:
+
+- the text and its line starts (core.text.EditableText: cost independent of document size);
+- the elements of `nodes` / `edges` the edit falls in: an edit inside one element re-reads that
+  element alone; an edit between or across elements re-reads just that stretch of the array;
+  everything after it moves by the edit's length without being touched (its spans are anchored
+  to its element, see text.Span);
+- the tool graph (graph.ToolGraph) by removing the old and adding the new elements, and the
+  per-consumer rules (CMP-9, CMP-10) for only the consumers the change can reach.
+
+An edit that breaks the document's structure (a syntax error, an edit outside the arrays' interiors)
+falls back to re-reading everything; once the text is whole again, the next edit is incremental
+again. `analyze()` is this engine reading a text from scratch, so the CLI, the server and the
+incremental path share every line of analysis; `stats` says what the last change re-did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from flowdrop_lsp.core.graph import ToolGraph
+from flowdrop_lsp.core.jsonsyntax import (
+    EDGE_SHAPE,
+    NODE_SHAPE,
+    JArray,
+    JObject,
+    JsonValue,
+    SyntaxProblem,
+    parse_array_region,
+    parse_element,
+    parse_json,
+)
+from flowdrop_lsp.core.model import Edge, Node, _Spans, looks_like_workflow, read_edge, read_node
+from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
+from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
+from flowdrop_lsp.core.schema import element_problems, path_text, root_problems
+from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.text import EditableText, PendingShift, Span
+
+ARRAYS = ("nodes", "edges")
+_KIND = {"nodes": "node", "edges": "edge"}
+_SHAPES = {"nodes": NODE_SHAPE, "edges": EDGE_SHAPE}
+
+
+@dataclass
+class ChangeStats:
+    """What the last change re-did (for `flowdrop.stats` and the recompute-count tests)."""
+
+    full_reread: bool = True
+    elements_reread: int = 0
+    consumers_recomputed: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "fullReread": self.full_reread,
+            "elementsReread": self.elements_reread,
+            "consumersRecomputed": self.consumers_recomputed,
+        }
+
+
+class Element:
+    """One element of `nodes` or `edges`: what was read from it, and the anchor its spans move
+    with. Its spans were made when `created_start` was its start offset."""
+
+    __slots__ = ("owner", "index", "created_start", "model", "findings", "schema")
+
+    def __init__(self, owner: ElementList, index: int, created_start: int) -> None:
+        self.owner = owner
+        self.index = index
+        self.created_start = created_start
+        self.model: Node | Edge | None = None
+        self.findings: list[Finding] = []
+        self.schema: list[tuple[list[Any], str, Span]] = []
+
+    def offset(self) -> int:
+        return self.owner.starts.value(self.index) - self.created_start
+
+    @property
+    def has_findings(self) -> bool:
+        return bool(self.findings or self.schema)
+
+
+class ElementList:
+    """The elements of one array, in order, with their current start and end offsets."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.elements: list[Element] = []
+        self.starts = PendingShift([])
+        self.ends = PendingShift([])
+
+    def __len__(self) -> int:
+        return len(self.elements)
+
+    def start(self, index: int) -> int:
+        return self.starts.value(index)
+
+    def end(self, index: int) -> int:
+        return self.ends.value(index)
+
+    def shift_from(self, index: int, delta: int) -> None:
+        """Move elements `index`… by `delta`."""
+        if delta:
+            self.starts.shift_from(index, delta)
+            self.ends.shift_from(index, delta)
+
+
+def _shift_span(span: Span, at: int, delta: int) -> Span:
+    return Span(span.start + delta, span.end + delta) if span.start >= at else span
+
+
+def _shift_finding(finding: Finding, at: int, delta: int) -> Finding:
+    """A root-level finding (absolute spans) after an edit of length `delta` before `at`."""
+    return replace(
+        finding,
+        span=_shift_span(finding.span, at, delta),
+        related=tuple(RelatedLocation(_shift_span(r.span, at, delta), r.message) for r in finding.related),
+        fixes=tuple(
+            Fix(f.title, tuple(TextEdit(_shift_span(e.span, at, delta), e.new_text) for e in f.edits), f.preferred)
+            for f in finding.fixes
+        ),
+    )
+
+
+def resolve_finding(finding: Finding) -> Finding:
+    """The finding with every span made absolute in the current text."""
+
+    def resolve(span: Span) -> Span:
+        return span.resolve() if span.base is not None else span
+
+    return replace(
+        finding,
+        span=resolve(finding.span),
+        related=tuple(RelatedLocation(resolve(r.span), r.message) for r in finding.related),
+        fixes=tuple(
+            Fix(f.title, tuple(TextEdit(resolve(e.span), e.new_text) for e in f.edits), f.preferred)
+            for f in finding.fixes
+        ),
+    )
+
+
+def apply_settings(findings: Iterable[Finding], settings: Settings) -> tuple[Finding, ...]:
+    """Drop ignored rules, apply per-rule severities, and sort by position."""
+    kept = []
+    for finding in findings:
+        if finding.code in settings.ignore:
+            continue
+        severity = settings.severity.get(finding.code)
+        kept.append(replace(finding, severity=severity) if severity and severity != finding.severity else finding)
+    kept.sort(key=Finding.sort_key)
+    return tuple(kept)
+
+
+class WorkflowDocument:
+    def __init__(self, text: str, settings: Settings | None = None, *, allow_comments: bool = False) -> None:
+        self.settings = settings or Settings()
+        self.allow_comments = allow_comments
+        self.buffer = EditableText(text)
+        self.stats = ChangeStats()
+        self._load()
+
+    # ----- reading ----------------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        return self.buffer.text
+
+    def _load(self) -> None:
+        """Read the whole text from scratch."""
+        text = self.buffer.text
+        parsed = parse_json(text, allow_comments=self.allow_comments)
+        root = parsed.root
+        self.is_workflow = looks_like_workflow(root)
+        self.graph = ToolGraph(self.settings)
+        self.context = RuleContext(self.graph, self.settings, CONSUMER_RULES)
+        self.lists = {name: ElementList(name) for name in ARRAYS}
+        self.array_spans: dict[str, list[int]] = {}
+        self.root_findings: list[Finding] = []
+        self._with_findings: set[Element] = set()
+        self._findings: tuple[Finding, ...] | None = None
+        problems = list(parsed.problems)
+        arrays_ok = True
+        if self.is_workflow:
+            assert isinstance(root, JObject)
+            for name in ARRAYS:
+                value = root.get(name)
+                if isinstance(value, JArray):
+                    self.array_spans[name] = [value.start, value.end]
+                    self._read_elements(self.lists[name], 0, value.items, text, 0, problems)
+                else:
+                    arrays_ok = False
+            for path, message, start, end in root_problems(root, text):
+                self.root_findings.append(Finding(SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)))
+            for node in self._models("nodes"):
+                self.graph.add_node(node)  # type: ignore[arg-type]
+            for edge in self._models("edges"):
+                self.graph.add_edge(edge)  # type: ignore[arg-type]
+            self.context.refresh_all()
+        elif parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems):
+            self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
+        self.root_findings.extend(syntax_findings(ParsedJsonProblems(tuple(problems))))
+        self.incremental = (
+            self.is_workflow
+            and arrays_ok
+            and not self.allow_comments
+            and not any(p.kind == "syntax" for p in parsed.problems)
+        )
+        self.stats = ChangeStats(True, sum(len(lst) for lst in self.lists.values()), sorted(self.context.recomputed))
+        self.context.recomputed.clear()
+
+    def _models(self, name: str) -> list[Node | Edge]:
+        return [element.model for element in self.lists[name].elements if element.model is not None]
+
+    def _read_elements(
+        self,
+        owner: ElementList,
+        first_index: int,
+        values: list[JsonValue],
+        text: str,
+        offset: int,
+        problems: list[SyntaxProblem] | None,
+    ) -> list[Element]:
+        """Elements for `values` (parsed from `text`, whose offset 0 is document offset
+        `offset`), inserted into `owner` at `first_index`. Duplicate-key problems inside an
+        element move from `problems` to the element (so they move with it)."""
+        created = []
+        kind = _KIND[owner.name]
+        for position, value in enumerate(values):
+            element = Element(owner, first_index + position, value.start + offset)
+            spans = _Spans(offset, element)
+            if kind == "node":
+                element.model = read_node(element.index, value, self.settings, text, spans)
+            else:
+                edge = read_edge(element.index, value, self.settings, spans)
+                element.model = edge
+                for _rule, check in EDGE_RULES:
+                    element.findings.extend(check(edge, self.settings))
+            for path, message, start, end in element_problems(kind, value, text):
+                element.schema.append((path, message, Span(start + offset, end + offset, element)))
+            if problems:
+                inside = [p for p in problems if p.kind == "duplicate-key" and value.start <= p.start < value.end]
+                for problem in inside:
+                    problems.remove(problem)
+                    element.findings.extend(
+                        _anchor_finding(f, offset, element) for f in syntax_findings(ParsedJsonProblems((problem,)))
+                    )
+            created.append(element)
+        owner.elements[first_index:first_index] = created
+        starts = [e.created_start for e in created]
+        ends = [v.end + offset for v in values]
+        owner.starts.settle(first_index)
+        owner.ends.settle(first_index)
+        owner.starts.replace(first_index, first_index, starts)
+        owner.ends.replace(first_index, first_index, ends)
+        for element in created:
+            if element.has_findings:
+                self._with_findings.add(element)
+        return created
+
+    # ----- findings ---------------------------------------------------------------------------
+    def findings(self) -> tuple[Finding, ...]:
+        """Every finding of the current text, spans absolute, settings applied, sorted."""
+        if self._findings is None:
+            found: list[Finding] = list(self.root_findings)
+            for element in self._with_findings:
+                found.extend(element.findings)
+                for path, message, span in element.schema:
+                    where = path_text([element.owner.name, element.index, *path])
+                    found.append(Finding(SCHEMA, Severity.ERROR, f"{where}: {message}", span))
+            if self.is_workflow:
+                for _rule, check in GRAPH_RULES:
+                    found.extend(check(self.context))
+            self._findings = apply_settings(map(resolve_finding, found), self.settings)
+        return self._findings
+
+    # ----- editing ----------------------------------------------------------------------------
+    def apply_edit(self, start: int, end: int, new_text: str) -> None:
+        """Replace `[start, end)` (code points) with `new_text` and bring the analysis up to date."""
+        self._findings = None
+        self.context.recomputed.clear()
+        start = max(0, min(start, len(self.buffer)))
+        end = max(start, min(end, len(self.buffer)))
+        plan = None if self.settings.full_recompute or not self.incremental else self._plan(start, end)
+        self.buffer.replace(start, end, new_text)
+        if plan is None or not self._apply(plan, start, end, len(new_text) - (end - start)):
+            self._load()
+
+    def _plan(self, start: int, end: int) -> tuple[str, int, int, int, int] | None:
+        """Which stretch of which array an edit falls in, before the text changes: (array,
+        first and stop index of the elements it touches, region start and end offsets), or
+        None when it is not inside an array's interior."""
+        name = next((n for n, (a, b) in self.array_spans.items() if a < start and end < b), None)
+        if name is None:
+            return None
+        owner = self.lists[name]
+        first = owner.ends.bisect_right(start)  # the first element ending after `start`
+        stop = owner.starts.bisect_right(end - 1)  # the first element starting at or after `end`
+        if stop == first + 1 and owner.start(first) < start and end < owner.end(first):
+            return name, first, stop, owner.start(first), owner.end(first)  # inside one element
+        region_start = owner.end(first - 1) if first > 0 else self.array_spans[name][0] + 1
+        region_end = owner.start(stop) if stop < len(owner) else self.array_spans[name][1] - 1
+        return name, first, stop, region_start, region_end
+
+    def _apply(self, plan: tuple[str, int, int, int, int], start: int, end: int, delta: int) -> bool:
+        """Re-read the planned stretch of the (already edited) text; False to re-read all."""
+        name, first, stop, region_start, region_end = plan
+        owner = self.lists[name]
+        region_text = self.buffer.slice(region_start, region_end + delta)
+        inside_one = stop == first + 1 and region_start == owner.start(first)
+        if inside_one:
+            value, found = parse_element(region_text, _SHAPES[name])
+            if value is None or value.start != 0 or value.end != len(region_text) or any(p.kind == "syntax" for p in found):
+                return False
+            values, problems = [value], list(found)
+        else:
+            parsed = parse_array_region(region_text, 0, len(region_text), _SHAPES[name], first > 0, stop < len(owner))
+            if parsed is None:
+                return False
+            values, problems = parsed[0], list(parsed[1])
+        self._move_after(name, end, delta, first_in_array=stop)
+        self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
+        return True
+
+    def _move_after(self, name: str, end: int, delta: int, first_in_array: int) -> None:
+        """Move everything after an edit ending at `end` (old offsets) by `delta`."""
+        if not delta:
+            return
+        self.lists[name].shift_from(first_in_array, delta)
+        self.array_spans[name][1] += delta
+        for other in ARRAYS:
+            if other != name and other in self.array_spans and self.array_spans[other][0] >= end:
+                self.array_spans[other][0] += delta
+                self.array_spans[other][1] += delta
+                self.lists[other].shift_from(0, delta)
+        self.root_findings = [_shift_finding(f, end, delta) for f in self.root_findings]
+
+    def _replace_elements(
+        self,
+        owner: ElementList,
+        first: int,
+        stop: int,
+        values: list[JsonValue],
+        text: str,
+        offset: int,
+        problems: list[SyntaxProblem],
+    ) -> None:
+        """Swap elements [first, stop) for new ones read from `values` (in `text`, at `offset`)."""
+        old = owner.elements[first:stop]
+        graph = self.graph
+        affected: set[str] = set()
+        for element in old:
+            affected |= self._affected_by(element.model)
+            self._with_findings.discard(element)
+        for element in old:
+            model = element.model
+            if isinstance(model, Node):
+                graph.remove_node(model)
+            elif isinstance(model, Edge):
+                graph.remove_edge(model)
+        owner.starts.settle(stop)
+        owner.ends.settle(stop)
+        del owner.elements[first:stop]
+        owner.starts.replace(first, stop, [])
+        owner.ends.replace(first, stop, [])
+        created = self._read_elements(owner, first, values, text, offset, problems)
+        if len(created) != stop - first:
+            for index in range(first + len(created), len(owner)):
+                owner.elements[index].index = index
+        for element in created:
+            model = element.model
+            if isinstance(model, Node):
+                graph.add_node(model)
+            elif isinstance(model, Edge):
+                graph.add_edge(model)
+        for element in created:
+            affected |= self._affected_by(element.model)
+        self.context.refresh(affected)
+        self.stats = ChangeStats(False, len(created), sorted(self.context.recomputed))
+
+    def _affected_by(self, model: Node | Edge | None) -> set[str]:
+        """Consumers whose per-consumer findings may change with this node or edge."""
+        if isinstance(model, Node) and model.id is not None:
+            return self.graph.consumers_affected_by(model.id)
+        if isinstance(model, Edge) and model.is_tool and model.target is not None:
+            return self.graph.consumers_affected_by(model.target)
+        return set()
+
+
+@dataclass(frozen=True)
+class ParsedJsonProblems:
+    """Just the problems of a parse, for syntax_findings."""
+
+    problems: tuple[SyntaxProblem, ...]
+
+
+def _anchor_finding(finding: Finding, offset: int, element: Element) -> Finding:
+    """A finding made in an element's own coordinates, anchored to the element."""
+
+    def anchored(span: Span) -> Span:
+        return Span(span.start + offset, span.end + offset, element)
+
+    return replace(
+        finding,
+        span=anchored(finding.span),
+        related=tuple(RelatedLocation(anchored(r.span), r.message) for r in finding.related),
+    )

@@ -1,0 +1,52 @@
+"""Every rule has a stable code, a summary, and an example here that produces it: adding a rule
+without an example fails this test."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from flowdrop_lsp.core import analyze
+from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE
+
+from tests.core.builders import node, tool_edge, workflow
+
+EXAMPLES = {
+    "FD-SYNTAX": '{"nodes": [}',
+    "FD-DUPLICATE-KEY": '{"nodes": [], "edges": [], "edges": []}',
+    "FD-NOT-WORKFLOW": '{"name": "package"}',
+    "FD-SCHEMA": '{"nodes": [{"type": "agent"}], "edges": []}',
+    "CMP-9": workflow([node("a", label="A"), node("b", label="a")], [tool_edge("a", "x"), tool_edge("b", "x")]),
+    "CMP-10": workflow([node("a", label="A"), node("h", "http_request", "H")], [tool_edge("a", "h")]),
+    "R2": workflow([node("a", label="A"), node("a", label="B")], []),
+    "R8": workflow([], [tool_edge("a", "b")]),
+    "EDGE-5": workflow([node("a"), node("b")], [{"source": "a", "target": "b", "data": {"edgeType": "toool"}}]),
+    "FD-TOOLBOX-CYCLE": workflow([node("t", "toolbox"), node("u", "toolbox")], [tool_edge("t", "u"), tool_edge("u", "t")]),
+    "FD-LLM-NAME": workflow([node("a", label="1st"), node("x", "agent")], [tool_edge("a", "x")]),
+    "R12": workflow([node("a")], [{"source": "a", "target": "a"}]),
+    "R13": workflow([node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]),
+}
+
+
+def test_every_rule_has_an_example() -> None:
+    assert set(EXAMPLES) == {rule.code for rule in ALL_RULES}
+
+
+def test_rule_codes_are_unique_and_documented() -> None:
+    assert len(RULES_BY_CODE) == len(ALL_RULES)
+    for rule in ALL_RULES:
+        assert rule.title and rule.summary and rule.anchor == "rule-" + rule.code.lower()
+
+
+@pytest.mark.parametrize("code", sorted(EXAMPLES))
+def test_example_produces_its_rule_with_its_default_severity(code: str) -> None:
+    found = [f for f in analyze(EXAMPLES[code]).findings if f.code == code]
+    assert found, [f.code for f in analyze(EXAMPLES[code]).findings]
+    assert {f.severity for f in found} == {RULES_BY_CODE[code].default_severity}
+
+
+def test_examples_are_json_where_they_should_be() -> None:
+    for code, text in EXAMPLES.items():
+        if code not in {"FD-SYNTAX", "FD-DUPLICATE-KEY"}:
+            json.loads(text)
