@@ -234,20 +234,3 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
         declared_type_span=_span(declared) if declared_type else None,
         is_tool=classify_tool_edge(declared_type, _string(target_handle), settings),
     )
-
-
-def _array_items(root: JObject, key: str) -> tuple[list[JsonValue], Span | None]:
-    value = root.get(key)
-    if isinstance(value, JArray):
-        return value.items, Span(value.start, value.end)
-    return [], None
-
-
-def read_workflow(root: JsonValue | None, settings: Settings, text: str = "") -> Workflow:
-    if not isinstance(root, JObject):
-        return Workflow((), (), None, None)
-    node_values, nodes_span = _array_items(root, "nodes")
-    edge_values, edges_span = _array_items(root, "edges")
-    nodes = tuple(read_node(i, v, settings, text) for i, v in enumerate(node_values))
-    edges = tuple(read_edge(i, v, settings) for i, v in enumerate(edge_values))
-    return Workflow(nodes, edges, nodes_span, edges_span)

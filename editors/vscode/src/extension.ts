@@ -23,6 +23,10 @@ let output: vscode.LogOutputChannel;
 let traceChannel: TraceChannel;
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
+/** Set when the server could not be found/started: no automatic retry on every
+ *  opened document (one error message, not one per file) until the settings
+ *  change or "FlowDrop: Restart Language Server" is run. */
+let startFailed = false;
 let selector: DocumentSelector = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -34,12 +38,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand(`${SECTION}.restartServer`, async () => {
       output.info('Restart requested');
+      startFailed = false;
       await stopClient();
       selector = buildSelector();
       await startClient();
     }),
     vscode.workspace.onDidOpenTextDocument((doc) => {
-      if (!client && isWorkflow(doc)) void startClient();
+      if (!client && !startFailed && isWorkflow(doc)) void startClient();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       // Relative globs in `flowdrop.files` are anchored at workspace folders.
@@ -48,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.trace.server`)) traceChannel.refresh();
       if (RESTART_SETTINGS.some((s) => e.affectsConfiguration(s))) {
+        startFailed = false;
         void restartIfRunning('settings changed');
       }
     }),
@@ -272,7 +278,10 @@ async function startClient(): Promise<void> {
   if (starting) return starting;
   starting = (async () => {
     const server = resolveServer();
-    if (!server) return;
+    if (!server) {
+      startFailed = true;
+      return;
+    }
     output.info(`Starting ${server.command} ${(server.args ?? []).join(' ')}`);
 
     const clientOptions: LanguageClientOptions = {
@@ -293,6 +302,7 @@ async function startClient(): Promise<void> {
       client = c;
       output.info('FlowDrop language server started');
     } catch (err) {
+      startFailed = true;
       const detail = err instanceof Error ? err.message : String(err);
       try {
         await c.dispose(2000);
@@ -301,7 +311,7 @@ async function startClient(): Promise<void> {
       }
       void showSetupError(
         `FlowDrop: failed to start the language server "${server.command} ${(server.args ?? []).join(' ')}": ` +
-          `${detail}. Check the settings "flowdrop.server.path" and "flowdrop.server.args".`,
+          `${detail}. See the FlowDrop output; check the settings "flowdrop.server.path" and "flowdrop.server.args".`,
       );
     }
   })();

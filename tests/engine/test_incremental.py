@@ -1,0 +1,206 @@
+"""The incremental engine gives exactly the findings of a from-scratch analysis, after every edit.
+
+A hypothesis state machine applies LSP-style edit sequences to workflow documents — label
+edits, node and edge insertion and deletion, retargeting edges into and out of toolboxes,
+toolbox chains and cycles, cut and paste of blocks, edits that break the JSON and later repair
+it, several changes at once — and after EVERY step compares the incremental state's findings
+(codes, severities, messages, ranges, related locations, fixes) with a from-scratch analysis
+of the same text. `--slow` runs many more examples.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.jsonsyntax import FULL, JArray, JObject, parse_json
+from flowdrop_lsp.core.settings import Settings
+
+LABELS = ["Web Search", "web-search", "Café", "Caf", "数据", "データ", "🚀 Fetch", "fetch", "2FA Check", "", "Calc"]
+TYPES = ["http_request", "calculator", "toolbox", "toolbox", "agent", "my_site_thing"]
+SETTINGS = Settings(edge_types=Settings().edge_types)
+
+
+def make_node(rng: random.Random, number: int) -> str:
+    node_type = rng.choice(TYPES)
+    label = rng.choice(LABELS)
+    shape = rng.randrange(3)
+    if shape == 0:  # spec shorthand
+        return json.dumps({"id": f"n{number}", "type": node_type, "data": {"label": label}}, ensure_ascii=False)
+    if shape == 1:  # Drupal shape
+        return json.dumps(
+            {"id": f"n{number}", "position": {"x": number, "y": 1}, "data": {"label": label, "config": {"k": [1, 2]}, "metadata": {"node_type_id": node_type}}},
+            ensure_ascii=False,
+            indent=2,
+        )
+    return json.dumps({"id": f"n{number}", "type": node_type}, ensure_ascii=False)  # no label: type names it
+
+
+def make_edge(rng: random.Random, count: int) -> str:
+    source, target = f"n{rng.randrange(count + 1)}", f"n{rng.randrange(count + 1)}"
+    kind = rng.randrange(4)
+    if kind == 0:
+        return json.dumps({"source": source, "target": target, "data": {"edgeType": "tool_availability"}})
+    if kind == 1:
+        return json.dumps({"id": f"e{rng.randrange(99)}", "source": source, "target": target, "targetHandle": f"{target}-input-tool"})
+    if kind == 2:
+        return json.dumps({"source": source, "target": target, "targetHandle": f"{target}-input-tool_calls"})
+    return json.dumps({"source": source, "target": target, "data": {"edgeType": "tools"}})
+
+
+def make_document(rng: random.Random) -> str:
+    count = rng.randrange(2, 9)
+    nodes = [make_node(rng, i) for i in range(count)]
+    edges = [make_edge(rng, count) for _ in range(rng.randrange(0, 12))]
+    return '{\n  "id": "w",\n  "nodes": [\n    ' + ",\n    ".join(nodes) + '\n  ],\n  "edges": [\n    ' + ",\n    ".join(edges) + "\n  ]\n}\n"
+
+
+def elements(text: str, array: str) -> list[tuple[int, int]]:
+    root = parse_json(text, shape=FULL).root
+    value = root.get(array) if isinstance(root, JObject) else None
+    return [(item.start, item.end) for item in value.items] if isinstance(value, JArray) else []
+
+
+def comparable(document: WorkflowDocument) -> list[tuple[object, ...]]:
+    return [
+        (
+            f.code,
+            f.severity.value,
+            f.message,
+            f.span.start,
+            f.span.end,
+            tuple((r.span.start, r.span.end, r.message) for r in f.related),
+            tuple((x.title, x.preferred, tuple((e.span.start, e.span.end, e.new_text) for e in x.edits)) for x in f.fixes),
+            f.extra,
+        )
+        for f in document.findings()
+    ]
+
+
+STEPS = {"all": 0, "incremental": 0}
+
+
+class IncrementalEqualsScratch(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.text = ""
+        self.document: WorkflowDocument | None = None
+        self.rng = random.Random(0)
+        self.whole_text = ""
+        self.incremental_steps = 0
+
+    def edit(self, start: int, end: int, new_text: str) -> None:
+        assert self.document is not None
+        self.text = self.text[:start] + new_text + self.text[end:]
+        self.document.apply_edit(start, end, new_text)
+
+    @initialize(seed=st.integers(0, 10**6))
+    def start(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.text = make_document(self.rng)
+        self.whole_text = self.text
+        self.document = WorkflowDocument(self.text, SETTINGS)
+
+    @rule(data=st.data())
+    def edit_a_label(self, data: st.DataObject) -> None:
+        spots = [i + len('"label": "') for i in range(len(self.text)) if self.text.startswith('"label": "', i)]
+        if not spots:
+            return
+        at = data.draw(st.sampled_from(spots))
+        close = self.text.find('"', at)
+        cut = data.draw(st.integers(0, max(0, close - at)))
+        new = data.draw(st.sampled_from(["", "x", "-", " ", "é", "🚀", "Web Search", "web", "\\u002d", "S"]))
+        self.edit(at, at + cut, new)
+
+    @rule(data=st.data())
+    def insert_an_element(self, data: st.DataObject) -> None:
+        array = data.draw(st.sampled_from(["nodes", "edges"]))
+        items = elements(self.text, array)
+        count = len(elements(self.text, "nodes"))
+        element = make_node(self.rng, count + self.rng.randrange(3)) if array == "nodes" else make_edge(self.rng, count)
+        if not items:
+            return
+        where = data.draw(st.integers(0, len(items)))
+        if where == len(items):
+            self.edit(items[-1][1], items[-1][1], ",\n    " + element)
+        else:
+            self.edit(items[where][0], items[where][0], element + ",\n    ")
+
+    @rule(data=st.data())
+    def delete_elements(self, data: st.DataObject) -> None:
+        array = data.draw(st.sampled_from(["nodes", "edges"]))
+        items = elements(self.text, array)
+        if len(items) < 2:
+            return
+        first = data.draw(st.integers(0, len(items) - 2))
+        last = data.draw(st.integers(first, min(first + 2, len(items) - 2)))
+        # Delete items first..last with the separator after them.
+        self.edit(items[first][0], items[last + 1][0], "")
+
+    @rule(data=st.data())
+    def retarget_an_edge(self, data: st.DataObject) -> None:
+        spots = [i + len('"target": "') for i in range(len(self.text)) if self.text.startswith('"target": "', i)]
+        if not spots:
+            return
+        at = data.draw(st.sampled_from(spots))
+        close = self.text.find('"', at)
+        count = len(elements(self.text, "nodes"))
+        self.edit(at, close, f"n{data.draw(st.integers(0, count))}")
+
+    @rule(data=st.data())
+    def cut_and_paste(self, data: st.DataObject) -> None:
+        items = elements(self.text, "nodes")
+        if len(items) < 3:
+            return
+        i = data.draw(st.integers(0, len(items) - 2))
+        block = self.text[items[i][0] : items[i + 1][0]]  # an element with its separator
+        self.edit(items[i][0], items[i + 1][0], "")
+        items = elements(self.text, "nodes")
+        j = data.draw(st.integers(0, len(items) - 1))
+        self.edit(items[j][0], items[j][0], block)
+
+    @rule(data=st.data())
+    def break_the_json(self, data: st.DataObject) -> None:
+        self.whole_text = self.text
+        at = data.draw(st.integers(0, len(self.text)))
+        self.edit(at, min(len(self.text), at + data.draw(st.integers(0, 3))), data.draw(st.sampled_from(["", "{", '"', ",", "]", "}x"])))
+
+    @precondition(lambda self: bool(self.whole_text) and self.whole_text != self.text)
+    @rule()
+    def repair(self) -> None:
+        assert self.document is not None
+        self.edit(0, len(self.text), self.whole_text)
+
+    @rule(data=st.data())
+    def several_changes_at_once(self, data: st.DataObject) -> None:
+        # A didChange with several content changes: applied one after the other, as LSP says.
+        for _ in range(data.draw(st.integers(2, 4))):
+            spots = [i + len('"label": "') for i in range(len(self.text)) if self.text.startswith('"label": "', i)]
+            if not spots:
+                return
+            at = data.draw(st.sampled_from(spots))
+            self.edit(at, at, data.draw(st.sampled_from(["a", "-", "数"])))
+
+    @invariant()
+    def equals_a_from_scratch_analysis(self) -> None:
+        if self.document is None:
+            return
+        assert self.document.text == self.text
+        STEPS["all"] += 1
+        if not self.document.stats.full_reread:
+            STEPS["incremental"] += 1
+        assert comparable(self.document) == comparable(WorkflowDocument(self.text, SETTINGS))
+
+
+def test_incremental_equals_from_scratch(request) -> None:  # type: ignore[no-untyped-def]
+    examples = 400 if request.config.getoption("--slow") else 60
+    run = settings(max_examples=examples, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck))(
+        IncrementalEqualsScratch
+    )
+    run.TestCase().runTest()
+    # The comparison proves something only if most steps took the incremental path.
+    assert STEPS["incremental"] > STEPS["all"] * 0.3, STEPS
