@@ -162,7 +162,7 @@ class WorkflowDocument:
         self.settings = settings or Settings()
         self.allow_comments = allow_comments
         self.buffer = EditableText(text)
-        self.stats = ChangeStats()
+        self._stats = ChangeStats()
         self._load()
 
     # ----- reading ----------------------------------------------------------------------------
@@ -175,7 +175,8 @@ class WorkflowDocument:
         text = self.buffer.text
         parsed = parse_json(text, allow_comments=self.allow_comments)
         root = parsed.root
-        self.is_workflow = looks_like_workflow(root)
+        self._stale = False
+        self._is_workflow = looks_like_workflow(root)
         self.graph = ToolGraph(self.settings)
         self.context = RuleContext(self.graph, self.settings, CONSUMER_RULES)
         self.lists = {name: ElementList(name) for name in ARRAYS}
@@ -185,7 +186,7 @@ class WorkflowDocument:
         self._findings: tuple[Finding, ...] | None = None
         problems = list(parsed.problems)
         arrays_ok = True
-        if self.is_workflow:
+        if self._is_workflow:
             assert isinstance(root, JObject)
             for name in ARRAYS:
                 value = root.get(name)
@@ -205,12 +206,12 @@ class WorkflowDocument:
             self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
         self.root_findings.extend(syntax_findings(ParsedJsonProblems(tuple(problems))))
         self.incremental = (
-            self.is_workflow
+            self._is_workflow
             and arrays_ok
             and not self.allow_comments
             and not any(p.kind == "syntax" for p in parsed.problems)
         )
-        self.stats = ChangeStats(True, sum(len(lst) for lst in self.lists.values()), sorted(self.context.recomputed))
+        self._stats = ChangeStats(True, sum(len(lst) for lst in self.lists.values()), sorted(self.context.recomputed))
         self.context.recomputed.clear()
 
     def _models(self, name: str) -> list[Node | Edge]:
@@ -265,6 +266,7 @@ class WorkflowDocument:
     # ----- findings ---------------------------------------------------------------------------
     def findings(self) -> tuple[Finding, ...]:
         """Every finding of the current text, spans absolute, settings applied, sorted."""
+        self._fresh()
         if self._findings is None:
             found: list[Finding] = list(self.root_findings)
             for element in self._with_findings:
@@ -272,7 +274,7 @@ class WorkflowDocument:
                 for path, message, span in element.schema:
                     where = path_text([element.owner.name, element.index, *path])
                     found.append(Finding(SCHEMA, Severity.ERROR, f"{where}: {message}", span))
-            if self.is_workflow:
+            if self._is_workflow:
                 for _rule, check in GRAPH_RULES:
                     found.extend(check(self.context))
             self._findings = apply_settings(map(resolve_finding, found), self.settings)
@@ -280,15 +282,34 @@ class WorkflowDocument:
 
     # ----- editing ----------------------------------------------------------------------------
     def apply_edit(self, start: int, end: int, new_text: str) -> None:
-        """Replace `[start, end)` (code points) with `new_text` and bring the analysis up to date."""
+        """Replace `[start, end)` (code points) with `new_text` and bring the analysis up to date.
+
+        When the edit cannot be taken incrementally, the whole text is re-read — lazily, when
+        findings are next asked for, so that a burst of such edits costs one re-read."""
         self._findings = None
         self.context.recomputed.clear()
         start = max(0, min(start, len(self.buffer)))
         end = max(start, min(end, len(self.buffer)))
-        plan = None if self.settings.full_recompute or not self.incremental else self._plan(start, end)
+        usable = not self._stale and not self.settings.full_recompute and self.incremental
+        plan = self._plan(start, end) if usable else None
         self.buffer.replace(start, end, new_text)
         if plan is None or not self._apply(plan, start, end, len(new_text) - (end - start)):
+            self._stale = True
+
+    def _fresh(self) -> None:
+        if self._stale:
             self._load()
+
+    @property
+    def stats(self) -> ChangeStats:
+        """What the last change re-did (a pending whole re-read is done first)."""
+        self._fresh()
+        return self._stats
+
+    @property
+    def is_workflow(self) -> bool:
+        self._fresh()
+        return self._is_workflow
 
     def _plan(self, start: int, end: int) -> tuple[str, int, int, int, int] | None:
         """Which stretch of which array an edit falls in, before the text changes: (array,
@@ -380,7 +401,7 @@ class WorkflowDocument:
         for element in created:
             affected |= self._affected_by(element.model)
         self.context.refresh(affected)
-        self.stats = ChangeStats(False, len(created), sorted(self.context.recomputed))
+        self._stats = ChangeStats(False, len(created), sorted(self.context.recomputed))
 
     def _affected_by(self, model: Node | Edge | None) -> set[str]:
         """Consumers whose per-consumer findings may change with this node or edge."""

@@ -38,11 +38,12 @@ def rename_edit(node: Node, new_label: str) -> TextEdit:
     if node.data_span is not None:
         separator = "" if node.data_is_empty else ", "
         at = node.data_span.start + 1
-        return TextEdit(Span(at, at), f'"label": {encoded}{separator}')
+        # Keep the span's anchor: in the incremental engine the node may move after this.
+        return TextEdit(Span(at, at, node.data_span.base), f'"label": {encoded}{separator}')
     if node.data_value_span is not None:  # `data` is not an object: a second `data` key would lose
         return TextEdit(node.data_value_span, f'{{"label": {encoded}}}')
     at = node.span.start + 1
-    return TextEdit(Span(at, at), f'"data": {{"label": {encoded}}}, ')
+    return TextEdit(Span(at, at, node.span.base), f'"data": {{"label": {encoded}}}, ')
 
 
 def readable_base(node: Node) -> str:

@@ -46,7 +46,7 @@ def _current_fixes(ls: FlowdropServer, document: Document, diagnostic: types.Dia
     same code at the same place (or about the same node)."""
     encoding = ls.encoding
     data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-    findings = ls.analysis_of(document).findings
+    findings = document.findings()
     for finding in findings:
         if finding.code != diagnostic.code or not finding.fixes:
             continue
@@ -85,7 +85,7 @@ def _findings_in_range(ls: FlowdropServer, document: Document, rng: types.Range)
     encoding = ls.encoding
     start = document.lines.offset(rng.start.line, rng.start.character, encoding)
     end = document.lines.offset(rng.end.line, rng.end.character, encoding)
-    return [f for f in ls.analysis_of(document).findings if f.fixes and f.span.start <= end and start <= f.span.end]
+    return [f for f in document.findings() if f.fixes and f.span.start <= end and start <= f.span.end]
 
 
 def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -100,14 +100,13 @@ def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[typ
             # Asked at a position without diagnostics in the request: offer what is there.
             diagnostics = ls.diagnostics_of(document)
             wanted = {(f.code, f.span) for f in _findings_in_range(ls, document, params.range)}
-            findings = ls.analysis_of(document).findings
+            findings = document.findings()
             ours = [d for d, f in zip(diagnostics, findings) if (f.code, f.span) in wanted]
         for diagnostic in ours:
             actions.extend(_quick_fixes(ls, document, diagnostic))
         actions.sort(key=lambda action: not action.is_preferred)  # Enter takes the first one
     if _wants(only, FIX_ALL_KIND):
-        analysis = ls.analysis_of(document)
-        edits = preferred_edits(analysis.findings)
+        edits = preferred_edits(document.findings())
         if edits:
             lsp_edits = [types.TextEdit(range=to_range(document.lines, e.span, ls.encoding), new_text=e.new_text) for e in edits]
             actions.append(

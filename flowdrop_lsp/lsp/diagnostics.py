@@ -43,7 +43,12 @@ def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: FlowdropServer, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
-        ls.documents.open(item.uri, item.language_id, item.version, item.text)
+        try:
+            settings = ls.settings.for_uri(item.uri)
+            ls.documents.open(item.uri, item.language_id, item.version, item.text, settings)
+        except Exception as error:  # noqa: BLE001
+            ls.log_error(f"opening {item.uri}", error)
+            return
         ls.schedule(item.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

@@ -1,22 +1,23 @@
-"""The server's own store of open documents: text, version, line index, latest analysis.
+"""The server's own store of open documents, each kept analysed by the incremental engine.
 
 The server keeps its own buffers instead of pygls's workspace (whose text sync rebuilds the
 whole document per change, see the protocol override in server.py), so that what we analyse
 is always exactly the buffer the client sent — unsaved and untitled ones included, never the
-disk.
+disk — and an edit costs what it touches (core/engine.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlparse
 
 from flowdrop_lsp.cli.discover import matches_globs
-from flowdrop_lsp.core.analysis import Analysis
+from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.settings import Settings
-from flowdrop_lsp.core.text import Encoding, LineIndex
+from flowdrop_lsp.core.text import EditableText, Encoding
 
 
 @dataclass(frozen=True)
@@ -27,37 +28,6 @@ class Change:
     text: str
 
 
-@dataclass
-class Document:
-    uri: str
-    language_id: str
-    version: int
-    text: str
-    lines: LineIndex = field(init=False)
-    analysis: Analysis | None = None
-    analysed_version: int | None = None
-    published: bool = False  # whether diagnostics were published (so they can be cleared)
-
-    def __post_init__(self) -> None:
-        self.lines = LineIndex(self.text)
-
-    def apply(self, changes: Iterable[Change], version: int, encoding: Encoding) -> None:
-        for change in changes:
-            if change.range is None:
-                self.text = change.text
-            else:
-                start_line, start_char, end_line, end_char = change.range
-                start = self.lines.offset(start_line, start_char, encoding)
-                end = max(start, self.lines.offset(end_line, end_char, encoding))
-                self.text = self.text[:start] + change.text + self.text[end:]
-            self.lines = LineIndex(self.text)
-        self.version = version
-
-    @property
-    def allow_comments(self) -> bool:
-        return self.language_id == "jsonc" or self.uri.endswith(".jsonc")
-
-
 def uri_path(uri: str) -> PurePosixPath | None:
     parsed = urlparse(uri)
     if parsed.scheme not in ("file", "vscode-remote", ""):
@@ -65,21 +35,65 @@ def uri_path(uri: str) -> PurePosixPath | None:
     return PurePosixPath(unquote(parsed.path))
 
 
-def is_flowdrop_document(document: Document, analysis: Analysis, settings: Settings) -> bool:
-    """A FlowDrop workflow: a path matching the configured globs, or JSON whose content is a
-    workflow (a top-level object with `nodes` or `edges`). Unrelated JSON gets nothing."""
-    path = uri_path(document.uri)
-    if path is not None and matches_globs(path, settings.files):  # type: ignore[arg-type]
-        return True
-    return analysis.is_workflow
+class Document:
+    def __init__(self, uri: str, language_id: str, version: int, text: str, settings: Settings) -> None:
+        self.uri = uri
+        self.language_id = language_id
+        self.version = version
+        self.settings = settings
+        self.engine = WorkflowDocument(text, settings, allow_comments=self.allow_comments)
+        self.published = False  # whether diagnostics were published (so they can be cleared)
+
+    @property
+    def allow_comments(self) -> bool:
+        return self.language_id == "jsonc" or self.uri.endswith(".jsonc")
+
+    @property
+    def lines(self) -> EditableText:
+        """Positions and offsets of the current text (the LineIndex interface)."""
+        return self.engine.buffer
+
+    @property
+    def text(self) -> str:
+        return self.engine.text
+
+    def apply(self, changes: Iterable[Change], version: int, encoding: Encoding) -> None:
+        """Apply the content changes of one didChange, in order, as LSP says."""
+        for change in changes:
+            buffer = self.engine.buffer
+            if change.range is None:
+                self.engine.apply_edit(0, len(buffer), change.text)
+                continue
+            start_line, start_char, end_line, end_char = change.range
+            start = buffer.offset(start_line, start_char, encoding)
+            end = max(start, buffer.offset(end_line, end_char, encoding))
+            self.engine.apply_edit(start, end, change.text)
+        self.version = version
+
+    def reconfigure(self, settings: Settings) -> None:
+        """New settings: re-read the text under them (only when they differ)."""
+        if settings != self.settings:
+            self.settings = settings
+            self.engine = WorkflowDocument(self.engine.text, settings, allow_comments=self.allow_comments)
+
+    def findings(self) -> tuple[Finding, ...]:
+        return self.engine.findings()
+
+    def is_flowdrop(self) -> bool:
+        """A FlowDrop workflow: a path matching the configured globs, or JSON whose content is a
+        workflow (a top-level object with `nodes` or `edges`). Unrelated JSON gets nothing."""
+        path = uri_path(self.uri)
+        if path is not None and matches_globs(path, self.settings.files):  # type: ignore[arg-type]
+            return True
+        return self.engine.is_workflow
 
 
 class DocumentStore:
     def __init__(self) -> None:
         self._documents: dict[str, Document] = {}
 
-    def open(self, uri: str, language_id: str, version: int, text: str) -> Document:
-        document = Document(uri, language_id, version, text)
+    def open(self, uri: str, language_id: str, version: int, text: str, settings: Settings) -> Document:
+        document = Document(uri, language_id, version, text, settings)
         self._documents[uri] = document
         return document
 

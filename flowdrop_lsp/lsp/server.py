@@ -21,11 +21,10 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from flowdrop_lsp import __version__
-from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
-from flowdrop_lsp.lsp.documents import Document, DocumentStore, is_flowdrop_document
+from flowdrop_lsp.lsp.documents import Document, DocumentStore
 
 log = logging.getLogger("flowdrop_lsp")
 
@@ -108,26 +107,19 @@ class FlowdropServer(LanguageServer):
     def settings_for(self, document: Document) -> Settings:
         return self.settings.for_uri(document.uri)
 
-    def analysis_of(self, document: Document) -> Analysis:
-        """The analysis of the document's current text (computed now if it is stale)."""
-        if document.analysis is None or document.analysed_version != document.version:
-            document.analysis = analyze(document.text, self.settings_for(document), allow_comments=document.allow_comments)
-            document.analysed_version = document.version
-        return document.analysis
-
     def is_workflow_document(self, document: Document) -> bool:
-        return is_flowdrop_document(document, self.analysis_of(document), self.settings_for(document))
+        return document.is_flowdrop()
 
     def diagnostics_of(self, document: Document) -> list[types.Diagnostic]:
         """The document's diagnostics, or none when it is not a FlowDrop workflow."""
-        if not self.is_workflow_document(document):
+        if not document.is_flowdrop():
             return []
-        settings = self.settings_for(document)
         encoding = self.encoding
         related = self.supports_related_information
+        docs_url = document.settings.docs_url
         return [
-            to_diagnostic(f, document.lines, encoding, document.uri, document.version, settings.docs_url, related)
-            for f in self.analysis_of(document).findings
+            to_diagnostic(f, document.lines, encoding, document.uri, document.version, docs_url, related)
+            for f in document.findings()
         ]
 
     def publish(self, document: Document) -> None:
@@ -173,19 +165,21 @@ class FlowdropServer(LanguageServer):
             await asyncio.sleep(0)
 
     def republish_all(self) -> None:
+        """After a settings change: re-read every open document under its settings, publish."""
         self.settings.invalidate()
         for document in self.documents.all():
-            document.analysis = None
+            document.reconfigure(self.settings_for(document))
             self.schedule(document.uri)
 
 
 def create_server() -> FlowdropServer:
-    from flowdrop_lsp.lsp import code_actions, diagnostics, settings_sync
+    from flowdrop_lsp.lsp import code_actions, commands, diagnostics, settings_sync
 
     server = FlowdropServer()
     settings_sync.register(server)
     diagnostics.register(server)
     code_actions.register(server)
+    commands.register(server)
     return server
 
 

@@ -332,3 +332,18 @@ async def test_pull_diagnostics_when_the_client_supports_them(session: Session) 
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI))
     )
     assert len(cmp9(list(report.items))) == 2
+
+
+async def test_stats_command_reports_what_the_last_change_recomputed(session: Session) -> None:
+    session.open(URI, WIRED)
+    await session.publishes.wait_for(URI, 1)
+    start = WIRED.index('"Fetch Page"') + 1
+    session.change(URI, 2, [replace_span(WIRED, start, start + 5, "Fetch", session.encoding)])
+    await session.publishes.wait_for(URI, 2)
+    stats = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="flowdrop.stats", arguments=[URI])
+    )
+    assert stats["version"] == 2
+    assert stats["fullReread"] is False
+    assert stats["elementsReread"] == 1
+    assert stats["consumersRecomputed"] == ["agent"]

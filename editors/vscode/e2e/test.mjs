@@ -163,6 +163,22 @@ async function main() {
   if (dupes.length) fail(`duplicate CMP-9 entries in the Problems panel (published twice?): ${dupes.join('; ')}`);
   await shot('01-before-fix.png');
 
+  // 2b. Settings reach the server (didChangeConfiguration / workspace/configuration):
+  //     flowdrop.severity CMP-9 -> warning turns the squiggles into warnings, and back.
+  const wsSettings = path.join(WORKSPACE, '.vscode', 'settings.json');
+  fs.mkdirSync(path.dirname(wsSettings), { recursive: true });
+  fs.writeFileSync(wsSettings, JSON.stringify({ 'flowdrop.severity': { 'CMP-9': 'warning' } }, null, 2));
+  const squiggles = (kind) => page.locator(`.editor-group-container.active .monaco-editor .squiggly-${kind}`).count();
+  await waitFor('warning squiggles after setting flowdrop.severity {"CMP-9": "warning"}', async () =>
+    (await squiggles('warning')) > 0 && (await squiggles('error')) === 0,
+  );
+  log('OK flowdrop.severity reached the server: CMP-9 shown as warning');
+  fs.writeFileSync(wsSettings, '{}\n');
+  await waitFor('error squiggles back after clearing flowdrop.severity', async () =>
+    (await squiggles('error')) > 0 && (await squiggles('warning')) === 0,
+  );
+  log('OK severity back to error after clearing the setting');
+
   // 3. Cursor on a squiggled label, Ctrl+. then Enter applies the preferred quick fix.
   const wsFile = path.join(WORKSPACE, WORKFLOW);
   const original = fs.readFileSync(wsFile, 'utf8');
@@ -240,9 +256,7 @@ async function main() {
   // 6. A broken `flowdrop.server.path` (changed while running: the extension
   //    restarts the server) gives an error message naming the setting.
   if (CHECK_BAD_PATH) {
-    const dir = path.join(WORKSPACE, '.vscode');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ 'flowdrop.server.path': '/nonexistent/flowdrop-lsp' }, null, 2));
+    fs.writeFileSync(wsSettings, JSON.stringify({ 'flowdrop.server.path': '/nonexistent/flowdrop-lsp' }, null, 2));
     const toast = await waitFor('an error notification naming flowdrop.server.path', async () => {
       const texts = await page.locator('.notifications-toasts .notification-list-item').allTextContents();
       return texts.find((t) => t.includes('flowdrop.server.path')) || null;
