@@ -149,7 +149,10 @@ def _others_text(ctx: RuleContext, others: list[str], routes: dict[str, tuple[st
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    collisions = [c for consumer in ctx.graph.consumers for c in collisions_at(ctx, consumer)]
+    # The collisions per consumer are cached (RuleContext.refresh recomputes the consumers an
+    # edit affects); the findings are rebuilt from them each time: their messages name labels
+    # of other nodes, and the renames are planned over all collisions together.
+    collisions = [c for per_consumer in ctx.results_of(RULE.code).values() for c in per_consumer]
     if not collisions:
         return
     cache: NameCounts = {}
