@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
@@ -30,16 +31,29 @@ from flowdrop_lsp.core.jsonsyntax import (
     NODE_SHAPE,
     JArray,
     JObject,
+    JOpaque,
     JsonValue,
+    ParsedJson,
     SyntaxProblem,
     parse_array_region,
     parse_element,
     parse_json,
+    scan_workflow,
+    to_python,
 )
-from flowdrop_lsp.core.model import Edge, Node, _Spans, looks_like_workflow, read_edge, read_node
+from flowdrop_lsp.core.model import (
+    Edge,
+    Node,
+    _Spans,
+    looks_like_workflow,
+    read_edge,
+    read_edge_value,
+    read_node,
+    read_node_value,
+)
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
-from flowdrop_lsp.core.schema import element_problems, path_text, root_problems
+from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.text import EditableText, PendingShift, Span
 
@@ -173,8 +187,11 @@ class WorkflowDocument:
     def _load(self) -> None:
         """Read the whole text from scratch."""
         text = self.buffer.text
-        parsed = parse_json(text, allow_comments=self.allow_comments)
+        fast = None if self.allow_comments else scan_workflow(text)
+        parsed = ParsedJson(fast, ()) if fast is not None else parse_json(text, allow_comments=self.allow_comments)
         root = parsed.root
+        # A whole, schema-valid document (the usual case) needs no per-element validation.
+        self._all_valid = fast is not None and document_is_valid(to_python(fast))
         self._stale = False
         self._is_workflow = looks_like_workflow(root)
         self.graph = ToolGraph(self.settings)
@@ -195,7 +212,7 @@ class WorkflowDocument:
                     self._read_elements(self.lists[name], 0, value.items, text, 0, problems)
                 else:
                     arrays_ok = False
-            for path, message, start, end in root_problems(root, text):
+            for path, message, start, end in [] if self._all_valid else root_problems(root, text):
                 self.root_findings.append(Finding(SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)))
             for node in self._models("nodes"):
                 self.graph.add_node(node)  # type: ignore[arg-type]
@@ -213,6 +230,19 @@ class WorkflowDocument:
         )
         self._stats = ChangeStats(True, sum(len(lst) for lst in self.lists.values()), sorted(self.context.recomputed))
         self.context.recomputed.clear()
+        self._all_valid = False  # elements re-read by later edits are validated one by one
+
+    def _element_spans(self, element: Element, kind: str) -> Any:
+        """The spans of an element read by the fast path, re-read from its current text (in the
+        coordinates it was created in, so that they move with it like any other)."""
+        owner = element.owner
+        text = self.buffer.slice(owner.start(element.index), owner.end(element.index))
+        value, _ = parse_element(text, _SHAPES[owner.name])
+        assert value is not None
+        spans = _Spans(element.created_start, element)
+        if kind == "node":
+            return read_node(element.index, value, self.settings, text, spans).spans
+        return read_edge(element.index, value, self.settings, spans).spans
 
     def _models(self, name: str) -> list[Node | Edge]:
         return [element.model for element in self.lists[name].elements if element.model is not None]
@@ -233,16 +263,22 @@ class WorkflowDocument:
         kind = _KIND[owner.name]
         for position, value in enumerate(values):
             element = Element(owner, first_index + position, value.start + offset)
-            spans = _Spans(offset, element)
-            if kind == "node":
-                element.model = read_node(element.index, value, self.settings, text, spans)
+            if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
+                span = Span(value.start + offset, value.end + offset, element)
+                spans_later = partial(self._element_spans, element, kind)
+                if kind == "node":
+                    element.model = read_node_value(element.index, value.value, span, self.settings, spans_later)
+                else:
+                    element.model = read_edge_value(element.index, value.value, span, self.settings, spans_later)
             else:
-                edge = read_edge(element.index, value, self.settings, spans)
-                element.model = edge
-                for _rule, check in EDGE_RULES:
-                    element.findings.extend(check(edge, self.settings))
-            for path, message, start, end in element_problems(kind, value, text):
-                element.schema.append((path, message, Span(start + offset, end + offset, element)))
+                spans = _Spans(offset, element)
+                if kind == "node":
+                    element.model = read_node(element.index, value, self.settings, text, spans)
+                else:
+                    element.model = read_edge(element.index, value, self.settings, spans)
+            if not self._all_valid:
+                for path, message, start, end in element_problems(kind, value, text):
+                    element.schema.append((path, message, Span(start + offset, end + offset, element)))
             if problems:
                 inside = [p for p in problems if p.kind == "duplicate-key" and value.start <= p.start < value.end]
                 for problem in inside:
@@ -258,6 +294,10 @@ class WorkflowDocument:
         owner.ends.settle(first_index)
         owner.starts.replace(first_index, first_index, starts)
         owner.ends.replace(first_index, first_index, ends)
+        for element in created:
+            if isinstance(element.model, Edge):  # now that its offsets are known (lazy spans)
+                for _rule, check in EDGE_RULES:
+                    element.findings.extend(check(element.model, self.settings))
         for element in created:
             if element.has_findings:
                 self._with_findings.add(element)
@@ -398,17 +438,20 @@ class WorkflowDocument:
                 graph.add_node(model)
             elif isinstance(model, Edge):
                 graph.add_edge(model)
-        for element in created:
+        # …and after it, for the old ids too: a toolbox deleted may leave a consumer behind.
+        for element in (*old, *created):
             affected |= self._affected_by(element.model)
         self.context.refresh(affected)
         self._stats = ChangeStats(False, len(created), sorted(self.context.recomputed))
 
     def _affected_by(self, model: Node | Edge | None) -> set[str]:
         """Consumers whose per-consumer findings may change with this node or edge."""
+        # The node (or target) itself always: it may have just stopped being a consumer, and
+        # refresh drops what was cached for it.
         if isinstance(model, Node) and model.id is not None:
-            return self.graph.consumers_affected_by(model.id)
+            return self.graph.consumers_affected_by(model.id) | {model.id}
         if isinstance(model, Edge) and model.is_tool and model.target is not None:
-            return self.graph.consumers_affected_by(model.target)
+            return self.graph.consumers_affected_by(model.target) | {model.target}
         return set()
 
 

@@ -158,9 +158,22 @@ def _raise_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise ValueError("duplicate key")  # the tolerant parser reads it, and reports it
+    return result
+
+
 # The C scanner of the standard library: reads one whole value at an offset, returning it and
-# where it ends. Used for the values whose inner spans nothing needs (see SHAPE).
-_C_SCAN = json.scanner.make_scanner(json.JSONDecoder(parse_constant=_raise_constant))  # type: ignore[attr-defined]
+# where it ends. Used for the values whose inner spans nothing needs (see SHAPE), and for whole
+# elements by the fast path (scan_workflow). Anything it would accept silently but the tolerant
+# parser reports (NaN, duplicate keys) makes it fail, so both paths report the same problems.
+_C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
+    json.JSONDecoder(parse_constant=_raise_constant, object_pairs_hook=_pairs_without_duplicates)
+)
+_SCAN_STRING = json.decoder.scanstring  # type: ignore[attr-defined]
+_SPACE = re.compile(r"[ \t\r\n]*")
 
 
 class JOpaque(JsonValue):
@@ -544,6 +557,78 @@ def parse_array_region(text: str, start: int, end: int, shape: Any, leading_comm
     if "".join(pattern) != expected or any(p.kind == "syntax" for p in problems):
         return None
     return items, tuple(problems)
+
+
+def scan_workflow(text: str) -> JObject | None:
+    """The fast path for a whole, valid document: the root object's members, `nodes` and `edges`
+    as arrays of elements each read whole by the C scanner (JOpaque: value and span, no inner
+    spans). None when anything is off (a syntax error, a duplicate key, a BOM, comments…): the
+    caller then uses the tolerant parser, which reports it."""
+
+    def skip(at: int) -> int:
+        return _SPACE.match(text, at).end()  # type: ignore[union-attr]
+
+    try:
+        position = skip(0)
+        if text[position : position + 1] != "{":
+            return None
+        root_start = position
+        position = skip(position + 1)
+        members: list[JMember] = []
+        last: dict[str, JMember] = {}
+        if text[position : position + 1] == "}":
+            position += 1
+        else:
+            while True:
+                if text[position : position + 1] != '"':
+                    return None
+                key_value, key_end = _SCAN_STRING(text, position + 1, True)
+                key = JString(position, key_end, key_value)
+                position = skip(key_end)
+                if text[position : position + 1] != ":" or key_value in last:
+                    return None
+                position = skip(position + 1)
+                value: JsonValue
+                if key_value in ("nodes", "edges") and text[position : position + 1] == "[":
+                    value, position = _scan_elements(text, position)
+                else:
+                    scanned, end = _C_SCAN(text, position)
+                    value, position = JOpaque(position, end, scanned), end
+                member = JMember(key, value)
+                members.append(member)
+                last[key_value] = member
+                position = skip(position)
+                separator = text[position : position + 1]
+                if separator == "}":
+                    position += 1
+                    break
+                if separator != ",":
+                    return None
+                position = skip(position + 1)
+        if skip(position) != len(text):
+            return None
+        return JObject(root_start, position, members, last)
+    except (StopIteration, ValueError, RecursionError, IndexError):
+        return None
+
+
+def _scan_elements(text: str, position: int) -> tuple[JArray, int]:
+    """An array at `position` whose elements are each read whole by the C scanner."""
+    start = position
+    items: list[JsonValue] = []
+    position = _SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+    if text[position : position + 1] == "]":
+        return JArray(start, position + 1, items), position + 1
+    while True:
+        value, end = _C_SCAN(text, position)
+        items.append(JOpaque(position, end, value))
+        position = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+        separator = text[position : position + 1]
+        if separator == "]":
+            return JArray(start, position + 1, items), position + 1
+        if separator != ",":
+            raise ValueError("expected , or ]")
+        position = _SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
 
 
 def parse_value_at(text: str, start: int, end: int) -> JsonValue | None:

@@ -8,7 +8,9 @@ Node-type resolution, tool names and tool-edge classification follow docs/domain
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JOpaque, JsonValue, JString, parse_value_at
 from flowdrop_lsp.core.names import sanitize_tool_name
@@ -20,31 +22,84 @@ TOOL_EDGE_TYPE = "tool_availability"
 TOOL_HANDLE_SUFFIX = "-input-tool"
 
 
+class SpanDetail:
+    """The spans of one node or edge: given, or computed on first use. A document read by the
+    fast path (whole elements through the C scanner) has values but no spans; spans are only
+    needed for the few elements a finding or fix is about, so each is re-read then."""
+
+    __slots__ = ("_value", "_compute")
+
+    def __init__(self, value: Any = None, compute: Callable[[], Any] | None = None) -> None:
+        self._value = value
+        self._compute = compute
+
+    def get(self) -> Any:
+        if self._value is None:
+            assert self._compute is not None
+            self._value = self._compute()
+            self._compute = None
+        return self._value
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSpans:
+    id_span: Span | None
+    type_span: Span | None
+    label_span: Span | None  # the data.label value token, whatever its JSON type
+    data_span: Span | None  # the data object, when `data` is an object
+    name_source_span: Span | None
+    data_value_span: Span | None  # the `data` value token, whatever its JSON type
+
+
 @dataclass(frozen=True, slots=True)
 class Node:
     index: int
     span: Span
     id: str | None
-    id_span: Span | None
     type_id: str | None
-    type_span: Span | None
     label: str | None  # data.label when it is a string
-    label_span: Span | None  # the data.label value token, whatever its JSON type
-    data_span: Span | None  # the data object, when `data` is an object
     data_is_empty: bool
     name_source: str  # what the tool name derives from: label, else the type id
-    name_source_span: Span | None
     tool_name: str
-    data_value_span: Span | None = None  # the `data` value token, whatever its JSON type
+    detail: SpanDetail = field(compare=False, repr=False)
+
+    @property
+    def spans(self) -> NodeSpans:
+        return self.detail.get()  # type: ignore[no-any-return]
+
+    @property
+    def id_span(self) -> Span | None:
+        return self.spans.id_span
+
+    @property
+    def type_span(self) -> Span | None:
+        return self.spans.type_span
+
+    @property
+    def label_span(self) -> Span | None:
+        return self.spans.label_span
+
+    @property
+    def data_span(self) -> Span | None:
+        return self.spans.data_span
+
+    @property
+    def name_source_span(self) -> Span | None:
+        return self.spans.name_source_span
+
+    @property
+    def data_value_span(self) -> Span | None:
+        return self.spans.data_value_span
 
     @property
     def anchor(self) -> Span:
         """Where findings about this node are shown: the string its tool name comes from (its
         label, or instanceTitle where that setting is on), else its id, else its start."""
-        if self.name_source_span is not None and self.name_source_span != self.type_span:
-            return self.name_source_span
-        if self.id_span is not None:
-            return self.id_span
+        spans = self.spans
+        if spans.name_source_span is not None and spans.name_source_span != spans.type_span:
+            return spans.name_source_span
+        if spans.id_span is not None:
+            return spans.id_span
         return Span(self.span.start, self.span.start + 1, self.span.base)
 
     @property
@@ -56,24 +111,50 @@ class Node:
 
 
 @dataclass(frozen=True, slots=True)
+class EdgeSpans:
+    source_span: Span | None
+    target_span: Span | None
+    target_handle_span: Span | None
+    declared_type_span: Span | None
+
+
+@dataclass(frozen=True, slots=True)
 class Edge:
     index: int
     span: Span
     id: str | None
     source: str | None
-    source_span: Span | None
     target: str | None
-    target_span: Span | None
     source_handle: str | None
     target_handle: str | None
-    target_handle_span: Span | None
     declared_type: str | None  # data.edgeType when it is a non-empty string
-    declared_type_span: Span | None
     is_tool: bool
+    detail: SpanDetail = field(compare=False, repr=False)
+
+    @property
+    def spans(self) -> EdgeSpans:
+        return self.detail.get()  # type: ignore[no-any-return]
+
+    @property
+    def source_span(self) -> Span | None:
+        return self.spans.source_span
+
+    @property
+    def target_span(self) -> Span | None:
+        return self.spans.target_span
+
+    @property
+    def target_handle_span(self) -> Span | None:
+        return self.spans.target_handle_span
+
+    @property
+    def declared_type_span(self) -> Span | None:
+        return self.spans.declared_type_span
 
     @property
     def anchor(self) -> Span:
-        return self.target_span or self.source_span or Span(self.span.start, self.span.start + 1, self.span.base)
+        spans = self.spans
+        return spans.target_span or spans.source_span or Span(self.span.start, self.span.start + 1, self.span.base)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +239,7 @@ def read_node(index: int, value: JsonValue, settings: Settings, text: str = "", 
     if obj is None:
         span = _span(value)
         assert span is not None
-        return Node(index, span, None, None, None, None, None, None, None, True, "", None, sanitize_tool_name(""))
+        return Node(index, span, None, None, None, True, "", sanitize_tool_name(""), SpanDetail(_NO_NODE_SPANS))
     id_value = obj.get("id")
     type_value = resolve_node_type(obj)
     data_value = obj.get("data")
@@ -182,17 +263,21 @@ def read_node(index: int, value: JsonValue, settings: Settings, text: str = "", 
         index=index,
         span=span,
         id=_string(id_value),
-        id_span=_span(id_value) if isinstance(id_value, JString) else None,
         type_id=type_value.value if type_value else None,
-        type_span=_span(type_value),
         label=label,
-        label_span=_span(label_value),
-        data_span=_span(data),
         data_is_empty=not data.members if data else True,
         name_source=name_source,
-        name_source_span=_span(source_value),
         tool_name=sanitize_tool_name(name_source),
-        data_value_span=_span(data_value),
+        detail=SpanDetail(
+            NodeSpans(
+                id_span=_span(id_value) if isinstance(id_value, JString) else None,
+                type_span=_span(type_value),
+                label_span=_span(label_value),
+                data_span=_span(data),
+                name_source_span=_span(source_value),
+                data_value_span=_span(data_value),
+            )
+        ),
     )
 
 
@@ -210,7 +295,7 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
     if obj is None:
         span = _span(value)
         assert span is not None
-        return Edge(index, span, None, None, None, None, None, None, None, None, None, None, False)
+        return Edge(index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS))
     source = obj.get("source")
     target = obj.get("target")
     target_handle = obj.get("targetHandle")
@@ -224,13 +309,93 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
         span=span,
         id=_string(obj.get("id")),
         source=_string(source),
-        source_span=_span(source) if isinstance(source, JString) else None,
         target=_string(target),
-        target_span=_span(target) if isinstance(target, JString) else None,
         source_handle=_string(obj.get("sourceHandle")),
         target_handle=_string(target_handle),
-        target_handle_span=_span(target_handle) if isinstance(target_handle, JString) else None,
         declared_type=declared_type,
-        declared_type_span=_span(declared) if declared_type else None,
         is_tool=classify_tool_edge(declared_type, _string(target_handle), settings),
+        detail=SpanDetail(
+            EdgeSpans(
+                source_span=_span(source) if isinstance(source, JString) else None,
+                target_span=_span(target) if isinstance(target, JString) else None,
+                target_handle_span=_span(target_handle) if isinstance(target_handle, JString) else None,
+                declared_type_span=_span(declared) if declared_type else None,
+            )
+        ),
     )
+
+
+# ----- the fast path: values only, spans on demand ----------------------------------------------
+
+
+def _py_str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _py_dict(value: Any) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
+
+
+def read_node_value(index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], NodeSpans]) -> Node:
+    """The node of an element read whole (its Python value); the same rules as `read_node`,
+    with the spans computed by `spans()` when first needed."""
+    obj = _py_dict(value)
+    if obj is None:
+        return Node(index, span, None, None, None, True, "", sanitize_tool_name(""), SpanDetail(_NO_NODE_SPANS))
+    data = _py_dict(obj.get("data"))
+    metadata = _py_dict(data.get("metadata")) if data else None
+    type_id = None
+    for position, candidate in enumerate(
+        (metadata.get("node_type_id") if metadata else None, obj.get("type"), metadata.get("id") if metadata else None)
+    ):
+        if isinstance(candidate, str) and candidate and not (position == 1 and candidate == EDITOR_RENDER_TYPE):
+            type_id = candidate
+            break
+    label = _py_str(data.get("label")) if data else None
+    name_source = None
+    if settings.use_instance_title and data is not None:
+        config = _py_dict(data.get("config"))
+        title = config.get("instanceTitle") if config else None
+        if isinstance(title, str) and title:
+            name_source = title
+    if name_source is None and label:
+        name_source = label
+    if name_source is None:
+        name_source = type_id or ""
+    return Node(
+        index=index,
+        span=span,
+        id=_py_str(obj.get("id")),
+        type_id=type_id,
+        label=label,
+        data_is_empty=not data if data is not None else True,
+        name_source=name_source,
+        tool_name=sanitize_tool_name(name_source),
+        detail=SpanDetail(compute=spans),
+    )
+
+
+def read_edge_value(index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], EdgeSpans]) -> Edge:
+    """The edge of an element read whole (its Python value); see `read_node_value`."""
+    obj = _py_dict(value)
+    if obj is None:
+        return Edge(index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS))
+    data = _py_dict(obj.get("data"))
+    declared = (_py_str(data.get("edgeType")) if data else None) or None
+    target_handle = _py_str(obj.get("targetHandle"))
+    return Edge(
+        index=index,
+        span=span,
+        id=_py_str(obj.get("id")),
+        source=_py_str(obj.get("source")),
+        target=_py_str(obj.get("target")),
+        source_handle=_py_str(obj.get("sourceHandle")),
+        target_handle=target_handle,
+        declared_type=declared,
+        is_tool=classify_tool_edge(declared, target_handle, settings),
+        detail=SpanDetail(compute=spans),
+    )
+
+
+_NO_NODE_SPANS = NodeSpans(None, None, None, None, None, None)
+_NO_EDGE_SPANS = EdgeSpans(None, None, None, None)

@@ -41,6 +41,15 @@ def _fast_is_valid() -> Callable[[Any], bool] | None:
     return jsonschema_rs.Draft202012Validator(workflow_schema()).is_valid
 
 
+def document_is_valid(instance: Any) -> bool:
+    """Whether a whole document is valid, answered fast (False when unsure)."""
+    fast = _fast_is_valid()
+    try:
+        return bool(fast is not None and fast(instance))
+    except ValueError:
+        return False
+
+
 def schema_path() -> str:
     return str(resources.files("flowdrop_lsp.schemas").joinpath(SCHEMA_RESOURCE))
 

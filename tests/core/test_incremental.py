@@ -1,5 +1,8 @@
 """The incremental engine (core/engine.py) against the oracle: after every edit, the findings of
-`WorkflowDocument.apply_edit` equal those of `analyze()` reading the edited text from scratch."""
+`WorkflowDocument.apply_edit` equal those of `analyze()` reading the edited text from scratch.
+
+Each example is a whole editing session, so it runs a quarter of the profile's examples (50 by
+default, 1250 with `pytest --slow`)."""
 
 from __future__ import annotations
 
@@ -7,16 +10,19 @@ import json
 import re
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flowdrop_lsp.core import Finding, Settings, analyze
 from flowdrop_lsp.core.engine import WorkflowDocument
-
 from tests.core.builders import FIXTURES, SPEC_EXAMPLES, node, shared_file, tool_edge, workflow
 
 SEEDS = [path.read_text(encoding="utf-8") for path in sorted(FIXTURES.glob("*.flowdrop.json"))]
-SEEDS.append(shared_file(SPEC_EXAMPLES / "cmp9-refused-two-tools-through-a-box.json").read_text(encoding="utf-8"))
+SEEDS.append(
+    shared_file(SPEC_EXAMPLES / "cmp9-refused-two-tools-through-a-box.json").read_text(
+        encoding="utf-8"
+    )
+)
 SEEDS.append(
     workflow(
         [
@@ -39,7 +45,20 @@ SEEDS.append(
     )
 )
 LABELS = ["Search", "search", "Lookup", "LOOKUP", "数据", "", "Box", "2nd", "web-search"]
-IDS = ["a", "b", "c", "box", "box2", "agent", "agent2", "tool_a", "tool_b", "box_1", "agent_1", "ghost"]
+IDS = [
+    "a",
+    "b",
+    "c",
+    "box",
+    "box2",
+    "agent",
+    "agent2",
+    "tool_a",
+    "tool_b",
+    "box_1",
+    "agent_1",
+    "ghost",
+]
 STRING_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
@@ -52,7 +71,10 @@ def comparable(finding: Finding) -> tuple[Any, ...]:
         finding.message,
         finding.node,
         tuple((r.span.start, r.span.end, r.message) for r in finding.related),
-        tuple((f.title, f.preferred, tuple((e.span.start, e.span.end, e.new_text) for e in f.edits)) for f in finding.fixes),
+        tuple(
+            (f.title, f.preferred, tuple((e.span.start, e.span.end, e.new_text) for e in f.edits))
+            for f in finding.fixes
+        ),
         finding.extra,
     )
 
@@ -72,7 +94,11 @@ def edit(draw: st.DrawFn, text: str) -> tuple[int, int, str]:
         tokens = list(STRING_TOKEN.finditer(text))
         if tokens:
             token = draw(st.sampled_from(tokens))
-            return token.start(), token.end(), json.dumps(draw(st.sampled_from(LABELS + IDS)), ensure_ascii=False)
+            return (
+                token.start(),
+                token.end(),
+                json.dumps(draw(st.sampled_from(LABELS + IDS)), ensure_ascii=False),
+            )
     if kind in ("line-delete", "line-copy"):
         starts = [0] + [m.end() for m in re.finditer("\n", text)]
         if len(starts) > 2:
@@ -84,11 +110,22 @@ def edit(draw: st.DrawFn, text: str) -> tuple[int, int, str]:
     start = draw(st.integers(0, len(text)))
     if kind == "delete":
         return start, min(len(text), start + draw(st.integers(1, 6))), ""
-    return start, start, draw(st.sampled_from([",", "}", "{", '"', "x", " ", "\n", "]", "[", ':"a"']))
+    return (
+        start,
+        start,
+        draw(st.sampled_from([",", "}", "{", '"', "x", " ", "\n", "]", "[", ':"a"'])),
+    )
 
 
-@given(st.sampled_from(SEEDS), st.sampled_from([Settings(), Settings(use_instance_title=True)]), st.data())
-def test_incremental_edits_match_a_fresh_analysis(seed: str, settings: Settings, data: st.DataObject) -> None:
+@settings(max_examples=max(25, settings.default.max_examples // 4))
+@given(
+    st.sampled_from(SEEDS),
+    st.sampled_from([Settings(), Settings(use_instance_title=True)]),
+    st.data(),
+)
+def test_incremental_edits_match_a_fresh_analysis(
+    seed: str, settings: Settings, data: st.DataObject
+) -> None:
     document = WorkflowDocument(seed, settings)
     text = seed
     history: list[tuple[int, int, str]] = []

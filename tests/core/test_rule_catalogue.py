@@ -9,7 +9,6 @@ import pytest
 
 from flowdrop_lsp.core import analyze
 from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE
-
 from tests.core.builders import node, tool_edge, workflow
 
 EXAMPLES = {
@@ -17,15 +16,25 @@ EXAMPLES = {
     "FD-DUPLICATE-KEY": '{"nodes": [], "edges": [], "edges": []}',
     "FD-NOT-WORKFLOW": '{"name": "package"}',
     "FD-SCHEMA": '{"nodes": [{"type": "agent"}], "edges": []}',
-    "CMP-9": workflow([node("a", label="A"), node("b", label="a")], [tool_edge("a", "x"), tool_edge("b", "x")]),
-    "CMP-10": workflow([node("a", label="A"), node("h", "http_request", "H")], [tool_edge("a", "h")]),
+    "CMP-9": workflow(
+        [node("a", label="A"), node("b", label="a")], [tool_edge("a", "x"), tool_edge("b", "x")]
+    ),
+    "CMP-10": workflow(
+        [node("a", label="A"), node("h", "http_request", "H")], [tool_edge("a", "h")]
+    ),
     "R2": workflow([node("a", label="A"), node("a", label="B")], []),
     "R8": workflow([], [tool_edge("a", "b")]),
-    "EDGE-5": workflow([node("a"), node("b")], [{"source": "a", "target": "b", "data": {"edgeType": "toool"}}]),
-    "FD-TOOLBOX-CYCLE": workflow([node("t", "toolbox"), node("u", "toolbox")], [tool_edge("t", "u"), tool_edge("u", "t")]),
+    "EDGE-5": workflow(
+        [node("a"), node("b")], [{"source": "a", "target": "b", "data": {"edgeType": "toool"}}]
+    ),
+    "FD-TOOLBOX-CYCLE": workflow(
+        [node("t", "toolbox"), node("u", "toolbox")], [tool_edge("t", "u"), tool_edge("u", "t")]
+    ),
     "FD-LLM-NAME": workflow([node("a", label="1st"), node("x", "agent")], [tool_edge("a", "x")]),
     "R12": workflow([node("a")], [{"source": "a", "target": "a"}]),
-    "R13": workflow([node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]),
+    "R13": workflow(
+        [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]
+    ),
 }
 
 

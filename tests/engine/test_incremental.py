@@ -197,8 +197,8 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
 
 
 def test_incremental_equals_from_scratch(request) -> None:  # type: ignore[no-untyped-def]
-    examples = 400 if request.config.getoption("--slow") else 60
-    run = settings(max_examples=examples, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck))(
+    examples = 400 if request.config.getoption("--slow") else 40
+    run = settings(max_examples=examples, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck))(
         IncrementalEqualsScratch
     )
     run.TestCase().runTest()

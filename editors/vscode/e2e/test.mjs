@@ -143,6 +143,15 @@ async function main() {
   // 1. Open the workflow: the server publishes CMP-9 -> error squiggles.
   await quickOpen(WORKFLOW);
   log(`opened ${WORKFLOW}`);
+  // Put the cursor inside the "web-search" label: both colliding labels (a few
+  // lines apart) are then in view, where Monaco renders their squiggles.
+  const wsFile = path.join(WORKSPACE, WORKFLOW);
+  const original = fs.readFileSync(wsFile, 'utf8');
+  const lines = original.split('\n');
+  const idx = lines.findIndex((l) => l.includes('"label": "web-search"'));
+  if (idx < 0) fail(`no "web-search" label in ${wsFile}`);
+  const col = lines[idx].indexOf('"web-search"') + 3; // inside the string token (1-based col)
+  await gotoLineCol(idx + 1, col);
   const n = await waitFor('a .squiggly-error in the workflow file', async () => {
     const c = await activeSquiggles().count();
     return c > 0 ? c : 0;
@@ -180,12 +189,6 @@ async function main() {
   log('OK severity back to error after clearing the setting');
 
   // 3. Cursor on a squiggled label, Ctrl+. then Enter applies the preferred quick fix.
-  const wsFile = path.join(WORKSPACE, WORKFLOW);
-  const original = fs.readFileSync(wsFile, 'utf8');
-  const lines = original.split('\n');
-  const idx = lines.findIndex((l) => l.includes('"label": "web-search"'));
-  if (idx < 0) fail(`no "web-search" label in ${wsFile}`);
-  const col = lines[idx].indexOf('"web-search"') + 3; // inside the string token (1-based col)
   await gotoLineCol(idx + 1, col);
   await waitFor('a squiggle under the cursor line', async () => (await activeSquiggles().count()) > 0);
   // Give the light bulb a moment to compute, then open the quick-fix menu.

@@ -16,7 +16,7 @@ RULE = Rule("EDGE-5", "Unrecognised edge type", Severity.WARNING,
 
 
 def check_edge(edge: Edge, settings: Settings) -> Iterator[Finding]:
-    if edge.declared_type and edge.declared_type_span and edge.declared_type not in settings.edge_types:
+    if edge.declared_type and edge.declared_type not in settings.edge_types and edge.declared_type_span:
         known = ", ".join(sorted(settings.edge_types))
         verdict = "a tool edge" if edge.is_tool else "not a tool edge"
         yield Finding(
