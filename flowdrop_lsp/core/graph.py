@@ -28,7 +28,8 @@ EdgeKey = tuple[str, str, "str | None", "str | None"]
 
 def doc_order(item: Node | Edge) -> int:
     """Where an element is in the document now (its index can be stale after an insertion)."""
-    return item.span.resolve().start
+    span = item.span
+    return span.start if span.base is None else span.start + span.base.offset()
 
 
 @dataclass(frozen=True, slots=True)

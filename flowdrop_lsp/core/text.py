@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -72,6 +73,17 @@ def code_points_for_units(segment: str, units: int, encoding: Encoding) -> int:
         else:
             counted += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
     return len(segment)
+
+
+# Line breaks that str.splitlines knows but LSP does not.
+_OTHER_BREAKS = re.compile("[\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets where lines start (\r\n, \n or a lone \r end a line, as LSP says)."""
+    if _OTHER_BREAKS.search(text) is None:  # the usual case: let C code do it
+        return [0, *accumulate(map(len, text.splitlines(keepends=True)))][: text.count("\n") + text.count("\r") - text.count("\r\n") + 1]
+    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
 
 
 class LineIndex:
@@ -174,7 +186,7 @@ class PendingShift:
         self.first += len(values) - (stop - start)
 
 
-_CHUNK = 8192
+_CHUNK = 65536
 
 
 class EditableText:
@@ -189,9 +201,7 @@ class EditableText:
         self.chunks = [text[i : i + _CHUNK] for i in range(0, len(text), _CHUNK)] or [""]
         self._recount()
         self._joined: str | None = text
-        starts = [0]
-        starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
-        self.lines = PendingShift(starts)
+        self.lines = PendingShift(line_starts(text))
 
     def _recount(self) -> None:
         starts = []
