@@ -17,7 +17,16 @@ from pathlib import Path
 from flowdrop_lsp.core.jsonsyntax import parse_json
 from flowdrop_lsp.core.model import looks_like_workflow
 
-SKIPPED_DIRECTORIES = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"}
+SKIPPED_DIRECTORIES = {
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+}
 MAX_SNIFF_BYTES = 64 * 1024 * 1024
 
 
@@ -37,7 +46,9 @@ def matches_globs(path: Path, globs: Sequence[str]) -> bool:
     posix = path.as_posix()
     for pattern in globs:
         # `**/` also matches no directory at all, as editors' globs do.
-        if fnmatch.fnmatch(posix, pattern) or fnmatch.fnmatch(path.name, pattern.removeprefix("**/")):
+        if fnmatch.fnmatch(posix, pattern) or fnmatch.fnmatch(
+            path.name, pattern.removeprefix("**/")
+        ):
             return True
     return False
 

@@ -54,7 +54,9 @@ def format_text(results: Sequence[FileResult]) -> str:
         lines = result.lines
         for finding in result.findings:
             line, column = lines.position(finding.span.start)
-            out.append(f"{result.path}:{line + 1}:{column + 1}: {finding.severity.value} {finding.code} {finding.message}")
+            out.append(
+                f"{result.path}:{line + 1}:{column + 1}: {finding.severity.value} {finding.code} {finding.message}"
+            )
     return "".join(line + "\n" for line in out)
 
 
@@ -85,11 +87,15 @@ def finding_json(result: FileResult, finding: Finding, lines: LineIndex) -> dict
             {
                 "title": fix.title,
                 "preferred": fix.preferred,
-                "edits": [{"range": _range(lines, e.span), "new_text": e.new_text} for e in fix.edits],
+                "edits": [
+                    {"range": _range(lines, e.span), "new_text": e.new_text} for e in fix.edits
+                ],
             }
             for fix in finding.fixes
         ],
-        "related": [{"range": _range(lines, r.span), "message": r.message} for r in finding.related],
+        "related": [
+            {"range": _range(lines, r.span), "message": r.message} for r in finding.related
+        ],
         "url": rule_url(finding.code, result.docs_url),
     }
     for key, value in finding.extra:
@@ -98,20 +104,30 @@ def finding_json(result: FileResult, finding: Finding, lines: LineIndex) -> dict
 
 
 def format_json(results: Sequence[FileResult]) -> str:
-    items = []
+    items: list[dict[str, Any]] = []
     for result in results:
         lines = result.lines
         items.extend(finding_json(result, finding, lines) for finding in result.findings)
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
-_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
+_SARIF_LEVEL = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFO: "note",
+    Severity.HINT: "note",
+}
 
 
 def _sarif_region(lines: LineIndex, span: Span) -> dict[str, int]:
     start_line, start_col = lines.position(span.start)
     end_line, end_col = lines.position(span.end)
-    return {"startLine": start_line + 1, "startColumn": start_col + 1, "endLine": end_line + 1, "endColumn": end_col + 1}
+    return {
+        "startLine": start_line + 1,
+        "startColumn": start_col + 1,
+        "endLine": end_line + 1,
+        "endColumn": end_col + 1,
+    }
 
 
 def format_sarif(results: Sequence[FileResult]) -> str:
@@ -165,7 +181,10 @@ def format_sarif(results: Sequence[FileResult]) -> str:
                             {
                                 "artifactLocation": {"uri": result.path},
                                 "replacements": [
-                                    {"deletedRegion": _sarif_region(lines, e.span), "insertedContent": {"text": e.new_text}}
+                                    {
+                                        "deletedRegion": _sarif_region(lines, e.span),
+                                        "insertedContent": {"text": e.new_text},
+                                    }
                                     for e in fix.edits
                                 ],
                             }
@@ -203,7 +222,12 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-_GITHUB_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.HINT: "notice"}
+_GITHUB_COMMAND = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFO: "notice",
+    Severity.HINT: "notice",
+}
 
 
 def format_github(results: Sequence[FileResult]) -> str:
@@ -217,8 +241,15 @@ def format_github(results: Sequence[FileResult]) -> str:
                 f"endLine={region['endLine']},endColumn={region['endColumn']},"
                 f"title={_escape_property(finding.code)}"
             )
-            out.append(f"::{_GITHUB_COMMAND[finding.severity]} {properties}::{_escape_data(f'{finding.code} {finding.message}')}")
+            out.append(
+                f"::{_GITHUB_COMMAND[finding.severity]} {properties}::{_escape_data(f'{finding.code} {finding.message}')}"
+            )
     return "".join(line + "\n" for line in out)
 
 
-FORMATTERS = {"text": format_text, "json": format_json, "sarif": format_sarif, "github": format_github}
+FORMATTERS = {
+    "text": format_text,
+    "json": format_json,
+    "sarif": format_sarif,
+    "github": format_github,
+}

@@ -28,22 +28,41 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="flowdrop-lsp", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="flowdrop-lsp", description=__doc__.splitlines()[0] if __doc__ else None
+    )
     parser.add_argument("--version", action="version", version=f"flowdrop-lsp {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     check = commands.add_parser("check", help="check workflow files (CMP-9 and neighbours)")
-    check.add_argument("paths", nargs="*", default=["."], help="files, directories, or - for stdin (default: .)")
-    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument(
+        "paths", nargs="*", default=["."], help="files, directories, or - for stdin (default: .)"
+    )
+    check.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
     check.add_argument("--fix", action="store_true", help="apply the preferred fixes in place")
-    check.add_argument("--diff", action="store_true", help="print the preferred fixes as a diff; change nothing")
-    check.add_argument("--config", type=Path, help="settings file (TOML); default: the nearest flowdrop-lsp.toml or pyproject.toml")
+    check.add_argument(
+        "--diff", action="store_true", help="print the preferred fixes as a diff; change nothing"
+    )
+    check.add_argument(
+        "--config",
+        type=Path,
+        help="settings file (TOML); default: the nearest flowdrop-lsp.toml or pyproject.toml",
+    )
     check.add_argument("--stdin-filename", default="<stdin>", help="the path to report for -")
-    check.add_argument("-v", "--verbose", action="store_true", help="say which files were skipped and why, and each consumer's tools")
+    check.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say which files were skipped and why, and each consumer's tools",
+    )
 
     serve = commands.add_parser("serve", help="run the language server")
     serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
-    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead (for debugging)")
+    serve.add_argument(
+        "--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead (for debugging)"
+    )
     return parser
 
 
@@ -70,7 +89,9 @@ class _SettingsResolver:
         start = Path.cwd() if str(path) == "-" else path.resolve()
         project_file = find_project_settings(start)
         if project_file not in self.by_file:
-            self.by_file[project_file] = load_settings(config=project_file) if project_file else Settings()
+            self.by_file[project_file] = (
+                load_settings(config=project_file) if project_file else Settings()
+            )
         return self.by_file[project_file]
 
 
@@ -127,7 +148,9 @@ def _verbose_graph(display: str, analysis: Analysis) -> None:
             route = flat.route(leaf)
             via = f" via {' > '.join(route)}" if route else ""
             tools.append(f"{name} ({leaf}{via})")
-        _err(f"{display}: consumer {analysis.context.describe(consumer)} sees {len(tools)} tools: {', '.join(tools)}")
+        _err(
+            f"{display}: consumer {analysis.context.describe(consumer)} sees {len(tools)} tools: {', '.join(tools)}"
+        )
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -147,7 +170,11 @@ def run_check(args: argparse.Namespace) -> int:
     first_settings = None
     try:
         # Each path is discovered with the globs (`files`) of its own settings.
-        items = [item for raw in args.paths for item in discover([raw], resolver.for_path(Path(raw)).files)]
+        items = [
+            item
+            for raw in args.paths
+            for item in discover([raw], resolver.for_path(Path(raw)).files)
+        ]
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -187,7 +214,10 @@ def run_check(args: argparse.Namespace) -> int:
                 diffs.append(
                     "".join(
                         difflib.unified_diff(
-                            text.splitlines(keepends=True), fixed.splitlines(keepends=True), display, display
+                            text.splitlines(keepends=True),
+                            fixed.splitlines(keepends=True),
+                            display,
+                            display,
                         )
                     )
                 )

@@ -41,9 +41,18 @@ class Analysis:
 
 
 def analysis_of(document: WorkflowDocument) -> Analysis:
-    return Analysis(document.text, document.is_workflow, document.graph, document.context, document.findings(), document)
+    return Analysis(
+        document.text,
+        document.is_workflow,
+        document.graph,
+        document.context,
+        document.findings(),
+        document,
+    )
 
 
-def analyze(text: str, settings: Settings = DEFAULT_SETTINGS, *, allow_comments: bool = False) -> Analysis:
+def analyze(
+    text: str, settings: Settings = DEFAULT_SETTINGS, *, allow_comments: bool = False
+) -> Analysis:
     """Analyse one workflow document. Never raises on any input text."""
     return analysis_of(WorkflowDocument(text, settings, allow_comments=allow_comments))

@@ -134,9 +134,15 @@ def _shift_finding(finding: Finding, at: int, delta: int) -> Finding:
     return replace(
         finding,
         span=_shift_span(finding.span, at, delta),
-        related=tuple(RelatedLocation(_shift_span(r.span, at, delta), r.message) for r in finding.related),
+        related=tuple(
+            RelatedLocation(_shift_span(r.span, at, delta), r.message) for r in finding.related
+        ),
         fixes=tuple(
-            Fix(f.title, tuple(TextEdit(_shift_span(e.span, at, delta), e.new_text) for e in f.edits), f.preferred)
+            Fix(
+                f.title,
+                tuple(TextEdit(_shift_span(e.span, at, delta), e.new_text) for e in f.edits),
+                f.preferred,
+            )
             for f in finding.fixes
         ),
     )
@@ -166,13 +172,19 @@ def apply_settings(findings: Iterable[Finding], settings: Settings) -> tuple[Fin
         if finding.code in settings.ignore:
             continue
         severity = settings.severity.get(finding.code)
-        kept.append(replace(finding, severity=severity) if severity and severity != finding.severity else finding)
+        kept.append(
+            replace(finding, severity=severity)
+            if severity and severity != finding.severity
+            else finding
+        )
     kept.sort(key=Finding.sort_key)
     return tuple(kept)
 
 
 class WorkflowDocument:
-    def __init__(self, text: str, settings: Settings | None = None, *, allow_comments: bool = False) -> None:
+    def __init__(
+        self, text: str, settings: Settings | None = None, *, allow_comments: bool = False
+    ) -> None:
         self.settings = settings or Settings()
         self.allow_comments = allow_comments
         self.buffer = EditableText(text)
@@ -188,7 +200,11 @@ class WorkflowDocument:
         """Read the whole text from scratch."""
         text = self.buffer.text
         fast = None if self.allow_comments else scan_workflow(text)
-        parsed = ParsedJson(fast, ()) if fast is not None else parse_json(text, allow_comments=self.allow_comments)
+        parsed = (
+            ParsedJson(fast, ())
+            if fast is not None
+            else parse_json(text, allow_comments=self.allow_comments)
+        )
         root = parsed.root
         # A whole, schema-valid document (the usual case) needs no per-element validation.
         self._all_valid = fast is not None and document_is_valid(to_python(fast))
@@ -213,7 +229,11 @@ class WorkflowDocument:
                 else:
                     arrays_ok = False
             for path, message, start, end in [] if self._all_valid else root_problems(root, text):
-                self.root_findings.append(Finding(SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)))
+                self.root_findings.append(
+                    Finding(
+                        SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)
+                    )
+                )
             for node in self._models("nodes"):
                 self.graph.add_node(node)  # type: ignore[arg-type]
             for edge in self._models("edges"):
@@ -228,7 +248,9 @@ class WorkflowDocument:
             and not self.allow_comments
             and not any(p.kind == "syntax" for p in parsed.problems)
         )
-        self._stats = ChangeStats(True, sum(len(lst) for lst in self.lists.values()), sorted(self.context.recomputed))
+        self._stats = ChangeStats(
+            True, sum(len(lst) for lst in self.lists.values()), sorted(self.context.recomputed)
+        )
         self.context.recomputed.clear()
         self._all_valid = False  # elements re-read by later edits are validated one by one
 
@@ -267,9 +289,13 @@ class WorkflowDocument:
                 span = Span(value.start + offset, value.end + offset, element)
                 spans_later = partial(self._element_spans, element, kind)
                 if kind == "node":
-                    element.model = read_node_value(element.index, value.value, span, self.settings, spans_later)
+                    element.model = read_node_value(
+                        element.index, value.value, span, self.settings, spans_later
+                    )
                 else:
-                    element.model = read_edge_value(element.index, value.value, span, self.settings, spans_later)
+                    element.model = read_edge_value(
+                        element.index, value.value, span, self.settings, spans_later
+                    )
             else:
                 spans = _Spans(offset, element)
                 if kind == "node":
@@ -278,13 +304,20 @@ class WorkflowDocument:
                     element.model = read_edge(element.index, value, self.settings, spans)
             if not self._all_valid:
                 for path, message, start, end in element_problems(kind, value, text):
-                    element.schema.append((path, message, Span(start + offset, end + offset, element)))
+                    element.schema.append(
+                        (path, message, Span(start + offset, end + offset, element))
+                    )
             if problems:
-                inside = [p for p in problems if p.kind == "duplicate-key" and value.start <= p.start < value.end]
+                inside = [
+                    p
+                    for p in problems
+                    if p.kind == "duplicate-key" and value.start <= p.start < value.end
+                ]
                 for problem in inside:
                     problems.remove(problem)
                     element.findings.extend(
-                        _anchor_finding(f, offset, element) for f in syntax_findings(ParsedJsonProblems((problem,)))
+                        _anchor_finding(f, offset, element)
+                        for f in syntax_findings(ParsedJsonProblems((problem,)))
                     )
             created.append(element)
         owner.elements[first_index:first_index] = created
@@ -367,7 +400,9 @@ class WorkflowDocument:
         region_end = owner.start(stop) if stop < len(owner) else self.array_spans[name][1] - 1
         return name, first, stop, region_start, region_end
 
-    def _apply(self, plan: tuple[str, int, int, int, int], start: int, end: int, delta: int) -> bool:
+    def _apply(
+        self, plan: tuple[str, int, int, int, int], start: int, end: int, delta: int
+    ) -> bool:
         """Re-read the planned stretch of the (already edited) text; False to re-read all."""
         name, first, stop, region_start, region_end = plan
         owner = self.lists[name]
@@ -375,11 +410,18 @@ class WorkflowDocument:
         inside_one = stop == first + 1 and region_start == owner.start(first)
         if inside_one:
             value, found = parse_element(region_text, _SHAPES[name])
-            if value is None or value.start != 0 or value.end != len(region_text) or any(p.kind == "syntax" for p in found):
+            if (
+                value is None
+                or value.start != 0
+                or value.end != len(region_text)
+                or any(p.kind == "syntax" for p in found)
+            ):
                 return False
             values, problems = [value], list(found)
         else:
-            parsed = parse_array_region(region_text, 0, len(region_text), _SHAPES[name], first > 0, stop < len(owner))
+            parsed = parse_array_region(
+                region_text, 0, len(region_text), _SHAPES[name], first > 0, stop < len(owner)
+            )
             if parsed is None:
                 return False
             values, problems = parsed[0], list(parsed[1])

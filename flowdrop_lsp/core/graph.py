@@ -39,7 +39,9 @@ class FlatToolSet:
 
     consumer: str
     leaves: dict[str, Edge]  # leaf id → its tool edge on the route; insertion order = discovery
-    box_parent: dict[str, str]  # toolbox id → where it forwards on the route (a box or the consumer)
+    box_parent: dict[
+        str, str
+    ]  # toolbox id → where it forwards on the route (a box or the consumer)
 
     def route(self, leaf: str) -> tuple[str, ...]:
         """The toolboxes a leaf passes through, from the leaf's side to the consumer's side."""
@@ -55,7 +57,9 @@ class _Ordered(list):  # type: ignore[type-arg]
     """A list of nodes or edges kept in document order."""
 
     def add(self, item: Node | Edge) -> None:
-        insort(self, item, key=doc_order) if self and doc_order(self[-1]) > doc_order(item) else self.append(item)
+        insort(self, item, key=doc_order) if self and doc_order(self[-1]) > doc_order(
+            item
+        ) else self.append(item)
 
     def discard(self, item: Node | Edge) -> None:
         for index, present in enumerate(self):
@@ -179,10 +183,10 @@ class ToolGraph:
         if edge.is_tool:
             for index, end in ((self.incoming, edge.target), (self.outgoing, edge.source)):
                 assert end is not None
-                edges = index.get(end)
-                if edges is not None:
-                    edges.discard(edge)
-                    if not edges:
+                tool_edges = index.get(end)
+                if tool_edges is not None:
+                    tool_edges.discard(edge)
+                    if not tool_edges:
                         del index[end]
             self.cycles_dirty = True
 

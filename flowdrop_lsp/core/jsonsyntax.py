@@ -18,7 +18,7 @@ import json
 import json.scanner
 import re
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 MAX_DEPTH = 200
 
@@ -34,7 +34,16 @@ _TOKEN = re.compile(
     r"""|(?P<x>[^ \t\r\n])"""
 )
 _ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt])|(.?))', re.S)
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_SIMPLE_ESCAPES = {
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+}
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
 _STRICT_DECODER = json.JSONDecoder()
 
@@ -93,7 +102,9 @@ class JObject(JsonValue):
 
     __slots__ = ("members", "_last")
 
-    def __init__(self, start: int, end: int, members: list[JMember], last: dict[str, JMember]) -> None:
+    def __init__(
+        self, start: int, end: int, members: list[JMember], last: dict[str, JMember]
+    ) -> None:
         self.start, self.end, self.members, self._last = start, end, members, last
 
     def member(self, key: str) -> JMember | None:
@@ -104,7 +115,7 @@ class JObject(JsonValue):
         return member.value if member is not None else None
 
 
-AnyJson = Union[JString, JNumber, JLiteral, JArray, JObject]
+AnyJson = JString | JNumber | JLiteral | JArray | JObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +138,9 @@ class ParsedJson:
 
 def decode_string_token(raw: str) -> tuple[str, str | None]:
     """The value of a string token (with or without its closing quote) and an error, if any."""
-    body = raw[1:-1] if len(raw) >= 2 and raw.endswith('"') and not _ends_in_escape(raw) else raw[1:]
+    body = (
+        raw[1:-1] if len(raw) >= 2 and raw.endswith('"') and not _ends_in_escape(raw) else raw[1:]
+    )
     if "\\" not in body:
         return body, None
     try:
@@ -170,7 +183,7 @@ def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # elements by the fast path (scan_workflow). Anything it would accept silently but the tolerant
 # parser reports (NaN, duplicate keys) makes it fail, so both paths report the same problems.
 _C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
-    json.JSONDecoder(parse_constant=_raise_constant, object_pairs_hook=_pairs_without_duplicates)
+    json.JSONDecoder(parse_constant=_raise_constant, object_pairs_hook=_pairs_without_duplicates)  # type: ignore[arg-type]
 )
 _SCAN_STRING = json.decoder.scanstring  # type: ignore[attr-defined]
 _SPACE = re.compile(r"[ \t\r\n]*")
@@ -210,11 +223,15 @@ _NEXT = re.compile(r"[ \t\r\n]*(?:" + _TOKEN.pattern + ")")
 _EOF = ("eof", -1, -1)
 
 
-def tokenize(text: str, allow_comments: bool, problems: list[SyntaxProblem]) -> list[tuple[str, int, int]]:
+def tokenize(
+    text: str, allow_comments: bool, problems: list[SyntaxProblem]
+) -> list[tuple[str, int, int]]:
     """Every token as (kind, start, end); kind is the punctuation character itself, or
     's' string, 'u' unterminated string, 'n' number, 'w' word, 'x' stray character."""
-    lexer = _Parser(text, problems, allow_trailing_commas=allow_comments, allow_comments=allow_comments)
-    tokens = []
+    lexer = _Parser(
+        text, problems, allow_trailing_commas=allow_comments, allow_comments=allow_comments
+    )
+    tokens: list[tuple[str, int, int]] = []
     while True:
         token = lexer.peek()
         if token[0] == "eof":
@@ -224,7 +241,13 @@ def tokenize(text: str, allow_comments: bool, problems: list[SyntaxProblem]) -> 
 
 
 class _Parser:
-    def __init__(self, text: str, problems: list[SyntaxProblem], allow_trailing_commas: bool, allow_comments: bool) -> None:
+    def __init__(
+        self,
+        text: str,
+        problems: list[SyntaxProblem],
+        allow_trailing_commas: bool,
+        allow_comments: bool,
+    ) -> None:
         self.text = text
         self.length = len(text)
         self.problems = problems
@@ -250,14 +273,18 @@ class _Parser:
             start, end = match.start(kind), match.end()
             if kind == "c":
                 if not self.allow_comments:
-                    self.problems.append(SyntaxProblem("syntax", "comments are not allowed in JSON", start, end))
+                    self.problems.append(
+                        SyntaxProblem("syntax", "comments are not allowed in JSON", start, end)
+                    )
                 pos = end
                 continue
             if kind == "p":
                 token = (text[start], start, end)
             elif kind == "s":
-                closed = end - start >= 2 and text[end - 1] == '"' and (
-                    text[end - 2] != "\\" or not _ends_in_escape(text[start:end])
+                closed = (
+                    end - start >= 2
+                    and text[end - 1] == '"'
+                    and (text[end - 2] != "\\" or not _ends_in_escape(text[start:end]))
                 )
                 token = ("s" if closed else "u", start, end)
             else:
@@ -276,7 +303,7 @@ class _Parser:
         kind, start, end = token
         if kind == "eof":
             return "end of file"
-        return f"'{self.text[start:min(end, start + 20)]}'"
+        return f"'{self.text[start : min(end, start + 20)]}'"
 
     # ----- values -------------------------------------------------------------------------
     def parse_value(self, depth: int, shape: Any = FULL) -> JsonValue | None:
@@ -294,7 +321,8 @@ class _Parser:
             shape = FULL
         if kind == "{" or kind == "[":
             if depth >= MAX_DEPTH:
-                return self.skip_too_deep(start)
+                self.skip_too_deep(start)
+                return None
             if kind == "{":
                 return self.parse_object(depth + 1, shape if isinstance(shape, dict) else FULL)
             return self.parse_array(depth + 1, shape[0] if isinstance(shape, list) else FULL)
@@ -383,7 +411,9 @@ class _Parser:
                 if kind == "w":
                     self.error("property names must be strings in double quotes", tstart, tend)
                 else:
-                    self.error(f"expected a property name, found {self.describe(token)}", tstart, tend)
+                    self.error(
+                        f"expected a property name, found {self.describe(token)}", tstart, tend
+                    )
                 if kind in "{[":
                     self.parse_value(depth)  # consume the stray value whole
                 else:
@@ -430,7 +460,11 @@ class _Parser:
             elif kind == "s" or kind == "u":
                 self.error("expected ',' between properties", tstart, tstart)
             elif kind not in "}]eof":
-                self.error(f"expected ',' or '}}', found {self.describe((kind, tstart, tend))}", tstart, tend)
+                self.error(
+                    f"expected ',' or '}}', found {self.describe((kind, tstart, tend))}",
+                    tstart,
+                    tend,
+                )
                 self.resync()
                 if self.peek()[0] == ",":
                     self.advance()
@@ -471,7 +505,11 @@ class _Parser:
                 if self.peek()[0] == "]" and not self.allow_trailing_commas:
                     self.error("trailing comma", tstart, tend)
             elif kind not in "]}eof":
-                self.error(f"expected ',' or ']', found {self.describe((kind, tstart, tend))}", tstart, tstart)
+                self.error(
+                    f"expected ',' or ']', found {self.describe((kind, tstart, tend))}",
+                    tstart,
+                    tstart,
+                )
         return JArray(start, end, items)
 
     def resync(self) -> None:
@@ -488,20 +526,33 @@ class _Parser:
             self.advance()
 
 
-def parse_json(text: str, *, allow_comments: bool = False, shape: Any = SHAPE, depth: int = 0) -> ParsedJson:
+def parse_json(
+    text: str, *, allow_comments: bool = False, shape: Any = SHAPE, depth: int = 0
+) -> ParsedJson:
     """Parse `text` into a span-carrying tree plus the problems met on the way; never raises.
 
     `shape` says which members need inner spans (default: what a workflow's analysis reads);
     `FULL` gives every value its spans. `allow_comments` (JSONC) also allows trailing commas,
     as VS Code's jsonc does."""
     problems: list[SyntaxProblem] = []
-    parser = _Parser(text, problems, allow_trailing_commas=allow_comments, allow_comments=allow_comments)
+    parser = _Parser(
+        text, problems, allow_trailing_commas=allow_comments, allow_comments=allow_comments
+    )
     if text.startswith("\ufeff"):
         # Editors hide a byte order mark, so name it: JSON.parse and PHP's json_decode reject it.
-        problems.append(SyntaxProblem("syntax", "byte order mark (U+FEFF) before the JSON value: JSON parsers reject it", 0, 1))
+        problems.append(
+            SyntaxProblem(
+                "syntax",
+                "byte order mark (U+FEFF) before the JSON value: JSON parsers reject it",
+                0,
+                1,
+            )
+        )
         parser.pos = 1
     if parser.peek()[0] == "eof":
-        problems.append(SyntaxProblem("syntax", "the document is empty: expected a JSON object", 0, len(text)))
+        problems.append(
+            SyntaxProblem("syntax", "the document is empty: expected a JSON object", 0, len(text))
+        )
         return ParsedJson(None, tuple(problems))
     root = parser.parse_value(depth, shape)
     while root is None and parser.peek()[0] != "eof":
@@ -511,7 +562,11 @@ def parse_json(text: str, *, allow_comments: bool = False, shape: Any = SHAPE, d
             root = parser.parse_value(depth, shape)
     kind, start, _ = parser.peek()
     if kind != "eof":
-        problems.append(SyntaxProblem("syntax", "unexpected content after the JSON value", start, len(text.rstrip())))
+        problems.append(
+            SyntaxProblem(
+                "syntax", "unexpected content after the JSON value", start, len(text.rstrip())
+            )
+        )
     problems.sort(key=lambda problem: (problem.start, problem.end))
     return ParsedJson(root, tuple(problems))
 
@@ -528,7 +583,9 @@ def parse_element(text: str, shape: Any) -> tuple[JsonValue | None, tuple[Syntax
     return parsed.root, parsed.problems
 
 
-def parse_array_region(text: str, start: int, end: int, shape: Any, leading_comma: bool, trailing_comma: bool) -> tuple[list[JsonValue], tuple[SyntaxProblem, ...]] | None:
+def parse_array_region(
+    text: str, start: int, end: int, shape: Any, leading_comma: bool, trailing_comma: bool
+) -> tuple[list[JsonValue], tuple[SyntaxProblem, ...]] | None:
     """Read the elements between `start` and `end` of an array's interior: `leading_comma`
     when an element precedes the region, `trailing_comma` when one follows it. None when the
     region is not exactly such a clean sequence (the caller then re-reads the document)."""
@@ -551,7 +608,11 @@ def parse_array_region(text: str, start: int, end: int, shape: Any, leading_comm
         items.append(value)
         pattern.append("v")
     if items:
-        expected = ("," if leading_comma else "") + ",".join("v" * len(items)) + ("," if trailing_comma else "")
+        expected = (
+            ("," if leading_comma else "")
+            + ",".join("v" * len(items))
+            + ("," if trailing_comma else "")
+        )
     else:
         expected = "," if leading_comma and trailing_comma else ""
     if "".join(pattern) != expected or any(p.kind == "syntax" for p in problems):

@@ -12,7 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JOpaque, JsonValue, JString, parse_value_at
+from flowdrop_lsp.core.jsonsyntax import (
+    JObject,
+    JOpaque,
+    JsonValue,
+    JString,
+    parse_value_at,
+)
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.text import Anchor, Span
@@ -154,7 +160,11 @@ class Edge:
     @property
     def anchor(self) -> Span:
         spans = self.spans
-        return spans.target_span or spans.source_span or Span(self.span.start, self.span.start + 1, self.span.base)
+        return (
+            spans.target_span
+            or spans.source_span
+            or Span(self.span.start, self.span.start + 1, self.span.base)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +177,9 @@ class Workflow:
 
 def looks_like_workflow(root: JsonValue | None) -> bool:
     """A workflow is a top-level object with a `nodes` or an `edges` member."""
-    return isinstance(root, JObject) and (root.member("nodes") is not None or root.member("edges") is not None)
+    return isinstance(root, JObject) and (
+        root.member("nodes") is not None or root.member("edges") is not None
+    )
 
 
 # Control characters in a message would break one-finding-per-line output: show them escaped.
@@ -232,14 +244,26 @@ def expand(value: JsonValue | None, text: str) -> JsonValue | None:
     return value
 
 
-def read_node(index: int, value: JsonValue, settings: Settings, text: str = "", spans: _Spans = _ABSOLUTE) -> Node:
+def read_node(
+    index: int, value: JsonValue, settings: Settings, text: str = "", spans: _Spans = _ABSOLUTE
+) -> Node:
     """The node of one element of `nodes`; `text` is what the value's offsets index into."""
     _span = spans
     obj = _object(value)
     if obj is None:
         span = _span(value)
         assert span is not None
-        return Node(index, span, None, None, None, True, "", sanitize_tool_name(""), SpanDetail(_NO_NODE_SPANS))
+        return Node(
+            index,
+            span,
+            None,
+            None,
+            None,
+            True,
+            "",
+            sanitize_tool_name(""),
+            SpanDetail(_NO_NODE_SPANS),
+        )
     id_value = obj.get("id")
     type_value = resolve_node_type(obj)
     data_value = obj.get("data")
@@ -295,7 +319,9 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
     if obj is None:
         span = _span(value)
         assert span is not None
-        return Edge(index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS))
+        return Edge(
+            index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS)
+        )
     source = obj.get("source")
     target = obj.get("target")
     target_handle = obj.get("targetHandle")
@@ -318,7 +344,9 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
             EdgeSpans(
                 source_span=_span(source) if isinstance(source, JString) else None,
                 target_span=_span(target) if isinstance(target, JString) else None,
-                target_handle_span=_span(target_handle) if isinstance(target_handle, JString) else None,
+                target_handle_span=_span(target_handle)
+                if isinstance(target_handle, JString)
+                else None,
                 declared_type_span=_span(declared) if declared_type else None,
             )
         ),
@@ -336,19 +364,39 @@ def _py_dict(value: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def read_node_value(index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], NodeSpans]) -> Node:
+def read_node_value(
+    index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], NodeSpans]
+) -> Node:
     """The node of an element read whole (its Python value); the same rules as `read_node`,
     with the spans computed by `spans()` when first needed."""
     obj = _py_dict(value)
     if obj is None:
-        return Node(index, span, None, None, None, True, "", sanitize_tool_name(""), SpanDetail(_NO_NODE_SPANS))
+        return Node(
+            index,
+            span,
+            None,
+            None,
+            None,
+            True,
+            "",
+            sanitize_tool_name(""),
+            SpanDetail(_NO_NODE_SPANS),
+        )
     data = _py_dict(obj.get("data"))
     metadata = _py_dict(data.get("metadata")) if data else None
     type_id = None
     for position, candidate in enumerate(
-        (metadata.get("node_type_id") if metadata else None, obj.get("type"), metadata.get("id") if metadata else None)
+        (
+            metadata.get("node_type_id") if metadata else None,
+            obj.get("type"),
+            metadata.get("id") if metadata else None,
+        )
     ):
-        if isinstance(candidate, str) and candidate and not (position == 1 and candidate == EDITOR_RENDER_TYPE):
+        if (
+            isinstance(candidate, str)
+            and candidate
+            and not (position == 1 and candidate == EDITOR_RENDER_TYPE)
+        ):
             type_id = candidate
             break
     label = _py_str(data.get("label")) if data else None
@@ -375,11 +423,15 @@ def read_node_value(index: int, value: Any, span: Span, settings: Settings, span
     )
 
 
-def read_edge_value(index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], EdgeSpans]) -> Edge:
+def read_edge_value(
+    index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], EdgeSpans]
+) -> Edge:
     """The edge of an element read whole (its Python value); see `read_node_value`."""
     obj = _py_dict(value)
     if obj is None:
-        return Edge(index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS))
+        return Edge(
+            index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS)
+        )
     data = _py_dict(obj.get("data"))
     declared = (_py_str(data.get("edgeType")) if data else None) or None
     target_handle = _py_str(obj.get("targetHandle"))

@@ -7,21 +7,32 @@ each error is anchored on the offending value (or, for a missing member, the obj
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JOpaque, JsonValue, parse_value_at, to_python
+from flowdrop_lsp.core.jsonsyntax import (
+    JArray,
+    JObject,
+    JOpaque,
+    JsonValue,
+    parse_value_at,
+    to_python,
+)
 
 SCHEMA_RESOURCE = "workflow.schema.json"
 
 
 @lru_cache(maxsize=1)
 def workflow_schema() -> dict[str, Any]:
-    text = resources.files("flowdrop_lsp.schemas").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
+    text = (
+        resources.files("flowdrop_lsp.schemas")
+        .joinpath(SCHEMA_RESOURCE)
+        .read_text(encoding="utf-8")
+    )
     return json.loads(text)
 
 
@@ -63,7 +74,9 @@ def _locate(root: JsonValue, path: Sequence[Any], text: str) -> JsonValue:
             current = parse_value_at(text, current.start, current.end) or current
         if isinstance(current, JObject) and isinstance(step, str):
             child = current.get(step)
-        elif isinstance(current, JArray) and isinstance(step, int) and 0 <= step < len(current.items):
+        elif (
+            isinstance(current, JArray) and isinstance(step, int) and 0 <= step < len(current.items)
+        ):
             child = current.items[step]
         else:
             child = None
@@ -97,7 +110,13 @@ def _item_validators(kind: str) -> tuple[Draft202012Validator, Callable[[Any], b
 Problem = tuple[list[Any], str, int, int]  # path, message, start, end (in the text's coordinates)
 
 
-def _problems(validator: Draft202012Validator, fast: Callable[[Any], bool] | None, root: JsonValue, instance: Any, text: str) -> list[Problem]:
+def _problems(
+    validator: Draft202012Validator,
+    fast: Callable[[Any], bool] | None,
+    root: JsonValue,
+    instance: Any,
+    text: str,
+) -> list[Problem]:
     if fast is not None:
         try:
             if fast(instance):
@@ -105,7 +124,9 @@ def _problems(validator: Draft202012Validator, fast: Callable[[Any], bool] | Non
         except ValueError:  # e.g. a lone surrogate from a \ud83d escape: jsonschema copes
             pass
     problems = []
-    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
+    for error in sorted(
+        validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))
+    ):
         path = list(error.absolute_path)
         target = _locate(root, path, text)
         if error.validator == "required" or target is root and path:
@@ -128,7 +149,9 @@ def element_problems(kind: str, value: JsonValue, text: str) -> list[Problem]:
 def root_problems(root: JObject, text: str) -> list[Problem]:
     """Schema problems of the document outside the elements of `nodes` and `edges`."""
     instance = {
-        member.key.value: [] if member.key.value in ("nodes", "edges") and isinstance(member.value, JArray) else to_python(member.value)
+        member.key.value: []
+        if member.key.value in ("nodes", "edges") and isinstance(member.value, JArray)
+        else to_python(member.value)
         for member in root.members
     }
     return _problems(_validator(), _fast_is_valid(), root, instance, text)

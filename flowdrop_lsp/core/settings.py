@@ -104,7 +104,11 @@ def _normal_key(key: str) -> str:
 
 
 def _strings(name: str, value: Any) -> list[str]:
-    if isinstance(value, str) or not isinstance(value, Iterable) or not all(isinstance(v, str) for v in value):
+    if (
+        isinstance(value, str)
+        or not isinstance(value, Iterable)
+        or not all(isinstance(v, str) for v in value)
+    ):
         raise SettingsError(f"setting '{name}' must be a list of strings")
     return list(value)
 
@@ -150,7 +154,9 @@ def find_project_settings(start: Path) -> Path | None:
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
             try:
-                if PYPROJECT_TABLE in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
+                if PYPROJECT_TABLE in tomllib.loads(pyproject.read_text(encoding="utf-8")).get(
+                    "tool", {}
+                ):
                     return pyproject
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 continue

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Literal, Protocol
 
 Encoding = Literal["utf-8", "utf-16", "utf-32"]
@@ -82,8 +82,19 @@ _OTHER_BREAKS = re.compile("[\v\f\x1c-\x1e\x85\u2028\u2029]")
 def line_starts(text: str) -> list[int]:
     """Offsets where lines start (\r\n, \n or a lone \r end a line, as LSP says)."""
     if _OTHER_BREAKS.search(text) is None:  # the usual case: let C code do it
-        return [0, *accumulate(map(len, text.splitlines(keepends=True)))][: text.count("\n") + text.count("\r") - text.count("\r\n") + 1]
+        return [0, *accumulate(map(len, text.splitlines(keepends=True)))][
+            : text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+        ]
     return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+
+
+class Positions(Protocol):
+    """What converts offsets to positions and back: LineIndex (an immutable text) and
+    EditableText (a document being edited) both do."""
+
+    def position(self, offset: int, encoding: Encoding = "utf-32") -> tuple[int, int]: ...
+
+    def offset(self, line: int, column: int, encoding: Encoding = "utf-32") -> int: ...
 
 
 class LineIndex:
@@ -261,7 +272,12 @@ class EditableText:
         lines = self.lines
         # Line breaks of two characters (\r\n) may be split or joined by an edit next to a
         # \r or \n: recount the lines around such an edit from the text itself.
-        touches_cr = "\r" in new_text or self.slice(start - 1, start) == "\r" or self.slice(end, end + 1) == "\n" and new_text.endswith("\r")
+        touches_cr = (
+            "\r" in new_text
+            or self.slice(start - 1, start) == "\r"
+            or self.slice(end, end + 1) == "\n"
+            and new_text.endswith("\r")
+        )
         first_inside = lines.bisect_right(start)  # first line start after `start`
         after = lines.bisect_right(end)  # first line start after `end`
         lines.settle(after)

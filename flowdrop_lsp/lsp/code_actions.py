@@ -8,6 +8,7 @@ any unexpected problem it answers with no actions and logs why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from lsprotocol import types
@@ -21,19 +22,23 @@ from flowdrop_lsp.lsp.server import FlowdropServer
 FIX_ALL_KIND = "source.fixAll.flowdrop"
 
 
-def _wants(only: list[str] | None, kind: str) -> bool:
+def _wants(only: Sequence[str] | None, kind: str) -> bool:
     """LSP kinds are hierarchical: asking for `source.fixAll` includes `source.fixAll.flowdrop`."""
     if not only:
         return True
     return any(kind == wanted or kind.startswith(wanted + ".") for wanted in only)
 
 
-def _workspace_edit(ls: FlowdropServer, document: Document, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
+def _workspace_edit(
+    ls: FlowdropServer, document: Document, edits: list[types.TextEdit]
+) -> types.WorkspaceEdit:
     if ls.supports_document_changes:
         return types.WorkspaceEdit(
             document_changes=[
                 types.TextDocumentEdit(
-                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=document.uri, version=document.version),
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=document.uri, version=document.version
+                    ),
                     edits=list(edits),
                 )
             ]
@@ -41,7 +46,9 @@ def _workspace_edit(ls: FlowdropServer, document: Document, edits: list[types.Te
     return types.WorkspaceEdit(changes={document.uri: list(edits)})
 
 
-def _current_fixes(ls: FlowdropServer, document: Document, diagnostic: types.Diagnostic) -> list[dict[str, Any]]:
+def _current_fixes(
+    ls: FlowdropServer, document: Document, diagnostic: types.Diagnostic
+) -> list[dict[str, Any]]:
     """Fixes for a diagnostic that is stale or not ours to trust: the current finding with the
     same code at the same place (or about the same node)."""
     encoding = ls.encoding
@@ -58,17 +65,28 @@ def _current_fixes(ls: FlowdropServer, document: Document, diagnostic: types.Dia
     return []
 
 
-def _fixes_for(ls: FlowdropServer, document: Document, diagnostic: types.Diagnostic) -> list[dict[str, Any]]:
+def _fixes_for(
+    ls: FlowdropServer, document: Document, diagnostic: types.Diagnostic
+) -> list[dict[str, Any]]:
     data = diagnostic.data
-    if isinstance(data, dict) and data.get("version") == document.version and isinstance(data.get("fixes"), list):
+    if (
+        isinstance(data, dict)
+        and data.get("version") == document.version
+        and isinstance(data.get("fixes"), list)
+    ):
         return data["fixes"]
     return _current_fixes(ls, document, diagnostic)
 
 
-def _quick_fixes(ls: FlowdropServer, document: Document, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+def _quick_fixes(
+    ls: FlowdropServer, document: Document, diagnostic: types.Diagnostic
+) -> list[types.CodeAction]:
     actions = []
     for fix in _fixes_for(ls, document, diagnostic):
-        edits = [types.TextEdit(range=range_from_json(e["range"]), new_text=e["newText"]) for e in fix["edits"]]
+        edits = [
+            types.TextEdit(range=range_from_json(e["range"]), new_text=e["newText"])
+            for e in fix["edits"]
+        ]
         actions.append(
             types.CodeAction(
                 title=fix["title"],
@@ -85,7 +103,9 @@ def _findings_in_range(ls: FlowdropServer, document: Document, rng: types.Range)
     encoding = ls.encoding
     start = document.lines.offset(rng.start.line, rng.start.character, encoding)
     end = document.lines.offset(rng.end.line, rng.end.character, encoding)
-    return [f for f in document.findings() if f.fixes and f.span.start <= end and start <= f.span.end]
+    return [
+        f for f in document.findings() if f.fixes and f.span.start <= end and start <= f.span.end
+    ]
 
 
 def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -101,14 +121,21 @@ def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[typ
             diagnostics = ls.diagnostics_of(document)
             wanted = {(f.code, f.span) for f in _findings_in_range(ls, document, params.range)}
             findings = document.findings()
-            ours = [d for d, f in zip(diagnostics, findings) if (f.code, f.span) in wanted]
+            ours = [
+                d for d, f in zip(diagnostics, findings, strict=True) if (f.code, f.span) in wanted
+            ]
         for diagnostic in ours:
             actions.extend(_quick_fixes(ls, document, diagnostic))
         actions.sort(key=lambda action: not action.is_preferred)  # Enter takes the first one
     if _wants(only, FIX_ALL_KIND):
         edits = preferred_edits(document.findings())
         if edits:
-            lsp_edits = [types.TextEdit(range=to_range(document.lines, e.span, ls.encoding), new_text=e.new_text) for e in edits]
+            lsp_edits = [
+                types.TextEdit(
+                    range=to_range(document.lines, e.span, ls.encoding), new_text=e.new_text
+                )
+                for e in edits
+            ]
             actions.append(
                 types.CodeAction(
                     title="Fix all FlowDrop tool-name collisions",
@@ -122,9 +149,13 @@ def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[typ
 def register(server: FlowdropServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=False),
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=False
+        ),
     )
-    def on_code_action(ls: FlowdropServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    def on_code_action(
+        ls: FlowdropServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
         try:
             return code_actions(ls, params)
         except Exception as error:  # noqa: BLE001 - a code-action request never fails

@@ -23,4 +23,9 @@ def register(server: FlowdropServer) -> None:
         if document is None:
             return None
         findings = document.findings()
-        return {"uri": document.uri, "version": document.version, "findings": len(findings), **document.engine.stats.as_dict()}
+        return {
+            "uri": document.uri,
+            "version": document.version,
+            "findings": len(findings),
+            **document.engine.stats.as_dict(),
+        }

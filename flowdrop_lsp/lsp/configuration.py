@@ -13,7 +13,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flowdrop_lsp.core.settings import Settings, SettingsError, find_project_settings, read_settings_file
+from flowdrop_lsp.core.settings import (
+    Settings,
+    SettingsError,
+    find_project_settings,
+    read_settings_file,
+)
 from flowdrop_lsp.lsp.documents import uri_path
 
 SECTION = "flowdrop"
@@ -79,7 +84,9 @@ class SettingsManager:
         settings = Settings()
         if project_file is not None:
             try:
-                settings = self._apply(settings, read_settings_file(project_file), str(project_file))
+                settings = self._apply(
+                    settings, read_settings_file(project_file), str(project_file)
+                )
             except SettingsError as error:
                 self.problems.append(str(error))
                 log.warning("flowdrop: %s", error)

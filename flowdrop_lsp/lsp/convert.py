@@ -13,7 +13,7 @@ from lsprotocol import types
 
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
 from flowdrop_lsp.core.rules import RULES_BY_CODE
-from flowdrop_lsp.core.text import Encoding, LineIndex, Span
+from flowdrop_lsp.core.text import Encoding, Positions, Span
 
 SOURCE = "flowdrop"
 
@@ -30,25 +30,31 @@ def encoding_of(kind: object) -> Encoding:
     return value if value in ("utf-8", "utf-16", "utf-32") else "utf-16"  # type: ignore[return-value]
 
 
-def to_position(lines: LineIndex, offset: int, encoding: Encoding) -> types.Position:
+def to_position(lines: Positions, offset: int, encoding: Encoding) -> types.Position:
     line, character = lines.position(offset, encoding)
     return types.Position(line=line, character=character)
 
 
-def to_range(lines: LineIndex, span: Span, encoding: Encoding) -> types.Range:
-    return types.Range(start=to_position(lines, span.start, encoding), end=to_position(lines, span.end, encoding))
+def to_range(lines: Positions, span: Span, encoding: Encoding) -> types.Range:
+    return types.Range(
+        start=to_position(lines, span.start, encoding), end=to_position(lines, span.end, encoding)
+    )
 
 
-def to_text_edits(fix: Fix, lines: LineIndex, encoding: Encoding) -> list[types.TextEdit]:
-    return [types.TextEdit(range=to_range(lines, edit.span, encoding), new_text=edit.new_text) for edit in fix.edits]
+def to_text_edits(fix: Fix, lines: Positions, encoding: Encoding) -> list[types.TextEdit]:
+    return [
+        types.TextEdit(range=to_range(lines, edit.span, encoding), new_text=edit.new_text)
+        for edit in fix.edits
+    ]
 
 
-def fix_data(fix: Fix, lines: LineIndex, encoding: Encoding) -> dict[str, Any]:
+def fix_data(fix: Fix, lines: Positions, encoding: Encoding) -> dict[str, Any]:
     return {
         "title": fix.title,
         "preferred": fix.preferred,
         "edits": [
-            {"range": _range_json(to_range(lines, e.span, encoding)), "newText": e.new_text} for e in fix.edits
+            {"range": _range_json(to_range(lines, e.span, encoding)), "newText": e.new_text}
+            for e in fix.edits
         ],
     }
 
@@ -62,14 +68,18 @@ def _range_json(rng: types.Range) -> dict[str, dict[str, int]]:
 
 def range_from_json(value: Any) -> types.Range:
     return types.Range(
-        start=types.Position(line=int(value["start"]["line"]), character=int(value["start"]["character"])),
-        end=types.Position(line=int(value["end"]["line"]), character=int(value["end"]["character"])),
+        start=types.Position(
+            line=int(value["start"]["line"]), character=int(value["start"]["character"])
+        ),
+        end=types.Position(
+            line=int(value["end"]["line"]), character=int(value["end"]["character"])
+        ),
     )
 
 
 def to_diagnostic(
     finding: Finding,
-    lines: LineIndex,
+    lines: Positions,
     encoding: Encoding,
     uri: str,
     version: int,
@@ -81,7 +91,8 @@ def to_diagnostic(
     if related_information and finding.related:
         related = [
             types.DiagnosticRelatedInformation(
-                location=types.Location(uri=uri, range=to_range(lines, r.span, encoding)), message=r.message
+                location=types.Location(uri=uri, range=to_range(lines, r.span, encoding)),
+                message=r.message,
             )
             for r in finding.related
         ]

@@ -20,7 +20,9 @@ def _change(event: types.TextDocumentContentChangeEvent) -> Change:
     return Change(None, event.text)
 
 
-def pull_diagnostics(ls: FlowdropServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+def pull_diagnostics(
+    ls: FlowdropServer, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
     document = ls.documents.get(params.text_document.uri)
     items: list[types.Diagnostic] = []
     if document is not None:
@@ -35,7 +37,9 @@ def enable_pull_diagnostics(ls: FlowdropServer) -> None:
     """Called during initialize, before capabilities are computed."""
     ls.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(identifier="flowdrop", inter_file_dependencies=False, workspace_diagnostics=False),
+        types.DiagnosticOptions(
+            identifier="flowdrop", inter_file_dependencies=False, workspace_diagnostics=False
+        ),
     )(pull_diagnostics)
 
 
@@ -58,7 +62,9 @@ def register(server: FlowdropServer) -> None:
         if document is None:
             return
         try:
-            document.apply(map(_change, params.content_changes), params.text_document.version, ls.encoding)
+            document.apply(
+                map(_change, params.content_changes), params.text_document.version, ls.encoding
+            )
         except Exception as error:  # noqa: BLE001
             ls.log_error(f"applying a change to {uri}", error)
         ls.schedule(uri)

@@ -36,7 +36,9 @@ def uri_path(uri: str) -> PurePosixPath | None:
 
 
 class Document:
-    def __init__(self, uri: str, language_id: str, version: int, text: str, settings: Settings) -> None:
+    def __init__(
+        self, uri: str, language_id: str, version: int, text: str, settings: Settings
+    ) -> None:
         self.uri = uri
         self.language_id = language_id
         self.version = version
@@ -74,7 +76,9 @@ class Document:
         """New settings: re-read the text under them (only when they differ)."""
         if settings != self.settings:
             self.settings = settings
-            self.engine = WorkflowDocument(self.engine.text, settings, allow_comments=self.allow_comments)
+            self.engine = WorkflowDocument(
+                self.engine.text, settings, allow_comments=self.allow_comments
+            )
 
     def findings(self) -> tuple[Finding, ...]:
         return self.engine.findings()
@@ -92,7 +96,9 @@ class DocumentStore:
     def __init__(self) -> None:
         self._documents: dict[str, Document] = {}
 
-    def open(self, uri: str, language_id: str, version: int, text: str, settings: Settings) -> Document:
+    def open(
+        self, uri: str, language_id: str, version: int, text: str, settings: Settings
+    ) -> Document:
         document = Document(uri, language_id, version, text, settings)
         self._documents[uri] = document
         return document

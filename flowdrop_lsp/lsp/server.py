@@ -9,6 +9,7 @@ was analysed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import time
@@ -98,10 +99,12 @@ class FlowdropServer(LanguageServer):
         """Log a handler failure to stderr and the client's log; the server keeps serving."""
         details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         log.error("%s failed: %s", context, details)
-        try:
-            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"flowdrop: {context} failed: {error}"))
-        except Exception:  # noqa: BLE001 - the log itself must never take the server down
-            pass
+        with contextlib.suppress(Exception):  # the log itself must never take the server down
+            self.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Error, message=f"flowdrop: {context} failed: {error}"
+                )
+            )
 
     # ----- analysis -----------------------------------------------------------------------------
     def settings_for(self, document: Document) -> Settings:
@@ -118,7 +121,9 @@ class FlowdropServer(LanguageServer):
         related = self.supports_related_information
         docs_url = document.settings.docs_url
         return [
-            to_diagnostic(f, document.lines, encoding, document.uri, document.version, docs_url, related)
+            to_diagnostic(
+                f, document.lines, encoding, document.uri, document.version, docs_url, related
+            )
             for f in document.findings()
         ]
 
@@ -129,7 +134,9 @@ class FlowdropServer(LanguageServer):
         if wanted or document.published:
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
-                    uri=document.uri, version=document.version, diagnostics=self.diagnostics_of(document)
+                    uri=document.uri,
+                    version=document.version,
+                    diagnostics=self.diagnostics_of(document),
                 )
             )
             document.published = wanted
@@ -149,7 +156,11 @@ class FlowdropServer(LanguageServer):
     async def _flush(self) -> None:
         await asyncio.sleep(0)  # let already-received changes land first
         waited = 0.0
-        while self._in_burst and time.monotonic() - self._last_change < BURST_QUIET and waited < BURST_MAX_WAIT:
+        while (
+            self._in_burst
+            and time.monotonic() - self._last_change < BURST_QUIET
+            and waited < BURST_MAX_WAIT
+        ):
             await asyncio.sleep(BURST_QUIET)
             waited += BURST_QUIET
         while self._dirty:
@@ -184,8 +195,12 @@ def create_server() -> FlowdropServer:
 
 
 def run_server(tcp: str | None = None) -> int:
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="flowdrop-lsp: %(levelname)s %(message)s")
-    logging.getLogger("pygls").setLevel(logging.WARNING)  # stdout is the transport; keep stderr useful
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="flowdrop-lsp: %(levelname)s %(message)s"
+    )
+    logging.getLogger("pygls").setLevel(
+        logging.WARNING
+    )  # stdout is the transport; keep stderr useful
     server = create_server()
     if tcp:
         host, _, port = tcp.rpartition(":")

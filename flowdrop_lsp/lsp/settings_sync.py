@@ -41,7 +41,9 @@ def register(server: FlowdropServer) -> None:
         # `pullDiagnostics: false` may sit at the top level or inside a `flowdrop` section
         # (editors merge user options with ours, so both shapes happen).
         levels = [options, options.get(SECTION)] if isinstance(options, dict) else []
-        wants_pull = not any(isinstance(level, dict) and level.get("pullDiagnostics") is False for level in levels)
+        wants_pull = not any(
+            isinstance(level, dict) and level.get("pullDiagnostics") is False for level in levels
+        )
         if ls.supports_pull_diagnostics and wants_pull:
             enable_pull_diagnostics(ls)
 
@@ -49,11 +51,15 @@ def register(server: FlowdropServer) -> None:
     async def initialized(ls: FlowdropServer, params: types.InitializedParams) -> None:
         await _pull_configuration(ls)
         for problem in ls.settings.problems:
-            ls.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=problem))
+            ls.window_log_message(
+                types.LogMessageParams(type=types.MessageType.Warning, message=problem)
+            )
         ls.republish_all()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(ls: FlowdropServer, params: types.DidChangeConfigurationParams) -> None:
+    async def did_change_configuration(
+        ls: FlowdropServer, params: types.DidChangeConfigurationParams
+    ) -> None:
         pushed = params.settings
         if isinstance(pushed, dict) and pushed.get(SECTION) is not None:
             ls.settings.set_client_settings(pushed)

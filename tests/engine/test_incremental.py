@@ -13,14 +13,27 @@ from __future__ import annotations
 import json
 import random
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from flowdrop_lsp.core.engine import WorkflowDocument
 from flowdrop_lsp.core.jsonsyntax import FULL, JArray, JObject, parse_json
 from flowdrop_lsp.core.settings import Settings
 
-LABELS = ["Web Search", "web-search", "Café", "Caf", "数据", "データ", "🚀 Fetch", "fetch", "2FA Check", "", "Calc"]
+LABELS = [
+    "Web Search",
+    "web-search",
+    "Café",
+    "Caf",
+    "数据",
+    "データ",
+    "🚀 Fetch",
+    "fetch",
+    "2FA Check",
+    "",
+    "Calc",
+]
 TYPES = ["http_request", "calculator", "toolbox", "toolbox", "agent", "my_site_thing"]
 SETTINGS = Settings(edge_types=Settings().edge_types)
 
@@ -30,25 +43,48 @@ def make_node(rng: random.Random, number: int) -> str:
     label = rng.choice(LABELS)
     shape = rng.randrange(3)
     if shape == 0:  # spec shorthand
-        return json.dumps({"id": f"n{number}", "type": node_type, "data": {"label": label}}, ensure_ascii=False)
+        return json.dumps(
+            {"id": f"n{number}", "type": node_type, "data": {"label": label}}, ensure_ascii=False
+        )
     if shape == 1:  # Drupal shape
         return json.dumps(
-            {"id": f"n{number}", "position": {"x": number, "y": 1}, "data": {"label": label, "config": {"k": [1, 2]}, "metadata": {"node_type_id": node_type}}},
+            {
+                "id": f"n{number}",
+                "position": {"x": number, "y": 1},
+                "data": {
+                    "label": label,
+                    "config": {"k": [1, 2]},
+                    "metadata": {"node_type_id": node_type},
+                },
+            },
             ensure_ascii=False,
             indent=2,
         )
-    return json.dumps({"id": f"n{number}", "type": node_type}, ensure_ascii=False)  # no label: type names it
+    return json.dumps(
+        {"id": f"n{number}", "type": node_type}, ensure_ascii=False
+    )  # no label: type names it
 
 
 def make_edge(rng: random.Random, count: int) -> str:
     source, target = f"n{rng.randrange(count + 1)}", f"n{rng.randrange(count + 1)}"
     kind = rng.randrange(4)
     if kind == 0:
-        return json.dumps({"source": source, "target": target, "data": {"edgeType": "tool_availability"}})
+        return json.dumps(
+            {"source": source, "target": target, "data": {"edgeType": "tool_availability"}}
+        )
     if kind == 1:
-        return json.dumps({"id": f"e{rng.randrange(99)}", "source": source, "target": target, "targetHandle": f"{target}-input-tool"})
+        return json.dumps(
+            {
+                "id": f"e{rng.randrange(99)}",
+                "source": source,
+                "target": target,
+                "targetHandle": f"{target}-input-tool",
+            }
+        )
     if kind == 2:
-        return json.dumps({"source": source, "target": target, "targetHandle": f"{target}-input-tool_calls"})
+        return json.dumps(
+            {"source": source, "target": target, "targetHandle": f"{target}-input-tool_calls"}
+        )
     return json.dumps({"source": source, "target": target, "data": {"edgeType": "tools"}})
 
 
@@ -56,7 +92,13 @@ def make_document(rng: random.Random) -> str:
     count = rng.randrange(2, 9)
     nodes = [make_node(rng, i) for i in range(count)]
     edges = [make_edge(rng, count) for _ in range(rng.randrange(0, 12))]
-    return '{\n  "id": "w",\n  "nodes": [\n    ' + ",\n    ".join(nodes) + '\n  ],\n  "edges": [\n    ' + ",\n    ".join(edges) + "\n  ]\n}\n"
+    return (
+        '{\n  "id": "w",\n  "nodes": [\n    '
+        + ",\n    ".join(nodes)
+        + '\n  ],\n  "edges": [\n    '
+        + ",\n    ".join(edges)
+        + "\n  ]\n}\n"
+    )
 
 
 def elements(text: str, array: str) -> list[tuple[int, int]]:
@@ -74,7 +116,14 @@ def comparable(document: WorkflowDocument) -> list[tuple[object, ...]]:
             f.span.start,
             f.span.end,
             tuple((r.span.start, r.span.end, r.message) for r in f.related),
-            tuple((x.title, x.preferred, tuple((e.span.start, e.span.end, e.new_text) for e in x.edits)) for x in f.fixes),
+            tuple(
+                (
+                    x.title,
+                    x.preferred,
+                    tuple((e.span.start, e.span.end, e.new_text) for e in x.edits),
+                )
+                for x in f.fixes
+            ),
             f.extra,
         )
         for f in document.findings()
@@ -107,13 +156,19 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def edit_a_label(self, data: st.DataObject) -> None:
-        spots = [i + len('"label": "') for i in range(len(self.text)) if self.text.startswith('"label": "', i)]
+        spots = [
+            i + len('"label": "')
+            for i in range(len(self.text))
+            if self.text.startswith('"label": "', i)
+        ]
         if not spots:
             return
         at = data.draw(st.sampled_from(spots))
         close = self.text.find('"', at)
         cut = data.draw(st.integers(0, max(0, close - at)))
-        new = data.draw(st.sampled_from(["", "x", "-", " ", "é", "🚀", "Web Search", "web", "\\u002d", "S"]))
+        new = data.draw(
+            st.sampled_from(["", "x", "-", " ", "é", "🚀", "Web Search", "web", "\\u002d", "S"])
+        )
         self.edit(at, at + cut, new)
 
     @rule(data=st.data())
@@ -121,7 +176,11 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
         array = data.draw(st.sampled_from(["nodes", "edges"]))
         items = elements(self.text, array)
         count = len(elements(self.text, "nodes"))
-        element = make_node(self.rng, count + self.rng.randrange(3)) if array == "nodes" else make_edge(self.rng, count)
+        element = (
+            make_node(self.rng, count + self.rng.randrange(3))
+            if array == "nodes"
+            else make_edge(self.rng, count)
+        )
         if not items:
             return
         where = data.draw(st.integers(0, len(items)))
@@ -143,7 +202,11 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def retarget_an_edge(self, data: st.DataObject) -> None:
-        spots = [i + len('"target": "') for i in range(len(self.text)) if self.text.startswith('"target": "', i)]
+        spots = [
+            i + len('"target": "')
+            for i in range(len(self.text))
+            if self.text.startswith('"target": "', i)
+        ]
         if not spots:
             return
         at = data.draw(st.sampled_from(spots))
@@ -167,7 +230,11 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
     def break_the_json(self, data: st.DataObject) -> None:
         self.whole_text = self.text
         at = data.draw(st.integers(0, len(self.text)))
-        self.edit(at, min(len(self.text), at + data.draw(st.integers(0, 3))), data.draw(st.sampled_from(["", "{", '"', ",", "]", "}x"])))
+        self.edit(
+            at,
+            min(len(self.text), at + data.draw(st.integers(0, 3))),
+            data.draw(st.sampled_from(["", "{", '"', ",", "]", "}x"])),
+        )
 
     @precondition(lambda self: bool(self.whole_text) and self.whole_text != self.text)
     @rule()
@@ -179,7 +246,11 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
     def several_changes_at_once(self, data: st.DataObject) -> None:
         # A didChange with several content changes: applied one after the other, as LSP says.
         for _ in range(data.draw(st.integers(2, 4))):
-            spots = [i + len('"label": "') for i in range(len(self.text)) if self.text.startswith('"label": "', i)]
+            spots = [
+                i + len('"label": "')
+                for i in range(len(self.text))
+                if self.text.startswith('"label": "', i)
+            ]
             if not spots:
                 return
             at = data.draw(st.sampled_from(spots))
@@ -198,9 +269,12 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
 
 def test_incremental_equals_from_scratch(request) -> None:  # type: ignore[no-untyped-def]
     examples = 400 if request.config.getoption("--slow") else 40
-    run = settings(max_examples=examples, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck))(
-        IncrementalEqualsScratch
-    )
+    run = settings(
+        max_examples=examples,
+        stateful_step_count=20,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )(IncrementalEqualsScratch)
     run.TestCase().runTest()
     # The comparison proves something only if most steps took the incremental path.
     assert STEPS["incremental"] > STEPS["all"] * 0.3, STEPS

@@ -61,15 +61,24 @@ def test_adding_an_edge_into_a_toolbox_recomputes_only_its_downstream_consumers(
     assert document.stats.elements_reread == 1
     assert document.stats.consumers_recomputed == ["a1"]  # not a2, which t3 also reaches
     assert sorted(cmp9(document)) == ["t1", "t3"]
-    assert [f.code for f in document.findings()] == [f.code for f in WorkflowDocument(text).findings()]
+    assert [f.code for f in document.findings()] == [
+        f.code for f in WorkflowDocument(text).findings()
+    ]
 
 
 def test_deleting_a_node_with_its_edges_is_incremental() -> None:
     document = WorkflowDocument(DOC)
-    text = edit(document, DOC, '    {"id": "t2", "type": "http_request", "data": {"label": "Fetch"}},\n', "")
+    text = edit(
+        document, DOC, '    {"id": "t2", "type": "http_request", "data": {"label": "Fetch"}},\n', ""
+    )
     assert not document.stats.full_reread
     assert document.stats.consumers_recomputed == ["a1"]
-    text = edit(document, text, '    {"source": "t2", "target": "b1", "data": {"edgeType": "tool_availability"}},\n', "")
+    text = edit(
+        document,
+        text,
+        '    {"source": "t2", "target": "b1", "data": {"edgeType": "tool_availability"}},\n',
+        "",
+    )
     assert not document.stats.full_reread
     assert document.stats.consumers_recomputed == ["a1"]
     assert document.findings() == WorkflowDocument(text).findings()

@@ -36,7 +36,9 @@ class Publishes:
     def count(self, uri: str) -> int:
         return len(self.by_uri.get(uri, []))
 
-    async def wait_for_new(self, uri: str, after: int, timeout: float = WAIT) -> types.PublishDiagnosticsParams:
+    async def wait_for_new(
+        self, uri: str, after: int, timeout: float = WAIT
+    ) -> types.PublishDiagnosticsParams:
         """The first publish for `uri` after the first `after` ones."""
 
         async def until() -> types.PublishDiagnosticsParams:
@@ -51,7 +53,9 @@ class Publishes:
         items = self.by_uri.get(uri)
         return items[-1] if items else None
 
-    async def wait_for(self, uri: str, version: int | None, timeout: float = WAIT) -> list[types.Diagnostic]:
+    async def wait_for(
+        self, uri: str, version: int | None, timeout: float = WAIT
+    ) -> list[types.Diagnostic]:
         """The diagnostics of the publish for `uri` that names `version` (None: an unversioned
         publish, as on close)."""
 
@@ -77,11 +81,15 @@ class Session:
     def open(self, uri: str, text: str, version: int = 1, language_id: str = "json") -> None:
         self.client.text_document_did_open(
             types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id=language_id, version=version, text=text
+                )
             )
         )
 
-    def change(self, uri: str, version: int, changes: list[types.TextDocumentContentChangeEvent]) -> None:
+    def change(
+        self, uri: str, version: int, changes: list[types.TextDocumentContentChangeEvent]
+    ) -> None:
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
@@ -94,7 +102,9 @@ def server_command() -> list[str]:
     return [sys.executable, "-m", "flowdrop_lsp", "serve"]
 
 
-async def start_session(lsp_client: LanguageClient, kind: str, init_options: dict | None = None) -> Session:
+async def start_session(
+    lsp_client: LanguageClient, kind: str, init_options: dict | None = None
+) -> Session:
     publishes = Publishes()
 
     # Wrap pytest-lsp's own handler (which keeps `client.diagnostics`) to keep every version.
@@ -111,7 +121,12 @@ async def start_session(lsp_client: LanguageClient, kind: str, init_options: dic
     result = await lsp_client.initialize_session(
         types.InitializeParams(capabilities=capabilities, initialization_options=init_options)
     )
-    encoding = getattr(result.capabilities.position_encoding, "value", result.capabilities.position_encoding) or "utf-16"
+    encoding = (
+        getattr(
+            result.capabilities.position_encoding, "value", result.capabilities.position_encoding
+        )
+        or "utf-16"
+    )
     return Session(lsp_client, publishes, kind, encoding, result)
 
 

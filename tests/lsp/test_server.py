@@ -62,14 +62,20 @@ def full_change(text: str) -> list[types.TextDocumentContentChangeEvent]:
     return [types.TextDocumentContentChangeWholeDocument(text=text)]
 
 
-def insert_at(text: str, offset: int, new_text: str, encoding: str) -> types.TextDocumentContentChangePartial:
+def insert_at(
+    text: str, offset: int, new_text: str, encoding: str
+) -> types.TextDocumentContentChangePartial:
     lines = LineIndex(text)
     line, character = lines.position(offset, encoding)  # type: ignore[arg-type]
     position = types.Position(line, character)
-    return types.TextDocumentContentChangePartial(range=types.Range(start=position, end=position), text=new_text)
+    return types.TextDocumentContentChangePartial(
+        range=types.Range(start=position, end=position), text=new_text
+    )
 
 
-def replace_span(text: str, start: int, end: int, new_text: str, encoding: str) -> types.TextDocumentContentChangePartial:
+def replace_span(
+    text: str, start: int, end: int, new_text: str, encoding: str
+) -> types.TextDocumentContentChangePartial:
     lines = LineIndex(text)
     sl, sc = lines.position(start, encoding)  # type: ignore[arg-type]
     el, ec = lines.position(end, encoding)  # type: ignore[arg-type]
@@ -96,11 +102,15 @@ async def test_refused_spec_example_marks_both_labels_and_not_the_toolbox(sessio
         assert d.code_description is not None and d.code_description.href.endswith("#rule-cmp-9")
         assert "web_search" in d.message
         assert d.data["fixes"]
-    assert not [d for d in diagnostics if d.severity == types.DiagnosticSeverity.Error and d.code != "CMP-9"]
+    assert not [
+        d for d in diagnostics if d.severity == types.DiagnosticSeverity.Error and d.code != "CMP-9"
+    ]
 
 
 async def test_accepted_spec_example_has_no_error(session: Session) -> None:
-    text = (SPEC_EXAMPLES / "cmp9-accepted-same-name-two-consumers.json").read_text(encoding="utf-8")
+    text = (SPEC_EXAMPLES / "cmp9-accepted-same-name-two-consumers.json").read_text(
+        encoding="utf-8"
+    )
     uri = "file:///workspace/accepted.flowdrop.json"
     session.open(uri, text)
     diagnostics = await session.publishes.wait_for(uri, 1)
@@ -122,10 +132,14 @@ WIRED = """{
   ]
 }
 """
-NEW_EDGE = '\n    ,{ "source": "t2", "target": "inner", "data": { "edgeType": "tool_availability" } }'
+NEW_EDGE = (
+    '\n    ,{ "source": "t2", "target": "inner", "data": { "edgeType": "tool_availability" } }'
+)
 
 
-async def test_wiring_a_tool_into_a_toolbox_creates_and_removing_clears_the_collision(session: Session) -> None:
+async def test_wiring_a_tool_into_a_toolbox_creates_and_removing_clears_the_collision(
+    session: Session,
+) -> None:
     session.open(URI, WIRED)
     assert cmp9(await session.publishes.wait_for(URI, 1)) == []
 
@@ -145,20 +159,33 @@ async def test_wiring_a_tool_into_a_toolbox_creates_and_removing_clears_the_coll
 
 async def test_a_label_edit_creates_and_then_clears_a_collision(session: Session) -> None:
     text = WIRED.replace('"fetch-page"', '"Other Tool"')
-    text = text.replace('{ "source": "t1"', '{ "source": "t2", "target": "agent", "data": { "edgeType": "tool_availability" } },\n    { "source": "t1"')
+    text = text.replace(
+        '{ "source": "t1"',
+        '{ "source": "t2", "target": "agent", "data": { "edgeType": "tool_availability" } },\n    { "source": "t1"',
+    )
     session.open(URI, text)
     assert cmp9(await session.publishes.wait_for(URI, 1)) == []
 
     start = text.index('"Other Tool"') + 1
-    session.change(URI, 2, [replace_span(text, start, start + len("Other Tool"), "FETCH page", session.encoding)])
+    session.change(
+        URI,
+        2,
+        [replace_span(text, start, start + len("Other Tool"), "FETCH page", session.encoding)],
+    )
     colliding = text[:start] + "FETCH page" + text[start + len("Other Tool") :]
     assert len(cmp9(await session.publishes.wait_for(URI, 2))) == 2
 
-    session.change(URI, 3, [replace_span(colliding, start, start + len("FETCH page"), "Other Tool", session.encoding)])
+    session.change(
+        URI,
+        3,
+        [replace_span(colliding, start, start + len("FETCH page"), "Other Tool", session.encoding)],
+    )
     assert cmp9(await session.publishes.wait_for(URI, 3)) == []
 
 
-async def _code_actions(session: Session, uri: str, rng: types.Range, diagnostics: list[types.Diagnostic], only=None):
+async def _code_actions(
+    session: Session, uri: str, rng: types.Range, diagnostics: list[types.Diagnostic], only=None
+):
     return await session.client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
@@ -184,15 +211,24 @@ async def test_preferred_quick_fix_clears_the_collision_and_adds_nothing(session
     session.change(URI, 2, full_change(fixed))
     after = await session.publishes.wait_for(URI, 2)
     assert cmp9(after) == []
-    assert [(d.code, d.message) for d in after] == [(d.code, d.message) for d in before if d.code != "CMP-9"]
+    assert [(d.code, d.message) for d in after] == [
+        (d.code, d.message) for d in before if d.code != "CMP-9"
+    ]
 
 
 async def test_fix_all_clears_every_collision(session: Session) -> None:
     text = WIRED.replace('"label": "Agent"', '"label": "Agent"').replace(
-        '{ "source": "t1"', '{ "source": "t2", "target": "inner", "data": { "edgeType": "tool_availability" } },\n    { "source": "t1"'
+        '{ "source": "t1"',
+        '{ "source": "t2", "target": "inner", "data": { "edgeType": "tool_availability" } },\n    { "source": "t1"',
     )
-    text = text.replace('"Outer" } },', '"Outer" } },\n    { "id": "t3", "type": "calculator", "data": { "label": "FETCH_PAGE" } },')
-    text = text.replace('"edges": [', '"edges": [\n    { "source": "t3", "target": "agent", "data": { "edgeType": "tool_availability" } },')
+    text = text.replace(
+        '"Outer" } },',
+        '"Outer" } },\n    { "id": "t3", "type": "calculator", "data": { "label": "FETCH_PAGE" } },',
+    )
+    text = text.replace(
+        '"edges": [',
+        '"edges": [\n    { "source": "t3", "target": "agent", "data": { "edgeType": "tool_availability" } },',
+    )
     session.open(URI, text)
     assert len(cmp9(await session.publishes.wait_for(URI, 1))) == 3
     whole = types.Range(start=types.Position(0, 0), end=types.Position(0, 0))
@@ -215,7 +251,10 @@ UNICODE = (
 async def test_positions_after_emoji_and_cjk_in_the_negotiated_encoding(session: Session) -> None:
     session.open(URI, UNICODE)
     errors = cmp9(await session.publishes.wait_for(URI, 1))
-    expected = {rk(label_range(UNICODE, '"web-search"', session.encoding)), rk(label_range(UNICODE, '"Web Search"', session.encoding))}
+    expected = {
+        rk(label_range(UNICODE, '"web-search"', session.encoding)),
+        rk(label_range(UNICODE, '"Web Search"', session.encoding)),
+    }
     assert {rk(d.range) for d in errors} == expected
     line = UNICODE.splitlines()[1]
     code_points = line.index('"web-search"')
@@ -230,7 +269,9 @@ async def test_positions_after_emoji_and_cjk_in_the_negotiated_encoding(session:
 async def test_close_clears_diagnostics(session: Session) -> None:
     session.open(URI, EXAMPLE.read_text(encoding="utf-8"))
     assert cmp9(await session.publishes.wait_for(URI, 1))
-    session.client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=URI)))
+    session.client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=URI))
+    )
     assert await session.publishes.wait_for(URI, None) == []
 
 
@@ -240,18 +281,26 @@ async def test_settings_change_republishes(session: Session) -> None:
     assert {d.severity for d in first} == {types.DiagnosticSeverity.Error}
     count = session.publishes.count(URI)
     session.client.set_configuration({"severity": {"CMP-9": "warning"}}, section="flowdrop")
-    session.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"flowdrop": {"severity": {"CMP-9": "warning"}}}))
+    session.client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"flowdrop": {"severity": {"CMP-9": "warning"}}}
+        )
+    )
     # The re-publish names the same version; earlier re-publishes (after `initialized`) may
     # still arrive first, so look at each new one until the settings show.
     while True:
         republished = await session.publishes.wait_for_new(URI, count)
         count += 1
         assert republished.version == 1
-        if {d.severity for d in cmp9(list(republished.diagnostics))} == {types.DiagnosticSeverity.Warning}:
+        if {d.severity for d in cmp9(list(republished.diagnostics))} == {
+            types.DiagnosticSeverity.Warning
+        }:
             break
 
 
-async def test_unrelated_json_gets_no_diagnostics_but_untitled_workflows_do(session: Session) -> None:
+async def test_unrelated_json_gets_no_diagnostics_but_untitled_workflows_do(
+    session: Session,
+) -> None:
     package = "file:///workspace/package.json"
     session.open(package, '{"name": "x", "version": "1.0.0", "dependencies": {}}')
     settings = "file:///workspace/.vscode/settings.json"
@@ -273,10 +322,23 @@ async def test_a_burst_of_edits_ends_with_the_last_version_only(session: Session
     current = "Fetch Page"
     for version in range(2, 102):
         new = "fetch-page" if version == 101 else f"Tool {version}"
-        session.change(URI, version, [replace_span(text, start, start + len(current), new, session.encoding)])
+        session.change(
+            URI, version, [replace_span(text, start, start + len(current), new, session.encoding)]
+        )
         text = text[:start] + new + text[start + len(current) :]
         current = new
-    session.change(URI, 102, [insert_at(text, text.index(NEW_EDGE.strip()[1:4]) if False else text.index("\n  ]\n}"), NEW_EDGE, session.encoding)])
+    session.change(
+        URI,
+        102,
+        [
+            insert_at(
+                text,
+                text.index(NEW_EDGE.strip()[1:4]) if False else text.index("\n  ]\n}"),
+                NEW_EDGE,
+                session.encoding,
+            )
+        ],
+    )
     final = await session.publishes.wait_for(URI, 102)
     assert len(cmp9(final)) == 2
     versions = [p.version for p in session.publishes.by_uri[URI]]

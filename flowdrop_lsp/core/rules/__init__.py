@@ -60,4 +60,13 @@ ALL_RULES: tuple[Rule, ...] = (
 )
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 
-__all__ = ["ALL_RULES", "CONSUMER_RULES", "DOCUMENT_RULES", "EDGE_RULES", "GRAPH_RULES", "RULES_BY_CODE", "Rule", "RuleContext"]
+__all__ = [
+    "ALL_RULES",
+    "CONSUMER_RULES",
+    "DOCUMENT_RULES",
+    "EDGE_RULES",
+    "GRAPH_RULES",
+    "RULES_BY_CODE",
+    "Rule",
+    "RuleContext",
+]

@@ -80,5 +80,6 @@ class RuleContext:
         """consumer → non-empty result of the per-consumer rule `code`."""
         return self.results.get(code, {})
 
+
 GraphCheck = Callable[[RuleContext], Iterable[Finding]]
 EdgeCheck = Callable[[Edge, Settings], Iterable[Finding]]

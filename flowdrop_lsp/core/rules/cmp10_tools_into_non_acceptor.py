@@ -8,10 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
+from flowdrop_lsp.core.model import Edge
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
-RULE = Rule("CMP-10", "Tools wired into a node that does not accept tools", Severity.ERROR,
-            "Tool edges end at a node whose type is known not to accept tools.")
+RULE = Rule(
+    "CMP-10",
+    "Tools wired into a node that does not accept tools",
+    Severity.ERROR,
+    "Tool edges end at a node whose type is known not to accept tools.",
+)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -23,9 +28,12 @@ def check_consumer(ctx: RuleContext, consumer: str) -> Finding | None:
     node = ctx.node(consumer)
     if node is None or node.type_id is None:
         return None
-    if node.type_id not in settings.non_accepting_types or node.type_id in settings.tool_accepting_types:
+    if (
+        node.type_id not in settings.non_accepting_types
+        or node.type_id in settings.tool_accepting_types
+    ):
         return None
-    edges = ctx.graph.incoming.get(consumer, [])
+    edges: list[Edge] = ctx.graph.incoming.get(consumer, [])
     sources = ", ".join(ctx.describe(e.source) for e in edges if e.source is not None)
     return Finding(
         RULE.code,
@@ -34,5 +42,8 @@ def check_consumer(ctx: RuleContext, consumer: str) -> Finding | None:
         f"{len(edges)} tool edge{'s are' if len(edges) != 1 else ' is'} wired into it (from {sources})",
         node.anchor,
         node=consumer,
-        related=tuple(RelatedLocation(e.target_span or e.anchor, f"tool edge from '{e.source}'") for e in edges),
+        related=tuple(
+            RelatedLocation(e.target_span or e.anchor, f"tool edge from '{e.source}'")
+            for e in edges
+        ),
     )

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity
 from flowdrop_lsp.core.graph import doc_order
 from flowdrop_lsp.core.model import short_text
-from flowdrop_lsp.core.model import short_text
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.renames import numbered_label, rename_edit
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
@@ -87,13 +86,20 @@ def names_around(ctx: RuleContext, leaf: str, cache: NameCounts | None = None) -
     return names
 
 
-def plan_renames(ctx: RuleContext, collisions: list[Collision], cache: NameCounts) -> dict[str, str]:
+def plan_renames(
+    ctx: RuleContext, collisions: list[Collision], cache: NameCounts
+) -> dict[str, str]:
     """Leaf id → its preferred new label; jointly collision-free (see the module docstring)."""
-    leaves = sorted({leaf for c in collisions for leaf in c.leaves}, key=lambda leaf: doc_order(ctx.graph.nodes_by_id[leaf]))
+    leaves = sorted(
+        {leaf for c in collisions for leaf in c.leaves},
+        key=lambda leaf: doc_order(ctx.graph.nodes_by_id[leaf]),
+    )
     planned: set[str] = set()
     renames: dict[str, str] = {}
     for leaf in leaves:
-        label = numbered_label(ctx.graph.nodes_by_id[leaf], names_around(ctx, leaf, cache) | planned)
+        label = numbered_label(
+            ctx.graph.nodes_by_id[leaf], names_around(ctx, leaf, cache) | planned
+        )
         planned.add(sanitize_tool_name(label))
         renames[leaf] = label
     return renames
@@ -130,14 +136,26 @@ def _fixes(
 ) -> tuple[Fix, ...]:
     node = ctx.graph.nodes_by_id[leaf]
     current = short_text(node.name_source)
-    fixes = [Fix(f'Rename "{current}" to "{short_text(preferred_label)}"', (rename_edit(node, preferred_label),), True)]
+    fixes = [
+        Fix(
+            f'Rename "{current}" to "{short_text(preferred_label)}"',
+            (rename_edit(node, preferred_label),),
+            True,
+        )
+    ]
     if route:
         # Namespace the tool with the toolbox it is bundled in, as component frameworks do.
         qualified = f"{_box_name(ctx, route[0])}: {node.name_source}"
         name = sanitize_tool_name(qualified)
-        if name not in names_around(ctx, leaf, cache) and name != sanitize_tool_name(preferred_label):
-            fixes.append(Fix(f'Qualify with its toolbox: rename "{current}" to "{short_text(qualified)}"',
-                             (rename_edit(node, qualified),)))
+        if name not in names_around(ctx, leaf, cache) and name != sanitize_tool_name(
+            preferred_label
+        ):
+            fixes.append(
+                Fix(
+                    f'Qualify with its toolbox: rename "{current}" to "{short_text(qualified)}"',
+                    (rename_edit(node, qualified),),
+                )
+            )
     return tuple(fixes)
 
 
@@ -172,7 +190,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"silently call only one of them"
             )
             related = [
-                RelatedLocation(ctx.graph.nodes_by_id[o].anchor, f'also "{tool_name}": {ctx.describe(o)}')
+                RelatedLocation(
+                    ctx.graph.nodes_by_id[o].anchor, f'also "{tool_name}": {ctx.describe(o)}'
+                )
                 for o in others[:MAX_RELATED_OTHERS]
             ]
             route = routes[leaf]

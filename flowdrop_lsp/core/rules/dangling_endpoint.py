@@ -10,8 +10,12 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
-RULE = Rule("R8", "Undefined edge endpoint", Severity.WARNING,
-            "An edge's source or target is not the id of any node in `nodes`.")
+RULE = Rule(
+    "R8",
+    "Undefined edge endpoint",
+    Severity.WARNING,
+    "An edge's source or target is not the id of any node in `nodes`.",
+)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -18,26 +18,47 @@ NOT_WORKFLOW = "FD-NOT-WORKFLOW"
 SCHEMA = "FD-SCHEMA"
 
 RULES = (
-    Rule(SYNTAX, "JSON syntax error", Severity.ERROR,
-         "The text is not valid JSON here; the rest of the document is still analysed."),
-    Rule(DUPLICATE_KEY, "Duplicate key", Severity.WARNING,
-         "An object has the same key twice; JSON parsers keep only the last one."),
-    Rule(NOT_WORKFLOW, "Not a workflow", Severity.ERROR,
-         "The document is not a FlowDrop workflow: a top-level object with `nodes` and `edges`."),
-    Rule(SCHEMA, "Structure", Severity.ERROR,
-         "A value has the wrong type or a required member is missing (the shipped JSON Schema)."),
+    Rule(
+        SYNTAX,
+        "JSON syntax error",
+        Severity.ERROR,
+        "The text is not valid JSON here; the rest of the document is still analysed.",
+    ),
+    Rule(
+        DUPLICATE_KEY,
+        "Duplicate key",
+        Severity.WARNING,
+        "An object has the same key twice; JSON parsers keep only the last one.",
+    ),
+    Rule(
+        NOT_WORKFLOW,
+        "Not a workflow",
+        Severity.ERROR,
+        "The document is not a FlowDrop workflow: a top-level object with `nodes` and `edges`.",
+    ),
+    Rule(
+        SCHEMA,
+        "Structure",
+        Severity.ERROR,
+        "A value has the wrong type or a required member is missing (the shipped JSON Schema).",
+    ),
 )
 
 
 class HasProblems(Protocol):
-    problems: tuple[SyntaxProblem, ...]
+    @property
+    def problems(self) -> tuple[SyntaxProblem, ...]: ...
 
 
 def syntax_findings(parsed: HasProblems) -> Iterator[Finding]:
     for problem in parsed.problems:
         span = Span(problem.start, problem.end)
         if problem.kind == "duplicate-key":
-            related = (RelatedLocation(Span(problem.related_start, problem.related_end), "first defined here"),)
+            related = (
+                RelatedLocation(
+                    Span(problem.related_start, problem.related_end), "first defined here"
+                ),
+            )
             yield Finding(DUPLICATE_KEY, Severity.WARNING, problem.message, span, related=related)
         else:
             yield Finding(SYNTAX, Severity.ERROR, problem.message, span)

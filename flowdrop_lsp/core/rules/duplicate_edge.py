@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
-RULE = Rule("R13", "Duplicate edge", Severity.WARNING,
-            "Two edges have the same source, target and handles.")
+RULE = Rule(
+    "R13", "Duplicate edge", Severity.WARNING, "Two edges have the same source, target and handles."
+)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -7,8 +7,12 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
-RULE = Rule("R2", "Duplicate node id", Severity.ERROR,
-            "Two nodes share an id; edges cannot tell them apart (the first definition is used).")
+RULE = Rule(
+    "R2",
+    "Duplicate node id",
+    Severity.ERROR,
+    "Two nodes share an id; edges cannot tell them apart (the first definition is used).",
+)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -10,8 +10,12 @@ from flowdrop_lsp.core.model import short_text
 from flowdrop_lsp.core.names import llm_name_problem
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
-RULE = Rule("FD-LLM-NAME", "Tool name rejected by LLM APIs", Severity.WARNING,
-            "A tool's name is longer than 64 characters or does not start with a letter or `_`.")
+RULE = Rule(
+    "FD-LLM-NAME",
+    "Tool name rejected by LLM APIs",
+    Severity.WARNING,
+    "A tool's name is longer than 64 characters or does not start with a letter or `_`.",
+)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

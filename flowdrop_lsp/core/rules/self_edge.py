@@ -14,5 +14,10 @@ RULE = Rule("R12", "Self-edge", Severity.WARNING, "An edge's source and target a
 
 def check_edge(edge: Edge, settings: Settings) -> Iterator[Finding]:
     if edge.source is not None and edge.source == edge.target:
-        yield Finding(RULE.code, RULE.default_severity, f"edge connects '{edge.source}' to itself",
-                      edge.anchor, node=edge.source)
+        yield Finding(
+            RULE.code,
+            RULE.default_severity,
+            f"edge connects '{edge.source}' to itself",
+            edge.anchor,
+            node=edge.source,
+        )

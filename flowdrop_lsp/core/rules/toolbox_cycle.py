@@ -11,8 +11,12 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
-RULE = Rule("FD-TOOLBOX-CYCLE", "Toolbox cycle", Severity.WARNING,
-            "Toolboxes forward tools to each other in a cycle (CMP-5's cycle check does not see it).")
+RULE = Rule(
+    "FD-TOOLBOX-CYCLE",
+    "Toolbox cycle",
+    Severity.WARNING,
+    "Toolboxes forward tools to each other in a cycle (CMP-5's cycle check does not see it).",
+)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -26,7 +30,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             first.anchor,
             node=first.id,
             related=tuple(
-                RelatedLocation(ctx.graph.nodes_by_id[box].anchor, f"in the cycle: {ctx.describe(box)}")
+                RelatedLocation(
+                    ctx.graph.nodes_by_id[box].anchor, f"in the cycle: {ctx.describe(box)}"
+                )
                 for box in cycle[1:]
             ),
         )

@@ -11,12 +11,20 @@ from flowdrop_lsp.core.model import Edge
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.settings import Settings
 
-RULE = Rule("EDGE-5", "Unrecognised edge type", Severity.WARNING,
-            "A declared `data.edgeType` is not a recognised value; the target handle decides instead.")
+RULE = Rule(
+    "EDGE-5",
+    "Unrecognised edge type",
+    Severity.WARNING,
+    "A declared `data.edgeType` is not a recognised value; the target handle decides instead.",
+)
 
 
 def check_edge(edge: Edge, settings: Settings) -> Iterator[Finding]:
-    if edge.declared_type and edge.declared_type not in settings.edge_types and edge.declared_type_span:
+    if (
+        edge.declared_type
+        and edge.declared_type not in settings.edge_types
+        and edge.declared_type_span
+    ):
         known = ", ".join(sorted(settings.edge_types))
         verdict = "a tool edge" if edge.is_tool else "not a tool edge"
         yield Finding(
