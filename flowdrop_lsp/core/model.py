@@ -122,6 +122,7 @@ class EdgeSpans:
     target_span: Span | None
     target_handle_span: Span | None
     declared_type_span: Span | None
+    source_handle_span: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,10 @@ class Edge:
     @property
     def declared_type_span(self) -> Span | None:
         return self.spans.declared_type_span
+
+    @property
+    def source_handle_span(self) -> Span | None:
+        return self.spans.source_handle_span
 
     @property
     def anchor(self) -> Span:
@@ -324,6 +329,7 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
         )
     source = obj.get("source")
     target = obj.get("target")
+    source_handle = obj.get("sourceHandle")
     target_handle = obj.get("targetHandle")
     data = _object(obj.get("data"))
     declared = data.get("edgeType") if data else None
@@ -336,7 +342,7 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
         id=_string(obj.get("id")),
         source=_string(source),
         target=_string(target),
-        source_handle=_string(obj.get("sourceHandle")),
+        source_handle=_string(source_handle),
         target_handle=_string(target_handle),
         declared_type=declared_type,
         is_tool=classify_tool_edge(declared_type, _string(target_handle), settings),
@@ -348,6 +354,9 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
                 if isinstance(target_handle, JString)
                 else None,
                 declared_type_span=_span(declared) if declared_type else None,
+                source_handle_span=_span(source_handle)
+                if isinstance(source_handle, JString)
+                else None,
             )
         ),
     )
