@@ -253,6 +253,7 @@ class WorkflowDocument:
         )
         self.context.recomputed.clear()
         self._all_valid = False  # elements re-read by later edits are validated one by one
+        self.buffer.release()
 
     def _element_spans(self, element: Element, kind: str) -> Any:
         """The spans of an element read by the fast path, re-read from its current text (in the

@@ -8,9 +8,11 @@ default) or UTF-8 bytes (what Neovim negotiates), and back.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
+from operator import add
 from typing import Literal, Protocol
 
 Encoding = Literal["utf-8", "utf-16", "utf-32"]
@@ -81,11 +83,25 @@ _OTHER_BREAKS = re.compile("[\v\f\x1c-\x1e\x85\u2028\u2029]")
 
 def line_starts(text: str) -> list[int]:
     """Offsets where lines start (\r\n, \n or a lone \r end a line, as LSP says)."""
-    if _OTHER_BREAKS.search(text) is None:  # the usual case: let C code do it
-        return [0, *accumulate(map(len, text.splitlines(keepends=True)))][
-            : text.count("\n") + text.count("\r") - text.count("\r\n") + 1
-        ]
-    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+    return list(line_start_array(text))
+
+
+_WINDOW = 1 << 20
+
+
+def line_start_array(text: str) -> array[int]:
+    """`line_starts` as a compact array, computed window by window so that a large document
+    leaves no million temporary objects behind (they would keep the process's memory high)."""
+    starts = array("q", [0])
+    if "\r" in text or _OTHER_BREAKS.search(text) is not None:  # rare: exact but slower
+        starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        return starts
+    for at in range(0, len(text), _WINDOW):
+        parts = text[at : at + _WINDOW].split("\n")
+        # Line k of the window starts after the lengths of parts 0..k plus k+1 line breaks.
+        ends = map(add, accumulate(map(len, parts[:-1])), range(at + 1, at + len(parts)))
+        starts.extend(ends)
+    return starts
 
 
 class Positions(Protocol):
@@ -147,7 +163,7 @@ class PendingShift:
 
     __slots__ = ("items", "first", "delta")
 
-    def __init__(self, items: list[int]) -> None:
+    def __init__(self, items: list[int] | array[int]) -> None:
         self.items = items
         self.first = len(items)
         self.delta = 0
@@ -193,7 +209,7 @@ class PendingShift:
         """Replace items [start, stop) with absolute `values`; the shift must be settled at or
         after `stop`."""
         assert self.first >= stop
-        self.items[start:stop] = values
+        self.items[start:stop] = array("q", values) if isinstance(self.items, array) else values
         self.first += len(values) - (stop - start)
 
 
@@ -212,7 +228,7 @@ class EditableText:
         self.chunks = [text[i : i + _CHUNK] for i in range(0, len(text), _CHUNK)] or [""]
         self._recount()
         self._joined: str | None = text
-        self.lines = PendingShift(line_starts(text))
+        self.lines = PendingShift(line_start_array(text))
 
     def _recount(self) -> None:
         starts = []
@@ -228,6 +244,10 @@ class EditableText:
         if self._joined is None:
             self._joined = "".join(self.chunks)
         return self._joined
+
+    def release(self) -> None:
+        """Forget the joined text (the chunks hold it); `text` joins again when asked."""
+        self._joined = None
 
     def __len__(self) -> int:
         return self.length
@@ -283,7 +303,7 @@ class EditableText:
         lines.settle(after)
         if touches_cr:
             new_full = self.slice(0, start) + new_text + self.slice(end, self.length)
-            self.lines = PendingShift([0, *(m.end() for m in _LINE_BREAK.finditer(new_full))])
+            self.lines = PendingShift(line_start_array(new_full))
             return
         inserted = [start + m.end() for m in _LINE_BREAK.finditer(new_text)]
         lines.replace(first_inside, after, inserted)
