@@ -209,7 +209,10 @@ class PendingShift:
         """Replace items [start, stop) with absolute `values`; the shift must be settled at or
         after `stop`."""
         assert self.first >= stop
-        self.items[start:stop] = array("q", values) if isinstance(self.items, array) else values
+        if isinstance(self.items, array):
+            self.items[start:stop] = array("q", values)
+        else:
+            self.items[start:stop] = values
         self.first += len(values) - (stop - start)
 
 
