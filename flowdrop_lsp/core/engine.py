@@ -189,6 +189,7 @@ class WorkflowDocument:
         self.allow_comments = allow_comments
         self.buffer = EditableText(text)
         self._stats = ChangeStats()
+        self.incremental_failures: list[str] = []
         self._load()
 
     # ----- reading ----------------------------------------------------------------------------
@@ -367,7 +368,15 @@ class WorkflowDocument:
         usable = not self._stale and not self.settings.full_recompute and self.incremental
         plan = self._plan(start, end) if usable else None
         self.buffer.replace(start, end, new_text)
-        if plan is None or not self._apply(plan, start, end, len(new_text) - (end - start)):
+        try:
+            done = plan is not None and self._apply(plan, start, end, len(new_text) - (end - start))
+        except Exception as error:  # noqa: BLE001 - never worse than a whole re-read
+            # An unexpected failure half-way through an incremental update must not leave a
+            # wrong analysis behind: the whole text is re-read, and the failure is kept for
+            # `stats` (the differential test asserts there is none).
+            self.incremental_failures.append(repr(error))
+            done = False
+        if not done:
             self._stale = True
 
     def _fresh(self) -> None:

@@ -261,6 +261,7 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
         if self.document is None:
             return
         assert self.document.text == self.text
+        assert self.document.incremental_failures == []
         STEPS["all"] += 1
         if not self.document.stats.full_reread:
             STEPS["incremental"] += 1
