@@ -42,7 +42,8 @@ lint: $(VENV)/.installed-test
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-test
-	$(BIN)/python bench/run.py
+	bash bench/install-json-server.sh >/dev/null
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 vsix:
 	bash editors/vscode/scripts/build-vsix.sh
