@@ -337,8 +337,6 @@ class WorkflowDocument:
         owner.elements[first_index:first_index] = created
         starts = [e.created_start for e in created]
         ends = [v.end + offset for v in values]
-        owner.starts.settle(first_index)
-        owner.ends.settle(first_index)
         owner.starts.replace(first_index, first_index, starts)
         owner.ends.replace(first_index, first_index, ends)
         for element in created:
@@ -487,8 +485,6 @@ class WorkflowDocument:
                 graph.remove_node(model)
             elif isinstance(model, Edge):
                 graph.remove_edge(model)
-        owner.starts.settle(stop)
-        owner.ends.settle(stop)
         del owner.elements[first:stop]
         owner.starts.replace(first, stop, [])
         owner.ends.replace(first, stop, [])
