@@ -20,6 +20,7 @@ incremental path share every line of analysis; `stats` says what the last change
 from __future__ import annotations
 
 import gc
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -297,6 +298,12 @@ class WorkflowDocument:
         element move from `problems` to the element (so they move with it)."""
         created = []
         kind = _KIND[owner.name]
+        # Duplicate-key problems inside an element belong to it (they move with it).
+        duplicate_keys = sorted(
+            (p for p in problems or () if p.kind == "duplicate-key"), key=lambda p: p.start
+        )
+        duplicate_key_starts = [p.start for p in duplicate_keys]
+        taken: set[int] = set()
         for position, value in enumerate(values):
             element = Element(owner, first_index + position, value.start + offset)
             if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
@@ -321,19 +328,19 @@ class WorkflowDocument:
                     element.schema.append(
                         (path, message, Span(start + offset, end + offset, element))
                     )
-            if problems:
-                inside = [
-                    p
-                    for p in problems
-                    if p.kind == "duplicate-key" and value.start <= p.start < value.end
-                ]
-                for problem in inside:
-                    problems.remove(problem)
+            if duplicate_keys:
+                # Problems and values are both in document order: take those inside this value.
+                first = bisect_left(duplicate_key_starts, value.start)
+                last = bisect_left(duplicate_key_starts, value.end)
+                for problem in duplicate_keys[first:last]:
+                    taken.add(id(problem))
                     element.findings.extend(
                         _anchor_finding(f, offset, element)
                         for f in syntax_findings(ParsedJsonProblems((problem,)))
                     )
             created.append(element)
+        if taken and problems is not None:
+            problems[:] = [p for p in problems if id(p) not in taken]
         owner.elements[first_index:first_index] = created
         starts = [e.created_start for e in created]
         ends = [v.end + offset for v in values]

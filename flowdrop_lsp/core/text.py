@@ -165,7 +165,7 @@ class PendingShift:
 
     __slots__ = ("items", "marks", "totals")
 
-    MAX_MARKS = 48
+    MAX_MARKS = 1024  # value() is O(log marks), shift_from O(marks): folding is what costs
 
     def __init__(self, items: list[int] | array[int]) -> None:
         self.items = items
