@@ -217,7 +217,11 @@ _EDGE_SHAPE: dict[str, Any] = {
     "targetHandle": FULL,
     "data": {"edgeType": FULL},
 }
-SHAPE: dict[str, Any] = {"nodes": [_NODE_SHAPE], "edges": [_EDGE_SHAPE]}
+# Each element of `nodes`/`edges` is first read whole by the C scanner (fast; its spans are
+# found later, on demand) and parsed with its shape only when that fails — so a document with
+# one broken element costs one element's Python parse, not the whole document's.
+ELEMENT = "element"
+SHAPE: dict[str, Any] = {"nodes": [(ELEMENT, _NODE_SHAPE)], "edges": [(ELEMENT, _EDGE_SHAPE)]}
 
 _NEXT = re.compile(r"[ \t\r\n]*(?:" + _TOKEN.pattern + ")")
 _EOF = ("eof", -1, -1)
@@ -319,6 +323,12 @@ class _Parser:
             if opaque is not None:
                 return opaque
             shape = FULL
+        elif isinstance(shape, tuple):  # (ELEMENT, its shape)
+            if kind in "{[":
+                opaque = self.scan_opaque(start)
+                if opaque is not None:
+                    return opaque
+            shape = shape[1]
         if kind == "{" or kind == "[":
             if depth >= MAX_DEPTH:
                 self.skip_too_deep(start)
