@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.graph import ToolGraph
 from flowdrop_lsp.core.jsonsyntax import (
     EDGE_SHAPE,
@@ -133,38 +133,12 @@ def _shift_span(span: Span, at: int, delta: int) -> Span:
 
 def _shift_finding(finding: Finding, at: int, delta: int) -> Finding:
     """A root-level finding (absolute spans) after an edit of length `delta` before `at`."""
-    return replace(
-        finding,
-        span=_shift_span(finding.span, at, delta),
-        related=tuple(
-            RelatedLocation(_shift_span(r.span, at, delta), r.message) for r in finding.related
-        ),
-        fixes=tuple(
-            Fix(
-                f.title,
-                tuple(TextEdit(_shift_span(e.span, at, delta), e.new_text) for e in f.edits),
-                f.preferred,
-            )
-            for f in finding.fixes
-        ),
-    )
+    return finding.map_spans(lambda span: _shift_span(span, at, delta))
 
 
 def resolve_finding(finding: Finding) -> Finding:
     """The finding with every span made absolute in the current text."""
-
-    def resolve(span: Span) -> Span:
-        return span.resolve() if span.base is not None else span
-
-    return replace(
-        finding,
-        span=resolve(finding.span),
-        related=tuple(RelatedLocation(resolve(r.span), r.message) for r in finding.related),
-        fixes=tuple(
-            Fix(f.title, tuple(TextEdit(resolve(e.span), e.new_text) for e in f.edits), f.preferred)
-            for f in finding.fixes
-        ),
-    )
+    return finding.map_spans(lambda span: span.resolve() if span.base is not None else span)
 
 
 def apply_settings(findings: Iterable[Finding], settings: Settings) -> tuple[Finding, ...]:
@@ -531,12 +505,4 @@ class ParsedJsonProblems:
 
 def _anchor_finding(finding: Finding, offset: int, element: Element) -> Finding:
     """A finding made in an element's own coordinates, anchored to the element."""
-
-    def anchored(span: Span) -> Span:
-        return Span(span.start + offset, span.end + offset, element)
-
-    return replace(
-        finding,
-        span=anchored(finding.span),
-        related=tuple(RelatedLocation(anchored(r.span), r.message) for r in finding.related),
-    )
+    return finding.map_spans(lambda span: Span(span.start + offset, span.end + offset, element))

@@ -5,7 +5,8 @@ Plain frozen data in code-point spans; the CLI and the LSP layer each translate 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -55,6 +56,23 @@ class Finding:
     related: tuple[RelatedLocation, ...] = ()
     fixes: tuple[Fix, ...] = ()
     extra: tuple[tuple[str, Any], ...] = field(default=())
+
+    def map_spans(self, change: Callable[[Span], Span]) -> Finding:
+        """This finding with `change` applied to every span it holds (its own, its related
+        locations', its fixes' edits')."""
+        return replace(
+            self,
+            span=change(self.span),
+            related=tuple(RelatedLocation(change(r.span), r.message) for r in self.related),
+            fixes=tuple(
+                Fix(
+                    f.title,
+                    tuple(TextEdit(change(e.span), e.new_text) for e in f.edits),
+                    f.preferred,
+                )
+                for f in self.fixes
+            ),
+        )
 
     def extra_dict(self) -> dict[str, Any]:
         return dict(self.extra)
