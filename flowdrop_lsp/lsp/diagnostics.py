@@ -53,6 +53,9 @@ def register(server: FlowdropServer) -> None:
         except Exception as error:  # noqa: BLE001
             ls.log_error(f"opening {item.uri}", error)
             return
+        # The document now lives in our own buffer. pygls keeps the last message alive until the
+        # next one arrives; without this, a large file's text would be held a second time.
+        item.text = ""
         ls.schedule(item.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
