@@ -184,9 +184,6 @@ class PendingShift:
             return self.items[index]
         return self.items[index] + self._shift_at(index)
 
-    def settle(self, index: int) -> None:
-        """Kept for callers of the single-shift version: nothing needs settling now."""
-
     def shift_from(self, index: int, delta: int) -> None:
         """Read every item from `index` on `delta` larger."""
         if not delta or index >= len(self.items):

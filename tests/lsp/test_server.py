@@ -333,7 +333,7 @@ async def test_a_burst_of_edits_ends_with_the_last_version_only(session: Session
         [
             insert_at(
                 text,
-                text.index(NEW_EDGE.strip()[1:4]) if False else text.index("\n  ]\n}"),
+                text.index("\n  ]\n}"),
                 NEW_EDGE,
                 session.encoding,
             )
