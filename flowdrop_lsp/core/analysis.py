@@ -37,7 +37,7 @@ class Analysis:
         lists = self.document.lists
         nodes = tuple(e.model for e in lists["nodes"].elements if isinstance(e.model, Node))
         edges = tuple(e.model for e in lists["edges"].elements if isinstance(e.model, Edge))
-        return Workflow(nodes, edges, None, None)
+        return Workflow(nodes, edges)
 
 
 def analysis_of(document: WorkflowDocument) -> Analysis:

@@ -222,14 +222,13 @@ class WorkflowDocument:
                         SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)
                     )
                 )
-            for node in self._models("nodes"):
-                self.graph.add_node(node)  # type: ignore[arg-type]
-            for edge in self._models("edges"):
-                self.graph.add_edge(edge)  # type: ignore[arg-type]
+            for name in ARRAYS:  # all nodes before any edge: endpoints resolve as they are added
+                for element in self.lists[name].elements:
+                    self.graph.add(element.model)
             self.context.refresh_all()
         elif parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems):
             self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
-        self.root_findings.extend(syntax_findings(ParsedJsonProblems(tuple(problems))))
+        self.root_findings.extend(syntax_findings(problems))
         self.incremental = (
             self._is_workflow
             and arrays_ok
@@ -254,9 +253,6 @@ class WorkflowDocument:
         if kind == "node":
             return read_node(element.index, value, self.settings, text, spans).spans
         return read_edge(element.index, value, self.settings, spans).spans
-
-    def _models(self, name: str) -> list[Node | Edge]:
-        return [element.model for element in self.lists[name].elements if element.model is not None]
 
     def _read_elements(
         self,
@@ -309,8 +305,7 @@ class WorkflowDocument:
                 for problem in duplicate_keys[first:last]:
                     taken.add(id(problem))
                     element.findings.extend(
-                        _anchor_finding(f, offset, element)
-                        for f in syntax_findings(ParsedJsonProblems((problem,)))
+                        _anchor_finding(f, offset, element) for f in syntax_findings((problem,))
                     )
             created.append(element)
         if taken and problems is not None:
@@ -461,11 +456,7 @@ class WorkflowDocument:
             affected |= self._affected_by(element.model)
             self._with_findings.discard(element)
         for element in old:
-            model = element.model
-            if isinstance(model, Node):
-                graph.remove_node(model)
-            elif isinstance(model, Edge):
-                graph.remove_edge(model)
+            graph.remove(element.model)
         del owner.elements[first:stop]
         owner.starts.replace(first, stop, [])
         owner.ends.replace(first, stop, [])
@@ -474,11 +465,7 @@ class WorkflowDocument:
             for index in range(first + len(created), len(owner)):
                 owner.elements[index].index = index
         for element in created:
-            model = element.model
-            if isinstance(model, Node):
-                graph.add_node(model)
-            elif isinstance(model, Edge):
-                graph.add_edge(model)
+            graph.add(element.model)
         # …and after it, for the old ids too: a toolbox deleted may leave a consumer behind.
         for element in (*old, *created):
             affected |= self._affected_by(element.model)
@@ -494,13 +481,6 @@ class WorkflowDocument:
         if isinstance(model, Edge) and model.is_tool and model.target is not None:
             return self.graph.consumers_affected_by(model.target) | {model.target}
         return set()
-
-
-@dataclass(frozen=True)
-class ParsedJsonProblems:
-    """Just the problems of a parse, for syntax_findings."""
-
-    problems: tuple[SyntaxProblem, ...]
 
 
 def _anchor_finding(finding: Finding, offset: int, element: Element) -> Finding:

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.model import Edge, Node, Workflow
+from flowdrop_lsp.core.model import Edge, Node
 from flowdrop_lsp.core.names import llm_name_problem
 from flowdrop_lsp.core.settings import Settings
 
@@ -71,7 +71,7 @@ class _Ordered(list):  # type: ignore[type-arg]
 class ToolGraph:
     """Roles and adjacency of the tool edges of one workflow, plus the rules' indexes."""
 
-    def __init__(self, settings: Settings, workflow: Workflow | None = None) -> None:
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.definitions: dict[str, _Ordered] = {}  # node id → its nodes, first definition first
         self.nodes_by_id: dict[str, Node] = {}  # node id → its first definition
@@ -86,11 +86,6 @@ class ToolGraph:
         self.bad_name_ids: set[str] = set()  # first definitions whose tool name LLM APIs reject
         self.cycles_dirty = True
         self._cycles: list[list[str]] = []
-        if workflow is not None:
-            for node in workflow.nodes:
-                self.add_node(node)
-            for edge in workflow.edges:
-                self.add_edge(edge)
 
     # ----- maintenance ----------------------------------------------------------------------
     def _first_changed(self, node_id: str) -> None:
@@ -121,6 +116,19 @@ class ToolGraph:
             self.duplicate_ids.discard(node_id)
         if was_box or node_id in self.passthroughs:
             self.cycles_dirty = True  # a toolbox appeared, vanished, or was renamed
+
+    def add(self, model: Node | Edge | None) -> None:
+        """Add a node or an edge (an element read as neither is ignored)."""
+        if isinstance(model, Node):
+            self.add_node(model)
+        elif isinstance(model, Edge):
+            self.add_edge(model)
+
+    def remove(self, model: Node | Edge | None) -> None:
+        if isinstance(model, Node):
+            self.remove_node(model)
+        elif isinstance(model, Edge):
+            self.remove_edge(model)
 
     def add_node(self, node: Node) -> None:
         if node.id is None:

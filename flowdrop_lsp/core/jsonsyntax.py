@@ -115,9 +115,6 @@ class JObject(JsonValue):
         return member.value if member is not None else None
 
 
-AnyJson = JString | JNumber | JLiteral | JArray | JObject
-
-
 @dataclass(frozen=True, slots=True)
 class SyntaxProblem:
     """A problem in the JSON text itself. `kind` is 'syntax' (an error) or 'duplicate-key'."""
@@ -225,23 +222,6 @@ SHAPE: dict[str, Any] = {"nodes": [(ELEMENT, _NODE_SHAPE)], "edges": [(ELEMENT, 
 
 _NEXT = re.compile(r"[ \t\r\n]*(?:" + _TOKEN.pattern + ")")
 _EOF = ("eof", -1, -1)
-
-
-def tokenize(
-    text: str, allow_comments: bool, problems: list[SyntaxProblem]
-) -> list[tuple[str, int, int]]:
-    """Every token as (kind, start, end); kind is the punctuation character itself, or
-    's' string, 'u' unterminated string, 'n' number, 'w' word, 'x' stray character."""
-    lexer = _Parser(
-        text, problems, allow_trailing_commas=allow_comments, allow_comments=allow_comments
-    )
-    tokens: list[tuple[str, int, int]] = []
-    while True:
-        token = lexer.peek()
-        if token[0] == "eof":
-            return tokens
-        tokens.append(token)
-        lexer.advance()
 
 
 class _Parser:

@@ -47,6 +47,11 @@ class SpanDetail:
         return self._value
 
 
+def _span_field(name: str) -> Any:
+    """A property reading one span of a node or edge from its (possibly lazy) `spans`."""
+    return property(lambda self: getattr(self.spans, name), doc=f"The element's {name}.")
+
+
 @dataclass(frozen=True, slots=True)
 class NodeSpans:
     id_span: Span | None
@@ -73,29 +78,12 @@ class Node:
     def spans(self) -> NodeSpans:
         return self.detail.get()  # type: ignore[no-any-return]
 
-    @property
-    def id_span(self) -> Span | None:
-        return self.spans.id_span
-
-    @property
-    def type_span(self) -> Span | None:
-        return self.spans.type_span
-
-    @property
-    def label_span(self) -> Span | None:
-        return self.spans.label_span
-
-    @property
-    def data_span(self) -> Span | None:
-        return self.spans.data_span
-
-    @property
-    def name_source_span(self) -> Span | None:
-        return self.spans.name_source_span
-
-    @property
-    def data_value_span(self) -> Span | None:
-        return self.spans.data_value_span
+    id_span = _span_field("id_span")
+    type_span = _span_field("type_span")
+    label_span = _span_field("label_span")
+    data_span = _span_field("data_span")
+    name_source_span = _span_field("name_source_span")
+    data_value_span = _span_field("data_value_span")
 
     @property
     def anchor(self) -> Span:
@@ -142,25 +130,11 @@ class Edge:
     def spans(self) -> EdgeSpans:
         return self.detail.get()  # type: ignore[no-any-return]
 
-    @property
-    def source_span(self) -> Span | None:
-        return self.spans.source_span
-
-    @property
-    def target_span(self) -> Span | None:
-        return self.spans.target_span
-
-    @property
-    def target_handle_span(self) -> Span | None:
-        return self.spans.target_handle_span
-
-    @property
-    def declared_type_span(self) -> Span | None:
-        return self.spans.declared_type_span
-
-    @property
-    def source_handle_span(self) -> Span | None:
-        return self.spans.source_handle_span
+    source_span = _span_field("source_span")
+    target_span = _span_field("target_span")
+    target_handle_span = _span_field("target_handle_span")
+    declared_type_span = _span_field("declared_type_span")
+    source_handle_span = _span_field("source_handle_span")
 
     @property
     def anchor(self) -> Span:
@@ -176,8 +150,6 @@ class Edge:
 class Workflow:
     nodes: tuple[Node, ...]
     edges: tuple[Edge, ...]
-    nodes_span: Span | None
-    edges_span: Span | None
 
 
 def looks_like_workflow(root: JsonValue | None) -> bool:

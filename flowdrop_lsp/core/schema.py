@@ -61,10 +61,6 @@ def document_is_valid(instance: Any) -> bool:
         return False
 
 
-def schema_path() -> str:
-    return str(resources.files("flowdrop_lsp.schemas").joinpath(SCHEMA_RESOURCE))
-
-
 def _locate(root: JsonValue, path: Sequence[Any], text: str) -> JsonValue:
     """The deepest value of the tree along `path` (a jsonschema absolute_path); a value read
     whole by the parser's fast path is re-read with inner spans on the way."""

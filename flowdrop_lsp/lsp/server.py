@@ -110,13 +110,11 @@ class FlowdropServer(LanguageServer):
     def settings_for(self, document: Document) -> Settings:
         return self.settings.for_uri(document.uri)
 
-    def is_workflow_document(self, document: Document) -> bool:
-        return document.is_flowdrop()
-
     def diagnostics_of(self, document: Document) -> list[types.Diagnostic]:
         """The document's diagnostics, or none when it is not a FlowDrop workflow."""
-        if not document.is_flowdrop():
-            return []
+        return self._diagnostics(document) if document.is_flowdrop() else []
+
+    def _diagnostics(self, document: Document) -> list[types.Diagnostic]:
         encoding = self.encoding
         related = self.supports_related_information
         docs_url = document.settings.docs_url
@@ -130,13 +128,13 @@ class FlowdropServer(LanguageServer):
     def publish(self, document: Document) -> None:
         """Publish after every analysis of a workflow (even when nothing changed, so clients and
         tests see each version answered); clear once when a document stops being one."""
-        wanted = self.is_workflow_document(document)
+        wanted = document.is_flowdrop()
         if wanted or document.published:
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
                     uri=document.uri,
                     version=document.version,
-                    diagnostics=self.diagnostics_of(document),
+                    diagnostics=self._diagnostics(document) if wanted else [],
                 )
             )
             document.published = wanted

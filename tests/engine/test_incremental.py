@@ -107,6 +107,12 @@ def elements(text: str, array: str) -> list[tuple[int, int]]:
     return [(item.start, item.end) for item in value.items] if isinstance(value, JArray) else []
 
 
+def value_starts(text: str, key: str) -> list[int]:
+    """Where the string values of `"key": "…"` members begin (just inside the quote)."""
+    marker = f'"{key}": "'
+    return [i + len(marker) for i in range(len(text)) if text.startswith(marker, i)]
+
+
 def comparable(document: WorkflowDocument) -> list[tuple[object, ...]]:
     return [
         (
@@ -156,11 +162,7 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def edit_a_label(self, data: st.DataObject) -> None:
-        spots = [
-            i + len('"label": "')
-            for i in range(len(self.text))
-            if self.text.startswith('"label": "', i)
-        ]
+        spots = value_starts(self.text, "label")
         if not spots:
             return
         at = data.draw(st.sampled_from(spots))
@@ -202,11 +204,7 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def retarget_an_edge(self, data: st.DataObject) -> None:
-        spots = [
-            i + len('"target": "')
-            for i in range(len(self.text))
-            if self.text.startswith('"target": "', i)
-        ]
+        spots = value_starts(self.text, "target")
         if not spots:
             return
         at = data.draw(st.sampled_from(spots))
@@ -246,11 +244,7 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
     def several_changes_at_once(self, data: st.DataObject) -> None:
         # A didChange with several content changes: applied one after the other, as LSP says.
         for _ in range(data.draw(st.integers(2, 4))):
-            spots = [
-                i + len('"label": "')
-                for i in range(len(self.text))
-                if self.text.startswith('"label": "', i)
-            ]
+            spots = value_starts(self.text, "label")
             if not spots:
                 return
             at = data.draw(st.sampled_from(spots))

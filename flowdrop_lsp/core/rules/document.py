@@ -4,8 +4,7 @@ engine makes per element, core/schema.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Protocol
+from collections.abc import Iterable, Iterator
 
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.jsonsyntax import JsonValue, SyntaxProblem
@@ -45,13 +44,8 @@ RULES = (
 )
 
 
-class HasProblems(Protocol):
-    @property
-    def problems(self) -> tuple[SyntaxProblem, ...]: ...
-
-
-def syntax_findings(parsed: HasProblems) -> Iterator[Finding]:
-    for problem in parsed.problems:
+def syntax_findings(problems: Iterable[SyntaxProblem]) -> Iterator[Finding]:
+    for problem in problems:
         span = Span(problem.start, problem.end)
         if problem.kind == "duplicate-key":
             related = (
