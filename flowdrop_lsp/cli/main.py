@@ -237,7 +237,9 @@ def run_check(args: argparse.Namespace) -> int:
         sys.stdout.write(_printable("".join(diffs)))
     else:
         report.write(_printable(FORMATTERS[args.format](results)))
-        if args.format == "text":
+        if args.format == "text" and (results or not io_failed):
+            # With nothing read, "no problems in 0 files" would read as a pass: the error on
+            # stderr and exit code 2 say what happened.
             print(summary(results), file=report)
     if io_failed:
         return EXIT_USAGE
