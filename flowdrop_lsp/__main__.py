@@ -2,6 +2,6 @@
 
 import sys
 
-from flowdrop_lsp.cli.main import main
+from flowdrop_lsp.entry import main
 
 sys.exit(main())

@@ -1,4 +1,4 @@
-"""`flowdrop-lsp`: `check` workflows in CI, or `serve` the language server.
+"""`flowdrop-lsp check`: files in, findings out.
 
 Exit codes of `check`: 0 no error-severity finding, 1 errors found, 2 usage, configuration or
 I/O error.
@@ -12,10 +12,8 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 
-from flowdrop_lsp import __version__
 from flowdrop_lsp.cli.discover import Candidate, Skipped, discover
 from flowdrop_lsp.cli.formats import FORMATS, FORMATTERS, FileResult, summary
 from flowdrop_lsp.core.analysis import Analysis, analyze
@@ -27,14 +25,8 @@ EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="flowdrop-lsp", description=__doc__.splitlines()[0] if __doc__ else None
-    )
-    parser.add_argument("--version", action="version", version=f"flowdrop-lsp {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    check = commands.add_parser("check", help="check workflow files (CMP-9 and neighbours)")
+def add_check_arguments(check: argparse.ArgumentParser) -> None:
+    """The options of `flowdrop-lsp check` (the entry module owns the top-level parser)."""
     check.add_argument(
         "paths", nargs="*", default=["."], help="files, directories, or - for stdin (default: .)"
     )
@@ -57,22 +49,6 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="say which files were skipped and why, and each consumer's tools",
     )
-
-    serve = commands.add_parser("serve", help="run the language server")
-    serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
-    serve.add_argument(
-        "--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead (for debugging)"
-    )
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if args.command == "serve":
-        from flowdrop_lsp.lsp.server import run_server  # only the server needs pygls
-
-        return run_server(tcp=args.tcp)
-    return run_check(args)
 
 
 class _SettingsResolver:

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from flowdrop_lsp.cli.main import main
+from flowdrop_lsp.entry import main
 from tests.core.builders import (
     CORPUS_JSON,
     FIXTURES,
     REPO,
     SPEC_EXAMPLES,
     node,
-    shared_file,
     tool_edge,
+    vendored,
     workflow,
 )
 
@@ -466,8 +466,8 @@ def test_project_file_globs_select_files_in_a_directory(
 
 
 def test_spec_examples(capsys: pytest.CaptureFixture[str]) -> None:
-    refused = shared_file(SPEC_EXAMPLES / "cmp9-refused-two-tools-through-a-box.json")
-    accepted = shared_file(SPEC_EXAMPLES / "cmp9-accepted-same-name-two-consumers.json")
+    refused = vendored(SPEC_EXAMPLES / "cmp9-refused-two-tools-through-a-box.json")
+    accepted = vendored(SPEC_EXAMPLES / "cmp9-accepted-same-name-two-consumers.json")
     assert run(capsys, str(accepted))[0] == 0
     code, out, _ = run(capsys, str(refused))
     assert code == 1 and out.count("error CMP-9") == 2
@@ -476,7 +476,7 @@ def test_spec_examples(capsys: pytest.CaptureFixture[str]) -> None:
 def test_corpus_checks_clean_and_verbose_lists_consumers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    corpus = shared_file(CORPUS_JSON)
+    corpus = vendored(CORPUS_JSON)
     code, out, err = run(capsys, "--verbose", str(corpus))
     assert code == 0, out
     assert "CMP-9" not in out
@@ -494,7 +494,7 @@ def test_corpus_checks_clean_and_verbose_lists_consumers(
 
 
 def test_corpus_has_no_error_in_any_format(capsys: pytest.CaptureFixture[str]) -> None:
-    code, found = _json_findings(capsys, str(shared_file(CORPUS_JSON)))
+    code, found = _json_findings(capsys, str(vendored(CORPUS_JSON)))
     assert code == 0
     assert [f for f in found if f["severity"] == "error"] == []
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flowdrop_lsp.cli.main import main
+from flowdrop_lsp.entry import main
 from tests.core.builders import REPO
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -11,18 +11,18 @@ from flowdrop_lsp.core.text import Span
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
-# CI checks /work/shared out as `../shared` beside the clone.
-SHARED = (REPO / ".." / "shared").resolve()
-SPEC_EXAMPLES = SHARED / "spec" / "examples"
-CORPUS_JSON = SHARED / "corpus" / "atelier-cms" / "json"
+# Vendored third-party documents, each folder with its licence notice (the repository stands on
+# its own: nothing is read from outside it).
+SPEC_EXAMPLES = FIXTURES / "spec"
+CORPUS = REPO / "tests" / "corpus" / "atelier-cms"
+CORPUS_JSON = CORPUS / "json"
+CORPUS_CONFIG = CORPUS / "config" / "sync"
 TOOL = {"edgeType": "tool_availability"}
 
 
-def shared_file(path: Path) -> Path:
-    """A file of the shared spec/corpus checkout; its absence is a failure, never a skip."""
-    assert path.exists(), (
-        f"{path} is missing: the shared spec must be checked out as ../shared beside the repository"
-    )
+def vendored(path: Path) -> Path:
+    """A vendored spec or corpus file; its absence is a failure, never a skip."""
+    assert path.exists(), f"{path} is missing from the repository"
     return path
 
 

@@ -21,8 +21,8 @@ from tests.core.builders import (
     cmp9_by_node,
     findings,
     node,
-    shared_file,
     tool_edge,
+    vendored,
     workflow,
 )
 
@@ -32,7 +32,7 @@ REFUSED = "cmp9-refused-two-tools-through-a-box.json"
 
 def _collision_texts() -> list[tuple[str, str]]:
     texts = [(p.name, p.read_text(encoding="utf-8")) for p in COLLISION_FIXTURES]
-    texts.append((REFUSED, shared_file(SPEC_EXAMPLES / REFUSED).read_text(encoding="utf-8")))
+    texts.append((REFUSED, vendored(SPEC_EXAMPLES / REFUSED).read_text(encoding="utf-8")))
     texts.append(
         (
             "research-agent example",
@@ -189,7 +189,7 @@ def test_json_string_escapes_only_what_json_needs() -> None:
 
 
 def test_qualified_toolbox_form_is_offered_for_tools_arriving_through_a_toolbox() -> None:
-    text = shared_file(SPEC_EXAMPLES / REFUSED).read_text(encoding="utf-8")
+    text = vendored(SPEC_EXAMPLES / REFUSED).read_text(encoding="utf-8")
     found = cmp9_by_node(text)
     titles = [fix.title for fix in found["tool_a"][0].fixes]
     assert any("My Tools: Web Search" in title for title in titles)

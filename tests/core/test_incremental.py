@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from flowdrop_lsp.core import Finding, Settings, analyze
 from flowdrop_lsp.core.engine import WorkflowDocument
-from tests.core.builders import FIXTURES, SPEC_EXAMPLES, node, shared_file, tool_edge, workflow
+from tests.core.builders import FIXTURES, SPEC_EXAMPLES, node, tool_edge, vendored, workflow
 
 SEEDS = [path.read_text(encoding="utf-8") for path in sorted(FIXTURES.glob("*.flowdrop.json"))]
 SEEDS.append(
-    shared_file(SPEC_EXAMPLES / "cmp9-refused-two-tools-through-a-box.json").read_text(
+    vendored(SPEC_EXAMPLES / "cmp9-refused-two-tools-through-a-box.json").read_text(
         encoding="utf-8"
     )
 )

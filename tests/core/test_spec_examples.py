@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from flowdrop_lsp.core import Severity, analyze
-from tests.core.builders import SPEC_EXAMPLES, at, shared_file, token_span
+from tests.core.builders import SPEC_EXAMPLES, at, token_span, vendored
 
 REFUSED = "cmp9-refused-two-tools-through-a-box.json"
 ACCEPTED = "cmp9-accepted-same-name-two-consumers.json"
 
 
 def read_example(name: str) -> str:
-    return shared_file(SPEC_EXAMPLES / name).read_text(encoding="utf-8")
+    return vendored(SPEC_EXAMPLES / name).read_text(encoding="utf-8")
 
 
 def test_refused_example_reports_cmp9_on_both_tool_labels_and_not_on_the_box() -> None:

@@ -17,7 +17,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 REPO = Path(__file__).resolve().parents[2]
-SPEC_EXAMPLES = REPO.parent / "shared" / "spec" / "examples"
+SPEC_EXAMPLES = REPO / "tests" / "fixtures" / "spec"
 CLIENTS = ["visual-studio-code", "neovim"]
 WAIT = 20.0
 

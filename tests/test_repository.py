@@ -1,0 +1,77 @@
+"""The repository stands on its own: a bare clone passes its tests, and nothing it runs reads
+files from beside the clone (contributors have no `../shared`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+# What the project runs: the package, its tests, the benchmark, the editor integrations' own
+# sources and scripts, the Makefile and CI.
+SCANNED = (
+    "flowdrop_lsp",
+    "tests",
+    "bench",
+    "editors/vscode/src",
+    "editors/vscode/e2e",
+    "editors/vscode/scripts",
+    "editors/nvim",
+    "Makefile",
+    ".ci",
+)
+OUTSIDE = re.compile(r"\.\./shared|parents?\s*/\s*[\"']shared[\"']|[\"']shared[\"']\s*/")
+
+
+def _sources() -> list[Path]:
+    files: list[Path] = []
+    for name in SCANNED:
+        path = REPO / name
+        candidates = [path] if path.is_file() else path.rglob("*")
+        files.extend(
+            p
+            for p in candidates
+            if p.is_file() and "node_modules" not in p.parts and p.suffix not in {".png", ".vsix"}
+        )
+    return files
+
+
+def test_nothing_reads_beside_the_clone() -> None:
+    offenders = []
+    for path in _sources():
+        if path == Path(__file__).resolve():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        offenders += [f"{path.relative_to(REPO)}: {m.group()}" for m in OUTSIDE.finditer(text)]
+    assert offenders == []
+
+
+def test_the_scan_sees_a_reference_beside_the_clone() -> None:
+    assert OUTSIDE.search('SPEC = REPO.parent / "shared" / "spec"')
+    assert OUTSIDE.search("cat ../shared/spec/rules.md")
+    assert len(_sources()) > 50
+
+
+def test_licence_is_declared_consistently() -> None:
+    import json
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    assert (REPO / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT"
+    package = json.loads((REPO / "editors/vscode/package.json").read_text(encoding="utf-8"))
+    assert package["license"] == "MIT"
+    assert (REPO / "editors/vscode/LICENSE.txt").read_text(encoding="utf-8") == (
+        REPO / "LICENSE"
+    ).read_text(encoding="utf-8")
+
+
+def test_vendored_third_party_material_keeps_its_notice() -> None:
+    spec = (REPO / "tests/fixtures/spec/README.md").read_text(encoding="utf-8")
+    assert "CC BY 4.0" in spec and "https://github.com/flowdrop-io/flowdrop-spec" in spec
+    corpus = (REPO / "tests/corpus/README.md").read_text(encoding="utf-8")
+    assert "GPL-2.0-or-later" in corpus and "3ca95a91642cb46d4e38309fde6336f871ea24b6" in corpus
