@@ -13,12 +13,13 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import TextIO
 
-from flowdrop_lsp.cli.discover import Candidate, Skipped, discover
 from flowdrop_lsp.cli.formats import FORMATS, FORMATTERS, FileResult, summary
 from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.edits import apply_edits, preferred_edits
 from flowdrop_lsp.core.findings import Severity
+from flowdrop_lsp.core.selection import Candidate, Skipped, walk
 from flowdrop_lsp.core.settings import Settings, SettingsError, find_project_settings, load_settings
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -81,18 +82,26 @@ def _read(path: Path) -> str:
         return handle.read()
 
 
+class ReadOnlyError(OSError):
+    """A file `--fix` must not change: the user made it read-only."""
+
+
 def _write_atomically(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that a reader never sees a half-written file."""
-    directory = path.resolve().parent
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    """Replace the file `path` names with `text` so that a reader never sees a half-written
+    file. A symbolic link stays a link: its target is what changes. The file keeps its mode; a
+    read-only file is refused (root could write it, but the user said not to)."""
+    target = path.resolve()
+    mode = target.stat().st_mode
+    if not mode & 0o222:
+        raise ReadOnlyError(f"{target} is read-only; not changed")
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        os.replace(temporary, path)
+        os.chmod(temporary, mode & 0o7777)
+        os.replace(temporary, target)
     except BaseException:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -105,6 +114,19 @@ def _printable(text: str) -> str:
     if not _LONE_SURROGATE.search(text):
         return text
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _emit(stream: TextIO, text: str) -> None:
+    """Write the report; a reader that went away (`check | head -1`) ends it quietly, and the
+    exit code still says what was found."""
+    try:
+        stream.write(_printable(text))
+        stream.flush()
+    except BrokenPipeError:
+        # Later writes (and the interpreter's own flush at exit) go nowhere instead of raising.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
 
 
 def _err(text: str) -> None:
@@ -145,12 +167,9 @@ def run_check(args: argparse.Namespace) -> int:
     report = sys.stderr if args.fix and "-" in args.paths else sys.stdout
     first_settings = None
     try:
-        # Each path is discovered with the globs (`files`) of its own settings.
-        items = [
-            item
-            for raw in args.paths
-            for item in discover([raw], resolver.for_path(Path(raw)).files)
-        ]
+        # Each folder is walked with the settings in force there (`files`, `exclude`).
+        cwd = Path.cwd()
+        items = [item for raw in args.paths for item in walk(raw, resolver.for_path, cwd)]
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -200,23 +219,36 @@ def run_check(args: argparse.Namespace) -> int:
             else:
                 try:
                     _write_atomically(item.path, fixed)
+                except ReadOnlyError as error:
+                    print(f"flowdrop-lsp: cannot fix {display}: {error}", file=sys.stderr)
+                    io_failed = True
+                    results.append(FileResult(display, text, analysis.findings, settings.docs_url))
+                    continue
                 except OSError as error:
                     print(f"flowdrop-lsp: cannot write {display}: {error}", file=sys.stderr)
                     io_failed = True
+                    results.append(FileResult(display, text, analysis.findings, settings.docs_url))
                     continue
                 fixed_count = sum(1 for f in analysis.findings if f.preferred_fix)
                 _err(f"fixed {fixed_count} finding{'s' if fixed_count != 1 else ''} in {display}")
                 text = fixed
                 analysis = analyze(text, settings, allow_comments=item.path.suffix == ".jsonc")
         results.append(FileResult(display, text, analysis.findings, settings.docs_url))
+    if not any(isinstance(item, Candidate) for item in items):
+        _err(
+            "flowdrop-lsp: no workflow files to check in "
+            + ", ".join(args.paths)
+            + " (files matching the `files` globs, or JSON shaped like a FlowDrop workflow)"
+        )
     if args.diff:
-        sys.stdout.write(_printable("".join(diffs)))
+        _emit(sys.stdout, "".join(diffs))
     else:
-        report.write(_printable(FORMATTERS[args.format](results)))
-        if args.format == "text" and (results or not io_failed):
-            # With nothing read, "no problems in 0 files" would read as a pass: the error on
-            # stderr and exit code 2 say what happened.
-            print(summary(results), file=report)
+        output = FORMATTERS[args.format](results)
+        if args.format == "text" and results:
+            # With nothing read, "no problems in 0 files" would read as a pass: stderr says
+            # what happened (no workflow found, or the I/O error and exit code 2).
+            output += summary(results) + "\n"
+        _emit(report, output)
     if io_failed:
         return EXIT_USAGE
     has_errors = any(f.severity == Severity.ERROR for r in results for f in r.findings)

@@ -56,6 +56,7 @@ from flowdrop_lsp.core.model import (
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
+from flowdrop_lsp.core.selection import SNIFFED_ITEMS, flowdrop_shaped
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.text import EditableText, PendingShift, Span
 
@@ -368,6 +369,29 @@ class WorkflowDocument:
     def _fresh(self) -> None:
         if self._stale:
             self._load()
+
+    @property
+    def looks_like_flowdrop(self) -> bool:
+        """Whether the content is FlowDrop's shape (core.selection.flowdrop_shaped), judged by
+        the first few elements' current text: what decides whether a document that is not named
+        like a workflow gets diagnostics at all."""
+        self._fresh()
+        if not self._is_workflow or set(self.array_spans) != set(ARRAYS):
+            return False
+        items: dict[str, list[Any]] = {}
+        for name in ARRAYS:
+            owner = self.lists[name]
+            parsed = (
+                parse_element(self.buffer.slice(owner.start(i), owner.end(i)), _SHAPES[name])
+                for i in range(min(SNIFFED_ITEMS, len(owner)))
+            )
+            # A half-typed element says nothing about the document's shape: it is left out.
+            items[name] = [
+                to_python(value)
+                for value, problems in parsed
+                if value is not None and not any(p.kind == "syntax" for p in problems)
+            ]
+        return flowdrop_shaped(items["nodes"], items["edges"])
 
     @property
     def stats(self) -> ChangeStats:

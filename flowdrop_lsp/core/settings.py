@@ -56,6 +56,9 @@ class Settings:
     severity: Mapping[str, Severity] = field(default_factory=dict)
     ignore: frozenset[str] = frozenset()
     files: tuple[str, ...] = DEFAULT_FILES
+    exclude: tuple[str, ...] = ()
+    # The folder of the settings file these settings came from: globs are relative to it.
+    config_dir: Path | None = None
     use_instance_title: bool = False
     docs_url: str = DEFAULT_DOCS_URL
     # Re-analyse from scratch on every change (the benchmark's baseline and the test oracle).
@@ -76,8 +79,13 @@ class Settings:
                 changes[target] = frozenset(base) | frozenset(_strings(raw_key, value))
             elif key == "ignore":
                 changes["ignore"] = frozenset(_strings(raw_key, value))
-            elif key == "files":
-                changes["files"] = tuple(_strings(raw_key, value))
+            elif key in ("files", "exclude"):
+                changes[key] = tuple(_strings(raw_key, value))
+            elif key == "extend_exclude":
+                changes["exclude"] = (
+                    *changes.get("exclude", self.exclude),
+                    *_strings(raw_key, value),
+                )
             elif key == "severity":
                 changes["severity"] = {**self.severity, **_severities(raw_key, value)}
             elif key in ("use_instance_title", "full_recompute"):
@@ -168,4 +176,6 @@ def load_settings(start: Path | None = None, config: Path | None = None) -> Sett
     path = config if config is not None else (find_project_settings(start) if start else None)
     if path is None:
         return Settings()
-    return Settings().with_overrides(read_settings_file(path))
+    return replace(Settings(), config_dir=path.resolve().parent).with_overrides(
+        read_settings_file(path)
+    )

@@ -110,7 +110,7 @@ def _findings_in_range(ls: FlowdropServer, document: Document, rng: types.Range)
 
 def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     document = ls.documents.get(params.text_document.uri)
-    if document is None or not document.is_flowdrop():
+    if document is None or not ls.is_flowdrop(document):
         return []
     only = params.context.only
     actions: list[types.CodeAction] = []

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlparse
 
-from flowdrop_lsp.cli.discover import matches_globs
 from flowdrop_lsp.core.engine import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.selection import named_as_workflow
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.text import EditableText, Encoding
 
@@ -83,13 +83,14 @@ class Document:
     def findings(self) -> tuple[Finding, ...]:
         return self.engine.findings()
 
-    def is_flowdrop(self) -> bool:
-        """A FlowDrop workflow: a path matching the configured globs, or JSON whose content is a
-        workflow (a top-level object with `nodes` or `edges`). Unrelated JSON gets nothing."""
+    def is_flowdrop(self, workspace_folder: PurePosixPath | None) -> bool:
+        """A FlowDrop workflow: a path matching the configured globs (relative to the settings
+        file's folder, else `workspace_folder`), or JSON whose content is FlowDrop's shape
+        (core.selection). Unrelated JSON gets nothing."""
         path = uri_path(self.uri)
-        if path is not None and matches_globs(path, self.settings.files):  # type: ignore[arg-type]
+        if path is not None and named_as_workflow(path, self.settings, workspace_folder):
             return True
-        return self.engine.is_workflow
+        return self.engine.looks_like_flowdrop
 
 
 class DocumentStore:

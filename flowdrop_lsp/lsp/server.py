@@ -14,6 +14,7 @@ import logging
 import sys
 import time
 import traceback
+from pathlib import PurePosixPath
 from typing import Any
 
 from lsprotocol import types
@@ -25,7 +26,7 @@ from flowdrop_lsp import __version__
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
-from flowdrop_lsp.lsp.documents import Document, DocumentStore
+from flowdrop_lsp.lsp.documents import Document, DocumentStore, uri_path
 
 log = logging.getLogger("flowdrop_lsp")
 
@@ -110,9 +111,26 @@ class FlowdropServer(LanguageServer):
     def settings_for(self, document: Document) -> Settings:
         return self.settings.for_uri(document.uri)
 
+    def workspace_folder_of(self, uri: str) -> PurePosixPath | None:
+        """The deepest workspace folder holding `uri` (globs without a settings file of their
+        own are relative to it), else the workspace root."""
+        path = uri_path(uri)
+        folders = [uri_path(folder.uri) for folder in self.workspace.folders.values()]
+        if self.workspace.root_uri:
+            folders.append(uri_path(self.workspace.root_uri))
+        holding = [
+            f
+            for f in folders
+            if f is not None and path is not None and (f == path or f in path.parents)
+        ]
+        return max(holding, key=lambda f: len(f.parts), default=None)
+
+    def is_flowdrop(self, document: Document) -> bool:
+        return document.is_flowdrop(self.workspace_folder_of(document.uri))
+
     def diagnostics_of(self, document: Document) -> list[types.Diagnostic]:
         """The document's diagnostics, or none when it is not a FlowDrop workflow."""
-        return self._diagnostics(document) if document.is_flowdrop() else []
+        return self._diagnostics(document) if self.is_flowdrop(document) else []
 
     def _diagnostics(self, document: Document) -> list[types.Diagnostic]:
         encoding = self.encoding
@@ -128,7 +146,7 @@ class FlowdropServer(LanguageServer):
     def publish(self, document: Document) -> None:
         """Publish after every analysis of a workflow (even when nothing changed, so clients and
         tests see each version answered); clear once when a document stops being one."""
-        wanted = document.is_flowdrop()
+        wanted = self.is_flowdrop(document)
         if wanted or document.published:
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(

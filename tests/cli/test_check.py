@@ -316,7 +316,7 @@ def test_directory_recursion_verbose_says_why(
         if line.startswith("skipped ")
     }
     assert {Path(p).name for p in skipped} == {"package.json", "list.json", "latin1.json"}
-    assert f"skipped {tree / 'flows' / 'package.json'}: not a workflow" in err
+    assert f"skipped {tree / 'flows' / 'package.json'}: not a FlowDrop workflow" in err
     assert "latin1.json: unreadable" in err
     assert "notes.txt" not in err and "node_modules" not in err and ".git" not in err
 

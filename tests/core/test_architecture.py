@@ -49,3 +49,31 @@ def test_the_scanner_sees_imports() -> None:
     assert "flowdrop_lsp.core.findings" in imported_modules(CORE / "analysis.py")
     sample = CORE.parent / "lsp" / "convert.py"
     assert sample.exists() and "lsprotocol" in {m.split(".")[0] for m in imported_modules(sample)}
+
+
+PACKAGE = CORE.parent
+# Layers point one way: core ← cli, core ← lsp; only the entry module knows both.
+LAYER_FORBIDDEN = {
+    "cli": ("pygls", "lsprotocol", "flowdrop_lsp.lsp"),
+    "lsp": ("flowdrop_lsp.cli", "flowdrop_lsp.entry"),
+}
+
+
+def _offenders(layer: str) -> set[str]:
+    folder = PACKAGE / layer
+    return {
+        f"{path.relative_to(PACKAGE)}: {module}"
+        for path in folder.rglob("*.py")
+        for module in imported_modules(path)
+        if any(module == name or module.startswith(name + ".") for name in LAYER_FORBIDDEN[layer])
+    }
+
+
+def test_cli_and_lsp_never_import_each_other() -> None:
+    assert _offenders("cli") == set()
+    assert _offenders("lsp") == set()
+
+
+def test_the_entry_module_dispatches_both_commands() -> None:
+    modules = imported_modules(PACKAGE / "entry.py")
+    assert "flowdrop_lsp.cli.main" in modules and "flowdrop_lsp.lsp.server" in modules

@@ -1,0 +1,234 @@
+"""Which files are FlowDrop workflows: the one answer the CLI and the server share.
+
+- **By name**: a path matching the `files` globs (default `**/*.flowdrop.json`) is a workflow,
+  whatever it holds (a broken one gets its diagnostics). Globs are relative to the folder of the
+  settings file that declares them (the workspace folder in the server, the working directory
+  in the CLI when no settings file does); `*` does not cross `/`, `**` does; matching is
+  wcmatch's, the library behind many tools' globbing.
+- **By content**: any other `*.json` file is a workflow only when its content is FlowDrop's
+  shape: a top-level object with `nodes` AND `edges` arrays whose node items look like FlowDrop
+  nodes (objects with a string `id` and a `data` object or a string `type`). A d3 graph
+  (`nodes` + `links`), an n8n workflow (`nodes` + `connections`), networkx output (numeric or
+  bare ids), cytoscape `elements`, JSON Graph Format, `package.json`: none is judged.
+- **Walks** of a directory skip `exclude` / `extend-exclude` globs (a pattern excludes the path
+  it matches and everything under it), version-control and tool folders, and whatever the
+  repository's `.gitignore` files ignore (as Ruff does). A file named explicitly is always
+  checked.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+
+import pathspec
+from wcmatch import glob
+
+from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JsonValue, parse_json, to_python
+from flowdrop_lsp.core.settings import Settings
+
+# Folders no workflow lives in, skipped even outside a git repository.
+SKIPPED_DIRECTORIES = frozenset(
+    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
+)
+MAX_SNIFF_BYTES = 64 * 1024 * 1024
+SNIFFED_ITEMS = 20  # node items looked at to decide a document's shape
+_GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.BRACE
+
+
+def relative_to(path: PurePath, base: PurePath | None) -> str:
+    """`path` as the POSIX path a glob is matched against: relative to `base` when it lies under
+    it, else as it is (a glob starting with `**/` still matches it)."""
+    if base is not None:
+        try:
+            return path.relative_to(base).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix().lstrip("/")
+
+
+def matches_globs(path: PurePath, patterns: Sequence[str], base: PurePath | None) -> bool:
+    """Whether `path` matches one of `patterns`, relative to `base`."""
+    return bool(patterns) and glob.globmatch(
+        relative_to(path, base), list(patterns), flags=_GLOB_FLAGS
+    )
+
+
+def is_excluded(path: PurePath, patterns: Sequence[str], base: PurePath | None) -> bool:
+    """Whether `path` or one of its folders (below `base`) matches an exclude pattern."""
+    if not patterns:
+        return False
+    relative = PurePath(relative_to(path, base))
+    candidates = [relative, *list(relative.parents)[:-1]]  # the path, then its folders
+    return any(glob.globmatch(c.as_posix(), list(patterns), flags=_GLOB_FLAGS) for c in candidates)
+
+
+def settings_base(settings: Settings, fallback: PurePath | None) -> PurePath | None:
+    """The folder `settings`' globs are relative to: its settings file's folder, else
+    `fallback` (the workspace folder, or the working directory)."""
+    return settings.config_dir if settings.config_dir is not None else fallback
+
+
+def named_as_workflow(path: PurePath, settings: Settings, base: PurePath | None) -> bool:
+    return matches_globs(path, settings.files, settings_base(settings, base))
+
+
+# ----- content ---------------------------------------------------------------------------------
+
+
+def _looks_like_node(item: Any) -> bool:
+    return (
+        isinstance(item, dict)
+        and isinstance(item.get("id"), str)
+        and (isinstance(item.get("data"), dict) or isinstance(item.get("type"), str))
+    )
+
+
+def _looks_like_edge(item: Any) -> bool:
+    return (
+        isinstance(item, dict)
+        and isinstance(item.get("source"), str)
+        and isinstance(item.get("target"), str)
+    )
+
+
+def flowdrop_shaped(node_items: Sequence[Any], edge_items: Sequence[Any]) -> bool:
+    """Whether the first items of a document's `nodes` and `edges` arrays (Python values) are
+    FlowDrop's: every node item looked at is a FlowDrop node; with no nodes yet, every edge item
+    looked at is an edge between string ids. Two empty arrays are nothing to judge."""
+    if node_items:
+        return all(_looks_like_node(item) for item in node_items[:SNIFFED_ITEMS])
+    return bool(edge_items) and all(_looks_like_edge(item) for item in edge_items[:SNIFFED_ITEMS])
+
+
+def root_is_flowdrop(root: JsonValue | None, broken_at: Sequence[int] = ()) -> bool:
+    """A parsed document's verdict (see `flowdrop_shaped`); items holding one of the offsets in
+    `broken_at` (syntax errors) are half-typed and say nothing about the shape."""
+    if not isinstance(root, JObject):
+        return False
+    nodes, edges = root.get("nodes"), root.get("edges")
+    if not isinstance(nodes, JArray) or not isinstance(edges, JArray):
+        return False
+
+    def whole(items: Sequence[JsonValue]) -> list[Any]:
+        return [
+            to_python(item)
+            for item in items[:SNIFFED_ITEMS]
+            if not any(item.start <= at <= item.end for at in broken_at)
+        ]
+
+    return flowdrop_shaped(whole(nodes.items), whole(edges.items))
+
+
+def text_is_flowdrop(text: str) -> bool:
+    parsed = parse_json(text)
+    broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
+    return root_is_flowdrop(parsed.root, broken_at)
+
+
+# ----- walking ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: Path
+    explicit: bool
+
+
+@dataclass(frozen=True)
+class Skipped:
+    path: Path
+    reason: str
+
+
+class _GitIgnores:
+    """The `.gitignore` files that apply inside one git repository, read as the walk meets
+    them; the deepest file with a matching pattern decides, as in git."""
+
+    def __init__(self, start: Path) -> None:
+        self.root = next(
+            (folder for folder in (start, *start.parents) if (folder / ".git").exists()), None
+        )
+        self.specs: dict[Path, pathspec.GitIgnoreSpec | None] = {}
+
+    def _spec(self, folder: Path) -> pathspec.GitIgnoreSpec | None:
+        if folder not in self.specs:
+            try:
+                lines = (folder / ".gitignore").read_text(encoding="utf-8").splitlines()
+                self.specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines)
+            except (OSError, UnicodeDecodeError):
+                self.specs[folder] = None
+        return self.specs[folder]
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        if self.root is None:
+            return False  # outside a repository, .gitignore files mean nothing (as for Ruff)
+        folders = [f for f in path.parents if f == self.root or self.root in f.parents]
+        for folder in folders:  # deepest first
+            spec = self._spec(folder)
+            if spec is None:
+                continue
+            relative = path.relative_to(folder).as_posix() + ("/" if is_dir else "")
+            verdict = spec.check_file(relative).include
+            if verdict is not None:
+                return verdict
+        return False
+
+
+def _content_verdict(path: Path) -> tuple[bool, str]:
+    try:
+        if path.stat().st_size > MAX_SNIFF_BYTES:
+            return False, "larger than 64 MiB and not named like a workflow"
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return False, f"unreadable: {error}"
+    if text_is_flowdrop(text):
+        return True, ""
+    return False, "not a FlowDrop workflow (no top-level 'nodes' and 'edges' of FlowDrop nodes)"
+
+
+def walk(
+    raw: str, settings_for: Callable[[Path], Settings], cwd: Path
+) -> Iterator[Candidate | Skipped]:
+    """The files one command-line path stands for: itself when it is a file (or `-`), else the
+    workflows under it. `settings_for(path)` gives the settings in force for a path; globs
+    without a settings file of their own are relative to `cwd`."""
+    given = Path(raw)
+    if raw == "-" or not given.is_dir():
+        yield Candidate(given, explicit=True)
+        return
+    top = given.resolve()
+    ignores = _GitIgnores(top)
+    for folder, directories, files in os.walk(top):
+        here = Path(folder)
+        settings = settings_for(here)
+        base = settings_base(settings, cwd)
+        kept = []
+        for name in sorted(directories):
+            path = here / name
+            if name in SKIPPED_DIRECTORIES:
+                continue
+            if is_excluded(path, settings.exclude, base) or ignores.ignored(path, True):
+                continue
+            kept.append(name)
+        directories[:] = kept
+        for name in sorted(files):
+            path = here / name
+            shown = _shown(path, given, top)
+            if is_excluded(path, settings.exclude, base):
+                yield Skipped(shown, "excluded by the `exclude` settings")
+            elif ignores.ignored(path, False):
+                yield Skipped(shown, "ignored by .gitignore")
+            elif named_as_workflow(path, settings, base):
+                yield Candidate(shown, explicit=False)
+            elif name.endswith(".json"):
+                is_workflow, reason = _content_verdict(path)
+                yield Candidate(shown, explicit=False) if is_workflow else Skipped(shown, reason)
+
+
+def _shown(path: Path, given: Path, top: Path) -> Path:
+    """A found file as the user named its folder: `sub/x.json` for `check sub`."""
+    return given / path.relative_to(top)
