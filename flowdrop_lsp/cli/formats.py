@@ -170,8 +170,10 @@ FINGERPRINT_KEY = "flowdropFindingHash/v1"
 
 def rule_name(title: str) -> str:
     """A rule's SARIF `name`, PascalCase from its title: "Tool name collision" →
-    "ToolNameCollision", "Self-edge" → "SelfEdge"; capitals already there stay ("LLM")."""
-    return "".join(word[0].upper() + word[1:] for word in re.findall(r"[^\W_]+", title))
+    "ToolNameCollision", "Self-edge" → "SelfEdge"; capitals already there stay ("LLM"), and an
+    apostrophe joins rather than splits ("isn't" → "Isnt", not "IsnT")."""
+    words = re.findall(r"[^\W_]+", re.sub("['\u2019]", "", title))
+    return "".join(word[0].upper() + word[1:] for word in words)
 
 
 def _file_uri(absolute: str) -> str:

@@ -214,7 +214,8 @@ def test_rule_names_are_pascal_case() -> None:
     assert rule_name("Self-edge") == "SelfEdge"
     assert rule_name("Tool name rejected by LLM APIs") == "ToolNameRejectedByLLMAPIs"
     assert rule_name("JSON syntax error") == "JSONSyntaxError"
-    assert rule_name("It's (nearly) done, isn't it?") == "ItSNearlyDoneIsnTIt"
+    assert rule_name("Tool’s name") == "ToolsName"
+    assert rule_name("It's (nearly) done, isn't it?") == "ItsNearlyDoneIsntIt"
     log = json.loads(format_sarif([]))
     names = {r["id"]: r["name"] for r in log["runs"][0]["tool"]["driver"]["rules"]}
     assert names["CMP-9"] == "ToolNameCollision"
