@@ -1,17 +1,33 @@
 """Output formats of `flowdrop-lsp check`: text, json, sarif and github annotations.
 
-Each formatter takes the checked files' results and returns the whole output as one string.
+Every formatter has the `Formatter` signature: the checked files' results, the files that could
+not be read or written (`FileFailure`), and the root directory that SARIF paths are relative
+to; it returns the whole output as one string. Text and json leave failures to the caller's
+stderr message; github annotates them; SARIF reports them as tool execution notifications.
+
 Positions: text and github are 1-based lines and 1-based code-point columns; json is 0-based
 lines and code-point characters; SARIF uses 1-based lines and columns in code points
 (`columnKind: unicodeCodePoints`).
+
+SARIF paths: a file under the root is a percent-encoded URI relative to `%SRCROOT%`, which
+`run.originalUriBaseIds` maps to the root's `file:` URI; a file elsewhere is an absolute
+`file:` URI. Standard input is reported under its `--stdin-filename`, like a file; without one
+(shown as `<stdin>`) its URI is the relative `stdin` with no base, which no file under the root
+can be mistaken for.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path, PurePosixPath
+from typing import Any, Protocol
+from urllib.parse import quote
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -20,6 +36,8 @@ from flowdrop_lsp.core.settings import DEFAULT_DOCS_URL
 from flowdrop_lsp.core.text import LineIndex, Span
 
 FORMATS = ("text", "json", "sarif", "github")
+STDIN_DISPLAY = "<stdin>"  # what `check -` calls standard input without --stdin-filename
+STDIN_URI = "stdin"
 
 
 @dataclass(frozen=True)
@@ -32,6 +50,25 @@ class FileResult:
     @property
     def lines(self) -> LineIndex:
         return LineIndex(self.text)
+
+
+@dataclass(frozen=True)
+class FileFailure:
+    """A file that could not be read or written (the run exits 2): `path` as shown to the
+    user, `message` the whole sentence, e.g. "cannot read a.json: [Errno 2] No such file"."""
+
+    path: str
+    message: str
+
+
+class Formatter(Protocol):
+    def __call__(
+        self,
+        results: Sequence[FileResult],
+        failures: Sequence[FileFailure] = (),
+        *,
+        root: Path | None = None,
+    ) -> str: ...
 
 
 def rule_url(code: str, docs_url: str = DEFAULT_DOCS_URL) -> str | None:
@@ -48,7 +85,12 @@ def _range(lines: LineIndex, span: Span) -> dict[str, dict[str, int]]:
     }
 
 
-def format_text(results: Sequence[FileResult]) -> str:
+def format_text(
+    results: Sequence[FileResult],
+    failures: Sequence[FileFailure] = (),
+    *,
+    root: Path | None = None,
+) -> str:
     out = []
     for result in results:
         lines = result.lines
@@ -103,7 +145,12 @@ def finding_json(result: FileResult, finding: Finding, lines: LineIndex) -> dict
     return item
 
 
-def format_json(results: Sequence[FileResult]) -> str:
+def format_json(
+    results: Sequence[FileResult],
+    failures: Sequence[FileFailure] = (),
+    *,
+    root: Path | None = None,
+) -> str:
     items: list[dict[str, Any]] = []
     for result in results:
         lines = result.lines
@@ -117,6 +164,73 @@ _SARIF_LEVEL = {
     Severity.INFO: "note",
     Severity.HINT: "note",
 }
+SRCROOT = "%SRCROOT%"
+FINGERPRINT_KEY = "flowdropFindingHash/v1"
+
+
+def rule_name(title: str) -> str:
+    """A rule's SARIF `name`, PascalCase from its title: "Tool name collision" →
+    "ToolNameCollision", "Self-edge" → "SelfEdge"; capitals already there stay ("LLM"), and an
+    apostrophe joins rather than splits ("isn't" → "Isnt", not "IsnT")."""
+    words = re.findall(r"[^\W_]+", re.sub("['\u2019]", "", title))
+    return "".join(word[0].upper() + word[1:] for word in words)
+
+
+def _file_uri(absolute: str) -> str:
+    # fsencode: a file name that is not UTF-8 arrives with surrogate escapes, and its bytes
+    # are what the URI must carry.
+    return "file://" + quote(os.fsencode(absolute))
+
+
+def root_uri(root: Path) -> str:
+    """The `%SRCROOT%` base: an absolute `file:` URI ending in `/` (without it, resolving a
+    relative URI against the base would drop the root's last segment)."""
+    uri = _file_uri(os.path.abspath(root))
+    return uri if uri.endswith("/") else uri + "/"
+
+
+def artifact_location(path: str, root: Path) -> dict[str, Any]:
+    """Where `path` (as shown to the user: relative to the working directory, or absolute)
+    is: a percent-encoded URI relative to `%SRCROOT%` when it is under `root`, else an
+    absolute `file:` URI; standard input without a name is `STDIN_URI`."""
+    if path == STDIN_DISPLAY:
+        return {"uri": STDIN_URI, "description": {"text": "standard input"}}
+    absolute = os.path.abspath(path)
+    base = os.path.abspath(root)
+    # Lexically first (a root named through a symlink), then resolved (a file named through
+    # a symlink into the root).
+    for candidate, directory in (
+        (absolute, base),
+        (os.path.realpath(absolute), os.path.realpath(base)),
+    ):
+        if PurePosixPath(candidate).is_relative_to(directory):
+            relative = PurePosixPath(candidate).relative_to(directory)
+            return {"uri": quote(os.fsencode(str(relative))), "uriBaseId": SRCROOT}
+    return {"uri": _file_uri(absolute)}
+
+
+def _fingerprint_facts(finding: Finding, uri: str) -> tuple[str, ...]:
+    """What identifies a finding across runs, without positions: an edit elsewhere moves it but
+    is the same finding. Rules that name a tool (CMP-9, FD-LLM-NAME) are identified by it and
+    their consumer (CMP-9 findings per consumer, or one finding with a list of consumers: a
+    new consumer joining a collision keeps the alert); others by their message, without digits
+    (indexes like `nodes[3]` shift when something is inserted above)."""
+    extra = finding.extra_dict()
+    facts = [finding.code, uri, finding.node or ""]
+    if isinstance(extra.get("tool_name"), str):
+        facts.append(extra["tool_name"])
+        if isinstance(extra.get("consumer"), str):
+            facts.append(extra["consumer"])
+    else:
+        facts.append(re.sub(r"\d+", "", finding.message))
+    return tuple(facts)
+
+
+def _fingerprint(facts: tuple[str, ...], occurrence: int) -> str:
+    digest = hashlib.sha256("\0".join(facts).encode("utf-8", "surrogatepass")).hexdigest()
+    # The occurrence number tells apart findings whose facts are equal (as CodeQL's
+    # primaryLocationLineHash does); it counts in document order, which unrelated edits keep.
+    return f"{digest[:32]}:{occurrence}"
 
 
 def _sarif_region(lines: LineIndex, span: Span) -> dict[str, int]:
@@ -130,12 +244,76 @@ def _sarif_region(lines: LineIndex, span: Span) -> dict[str, int]:
     }
 
 
-def format_sarif(results: Sequence[FileResult]) -> str:
+def _sarif_result(
+    finding: Finding,
+    lines: LineIndex,
+    where: dict[str, Any],
+    rule_index: dict[str, int],
+    fingerprint: str,
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {"ruleId": finding.code}
+    if finding.code in rule_index:  # a code outside the rule table gets no (invalid) index
+        entry["ruleIndex"] = rule_index[finding.code]
+    entry["level"] = _SARIF_LEVEL[finding.severity]
+    entry["message"] = {"text": finding.message}
+    entry["locations"] = [
+        {
+            "physicalLocation": {
+                "artifactLocation": where,
+                "region": _sarif_region(lines, finding.span),
+            }
+        }
+    ]
+    entry["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint}
+    if finding.related:
+        entry["relatedLocations"] = [
+            {
+                "id": index,
+                "message": {"text": related.message},
+                "physicalLocation": {
+                    "artifactLocation": where,
+                    "region": _sarif_region(lines, related.span),
+                },
+            }
+            for index, related in enumerate(finding.related)
+        ]
+    if finding.fixes:
+        entry["fixes"] = [
+            {
+                "description": {"text": fix.title},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": where,
+                        "replacements": [
+                            {
+                                "deletedRegion": _sarif_region(lines, e.span),
+                                "insertedContent": {"text": e.new_text},
+                            }
+                            for e in fix.edits
+                        ],
+                    }
+                ],
+            }
+            for fix in finding.fixes
+        ]
+    return entry
+
+
+def format_sarif(
+    results: Sequence[FileResult],
+    failures: Sequence[FileFailure] = (),
+    *,
+    root: Path | None = None,
+) -> str:
+    """One SARIF 2.1.0 run. Paths are relative to `root` (default: the working directory),
+    given as `%SRCROOT%` in `originalUriBaseIds`; `failures` make the invocation unsuccessful,
+    one error notification each."""
+    root = Path.cwd() if root is None else root
     docs_url = results[0].docs_url if results else DEFAULT_DOCS_URL
     rules = [
         {
             "id": rule.code,
-            "name": rule.title.replace(" ", ""),
+            "name": rule_name(rule.title),
             "shortDescription": {"text": rule.title},
             "fullDescription": {"text": rule.summary},
             "helpUri": rule_url(rule.code, docs_url),
@@ -147,52 +325,29 @@ def format_sarif(results: Sequence[FileResult]) -> str:
     sarif_results = []
     for result in results:
         lines = result.lines
+        where = artifact_location(result.path, root)
+        occurrences: Counter[tuple[str, ...]] = Counter()
         for finding in result.findings:
-            location = {
-                "physicalLocation": {
-                    "artifactLocation": {"uri": result.path},
-                    "region": _sarif_region(lines, finding.span),
-                }
-            }
-            entry: dict[str, Any] = {
-                "ruleId": finding.code,
-                "ruleIndex": rule_index.get(finding.code, -1),
-                "level": _SARIF_LEVEL[finding.severity],
-                "message": {"text": finding.message},
-                "locations": [location],
-            }
-            if finding.related:
-                entry["relatedLocations"] = [
+            facts = _fingerprint_facts(finding, where["uri"])
+            occurrences[facts] += 1
+            fingerprint = _fingerprint(facts, occurrences[facts])
+            sarif_results.append(_sarif_result(finding, lines, where, rule_index, fingerprint))
+    invocation: dict[str, Any] = {"executionSuccessful": not failures}
+    if failures:
+        invocation["toolExecutionNotifications"] = [
+            {
+                "level": "error",
+                "message": {"text": failure.message},
+                "locations": [
                     {
-                        "id": index,
-                        "message": {"text": related.message},
                         "physicalLocation": {
-                            "artifactLocation": {"uri": result.path},
-                            "region": _sarif_region(lines, related.span),
-                        },
+                            "artifactLocation": artifact_location(failure.path, root)
+                        }
                     }
-                    for index, related in enumerate(finding.related)
-                ]
-            if finding.fixes:
-                entry["fixes"] = [
-                    {
-                        "description": {"text": fix.title},
-                        "artifactChanges": [
-                            {
-                                "artifactLocation": {"uri": result.path},
-                                "replacements": [
-                                    {
-                                        "deletedRegion": _sarif_region(lines, e.span),
-                                        "insertedContent": {"text": e.new_text},
-                                    }
-                                    for e in fix.edits
-                                ],
-                            }
-                        ],
-                    }
-                    for fix in finding.fixes
-                ]
-            sarif_results.append(entry)
+                ],
+            }
+            for failure in failures
+        ]
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -206,6 +361,8 @@ def format_sarif(results: Sequence[FileResult]) -> str:
                         "rules": rules,
                     }
                 },
+                "invocations": [invocation],
+                "originalUriBaseIds": {SRCROOT: {"uri": root_uri(root)}},
                 "columnKind": "unicodeCodePoints",
                 "results": sarif_results,
             }
@@ -230,7 +387,17 @@ _GITHUB_COMMAND = {
 }
 
 
-def format_github(results: Sequence[FileResult]) -> str:
+def _github_title(code: str) -> str:
+    rule = RULES_BY_CODE.get(code)
+    return f"{code} {rule.title}" if rule else code
+
+
+def format_github(
+    results: Sequence[FileResult],
+    failures: Sequence[FileFailure] = (),
+    *,
+    root: Path | None = None,
+) -> str:
     out = []
     for result in results:
         lines = result.lines
@@ -239,15 +406,20 @@ def format_github(results: Sequence[FileResult]) -> str:
             properties = (
                 f"file={_escape_property(result.path)},line={region['startLine']},col={region['startColumn']},"
                 f"endLine={region['endLine']},endColumn={region['endColumn']},"
-                f"title={_escape_property(finding.code)}"
+                f"title={_escape_property(_github_title(finding.code))}"
             )
             out.append(
                 f"::{_GITHUB_COMMAND[finding.severity]} {properties}::{_escape_data(f'{finding.code} {finding.message}')}"
             )
+    for failure in failures:
+        # An unreadable file gets an annotation too: in a CI log the stderr line is easy to miss.
+        out.append(
+            f"::error file={_escape_property(failure.path)},title=flowdrop-lsp::{_escape_data(failure.message)}"
+        )
     return "".join(line + "\n" for line in out)
 
 
-FORMATTERS = {
+FORMATTERS: dict[str, Formatter] = {
     "text": format_text,
     "json": format_json,
     "sarif": format_sarif,

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from flowdrop_lsp.cli.formats import FORMATS, FORMATTERS, FileResult, summary
+from flowdrop_lsp.cli.formats import FORMATS, FORMATTERS, FileFailure, FileResult, summary
 from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.edits import apply_edits, preferred_edits
 from flowdrop_lsp.core.findings import Severity
@@ -161,7 +161,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
     results: list[FileResult] = []
-    io_failed = False
+    failures: list[FileFailure] = []
     diffs: list[str] = []
     # `--fix -` writes the fixed document to stdout (a filter), so the report goes to stderr.
     report = sys.stderr if args.fix and "-" in args.paths else sys.stdout
@@ -187,8 +187,8 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"flowdrop-lsp: {error}", file=sys.stderr)
             return EXIT_USAGE
         except (OSError, UnicodeDecodeError) as error:
-            print(f"flowdrop-lsp: cannot read {display}: {error}", file=sys.stderr)
-            io_failed = True
+            failures.append(FileFailure(display, f"cannot read {display}: {error}"))
+            print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
             continue
         first_settings = first_settings or settings
         analysis = analyze(text, settings, allow_comments=item.path.suffix == ".jsonc")
@@ -220,13 +220,13 @@ def run_check(args: argparse.Namespace) -> int:
                 try:
                     _write_atomically(item.path, fixed)
                 except ReadOnlyError as error:
-                    print(f"flowdrop-lsp: cannot fix {display}: {error}", file=sys.stderr)
-                    io_failed = True
+                    failures.append(FileFailure(display, f"cannot fix {display}: {error}"))
+                    print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
                     results.append(FileResult(display, text, analysis.findings, settings.docs_url))
                     continue
                 except OSError as error:
-                    print(f"flowdrop-lsp: cannot write {display}: {error}", file=sys.stderr)
-                    io_failed = True
+                    failures.append(FileFailure(display, f"cannot write {display}: {error}"))
+                    print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
                     results.append(FileResult(display, text, analysis.findings, settings.docs_url))
                     continue
                 fixed_count = sum(1 for f in analysis.findings if f.preferred_fix)
@@ -243,13 +243,13 @@ def run_check(args: argparse.Namespace) -> int:
     if args.diff:
         _emit(sys.stdout, "".join(diffs))
     else:
-        output = FORMATTERS[args.format](results)
+        output = FORMATTERS[args.format](results, failures, root=Path.cwd())
         if args.format == "text" and results:
             # With nothing read, "no problems in 0 files" would read as a pass: stderr says
             # what happened (no workflow found, or the I/O error and exit code 2).
             output += summary(results) + "\n"
         _emit(report, output)
-    if io_failed:
+    if failures:
         return EXIT_USAGE
     has_errors = any(f.severity == Severity.ERROR for r in results for f in r.findings)
     return EXIT_ERRORS if has_errors else EXIT_OK

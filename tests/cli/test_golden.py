@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from flowdrop_lsp.cli.formats import root_uri
 from flowdrop_lsp.entry import main
 from tests.core.builders import REPO
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 INPUT = "tests/fixtures/collision-golden.flowdrop.json"  # relative: the output names it so
+PLACEHOLDER_ROOT = "file:///checkout/"
 FORMATS = {"text": "txt", "json": "json", "sarif": "sarif", "github": "txt"}
 
 
@@ -24,7 +26,9 @@ def test_golden_output(
 ) -> None:
     monkeypatch.chdir(REPO)
     code = main(["check", "--format", output_format, INPUT])
-    out = capsys.readouterr().out
+    # SARIF names the checkout's absolute path once (the %SRCROOT% base): the golden file has
+    # a placeholder there, so it holds wherever the repository is cloned.
+    out = capsys.readouterr().out.replace(root_uri(REPO), PLACEHOLDER_ROOT)
     assert code == 1
     golden = GOLDEN / f"collision.{output_format}.{FORMATS[output_format]}"
     if os.environ.get("UPDATE_GOLDEN") == "1":
@@ -44,3 +48,8 @@ def test_golden_json_and_sarif_are_valid_json() -> None:
     rules = sarif["runs"][0]["tool"]["driver"]["rules"]
     assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
     assert all(r["fixes"] for r in results if r["ruleId"] == "CMP-9")
+    assert sarif["runs"][0]["originalUriBaseIds"] == {"%SRCROOT%": {"uri": PLACEHOLDER_ROOT}}
+    assert {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] for r in results
+    } == {"%SRCROOT%"}
+    assert sarif["runs"][0]["invocations"] == [{"executionSuccessful": True}]
