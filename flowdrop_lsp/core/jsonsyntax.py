@@ -45,6 +45,18 @@ _SIMPLE_ESCAPES = {
     "t": "\t",
 }
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
+# Strict JSON (and PHP's json_decode, the runtime) refuses a raw U+0000–U+001F in a string; the
+# string token above accepts them (so that the string is still read) and `_Parser.string`
+# reports each one.
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_CONTROL_NAMES = {
+    0x00: "null",
+    0x08: "backspace",
+    0x09: "tab",
+    0x0A: "line feed",
+    0x0C: "form feed",
+    0x0D: "carriage return",
+}
 _STRICT_DECODER = json.JSONDecoder()
 
 
@@ -71,7 +83,14 @@ class JNumber(JsonValue):
 
     @property
     def value(self) -> int | float:
-        return json.loads(self.text)
+        """As json_decode reads it: an integer, or a float when it has a fraction or an exponent
+        — or more digits than Python turns into an int (`sys.get_int_max_str_digits`, 4300 by
+        default): such an integer becomes a float (±inf), as json_decode makes a float of an
+        integer too big for PHP's int. The text is always a JSON number (the lexer's `n`)."""
+        try:
+            return int(self.text)
+        except ValueError:
+            return float(self.text)
 
 
 class JLiteral(JsonValue):
@@ -133,6 +152,19 @@ class ParsedJson:
     problems: tuple[SyntaxProblem, ...]
 
 
+def control_character_message(char: str) -> str:
+    """`control character U+0009 (tab) in a string must be escaped as \\t`."""
+    code = ord(char)
+    name = f" ({_CONTROL_NAMES[code]})" if code in _CONTROL_NAMES else ""
+    escape = json.dumps(char)[1:-1]
+    return f"control character U+{code:04X}{name} in a string must be escaped as {escape}"
+
+
+def _shown(char: str) -> str:
+    """A character for a message: control characters as their JSON escape."""
+    return json.dumps(char)[1:-1] if char and ord(char) < 0x20 else char
+
+
 def decode_string_token(raw: str) -> tuple[str, str | None]:
     """The value of a string token (with or without its closing quote) and an error, if any."""
     body = (
@@ -151,7 +183,7 @@ def decode_string_token(raw: str) -> tuple[str, str | None]:
             return chr(int(match.group(1), 16))
         if match.group(2) is not None:
             return _SIMPLE_ESCAPES[match.group(2)]
-        problem.append(f"invalid escape '\\{match.group(3)}' in string")
+        problem.append(f"invalid escape '\\{_shown(match.group(3))}' in string")
         return match.group(3)
 
     value = _ESCAPE.sub(replace, body)
@@ -344,13 +376,26 @@ class _Parser:
         return JOpaque(start, end, value)
 
     def string(self, kind: str, start: int, end: int) -> JString:
+        text = self.text
+        # Reported, and kept in the value: the string is still read, so analysis goes on.
+        for control in _CONTROL.finditer(text, start, end):
+            at = control.start()
+            self.error(control_character_message(text[at]), at, at + 1)
         if kind == "s":
-            body = self.text[start + 1 : end - 1]
+            body = text[start + 1 : end - 1]
             if "\\" not in body:
                 return JString(start, end, body)
-        value, problem = decode_string_token(self.text[start:end])
+        value, problem = decode_string_token(text[start:end])
         if kind == "u":
-            self.error("unterminated string", start, end)
+            if text[end : end + 1] in ("\r", "\n"):
+                # The lexer ends a string at its line (mid-typing, that is where it ends).
+                self.error(
+                    "unterminated string: a line break in a string must be escaped as \\n",
+                    start,
+                    end,
+                )
+            else:
+                self.error("unterminated string", start, end)
         elif problem:
             self.error(problem, start, end)
         return JString(start, end, value)
