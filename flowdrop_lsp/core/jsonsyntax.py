@@ -23,10 +23,14 @@ from typing import Any
 MAX_DEPTH = 200
 
 # One token per match; finditer's search skips the JSON whitespace between tokens for free.
-# Strings use the unrolled-loop form so that an unterminated string costs linear time; a
-# string cannot cross a line break, which makes an unterminated one end at its line.
+# Strings use the unrolled-loop form so that an unterminated string costs linear time. `s` is a
+# closed string without control characters (all but always); `l` is any other string token —
+# unterminated, or with a raw control character, which strict JSON refuses and the parser
+# reports (`_Parser.string`). A string token cannot cross a line break, which makes an
+# unterminated one end at its line.
 _TOKEN = re.compile(
-    r"""(?P<s>"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"?)"""
+    r"""(?P<s>"[^"\\\x00-\x1f]*(?:\\[^\x00-\x1f][^"\\\x00-\x1f]*)*")"""
+    r"""|(?P<l>"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"?)"""
     r"""|(?P<p>[{}\[\]:,])"""
     r"""|(?P<n>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"""
     r"""|(?P<w>[A-Za-z_$][A-Za-z0-9_$]*)"""
@@ -46,7 +50,7 @@ _SIMPLE_ESCAPES = {
 }
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
 # Strict JSON (and PHP's json_decode, the runtime) refuses a raw U+0000–U+001F in a string; the
-# string token above accepts them (so that the string is still read) and `_Parser.string`
+# `l` string token above accepts them (so that the string is still read) and `_Parser.string`
 # reports each one.
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _CONTROL_NAMES = {
@@ -272,6 +276,7 @@ class _Parser:
         self.pos = 0
         self._peek_pos = -1
         self._peek: tuple[str, int, int] = _EOF
+        self._loose_strings: set[int] = set()
 
     # ----- lexing -------------------------------------------------------------------------
     def peek(self) -> tuple[str, int, int]:
@@ -297,6 +302,9 @@ class _Parser:
             if kind == "p":
                 token = (text[start], start, end)
             elif kind == "s":
+                token = ("s", start, end)
+            elif kind == "l":
+                self._loose_strings.add(start)  # for `string`: look for control characters
                 closed = (
                     end - start >= 2
                     and text[end - 1] == '"'
@@ -377,10 +385,11 @@ class _Parser:
 
     def string(self, kind: str, start: int, end: int) -> JString:
         text = self.text
-        # Reported, and kept in the value: the string is still read, so analysis goes on.
-        for control in _CONTROL.finditer(text, start, end):
-            at = control.start()
-            self.error(control_character_message(text[at]), at, at + 1)
+        if start in self._loose_strings:
+            # Reported, and kept in the value: the string is still read, so analysis goes on.
+            for control in _CONTROL.finditer(text, start, end):
+                at = control.start()
+                self.error(control_character_message(text[at]), at, at + 1)
         if kind == "s":
             body = text[start + 1 : end - 1]
             if "\\" not in body:
