@@ -8,8 +8,13 @@ Why not `json.loads`: it has neither spans nor recovery. Why not tree-sitter: a 
 tree costs ≈15× the source in memory, and a regex tokenizer plus a small recursive-descent
 parser is fast enough for full parses (the incremental path re-reads single elements).
 
-Nesting deeper than MAX_DEPTH is reported and skipped rather than recursed into, so a hostile
-document cannot exhaust the stack.
+What counts as a syntax problem: exactly what strict JSON refuses — `json.loads` with NaN and
+Infinity refused, as PHP's json_decode (the FlowDrop runtime) refuses them; raw control
+characters in strings included. Three documented departures: a leading byte order mark is
+reported (json.loads and json_decode refuse it too, but editors hide it, so it gets its own
+message); nesting deeper than MAX_DEPTH is reported and skipped rather than recursed into, so a
+hostile document cannot exhaust the stack; comments and trailing commas are allowed in JSONC
+(`allow_comments`). tests/core/test_syntax_exact.py holds the property.
 """
 
 from __future__ import annotations
@@ -215,6 +220,10 @@ def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # where it ends. Used for the values whose inner spans nothing needs (see SHAPE), and for whole
 # elements by the fast path (scan_workflow). Anything it would accept silently but the tolerant
 # parser reports (NaN, duplicate keys) makes it fail, so both paths report the same problems.
+# It is strict (the JSONDecoder default): a raw control character in a string makes it fail
+# too. So does an integer longer than Python's int-from-string limit (4300 digits): the tolerant
+# parser reads that one (JNumber.value) — a custom `parse_int` would instead cost a Python call
+# for every integer of every document.
 _C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
     json.JSONDecoder(parse_constant=_raise_constant, object_pairs_hook=_pairs_without_duplicates)  # type: ignore[arg-type]
 )
