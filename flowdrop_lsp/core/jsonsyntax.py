@@ -8,8 +8,13 @@ Why not `json.loads`: it has neither spans nor recovery. Why not tree-sitter: a 
 tree costs ≈15× the source in memory, and a regex tokenizer plus a small recursive-descent
 parser is fast enough for full parses (the incremental path re-reads single elements).
 
-Nesting deeper than MAX_DEPTH is reported and skipped rather than recursed into, so a hostile
-document cannot exhaust the stack.
+What counts as a syntax problem: exactly what strict JSON refuses — `json.loads` with NaN and
+Infinity refused, as PHP's json_decode (the FlowDrop runtime) refuses them; raw control
+characters in strings included. Three documented departures: a leading byte order mark is
+reported (json.loads and json_decode refuse it too, but editors hide it, so it gets its own
+message); nesting deeper than MAX_DEPTH is reported and skipped rather than recursed into, so a
+hostile document cannot exhaust the stack; comments and trailing commas are allowed in JSONC
+(`allow_comments`). tests/core/test_syntax_exact.py holds the property.
 """
 
 from __future__ import annotations
@@ -23,10 +28,14 @@ from typing import Any
 MAX_DEPTH = 200
 
 # One token per match; finditer's search skips the JSON whitespace between tokens for free.
-# Strings use the unrolled-loop form so that an unterminated string costs linear time; a
-# string cannot cross a line break, which makes an unterminated one end at its line.
+# Strings use the unrolled-loop form so that an unterminated string costs linear time. `s` is a
+# closed string without control characters (all but always); `l` is any other string token —
+# unterminated, or with a raw control character, which strict JSON refuses and the parser
+# reports (`_Parser.string`). A string token cannot cross a line break, which makes an
+# unterminated one end at its line.
 _TOKEN = re.compile(
-    r"""(?P<s>"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"?)"""
+    r"""(?P<s>"[^"\\\x00-\x1f]*(?:\\[^\x00-\x1f][^"\\\x00-\x1f]*)*")"""
+    r"""|(?P<l>"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"?)"""
     r"""|(?P<p>[{}\[\]:,])"""
     r"""|(?P<n>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"""
     r"""|(?P<w>[A-Za-z_$][A-Za-z0-9_$]*)"""
@@ -45,6 +54,18 @@ _SIMPLE_ESCAPES = {
     "t": "\t",
 }
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
+# Strict JSON (and PHP's json_decode, the runtime) refuses a raw U+0000–U+001F in a string; the
+# `l` string token above accepts them (so that the string is still read) and `_Parser.string`
+# reports each one.
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_CONTROL_NAMES = {
+    0x00: "null",
+    0x08: "backspace",
+    0x09: "tab",
+    0x0A: "line feed",
+    0x0C: "form feed",
+    0x0D: "carriage return",
+}
 _STRICT_DECODER = json.JSONDecoder()
 
 
@@ -71,7 +92,14 @@ class JNumber(JsonValue):
 
     @property
     def value(self) -> int | float:
-        return json.loads(self.text)
+        """As json_decode reads it: an integer, or a float when it has a fraction or an exponent
+        — or more digits than Python turns into an int (`sys.get_int_max_str_digits`, 4300 by
+        default): such an integer becomes a float (±inf), as json_decode makes a float of an
+        integer too big for PHP's int. The text is always a JSON number (the lexer's `n`)."""
+        try:
+            return int(self.text)
+        except ValueError:
+            return float(self.text)
 
 
 class JLiteral(JsonValue):
@@ -133,6 +161,19 @@ class ParsedJson:
     problems: tuple[SyntaxProblem, ...]
 
 
+def control_character_message(char: str) -> str:
+    """`control character U+0009 (tab) in a string must be escaped as \\t`."""
+    code = ord(char)
+    name = f" ({_CONTROL_NAMES[code]})" if code in _CONTROL_NAMES else ""
+    escape = json.dumps(char)[1:-1]
+    return f"control character U+{code:04X}{name} in a string must be escaped as {escape}"
+
+
+def _shown(char: str) -> str:
+    """A character for a message: control characters as their JSON escape."""
+    return json.dumps(char)[1:-1] if char and ord(char) < 0x20 else char
+
+
 def decode_string_token(raw: str) -> tuple[str, str | None]:
     """The value of a string token (with or without its closing quote) and an error, if any."""
     body = (
@@ -151,7 +192,7 @@ def decode_string_token(raw: str) -> tuple[str, str | None]:
             return chr(int(match.group(1), 16))
         if match.group(2) is not None:
             return _SIMPLE_ESCAPES[match.group(2)]
-        problem.append(f"invalid escape '\\{match.group(3)}' in string")
+        problem.append(f"invalid escape '\\{_shown(match.group(3))}' in string")
         return match.group(3)
 
     value = _ESCAPE.sub(replace, body)
@@ -179,6 +220,10 @@ def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # where it ends. Used for the values whose inner spans nothing needs (see SHAPE), and for whole
 # elements by the fast path (scan_workflow). Anything it would accept silently but the tolerant
 # parser reports (NaN, duplicate keys) makes it fail, so both paths report the same problems.
+# It is strict (the JSONDecoder default): a raw control character in a string makes it fail
+# too. So does an integer longer than Python's int-from-string limit (4300 digits): the tolerant
+# parser reads that one (JNumber.value) — a custom `parse_int` would instead cost a Python call
+# for every integer of every document.
 _C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
     json.JSONDecoder(parse_constant=_raise_constant, object_pairs_hook=_pairs_without_duplicates)  # type: ignore[arg-type]
 )
@@ -240,6 +285,7 @@ class _Parser:
         self.pos = 0
         self._peek_pos = -1
         self._peek: tuple[str, int, int] = _EOF
+        self._loose_strings: set[int] = set()
 
     # ----- lexing -------------------------------------------------------------------------
     def peek(self) -> tuple[str, int, int]:
@@ -265,6 +311,9 @@ class _Parser:
             if kind == "p":
                 token = (text[start], start, end)
             elif kind == "s":
+                token = ("s", start, end)
+            elif kind == "l":
+                self._loose_strings.add(start)  # for `string`: look for control characters
                 closed = (
                     end - start >= 2
                     and text[end - 1] == '"'
@@ -344,13 +393,27 @@ class _Parser:
         return JOpaque(start, end, value)
 
     def string(self, kind: str, start: int, end: int) -> JString:
+        text = self.text
+        if start in self._loose_strings:
+            # Reported, and kept in the value: the string is still read, so analysis goes on.
+            for control in _CONTROL.finditer(text, start, end):
+                at = control.start()
+                self.error(control_character_message(text[at]), at, at + 1)
         if kind == "s":
-            body = self.text[start + 1 : end - 1]
+            body = text[start + 1 : end - 1]
             if "\\" not in body:
                 return JString(start, end, body)
-        value, problem = decode_string_token(self.text[start:end])
+        value, problem = decode_string_token(text[start:end])
         if kind == "u":
-            self.error("unterminated string", start, end)
+            if text[end : end + 1] in ("\r", "\n"):
+                # The lexer ends a string at its line (mid-typing, that is where it ends).
+                self.error(
+                    "unterminated string: a line break in a string must be escaped as \\n",
+                    start,
+                    end,
+                )
+            else:
+                self.error("unterminated string", start, end)
         elif problem:
             self.error(problem, start, end)
         return JString(start, end, value)
