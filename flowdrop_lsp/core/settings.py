@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +75,15 @@ class Settings:
     # The folder of the settings file these values came from (None: defaults and editor settings
     # only), so that relative `files` and `exclude` globs mean the same wherever one runs from.
     config_dir: Path | None = None
+
+    def __hash__(self) -> int:
+        # `severity` is a dict, unhashable: hash its items (equality already compares it).
+        return hash(
+            tuple(
+                frozenset(self.severity.items()) if f.name == "severity" else getattr(self, f.name)
+                for f in fields(self)
+            )
+        )
 
     @classmethod
     def from_file(cls, path: Path, *, problems: list[str] | None = None) -> Settings:

@@ -175,6 +175,10 @@ def test_exclude_extend_exclude_and_extend_files() -> None:
 def test_settings_stay_comparable() -> None:
     assert Settings().with_overrides({"exclude": ["a"]}) == Settings(exclude=("a",))
     assert Settings(config_dir=Path("/a")) != Settings(config_dir=Path("/b"))
+    warning = Settings().with_overrides({"severity": {"CMP-9": "warning"}})
+    same = Settings().with_overrides({"severity": {"CMP-9": "WARNING"}})
+    assert warning == same and hash(warning) == hash(same)
+    assert len({Settings(), Settings(), warning, same}) == 2
 
 
 def test_project_files(tmp_path: Path) -> None:
