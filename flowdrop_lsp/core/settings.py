@@ -3,13 +3,20 @@
 One typed, frozen object built from plain mappings, whatever their origin: a `flowdrop-lsp.toml`,
 a `[tool.flowdrop-lsp]` table in `pyproject.toml`, `--config`, or the editor's settings. Keys are
 accepted in kebab-case, snake_case or camelCase (`passthrough-types`, `passthroughTypes`).
+
+Settings are checked: an unknown key, or an unknown rule code where a code is expected (`ignore`,
+the keys of `severity`), is a problem that names a close match ("did you mean 'ignore'?"). The CLI
+treats it as an error; the server collects it as a warning and applies the valid rest. The keys
+editors add to our section for themselves (`server.path`, `trace.server`, `pullDiagnostics`) are
+accepted and ignored.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +44,8 @@ DEFAULT_NON_ACCEPTING_TYPES = frozenset({"http_request", "calculator", "html_to_
 # EDGE-5: a recognised declaration decides; anything else is refused at save.
 DEFAULT_EDGE_TYPES = frozenset({"tool_availability", "data", "trigger", "loopback", "agent_result"})
 DEFAULT_FILES = ("**/*.flowdrop.json",)
+# Discovery already skips VCS/tool folders and .gitignored files, so nothing more by default.
+DEFAULT_EXCLUDE: tuple[str, ...] = ()
 DEFAULT_DOCS_URL = "https://github.com/flowdrop/flowdrop-lsp/blob/main/README.md"
 
 PROJECT_FILE = "flowdrop-lsp.toml"
@@ -44,7 +53,8 @@ PYPROJECT_TABLE = "flowdrop-lsp"
 
 
 class SettingsError(ValueError):
-    """A setting has a value of the wrong kind; the message names it."""
+    """A setting has a value of the wrong kind, or an unknown key or rule code; the message
+    names it."""
 
 
 @dataclass(frozen=True)
@@ -56,38 +66,85 @@ class Settings:
     severity: Mapping[str, Severity] = field(default_factory=dict)
     ignore: frozenset[str] = frozenset()
     files: tuple[str, ...] = DEFAULT_FILES
-    exclude: tuple[str, ...] = ()
-    # The folder of the settings file these settings came from: globs are relative to it.
-    config_dir: Path | None = None
+    # Globs of files not to check, even when they match `files`.
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     use_instance_title: bool = False
     docs_url: str = DEFAULT_DOCS_URL
     # Re-analyse from scratch on every change (the benchmark's baseline and the test oracle).
     full_recompute: bool = False
+    # The folder of the settings file these values came from (None: defaults and editor settings
+    # only), so that relative `files` and `exclude` globs mean the same wherever one runs from.
+    config_dir: Path | None = None
 
-    def with_overrides(self, values: Mapping[str, Any]) -> Settings:
-        """These settings with `values` (a plain mapping, any key style) applied on top."""
+    def __hash__(self) -> int:
+        # `severity` is a dict, unhashable: hash its items (equality already compares it).
+        return hash(
+            tuple(
+                frozenset(self.severity.items()) if f.name == "severity" else getattr(self, f.name)
+                for f in fields(self)
+            )
+        )
+
+    @classmethod
+    def from_file(cls, path: Path, *, problems: list[str] | None = None) -> Settings:
+        """The defaults with the settings file `path` applied (see `with_file`)."""
+        return cls().with_file(path, problems=problems)
+
+    def with_file(self, path: Path, *, problems: list[str] | None = None) -> Settings:
+        """These settings with the flowdrop-lsp table of `path` applied, `config_dir` its folder.
+
+        Errors name the file. With `problems`, unknown keys and codes are collected there
+        (each naming the file) instead of raised, as in `with_overrides`."""
+        values = read_settings_file(path)
+        found: list[str] | None = None if problems is None else []
+        try:
+            settings = self.with_overrides(values, problems=found)
+        except SettingsError as error:
+            raise SettingsError(f"{path}: {error}") from None
+        if problems is not None and found:
+            problems.extend(f"{path}: {problem}" for problem in found)
+        return replace(settings, config_dir=path.resolve().parent)
+
+    def with_overrides(
+        self, values: Mapping[str, Any], *, problems: list[str] | None = None
+    ) -> Settings:
+        """These settings with `values` (a plain mapping, any key style) applied on top.
+
+        A value of the wrong kind raises SettingsError. So does an unknown key or rule code,
+        unless `problems` is given: then each is described there and skipped, and the valid rest
+        applies (the server warns and goes on; the CLI stops)."""
+        unknown: list[str] = []
         changes: dict[str, Any] = {}
-        for raw_key, value in values.items():
+        # Replacements before `extend-*`, so that `extend-files` adds to this source's `files`
+        # whatever order the keys come in.
+        items = sorted(values.items(), key=lambda item: _normal_key(item[0]).startswith("extend_"))
+        for raw_key, value in items:
             key = _normal_key(raw_key)
-            if value is None:
+            extends = key[len("extend_") :] if key.startswith("extend_") else None
+            if key not in KNOWN_KEYS and key not in EDITOR_KEYS:
+                unknown.append(_unknown_key(raw_key))  # even when null: a typo all the same
+                continue
+            if value is None or key in EDITOR_KEYS:
                 continue
             if key in _SET_FIELDS:
                 changes[key] = frozenset(_strings(raw_key, value))
-            elif key.startswith("extend_") and key[len("extend_") :] in _SET_FIELDS:
-                target = key[len("extend_") :]
-                base = changes.get(target, getattr(self, target))
-                changes[target] = frozenset(base) | frozenset(_strings(raw_key, value))
+            elif extends in _SET_FIELDS:
+                base = changes.get(extends, getattr(self, extends))
+                changes[extends] = frozenset(base) | frozenset(_strings(raw_key, value))
+            elif key in _GLOB_FIELDS:
+                changes[key] = tuple(dict.fromkeys(_strings(raw_key, value)))
+            elif extends in _GLOB_FIELDS:
+                base = changes.get(extends, getattr(self, extends))
+                changes[extends] = tuple(dict.fromkeys((*base, *_strings(raw_key, value))))
             elif key == "ignore":
-                changes["ignore"] = frozenset(_strings(raw_key, value))
-            elif key in ("files", "exclude"):
-                changes[key] = tuple(_strings(raw_key, value))
-            elif key == "extend_exclude":
-                changes["exclude"] = (
-                    *changes.get("exclude", self.exclude),
-                    *_strings(raw_key, value),
-                )
+                codes = _strings(raw_key, value)
+                unknown += _unknown_codes(raw_key, codes)
+                changes["ignore"] = frozenset(code for code in codes if _is_rule_code(code))
             elif key == "severity":
-                changes["severity"] = {**self.severity, **_severities(raw_key, value)}
+                levels = _severities(raw_key, value)
+                unknown += _unknown_codes(raw_key, levels)
+                known = {code: level for code, level in levels.items() if _is_rule_code(code)}
+                changes["severity"] = {**self.severity, **known}
             elif key in ("use_instance_title", "full_recompute"):
                 if not isinstance(value, bool):
                     raise SettingsError(f"setting '{raw_key}' must be true or false")
@@ -96,7 +153,10 @@ class Settings:
                 if not isinstance(value, str):
                     raise SettingsError(f"setting '{raw_key}' must be a string")
                 changes[key] = value
-            # Unknown keys are ignored so that newer editor settings never break an older server.
+        if unknown and problems is None:
+            raise SettingsError("; ".join(unknown))
+        if problems is not None:
+            problems.extend(unknown)
         return replace(self, **changes)
 
     def severity_of(self, code: str, default: Severity) -> Severity:
@@ -104,11 +164,81 @@ class Settings:
 
 
 _SET_FIELDS = {"passthrough_types", "tool_accepting_types", "non_accepting_types", "edge_types"}
+_GLOB_FIELDS = {"files", "exclude"}
+# Every analysis key, normalised; `extend_*` adds to the field of that name.
+KNOWN_KEYS = frozenset(
+    {
+        *_SET_FIELDS,
+        *(f"extend_{name}" for name in (*_SET_FIELDS, *_GLOB_FIELDS)),
+        *_GLOB_FIELDS,
+        "severity",
+        "ignore",
+        "use_instance_title",
+        "docs_url",
+        "full_recompute",
+    }
+)
+# Keys editors keep in our section for themselves (VS Code: `flowdrop.server.path`,
+# `flowdrop.server.args`, `flowdrop.trace.server`, sent nested or dotted; our extension's
+# `pullDiagnostics` initialization option). Accepted and ignored, so that they never warn.
+EDITOR_KEYS = frozenset(
+    {"server", "server.path", "server.args", "trace", "trace.server", "pull_diagnostics"}
+)
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 
 
-def _normal_key(key: str) -> str:
-    return _CAMEL.sub(r"_\1", key).replace("-", "_").lower()
+def _normal_key(key: object) -> str:
+    return _CAMEL.sub(r"_\1", str(key)).replace("-", "_").lower()
+
+
+def _in_style_of(key: str, example: str) -> str:
+    """A normalised `key` written the way the user wrote `example` (kebab, snake or camel)."""
+    if "_" in example:
+        return key
+    if any(c.isupper() for c in example):
+        head, *rest = key.split("_")
+        return head + "".join(part.capitalize() for part in rest)
+    return key.replace("_", "-")
+
+
+def _unknown_key(raw_key: object) -> str:
+    matches = difflib.get_close_matches(_normal_key(raw_key), sorted(KNOWN_KEYS), n=1)
+    hint = f" (did you mean '{_in_style_of(matches[0], str(raw_key))}'?)" if matches else ""
+    return f"unknown setting '{raw_key}'{hint}"
+
+
+def _rule_codes() -> tuple[str, ...]:
+    """Every rule code, in the documented order."""
+    # Imported here: the rules import this module (for Settings).
+    from flowdrop_lsp.core.rules import RULES_BY_CODE
+
+    return tuple(RULES_BY_CODE)
+
+
+def _is_rule_code(code: str) -> bool:
+    return code in _rule_codes()
+
+
+def _loose_code(code: str) -> str:
+    """Codes are case-sensitive, but a near miss is found ignoring case, `-` and `_`."""
+    return code.upper().replace("-", "").replace("_", "")
+
+
+def _unknown_codes(name: object, codes: Iterable[str]) -> list[str]:
+    known = _rule_codes()
+    by_loose = {_loose_code(code): code for code in known}
+    problems = []
+    for code in codes:
+        if code in known:
+            continue
+        matches = difflib.get_close_matches(_loose_code(code), list(by_loose), n=1)
+        hint = (
+            f"did you mean '{by_loose[matches[0]]}'?"
+            if matches
+            else f"known codes: {', '.join(known)}"
+        )
+        problems.append(f"unknown rule code '{code}' in '{name}' ({hint})")
+    return problems
 
 
 def _strings(name: str, value: Any) -> list[str]:
@@ -172,10 +302,9 @@ def find_project_settings(start: Path) -> Path | None:
 
 
 def load_settings(start: Path | None = None, config: Path | None = None) -> Settings:
-    """Settings from an explicit config file, else the project file found from `start`."""
+    """Settings from an explicit config file, else the project file found from `start`; their
+    `config_dir` is that file's folder. Raises SettingsError naming the file."""
     path = config if config is not None else (find_project_settings(start) if start else None)
     if path is None:
         return Settings()
-    return replace(Settings(), config_dir=path.resolve().parent).with_overrides(
-        read_settings_file(path)
-    )
+    return Settings.from_file(path)

@@ -2,14 +2,20 @@
 
 Precedence, lowest first: defaults; the project file the CLI reads (`flowdrop-lsp.toml` or
 `[tool.flowdrop-lsp]` in `pyproject.toml`, nearest to the document); `initializationOptions`;
-the client's `workspace/configuration` section `flowdrop`. A setting with a wrong value is
-reported in the log and that source is ignored, never the whole server.
+the client's `workspace/configuration` section `flowdrop`.
+
+Problems never stop the server. An unknown key or rule code is reported and skipped, and the rest
+of that source applies (editors send keys of their own, and a typo should not cost the user their
+other settings); a value of the wrong kind makes the whole source ignored, as its other values
+may be just as wrong. Each distinct problem is recorded once; `drain_new_problems` hands out the
+ones not yet shown, so the user sees each once rather than at every publish.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +45,35 @@ class SettingsManager:
         self.client_settings: dict[str, Any] = {}
         self._project_files: dict[str, Path | None] = {}
         self._cache: dict[str, Settings] = {}
+        # Every distinct problem found so far, in order; the first `_shown` were drained.
         self.problems: list[str] = []
+        self._shown = 0
 
     def set_initialization_options(self, options: Any) -> None:
         self.initialization_options = _section(options)
         self._cache.clear()
+        # Checked now, not at the first document: problems are shown after `initialized`.
+        self._apply(Settings(), self.initialization_options, "initializationOptions")
 
     def set_client_settings(self, settings: Any) -> None:
         self.client_settings = _section(settings)
         self._cache.clear()
+        self._apply(Settings(), self.client_settings, "workspace/configuration")
 
     def invalidate(self) -> None:
         self._cache.clear()
         self._project_files.clear()
+
+    def drain_new_problems(self) -> list[str]:
+        """The problems found since the last call (each distinct problem is returned once)."""
+        new = self.problems[self._shown :]
+        self._shown = len(self.problems)
+        return new
+
+    def _report(self, message: str) -> None:
+        if message not in self.problems:
+            self.problems.append(message)
+            log.warning(message)
 
     def _project_file(self, uri: str) -> Path | None:
         path = uri_path(uri)
@@ -66,14 +88,15 @@ class SettingsManager:
         return self._project_files[folder]
 
     def _apply(self, settings: Settings, values: Mapping[str, Any], origin: str) -> Settings:
+        found: list[str] = []
         try:
-            return settings.with_overrides(values)
+            applied = settings.with_overrides(values, problems=found)
         except SettingsError as error:
-            message = f"flowdrop: ignoring settings from {origin}: {error}"
-            if message not in self.problems:
-                self.problems.append(message)
-                log.warning(message)
+            self._report(f"flowdrop: ignoring settings from {origin}: {error}")
             return settings
+        for problem in found:
+            self._report(f"flowdrop: {origin}: {problem}")
+        return applied
 
     def for_uri(self, uri: str) -> Settings:
         project_file = self._project_file(uri)
@@ -84,12 +107,13 @@ class SettingsManager:
         settings = Settings()
         if project_file is not None:
             try:
-                settings = self._apply(
-                    settings, read_settings_file(project_file), str(project_file)
-                )
-            except SettingsError as error:
-                self.problems.append(str(error))
-                log.warning("flowdrop: %s", error)
+                values = read_settings_file(project_file)
+            except SettingsError as error:  # unreadable: the message names the file
+                self._report(f"flowdrop: {error}")
+            else:
+                settings = self._apply(settings, values, str(project_file))
+            # Globs resolve against the project file's folder even when its values were refused.
+            settings = replace(settings, config_dir=project_file.absolute().parent)
         settings = self._apply(settings, self.initialization_options, "initializationOptions")
         settings = self._apply(settings, self.client_settings, "workspace/configuration")
         self._cache[key] = settings

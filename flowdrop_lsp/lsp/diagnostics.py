@@ -11,6 +11,7 @@ from lsprotocol import types
 
 from flowdrop_lsp.lsp.documents import Change
 from flowdrop_lsp.lsp.server import FlowdropServer
+from flowdrop_lsp.lsp.settings_sync import show_new_problems
 
 
 def _change(event: types.TextDocumentContentChangeEvent) -> Change:
@@ -49,6 +50,7 @@ def register(server: FlowdropServer) -> None:
         item = params.text_document
         try:
             settings = ls.settings.for_uri(item.uri)
+            show_new_problems(ls)  # a project file met for the first time may have a typo
             ls.documents.open(item.uri, item.language_id, item.version, item.text, settings)
         except Exception as error:  # noqa: BLE001
             ls.log_error(f"opening {item.uri}", error)

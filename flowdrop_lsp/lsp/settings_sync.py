@@ -1,5 +1,6 @@
 """Settings over LSP: `initializationOptions`, `workspace/configuration` (section `flowdrop`),
-and `workspace/didChangeConfiguration`, which re-publishes every open document."""
+and `workspace/didChangeConfiguration`, which re-publishes every open document. Problems with
+the settings are shown to the user (`window/showMessage`) once each, and kept in the log."""
 
 from __future__ import annotations
 
@@ -31,6 +32,18 @@ async def _pull_configuration(ls: FlowdropServer) -> None:
         ls.settings.set_client_settings(result[0])
 
 
+def show_new_problems(ls: FlowdropServer) -> None:
+    """Show the settings problems found since the last call: a warning the user sees once, and
+    the same line in the log for later."""
+    for problem in ls.settings.drain_new_problems():
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=problem)
+        )
+        ls.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Warning, message=problem)
+        )
+
+
 def register(server: FlowdropServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: FlowdropServer, params: types.InitializeParams) -> None:
@@ -50,11 +63,8 @@ def register(server: FlowdropServer) -> None:
     @server.feature(types.INITIALIZED)
     async def initialized(ls: FlowdropServer, params: types.InitializedParams) -> None:
         await _pull_configuration(ls)
-        for problem in ls.settings.problems:
-            ls.window_log_message(
-                types.LogMessageParams(type=types.MessageType.Warning, message=problem)
-            )
         ls.republish_all()
+        show_new_problems(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(
@@ -65,3 +75,4 @@ def register(server: FlowdropServer) -> None:
             ls.settings.set_client_settings(pushed)
         await _pull_configuration(ls)
         ls.republish_all()
+        show_new_problems(ls)

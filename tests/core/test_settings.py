@@ -70,8 +70,115 @@ def test_bad_values_raise_settings_error(values: dict[str, object]) -> None:
         Settings().with_overrides(values)
 
 
-def test_unknown_keys_and_nulls_are_ignored() -> None:
-    assert Settings().with_overrides({"someFutureSetting": 1, "ignore": None}) == Settings()
+def test_nulls_are_ignored() -> None:
+    assert Settings().with_overrides({"ignore": None, "files": None}) == Settings()
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ({"ignroe": ["CMP-9"]}, "unknown setting 'ignroe' (did you mean 'ignore'?)"),
+        # The suggestion is written in the style of the key the user wrote.
+        (
+            {"passthroughTypo": []},
+            "unknown setting 'passthroughTypo' (did you mean 'passthroughTypes'?)",
+        ),
+        ({"extend_exlude": []}, "unknown setting 'extend_exlude' (did you mean 'extend_exclude'?)"),
+        ({"edge-typse": []}, "unknown setting 'edge-typse' (did you mean 'edge-types'?)"),
+        ({"someFutureSetting": None}, "unknown setting 'someFutureSetting'"),
+        # Codes are case-sensitive; near misses are found ignoring case, `-` and `_`.
+        ({"ignore": ["CMP9"]}, "unknown rule code 'CMP9' in 'ignore' (did you mean 'CMP-9'?)"),
+        ({"ignore": ["cmp-9"]}, "unknown rule code 'cmp-9' in 'ignore' (did you mean 'CMP-9'?)"),
+        ({"ignore": ["fd_syntax"]}, "in 'ignore' (did you mean 'FD-SYNTAX'?)"),
+        (
+            {"severity": {"CMP_10": "hint"}},
+            "unknown rule code 'CMP_10' in 'severity' (did you mean 'CMP-10'?)",
+        ),
+        ({"ignore": ["XYZZY"]}, "unknown rule code 'XYZZY' in 'ignore' (known codes: "),
+    ],
+)
+def test_unknown_keys_and_codes_raise_with_a_suggestion(
+    values: dict[str, object], expected: str
+) -> None:
+    with pytest.raises(SettingsError) as raised:
+        Settings().with_overrides(values)
+    assert expected in str(raised.value)
+
+
+def test_every_unknown_is_named_at_once() -> None:
+    with pytest.raises(SettingsError) as raised:
+        Settings().with_overrides({"ignroe": [], "severity": {"CMP9": "hint"}})
+    assert "'ignroe'" in str(raised.value) and "'CMP9'" in str(raised.value)
+
+
+def test_collected_unknowns_keep_the_valid_rest() -> None:
+    problems: list[str] = []
+    settings = Settings().with_overrides(
+        {
+            "ignroe": ["CMP-9"],
+            "ignore": ["CMP9", "R8"],
+            "severity": {"cmp-10": "hint", "CMP-9": "warning"},
+            "useInstanceTitle": True,
+        },
+        problems=problems,
+    )
+    assert settings.ignore == frozenset({"R8"})
+    assert dict(settings.severity) == {"CMP-9": Severity.WARNING}
+    assert settings.use_instance_title
+    assert len(problems) == 3
+    assert any("did you mean 'ignore'" in p for p in problems)
+    assert any("did you mean 'CMP-9'" in p for p in problems)
+    assert any("did you mean 'CMP-10'" in p for p in problems)
+
+
+def test_wrong_values_still_raise_when_collecting() -> None:
+    with pytest.raises(SettingsError):
+        Settings().with_overrides({"ignore": "CMP-9"}, problems=[])
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        # VS Code sends its own settings nested; other clients may flatten them.
+        {"server": {"path": "/x", "args": []}, "trace": {"server": "off"}},
+        {"server.path": "/x", "server.args": ["-v"], "trace.server": "verbose"},
+        {"pullDiagnostics": False},
+        {"pull-diagnostics": True},
+    ],
+)
+def test_editor_keys_are_accepted_and_ignored(values: dict[str, object]) -> None:
+    problems: list[str] = []
+    assert Settings().with_overrides(values, problems=problems) == Settings()
+    assert problems == []
+    assert Settings().with_overrides(values) == Settings()
+
+
+def test_exclude_extend_exclude_and_extend_files() -> None:
+    assert Settings().exclude == ()
+    settings = Settings().with_overrides(
+        {"exclude": ["build/**"], "extend-exclude": ["tmp/*.json", "build/**"]}
+    )
+    assert settings.exclude == ("build/**", "tmp/*.json")
+    settings = settings.with_overrides({"extendExclude": ["more/**"]})
+    assert settings.exclude == ("build/**", "tmp/*.json", "more/**")
+    # `extend-*` adds to this source's replacement whatever order the keys come in.
+    settings = Settings().with_overrides({"extend_files": ["flows/*.json"], "files": ["*.wf.json"]})
+    assert settings.files == ("*.wf.json", "flows/*.json")
+    assert Settings().with_overrides({"extend-files": ["x.json"]}).files == (
+        "**/*.flowdrop.json",
+        "x.json",
+    )
+    with pytest.raises(SettingsError):
+        Settings().with_overrides({"exclude": "build/**"})
+
+
+def test_settings_stay_comparable() -> None:
+    assert Settings().with_overrides({"exclude": ["a"]}) == Settings(exclude=("a",))
+    assert Settings(config_dir=Path("/a")) != Settings(config_dir=Path("/b"))
+    warning = Settings().with_overrides({"severity": {"CMP-9": "warning"}})
+    same = Settings().with_overrides({"severity": {"CMP-9": "WARNING"}})
+    assert warning == same and hash(warning) == hash(same)
+    assert len({Settings(), Settings(), warning, same}) == 2
 
 
 def test_project_files(tmp_path: Path) -> None:
@@ -88,6 +195,43 @@ def test_project_files(tmp_path: Path) -> None:
         '[flowdrop-lsp]\nignore = ["R12"]\n', encoding="utf-8"
     )
     assert load_settings(nested).ignore == frozenset({"R12"})
+
+
+def test_config_dir_is_the_settings_file_folder(tmp_path: Path) -> None:
+    assert load_settings(tmp_path).config_dir is None
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    (project / "flowdrop-lsp.toml").write_text('exclude = ["out/**"]\n', encoding="utf-8")
+    found = load_settings(project / "sub")
+    assert found.config_dir == project
+    assert found.exclude == ("out/**",)
+    assert load_settings(config=project / "flowdrop-lsp.toml").config_dir == project
+    assert Settings.from_file(project / "flowdrop-lsp.toml") == found
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.flowdrop-lsp]\nfiles = ["*.json"]\n', encoding="utf-8"
+    )
+    assert load_settings(config=tmp_path / "pyproject.toml").config_dir == tmp_path
+
+
+def test_settings_file_errors_name_the_file(tmp_path: Path) -> None:
+    config = tmp_path / "flowdrop-lsp.toml"
+    config.write_text('ignroe = ["CMP-9"]\n', encoding="utf-8")
+    with pytest.raises(SettingsError) as raised:
+        load_settings(config=config)
+    assert str(raised.value) == f"{config}: unknown setting 'ignroe' (did you mean 'ignore'?)"
+    config.write_text('ignore = "CMP-9"\n', encoding="utf-8")
+    with pytest.raises(SettingsError) as raised:
+        load_settings(tmp_path)
+    assert str(raised.value).startswith(f"{config}: setting 'ignore' must be")
+
+
+def test_settings_file_unknowns_collected_name_the_file(tmp_path: Path) -> None:
+    config = tmp_path / "flowdrop-lsp.toml"
+    config.write_text('ignroe = ["CMP-9"]\nuse-instance-title = true\n', encoding="utf-8")
+    problems: list[str] = []
+    settings = Settings.from_file(config, problems=problems)
+    assert settings.use_instance_title and settings.config_dir == tmp_path
+    assert problems == [f"{config}: unknown setting 'ignroe' (did you mean 'ignore'?)"]
 
 
 def test_pyproject_without_the_table_is_not_a_settings_file(tmp_path: Path) -> None:
