@@ -257,14 +257,17 @@ class WorkflowDocument:
             return read_node(element.index, value, self.settings, text, spans).spans
         return read_edge(element.index, value, self.settings, spans).spans
 
-    def _element_strings(self, element: Element) -> tuple[DataString, ...]:
-        """The string values in a node's `data`, fully re-read from its current text (spans in
-        the coordinates it was created in, like `_element_spans`)."""
+    def _element_strings(self, element: Element, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in a node's `data` equal to one of `values`, re-read from its
+        current text (spans in the coordinates it was created in, like `_element_spans`). A
+        text holding no `"value"` token and no escape cannot hold one: that is decided without
+        parsing (the usual case)."""
         owner = element.owner
         text = self.buffer.slice(owner.start(element.index), owner.end(element.index))
-        return data_strings(
-            parse_value_at(text, 0, len(text)), _Spans(element.created_start, element)
-        )
+        if "\\" not in text and not any(f'"{value}"' in text for value in values):
+            return ()
+        spans = _Spans(element.created_start, element)
+        return data_strings(parse_value_at(text, 0, len(text)), spans, values)
 
     def _read_elements(
         self,

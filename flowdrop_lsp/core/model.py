@@ -74,7 +74,7 @@ class DataString:
     span: Span
 
 
-_NO_STRINGS: tuple[DataString, ...] = ()
+StringFinder = Callable[[frozenset[str]], tuple[DataString, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,17 +88,17 @@ class Node:
     name_source: str  # what the tool name derives from: label, else the type id
     tool_name: str
     detail: SpanDetail = field(compare=False, repr=False)
-    # The string values in `data`, found on demand (rarely needed: CMP-9 looks for references
-    # to a tool name only when there is a collision).
-    strings: SpanDetail = field(default=SpanDetail(_NO_STRINGS), compare=False, repr=False)
+    # Finds string values in `data`, on demand (rarely needed: CMP-9 looks for references to
+    # a tool name only when there is a collision).
+    string_finder: StringFinder | None = field(default=None, compare=False, repr=False)
 
     @property
     def spans(self) -> NodeSpans:
         return self.detail.get()  # type: ignore[no-any-return]
 
-    @property
-    def data_strings(self) -> tuple[DataString, ...]:
-        return self.strings.get()  # type: ignore[no-any-return]
+    def strings_equal_to(self, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in `data` equal to one of `values`, in document order."""
+        return self.string_finder(values) if self.string_finder is not None else ()
 
     id_span = _span_field("id_span")
     type_span = _span_field("type_span")
@@ -249,10 +249,10 @@ def read_node(
     settings: Settings,
     text: str = "",
     spans: _Spans = _ABSOLUTE,
-    strings: Callable[[], tuple[DataString, ...]] | None = None,
+    strings: StringFinder | None = None,
 ) -> Node:
     """The node of one element of `nodes`; `text` is what the value's offsets index into;
-    `strings()` finds its `data_strings` when first needed."""
+    `strings` finds string values in its `data` when asked."""
     _span = spans
     obj = _object(value)
     if obj is None:
@@ -307,7 +307,7 @@ def read_node(
                 data_value_span=_span(data_value),
             )
         ),
-        strings=SpanDetail(compute=strings) if strings is not None else SpanDetail(_NO_STRINGS),
+        string_finder=strings,
     )
 
 
@@ -363,14 +363,19 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
     )
 
 
-def data_strings(node: JsonValue | None, spans: _Spans) -> tuple[DataString, ...]:
-    """Every string value inside a fully parsed node's `data`, in document order."""
+def data_strings(
+    node: JsonValue | None, spans: _Spans, values: frozenset[str]
+) -> tuple[DataString, ...]:
+    """The string values inside a fully parsed node's `data` equal to one of `values`, in
+    document order."""
     data = node.get("data") if isinstance(node, JObject) else None
     found: list[DataString] = []
     stack: list[tuple[tuple[str | int, ...], JsonValue | None]] = [((), data)]
     while stack:
         path, value = stack.pop()
         if isinstance(value, JString):
+            if value.value not in values:
+                continue
             span = spans(value)
             assert span is not None
             found.append(DataString(path, value.value, span))
@@ -398,7 +403,7 @@ def read_node_value(
     span: Span,
     settings: Settings,
     spans: Callable[[], NodeSpans],
-    strings: Callable[[], tuple[DataString, ...]] | None = None,
+    strings: StringFinder | None = None,
 ) -> Node:
     """The node of an element read whole (its Python value); the same rules as `read_node`,
     with the spans computed by `spans()` when first needed."""
@@ -453,7 +458,7 @@ def read_node_value(
         name_source=name_source,
         tool_name=sanitize_tool_name(name_source),
         detail=SpanDetail(compute=spans),
-        strings=SpanDetail(compute=strings) if strings is not None else SpanDetail(_NO_STRINGS),
+        string_finder=strings,
     )
 
 

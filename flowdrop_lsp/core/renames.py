@@ -117,8 +117,3 @@ class LabelNumbers:
         if reserve:
             self._next[key] = number + 1
         return f"{base} {number}"
-
-
-def numbered_label(node: Node, taken: set[str] | frozenset[str]) -> str:
-    """`<label> 2`, `<label> 3`, … : the first whose tool name is not in `taken`."""
-    return LabelNumbers().label(node, taken.__contains__)

@@ -167,21 +167,48 @@ class References:
     """Strings in nodes' `data` equal to a name a fix would change: a tool name, or a label
     (nodes' own labels and the type metadata aside: they are names, not references)."""
 
-    def __init__(self, ctx: RuleContext, wanted: set[str]) -> None:
-        self.by_value: dict[str, list[tuple[int, DataString]]] = {}
+    def __init__(self, ctx: RuleContext, wanted: frozenset[str]) -> None:
+        # Node id → (node, its strings equal to a wanted name), for nodes holding any. Kept
+        # between runs while the names looked for stay the same, and brought up to date from
+        # the graph's log of added and removed nodes (a node is immutable: an edit makes a new
+        # one), so that an edit looks at the nodes it touched, not at all of them.
+        graph = ctx.graph
+        memo = ctx.memo.get(RULE.code)
+        if memo is None or memo[0] != wanted:
+            holding: dict[int, tuple[Node, tuple[DataString, ...]]] = {}
+            for nodes in graph.definitions.values():
+                for node in nodes:
+                    self._look_at(node, wanted, holding)
+        else:
+            holding = memo[1]
+            for added, node in graph.node_changes:
+                if added:
+                    self._look_at(node, wanted, holding)
+                elif holding.get(id(node), (None,))[0] is node:
+                    del holding[id(node)]
+        graph.node_changes.clear()
+        ctx.memo[RULE.code] = (wanted, holding)
         use_title = ctx.settings.use_instance_title
-        for nodes in ctx.graph.definitions.values():
-            for node in nodes:
-                for string in node.data_strings:
-                    if string.value not in wanted or not string.path:
-                        continue
-                    first = string.path[0]
-                    if first in ("label", "metadata") or (
-                        use_title and string.path == ("config", "instanceTitle")
-                    ):
-                        continue
-                    where = doc_order(node) - node.span.start + string.span.start
-                    self.by_value.setdefault(string.value, []).append((where, string))
+        self.by_value: dict[str, list[tuple[int, DataString]]] = {}
+        for node, strings in holding.values():
+            for string in strings:
+                first = string.path[0] if string.path else None
+                if first in (None, "label", "metadata") or (
+                    use_title and string.path == ("config", "instanceTitle")
+                ):
+                    continue
+                where = doc_order(node) - node.span.start + string.span.start
+                self.by_value.setdefault(string.value, []).append((where, string))
+
+    @staticmethod
+    def _look_at(
+        node: Node,
+        wanted: frozenset[str],
+        holding: dict[int, tuple[Node, tuple[DataString, ...]]],
+    ) -> None:
+        strings = node.strings_equal_to(wanted)
+        if strings:
+            holding[id(node)] = (node, strings)
 
     def to(self, nodes: Iterable[Node]) -> list[DataString]:
         """References, in document order, broken by renaming `nodes`: to their tool names and
@@ -419,12 +446,14 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             for leaf in collision.leaves:
                 by_leaf.setdefault(leaf, []).append(collision)
     if not by_leaf:
+        ctx.memo.pop(RULE.code, None)  # nothing to keep alive
+        ctx.graph.node_changes.clear()
         return
     plan = plan_renames(ctx, by_leaf)
     nodes = ctx.graph.nodes_by_id
-    wanted = {nodes[leaf].tool_name for leaf in by_leaf} | {
-        nodes[leaf].name_source for leaf in by_leaf
-    }
+    wanted = frozenset(
+        {nodes[leaf].tool_name for leaf in by_leaf} | {nodes[leaf].name_source for leaf in by_leaf}
+    )
     builder = _FindingBuilder(ctx, plan, References(ctx, wanted))
     for leaf, collisions in by_leaf.items():
         yield builder.build(leaf, collisions)
