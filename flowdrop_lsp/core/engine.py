@@ -40,13 +40,16 @@ from flowdrop_lsp.core.jsonsyntax import (
     parse_array_region,
     parse_element,
     parse_json,
+    parse_value_at,
     scan_workflow,
     to_python,
 )
 from flowdrop_lsp.core.model import (
+    DataString,
     Edge,
     Node,
     _Spans,
+    data_strings,
     looks_like_workflow,
     read_edge,
     read_edge_value,
@@ -255,6 +258,18 @@ class WorkflowDocument:
             return read_node(element.index, value, self.settings, text, spans).spans
         return read_edge(element.index, value, self.settings, spans).spans
 
+    def _element_strings(self, element: Element, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in a node's `data` equal to one of `values`, re-read from its
+        current text (spans in the coordinates it was created in, like `_element_spans`). A
+        text holding no `"value"` token and no escape cannot hold one: that is decided without
+        parsing (the usual case)."""
+        owner = element.owner
+        text = self.buffer.slice(owner.start(element.index), owner.end(element.index))
+        if "\\" not in text and not any(f'"{value}"' in text for value in values):
+            return ()
+        spans = _Spans(element.created_start, element)
+        return data_strings(parse_value_at(text, 0, len(text)), spans, values)
+
     def _read_elements(
         self,
         owner: ElementList,
@@ -282,7 +297,12 @@ class WorkflowDocument:
                 spans_later = partial(self._element_spans, element, kind)
                 if kind == "node":
                     element.model = read_node_value(
-                        element.index, value.value, span, self.settings, spans_later
+                        element.index,
+                        value.value,
+                        span,
+                        self.settings,
+                        spans_later,
+                        partial(self._element_strings, element),
                     )
                 else:
                     element.model = read_edge_value(
@@ -291,7 +311,14 @@ class WorkflowDocument:
             else:
                 spans = _Spans(offset, element)
                 if kind == "node":
-                    element.model = read_node(element.index, value, self.settings, text, spans)
+                    element.model = read_node(
+                        element.index,
+                        value,
+                        self.settings,
+                        text,
+                        spans,
+                        partial(self._element_strings, element),
+                    )
                 else:
                     element.model = read_edge(element.index, value, self.settings, spans)
             if not self._all_valid:

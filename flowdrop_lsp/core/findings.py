@@ -46,7 +46,8 @@ class RelatedLocation:
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One problem: `node` is the id of the node it is about, when there is one. `extra` holds
-    rule-specific facts for machine consumers (CMP-9: `consumer`, `tool_name`)."""
+    rule-specific facts for machine consumers (CMP-9: `tool_name`, and `consumers`: one
+    read-only dict per consumer with `consumer`, `colliding_with` and `route`)."""
 
     code: str
     severity: Severity

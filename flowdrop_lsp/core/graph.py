@@ -86,6 +86,9 @@ class ToolGraph:
         self.bad_name_ids: set[str] = set()  # first definitions whose tool name LLM APIs reject
         self.cycles_dirty = True
         self._cycles: list[list[str]] = []
+        # Nodes added (True) and removed (False) since a rule last took them (CMP-9 keeps an
+        # index of strings in nodes' data up to date from it).
+        self.node_changes: list[tuple[bool, Node]] = []
 
     # ----- maintenance ----------------------------------------------------------------------
     def _first_changed(self, node_id: str) -> None:
@@ -134,6 +137,7 @@ class ToolGraph:
         if node.id is None:
             return
         self.definitions.setdefault(node.id, _Ordered()).add(node)
+        self.node_changes.append((True, node))
         self._first_changed(node.id)
 
     def remove_node(self, node: Node) -> None:
@@ -141,6 +145,7 @@ class ToolGraph:
             return
         nodes = self.definitions[node.id]
         nodes.discard(node)
+        self.node_changes.append((False, node))
         if not nodes:
             del self.definitions[node.id]
         self._first_changed(node.id)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flowdrop_lsp.core.jsonsyntax import (
+    JArray,
     JObject,
     JOpaque,
     JsonValue,
@@ -63,6 +64,20 @@ class NodeSpans:
 
 
 @dataclass(frozen=True, slots=True)
+class DataString:
+    """A string value (not a key) somewhere inside a node's `data`: where it is below `data`,
+    what it says, and its token's span. Other parts of a workflow refer to tools by such
+    strings (a gateway's `config.branches[].value` equal to a tool name)."""
+
+    path: tuple[str | int, ...]
+    value: str
+    span: Span
+
+
+StringFinder = Callable[[frozenset[str]], tuple[DataString, ...]]
+
+
+@dataclass(frozen=True, slots=True)
 class Node:
     index: int
     span: Span
@@ -73,10 +88,17 @@ class Node:
     name_source: str  # what the tool name derives from: label, else the type id
     tool_name: str
     detail: SpanDetail = field(compare=False, repr=False)
+    # Finds string values in `data`, on demand (rarely needed: CMP-9 looks for references to
+    # a tool name only when there is a collision).
+    string_finder: StringFinder | None = field(default=None, compare=False, repr=False)
 
     @property
     def spans(self) -> NodeSpans:
         return self.detail.get()  # type: ignore[no-any-return]
+
+    def strings_equal_to(self, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in `data` equal to one of `values`, in document order."""
+        return self.string_finder(values) if self.string_finder is not None else ()
 
     id_span = _span_field("id_span")
     type_span = _span_field("type_span")
@@ -222,9 +244,15 @@ def expand(value: JsonValue | None, text: str) -> JsonValue | None:
 
 
 def read_node(
-    index: int, value: JsonValue, settings: Settings, text: str = "", spans: _Spans = _ABSOLUTE
+    index: int,
+    value: JsonValue,
+    settings: Settings,
+    text: str = "",
+    spans: _Spans = _ABSOLUTE,
+    strings: StringFinder | None = None,
 ) -> Node:
-    """The node of one element of `nodes`; `text` is what the value's offsets index into."""
+    """The node of one element of `nodes`; `text` is what the value's offsets index into;
+    `strings` finds string values in its `data` when asked."""
     _span = spans
     obj = _object(value)
     if obj is None:
@@ -279,6 +307,7 @@ def read_node(
                 data_value_span=_span(data_value),
             )
         ),
+        string_finder=strings,
     )
 
 
@@ -334,6 +363,29 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
     )
 
 
+def data_strings(
+    node: JsonValue | None, spans: _Spans, values: frozenset[str]
+) -> tuple[DataString, ...]:
+    """The string values inside a fully parsed node's `data` equal to one of `values`, in
+    document order."""
+    data = node.get("data") if isinstance(node, JObject) else None
+    found: list[DataString] = []
+    stack: list[tuple[tuple[str | int, ...], JsonValue | None]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, JString):
+            if value.value not in values:
+                continue
+            span = spans(value)
+            assert span is not None
+            found.append(DataString(path, value.value, span))
+        elif isinstance(value, JObject):
+            stack.extend((path + (m.key.value,), m.value) for m in reversed(value.members))
+        elif isinstance(value, JArray):
+            stack.extend((path + (i,), item) for i, item in reversed(list(enumerate(value.items))))
+    return tuple(found)
+
+
 # ----- the fast path: values only, spans on demand ----------------------------------------------
 
 
@@ -346,7 +398,12 @@ def _py_dict(value: Any) -> dict[str, Any] | None:
 
 
 def read_node_value(
-    index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], NodeSpans]
+    index: int,
+    value: Any,
+    span: Span,
+    settings: Settings,
+    spans: Callable[[], NodeSpans],
+    strings: StringFinder | None = None,
 ) -> Node:
     """The node of an element read whole (its Python value); the same rules as `read_node`,
     with the spans computed by `spans()` when first needed."""
@@ -401,6 +458,7 @@ def read_node_value(
         name_source=name_source,
         tool_name=sanitize_tool_name(name_source),
         detail=SpanDetail(compute=spans),
+        string_finder=strings,
     )
 
 

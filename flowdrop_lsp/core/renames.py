@@ -2,22 +2,31 @@
 
 The edit replaces the string the tool name comes from (the label, or `instanceTitle` where that
 setting is on) with a JSON-encoded new one; a node named after its type gets a `label` inserted
-instead, so that only label strings ever change.
+instead, so that only label strings ever change. A node whose `data` is not an object gets no
+edit at all: the only way to give it a label would be to replace what it holds.
+
+New labels are numbered (`Web Search 2`, `Web Search 3`, …: the tool that keeps its name is
+implicitly number 1) and always make a name that LLM function-calling APIs accept
+(names.llm_name_problem): a leading letter, at most 64 characters.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Callable
 
 from flowdrop_lsp.core.findings import TextEdit
 from flowdrop_lsp.core.model import Node
-from flowdrop_lsp.core.names import UNNAMED_TOOL, llm_name_problem, sanitize_tool_name
+from flowdrop_lsp.core.names import UNNAMED_TOOL, sanitize_tool_name
 from flowdrop_lsp.core.text import Span
 
 _TRAILING_NUMBER = re.compile(r"(.*\S) (\d{1,6})")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+FIRST_NUMBER = 2  # the tool keeping its name counts as the first
+MAX_NAME = 64  # names.llm_name_problem
+_MAX_BASE_NAME = MAX_NAME - 8  # room for `_` and a number of up to 7 digits
+NOT_AN_OBJECT = '"data" is not an object'
 
 
 def json_string(value: str) -> str:
@@ -27,8 +36,17 @@ def json_string(value: str) -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
 
 
+def rename_blocker(node: Node) -> str | None:
+    """Why `node` cannot be renamed by an edit, or None when it can."""
+    spans = node.spans
+    if spans.data_value_span is not None and spans.data_span is None:
+        return NOT_AN_OBJECT
+    return None
+
+
 def rename_edit(node: Node, new_label: str) -> TextEdit:
-    """The edit that makes `new_label` the string `node`'s tool name derives from."""
+    """The edit that makes `new_label` the string `node`'s tool name derives from (a node with a
+    `rename_blocker` has none)."""
     encoded = json_string(new_label)
     source = node.name_source_span
     if source is not None and source != node.type_span:
@@ -40,31 +58,62 @@ def rename_edit(node: Node, new_label: str) -> TextEdit:
         at = node.data_span.start + 1
         # Keep the span's anchor: in the incremental engine the node may move after this.
         return TextEdit(Span(at, at, node.data_span.base), f'"label": {encoded}{separator}')
-    if node.data_value_span is not None:  # `data` is not an object: a second `data` key would lose
-        return TextEdit(node.data_value_span, f'{{"label": {encoded}}}')
+    if node.data_value_span is not None:
+        raise ValueError(f"no rename edit for {node.id}: {NOT_AN_OBJECT}")
     at = node.span.start + 1
     return TextEdit(Span(at, at, node.span.base), f'"data": {{"label": {encoded}}}, ')
 
 
-def readable_base(node: Node) -> str:
-    """The text a new label starts from: the current name source, made to yield a valid tool
-    name when it has no ASCII letters of its own (`数据` → `数据 http_request`)."""
+def _fit(base: str, limit: int) -> str:
+    """The longest prefix of `base` whose tool name has at most `limit` characters (a name
+    only grows as its source does, so a binary search finds it)."""
+    if len(sanitize_tool_name(base)) <= limit:
+        return base
+    low, high = 0, len(base)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(sanitize_tool_name(base[:middle])) <= limit:
+            low = middle
+        else:
+            high = middle - 1
+    return base[:low].rstrip()
+
+
+def readable_base(node: Node) -> tuple[str, int]:
+    """The text a new label starts from and the first number to try: the current name source
+    (`Search 2` continues as `Search 3`), made to yield a valid tool name: a type id added when
+    it has no ASCII letters or digits of its own (`数据` → `数据 http_request`), `tool ` before
+    a name that starts with a digit, and cut so that the numbered name fits 64 characters."""
     base = node.name_source.strip()
-    name = sanitize_tool_name(base)
-    if name == UNNAMED_TOOL or llm_name_problem(name):
-        base = f"{base} {node.type_id or 'tool'}".strip()
-    return base
-
-
-def numbered_label(node: Node, taken: Collection[str]) -> str:
-    """`<label> 1`, `<label> 2`, … : the first whose tool name is not in `taken`."""
-    base = readable_base(node)
-    number = 1
+    number = FIRST_NUMBER
     numbered = _TRAILING_NUMBER.fullmatch(base)
-    if numbered:  # `Search 2` continues as `Search 3`, not `Search 2 2`
+    if numbered:
         base, number = numbered.group(1), int(numbered.group(2)) + 1
-    while True:
-        candidate = f"{base} {number}"
-        if sanitize_tool_name(candidate) not in taken:
-            return candidate
-        number += 1
+    if sanitize_tool_name(base) == UNNAMED_TOOL:
+        for addition in (node.type_id, "tool"):
+            if addition and sanitize_tool_name(f"{base} {addition}") != UNNAMED_TOOL:
+                base = f"{base} {addition}".strip()
+                break
+    if not sanitize_tool_name(base)[:1].isalpha():
+        base = f"tool {base}"
+    return _fit(base, _MAX_BASE_NAME), number
+
+
+class LabelNumbers:
+    """Numbered labels for one plan of renames. The next number to try is kept per base name,
+    so N tools with one name cost O(N) tries, not O(N²)."""
+
+    def __init__(self) -> None:
+        self._next: dict[str, int] = {}
+
+    def label(self, node: Node, is_taken: Callable[[str], bool], *, reserve: bool = True) -> str:
+        """The first numbered label for `node` whose tool name is not taken; `reserve=False`
+        leaves the numbers for the plan (an alternative offered besides it)."""
+        base, number = readable_base(node)
+        key = sanitize_tool_name(base)
+        number = max(number, self._next.get(key, number))
+        while is_taken(sanitize_tool_name(f"{base} {number}")):
+            number += 1
+        if reserve:
+            self._next[key] = number + 1
+        return f"{base} {number}"

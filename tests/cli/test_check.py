@@ -176,10 +176,9 @@ def test_diff_changes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path
     added = [
         line for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")
     ]
-    assert len(removed) == len(added) == 2
-    assert all(
-        '"label": "Fetch Page 1"' in line or '"label": "fetch_page 2"' in line for line in added
-    )
+    # The first tool keeps its name ("Fetch Page"); only the other is renamed.
+    assert len(removed) == len(added) == 1
+    assert '"label": "fetch_page 2"' in added[0]
 
 
 def test_diff_of_a_clean_file_is_empty(capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,7 +198,9 @@ def _unicode_position() -> tuple[int, int]:
 def test_text_columns_are_1_based_code_points(capsys: pytest.CaptureFixture[str]) -> None:
     line, column = _unicode_position()
     _, out, _ = run(capsys, str(UNICODE))
-    assert f'{UNICODE}:{line + 1}:{column + 1}: error CMP-9 "Café" (t.1)' in out
+    assert (
+        f'{UNICODE}:{line + 1}:{column + 1}: error CMP-9 tool name "caf" also used by "Caf"' in out
+    )
     assert (
         column + 1
         != len(UNICODE.read_text(encoding="utf-8").split("\n")[line][:column].encode("utf-8")) + 1
@@ -214,7 +215,8 @@ def test_json_positions_are_0_based_code_points(capsys: pytest.CaptureFixture[st
         "start": {"line": line, "character": column},
         "end": {"line": line, "character": column + len('"Café"')},
     }
-    assert item["consumer"] == "agent" and item["tool_name"] == "caf"
+    assert item["tool_name"] == "caf"
+    assert item["consumers"] == [{"consumer": "agent", "colliding_with": ["t.2"], "route": []}]
 
 
 def test_github_and_sarif_columns_are_1_based_code_points(
@@ -252,7 +254,9 @@ def test_lone_surrogate_in_a_label_is_printed_as_an_escape(
         assert "X\\ud83d" in out
     code, _, _ = run(capsys, "--fix", str(path))
     assert code == 0
-    assert "X\\ud83d 1" in path.read_text(encoding="utf-8")
+    # "X\ud83d" keeps its name (it comes first); "x" is renamed.
+    assert '"X\\ud83d"' in path.read_text(encoding="utf-8")
+    assert '"x 2"' in path.read_text(encoding="utf-8")
 
 
 def test_newline_in_a_label_stays_on_one_output_line(
@@ -269,7 +273,7 @@ def test_newline_in_a_label_stays_on_one_output_line(
     _, out, _ = run(capsys, str(path))
     lines = out.splitlines()
     assert len(lines) == 5  # 2 CMP-9, 2 R8, the summary
-    assert '"Two\\nLines"' in lines[0]
+    assert '"Two\\nLines"' in lines[1]  # the finding on "two lines" names it
 
 
 # ----- discovery ----------------------------------------------------------------------------
@@ -353,7 +357,7 @@ def test_stdin_fix_writes_the_document_to_stdout_and_the_report_to_stderr(
     assert code == 0
     fixed = json.loads(out)
     assert out.count("\r\n") == original.count(b"\r\n")
-    assert [n["data"]["label"] for n in fixed["nodes"]][4:6] == ["Fetch Page 1", "fetch_page 2"]
+    assert [n["data"]["label"] for n in fixed["nodes"]][4:6] == ["Fetch Page", "fetch_page 2"]
     assert err.endswith("no problems in 1 file\n")
 
 
@@ -403,13 +407,17 @@ def test_pyproject_table_sets_passthrough_types(
     path.parent.mkdir()
     path.write_text(KIT, encoding="utf-8")
     _, before = _json_findings(capsys, str(path))
-    assert {f["consumer"] for f in before if f["code"] == "CMP-9"} == {"kit"}
+    assert {c["consumer"] for f in before if f["code"] == "CMP-9" for c in f["consumers"]} == {
+        "kit"
+    }
     (tmp_path / "pyproject.toml").write_text(
         '[tool.flowdrop-lsp]\nextend-passthrough-types = ["site_kit"]\n', encoding="utf-8"
     )
     _, after = _json_findings(capsys, str(path))
-    assert {f["consumer"] for f in after if f["code"] == "CMP-9"} == {"agent"}
-    assert all(f["route"] == ["kit"] for f in after if f["code"] == "CMP-9")
+    assert {c["consumer"] for f in after if f["code"] == "CMP-9" for c in f["consumers"]} == {
+        "agent"
+    }
+    assert all(c["route"] == ["kit"] for f in after if f["code"] == "CMP-9" for c in f["consumers"])
 
 
 def test_project_file_severity_override_and_ignore(
@@ -449,7 +457,9 @@ def test_explicit_config_wins_over_the_project_file(
     config = tmp_path / "elsewhere.toml"
     config.write_text('passthrough-types = ["site_kit"]\n', encoding="utf-8")
     _, found = _json_findings(capsys, "--config", str(config), str(path))
-    assert {f["consumer"] for f in found if f["code"] == "CMP-9"} == {"agent"}
+    assert {c["consumer"] for f in found if f["code"] == "CMP-9" for c in f["consumers"]} == {
+        "agent"
+    }
 
 
 def test_project_file_globs_select_files_in_a_directory(

@@ -1,5 +1,6 @@
 """Rename fixes: each CMP-9 finding carries them, and fix-all (every finding's preferred fix)
-leaves valid JSON with no CMP-9 and nothing changed but label strings."""
+leaves valid JSON with no CMP-9, nothing changed but label strings, and exactly one tool per
+collision group keeping its name."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from flowdrop_lsp.core import Settings, analyze
 from flowdrop_lsp.core.edits import apply_edits, preferred_edits
 from flowdrop_lsp.core.findings import TextEdit
-from flowdrop_lsp.core.names import sanitize_tool_name
+from flowdrop_lsp.core.names import llm_name_problem, sanitize_tool_name
 from flowdrop_lsp.core.renames import json_string
 from flowdrop_lsp.core.text import Span
 from tests.core.builders import (
@@ -60,7 +61,7 @@ def fix_all(text: str, settings: Settings | None = None) -> str:
 
 def assert_only_labels_changed(before: Any, after: Any) -> None:
     """Equal JSON trees except for nodes' data.label values; a node without a label (or without
-    `data`) may gain one, and a non-object `data` may become `{"label": ...}`."""
+    `data`) may gain one; a non-object `data` is never touched."""
     assert isinstance(after, dict) and after.keys() == before.keys()
     assert {k: v for k, v in after.items() if k != "nodes"} == {
         k: v for k, v in before.items() if k != "nodes"
@@ -75,12 +76,44 @@ def assert_only_labels_changed(before: Any, after: Any) -> None:
         assert new == old  # nothing outside `data` changed
         assert isinstance(new_data, dict) and isinstance(new_data.get("label"), str)
         new_label = new_data.pop("label")
+        assert old_data is None or isinstance(old_data, dict)
         if isinstance(old_data, dict):
             old_data.pop("label", None)
             assert new_data == old_data
         else:
             assert new_data == {}
-        assert sanitize_tool_name(new_label)
+        assert llm_name_problem(sanitize_tool_name(new_label)) is None
+
+
+def collision_groups(text: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(consumer, tool name, leaves) of every collision in `text`."""
+    results = analyze(text).context.results_of("CMP-9")
+    return [(c.consumer, c.tool_name, c.leaves) for per in results.values() for c in per]
+
+
+def assert_one_keeps_its_name_per_group(before: str, after: str) -> None:
+    """Exactly one tool per collision group keeps its name, unless every tool of the group
+    also collides at another consumer with a tool kept there (the plan is greedy, in document
+    order: the first tool keeps its name)."""
+    names = {node_id: node.tool_name for node_id, node in analyze(after).graph.nodes_by_id.items()}
+    groups = collision_groups(before)
+    kept_at = {
+        (consumer, leaf)
+        for consumer, name, leaves in groups
+        for leaf in leaves
+        if names[leaf] == name
+    }
+    for consumer, tool_name, leaves in groups:
+        keeping = [leaf for leaf in leaves if names[leaf] == tool_name]
+        assert len(keeping) <= 1, (consumer, tool_name, keeping)
+        if not keeping:
+            for leaf in leaves:
+                assert any(
+                    (other_consumer, other) in kept_at and other != leaf
+                    for other_consumer, _, other_leaves in groups
+                    if other_consumer != consumer and leaf in other_leaves
+                    for other in other_leaves
+                ), (consumer, tool_name, leaf)
 
 
 def test_there_are_collision_fixtures() -> None:
@@ -98,16 +131,12 @@ def test_every_cmp9_finding_has_fixes_with_exactly_one_preferred(name: str, text
         assert sum(fix.preferred for fix in finding.fixes) == 1
         for fix in finding.fixes:
             assert fix.edits and fix.title
-            # Each fix on its own resolves this finding's own tool name.
+            # Each fix on its own resolves this finding's collisions, and adds none.
             fixed = apply_edits(text, fix.edits)
             json.loads(fixed)
-            after = [
-                f
-                for f in findings(fixed, "CMP-9")
-                if f.node == finding.node
-                and dict(f.extra)["consumer"] == dict(finding.extra)["consumer"]
-            ]
+            after = [f for f in findings(fixed, "CMP-9") if f.node == finding.node]
             assert after == [], (fix.title, [f.message for f in after])
+            assert len(findings(fixed, "CMP-9")) < len(cmp9)
 
 
 @pytest.mark.parametrize(
@@ -120,6 +149,7 @@ def test_fix_all_leaves_valid_json_without_cmp9_and_changes_only_labels(
     before, after = json.loads(text), json.loads(fixed)
     assert findings(fixed, "CMP-9") == []
     assert_only_labels_changed(before, after)
+    assert_one_keeps_its_name_per_group(text, fixed)
     # Nothing but findings that were there before: a fix never creates a new problem.
     assert {f.code for f in analyze(fixed).findings} <= {f.code for f in analyze(text).findings}
     # Fixing again changes nothing.
@@ -134,41 +164,55 @@ def test_unlabelled_nodes_gain_a_label_without_a_duplicate_key() -> None:
     fixed = fix_all(text)
     assert "FD-DUPLICATE-KEY" not in {f.code for f in analyze(fixed).findings}
     nodes = {n["id"]: n for n in json.loads(fixed)["nodes"]}
-    names = [sanitize_tool_name(nodes[i]["data"]["label"]) for i in "abcdefgh"]
+    graph = analyze(fixed).graph
+    names = [graph.nodes_by_id[i].tool_name for i in "abcdefgh"]
     assert len(set(names)) == len(names)
+    assert "data" not in nodes["a"]  # the first keeps its (type) name
+    assert [nodes[i]["data"]["label"] for i in "bcdefgh"] == [
+        *(f"http_request {n}" for n in range(2, 8)),
+        "HTTP Request 8",
+    ]
     assert nodes["d"]["data"]["config"] == {"url": "x"}
 
 
-def test_non_object_data_is_replaced_not_duplicated() -> None:
+def test_non_object_data_is_never_replaced() -> None:
     text = workflow(
         [node("a", data={"x": 1}), node("b", data={"x": 1}), node("agent", "agent")],
         [tool_edge("a", "agent"), tool_edge("b", "agent")],
         indent=None,
-    ).replace('{"x": 1}', "5")
-    assert json.loads(text)["nodes"][0]["data"] == 5
-    fixed = fix_all(text)
-    document = json.loads(fixed)
-    assert findings(fixed, "CMP-9") == []
-    assert "FD-DUPLICATE-KEY" not in {f.code for f in analyze(fixed).findings}
-    assert [n["data"] for n in document["nodes"][:2]] == [
-        {"label": "http_request 1"},
-        {"label": "http_request 2"},
-    ]
+    ).replace('{"x": 1}', '"Web Search"')
+    assert json.loads(text)["nodes"][0]["data"] == "Web Search"
+    cmp9 = findings(text, "CMP-9")
+    assert [f.node for f in cmp9] == ["a", "b"]
+    for finding in cmp9:
+        assert finding.fixes == ()
+        assert finding.message.endswith(
+            '; no automatic rename of this tool: its "data" is not an object'
+        )
+    assert fix_all(text) == text
 
 
 def test_new_label_keeps_non_ascii_and_valid_escapes() -> None:
     text = (FIXTURES / "collision-unicode.flowdrop.json").read_text(encoding="utf-8")
     fixed = fix_all(text)
     labels = {n["id"]: n["data"]["label"] for n in json.loads(fixed)["nodes"]}
-    assert labels["t.1"].startswith("Café")
-    assert labels["t.3"].startswith("数据") and sanitize_tool_name(labels["t.3"]) != "unnamed_tool"
-    assert labels["t.5"].startswith("web-search")
-    assert labels["t.6"].startswith("Web\tSearch")
-    assert labels["t.7"].startswith('Say "Hi" \\ Back')
-    assert labels["t.9"].startswith("📦 Über")
+    # The first of each pair keeps its label; the second is renamed.
+    assert [labels[f"t.{i}"] for i in (1, 3, 5, 7, 9)] == [
+        "Café",
+        "数据",
+        "web-search",
+        'Say "Hi" \\ Back',
+        "📦 Über",
+    ]
+    assert labels["t.2"] == "Caf 2"
+    assert labels["t.4"] == "データ 📦 calculator 2"  # a label without ASCII gets its type
+    assert labels["t.6"] == "Web\tSearch 2"
+    assert labels["t.8"] == "say hi back 2"
+    assert labels["t.10"] == "ber 2"
     # Raw non-ASCII stays raw; control characters and quotes stay escaped.
-    assert '"Café 1"' in fixed
-    assert '"Web\\tSearch ' in fixed
+    assert '"データ 📦 calculator 2"' in fixed
+    assert '"Web\\tSearch 2"' in fixed
+    assert '"Say \\"Hi\\" \\\\ Back"' in fixed
 
 
 def test_lone_surrogate_label_is_written_as_an_escape() -> None:
@@ -191,11 +235,10 @@ def test_json_string_escapes_only_what_json_needs() -> None:
 def test_qualified_toolbox_form_is_offered_for_tools_arriving_through_a_toolbox() -> None:
     text = vendored(SPEC_EXAMPLES / REFUSED).read_text(encoding="utf-8")
     found = cmp9_by_node(text)
-    titles = [fix.title for fix in found["tool_a"][0].fixes]
-    assert any("My Tools: Web Search" in title for title in titles)
-    qualified = next(fix for fix in found["tool_a"][0].fixes if "Qualify" in fix.title)
-    assert not qualified.preferred
-    assert [e.new_text for e in qualified.edits] == ['"My Tools: Web Search"']
+    for leaf, label in (("tool_a", "Web Search"), ("tool_b", "web-search")):
+        qualified = next(fix for fix in found[leaf][0].fixes if "Qualify" in fix.title)
+        assert not qualified.preferred
+        assert [e.new_text for e in qualified.edits] == [f'"My Tools: {label}"']
 
 
 def test_no_qualified_form_for_a_direct_tool() -> None:
@@ -204,7 +247,7 @@ def test_no_qualified_form_for_a_direct_tool() -> None:
         [tool_edge("a", "agent"), tool_edge("b", "agent")],
     )
     for finding in findings(text, "CMP-9"):
-        assert [fix.preferred for fix in finding.fixes] == [True]
+        assert not [fix for fix in finding.fixes if "Qualify" in fix.title]
 
 
 def test_qualified_form_uses_the_box_nearest_the_tool() -> None:
@@ -218,16 +261,14 @@ def test_preferred_renames_skip_names_already_taken() -> None:
     text = (FIXTURES / "collision-numbering.flowdrop.json").read_text(encoding="utf-8")
     fixed = fix_all(text)
     labels = {n["id"]: n["data"]["label"] for n in json.loads(fixed)["nodes"]}
-    # "Search 1", "Search 3" and "Search 4" are taken at the agents these tools reach.
-    assert (
-        labels["s4"] == "Search 1" and labels["s7"] == "Search 3" and labels["other"] == "Search 4"
-    )
-    # s1 reaches only agent_a, where search_1 and search_3 are taken; s2 and s3 reach both
-    # agents (search_2 and search_4 are taken at agent_b) and avoid the names planned before them.
-    assert [labels["s1"], labels["s2"], labels["s3"]] == ["Search 2", "search 5", "SEARCH 6"]
-    # A trailing number continues ("Search 2" → "Search 3", free at agent_b) instead of doubling
-    # up; "search-2" has no " <number>" ending, so it gets one.
-    assert [labels["s5"], labels["s6"]] == ["Search 3", "search-2 1"]
+    # Tools that collide with nothing keep their labels.
+    assert [labels["s4"], labels["s7"], labels["other"]] == ["Search 1", "Search 3", "Search 4"]
+    # s1 comes first and keeps "Search"; s2 and s3 reach both agents, where search_2, search_3
+    # and search_4 are taken, and avoid the names planned before them.
+    assert [labels["s1"], labels["s2"], labels["s3"]] == ["Search", "search 5", "SEARCH 6"]
+    # "Search 2" comes first and keeps its name; "search-2" has no " <number>" ending, so it
+    # gets one (numbering starts at 2: the tool keeping the name counts as the first).
+    assert [labels["s5"], labels["s6"]] == ["Search 2", "search-2 2"]
 
 
 def test_instance_title_setting_renames_the_title() -> None:

@@ -88,7 +88,7 @@ def test_drupal_shaped_toolbox_and_consumer_are_recognised() -> None:
     found = cmp9_by_node(text)
     assert set(found) == {"http_request.1", "http_request.2"}
     assert all(
-        dict(f.extra)["route"] == ("flowdrop_node_processor_toolbox.1",)
+        [c["route"] for c in dict(f.extra)["consumers"]] == [("flowdrop_node_processor_toolbox.1",)]
         for fs in found.values()
         for f in fs
     )

@@ -36,12 +36,12 @@ def test_key_styles(key: str) -> None:
 def test_passthrough_types_decide_what_a_toolbox_is() -> None:
     # By default "my_kit" is a consumer: same name at one consumer → collision there.
     default = [f for f in analyze(TEXT).findings if f.code == "CMP-9"]
-    assert {dict(f.extra)["consumer"] for f in default} == {"kit"}
+    assert {c["consumer"] for f in default for c in dict(f.extra)["consumers"]} == {"kit"}
     settings = Settings().with_overrides({"extend-passthrough-types": ["my_kit"]})
     assert "toolbox" in settings.passthrough_types
     found = [f for f in analyze(TEXT, settings).findings if f.code == "CMP-9"]
-    assert {dict(f.extra)["consumer"] for f in found} == {"agent"}
-    assert all(dict(f.extra)["route"] == ("kit",) for f in found)
+    assert {c["consumer"] for f in found for c in dict(f.extra)["consumers"]} == {"agent"}
+    assert all(c["route"] == ("kit",) for f in found for c in dict(f.extra)["consumers"])
 
 
 def test_severity_override_and_ignore() -> None:

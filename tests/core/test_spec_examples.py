@@ -26,18 +26,32 @@ def test_refused_example_reports_cmp9_on_both_tool_labels_and_not_on_the_box() -
         ("tool_b", tool_b_label),
     ]
     assert all(f.severity is Severity.ERROR for f in cmp9)
-    assert all(
-        dict(f.extra)["consumer"] == "agent_1" and dict(f.extra)["tool_name"] == "web_search"
-        for f in cmp9
+    by_node = {f.node: f for f in cmp9}
+    assert all(dict(f.extra)["tool_name"] == "web_search" for f in cmp9)
+    assert dict(by_node["tool_a"].extra)["consumers"] == (
+        {"consumer": "agent_1", "colliding_with": ("tool_b",), "route": ("box_1",)},
     )
-    assert all(dict(f.extra)["route"] == ("box_1",) for f in cmp9)
+    assert dict(by_node["tool_b"].extra)["consumers"] == (
+        {"consumer": "agent_1", "colliding_with": ("tool_a",), "route": ("box_1",)},
+    )
     # Nothing at all on the toolbox's own label.
     assert not [f for f in analysis.findings if f.span == box_label or f.node == "box_1"]
     # Each finding points at the other tool.
-    by_node = {f.node: f for f in cmp9}
     assert tool_b_label in [r.span for r in by_node["tool_a"].related]
     assert tool_a_label in [r.span for r in by_node["tool_b"].related]
     assert at(text, by_node["tool_a"].span) == '"Web Search"'
+    # The first tool keeps its name; the fix on either label renames only the second.
+    assert by_node["tool_a"].message == (
+        'tool name "web_search" also used by "web-search" (tool_b) at agent_1 (not defined in '
+        "nodes); the runtime would call only one of them"
+    )
+    assert [f.title for f in by_node["tool_a"].fixes if f.preferred] == [
+        'Keep "Web Search"; rename "web-search" (tool_b) to "web-search 2"'
+    ]
+    assert [f.title for f in by_node["tool_b"].fixes if f.preferred] == [
+        'Rename "web-search" to "web-search 2"'
+    ]
+    assert by_node["tool_a"].preferred_fix.edits == by_node["tool_b"].preferred_fix.edits  # type: ignore[union-attr]
 
 
 def test_refused_example_has_no_error_other_than_cmp9() -> None:

@@ -43,9 +43,13 @@ def test_three_hop_toolbox_chain_collision_is_found() -> None:
     )
     found = cmp9_by_node(text)
     assert set(found) == {"far", "near"}
-    assert dict(found["far"][0].extra)["route"] == ("box1", "box2", "box3")
-    assert dict(found["near"][0].extra)["route"] == ()
-    assert '"Inner" → "Middle" → "Outer"' in found["far"][0].message
+    assert dict(found["far"][0].extra)["consumers"][0]["route"] == ("box1", "box2", "box3")
+    assert dict(found["near"][0].extra)["consumers"][0]["route"] == ()
+    # The route is told in related information, at the consumer.
+    assert any(
+        'through toolboxes "Inner" → "Middle" → "Outer"' in r.message
+        for r in found["far"][0].related
+    )
     # Nothing is ever reported on a toolbox's label.
     for box_label in ('"Inner"', '"Middle"', '"Outer"'):
         assert not [f for f in analyze(text).findings if f.span == token_span(text, box_label)]
@@ -117,7 +121,7 @@ def test_closed_toolbox_cycle_without_consumer_has_no_consumer() -> None:
     assert codes(text) == ["FD-TOOLBOX-CYCLE"]
 
 
-def test_shared_toolbox_feeding_two_consumers_reports_per_consumer() -> None:
+def test_shared_toolbox_feeding_two_consumers_reports_once_per_label() -> None:
     text = workflow(
         [
             node("a", label="Fetch"),
@@ -135,9 +139,20 @@ def test_shared_toolbox_feeding_two_consumers_reports_per_consumer() -> None:
     )
     found = cmp9_by_node(text)
     assert set(found) == {"a", "b"}
-    for leaf in ("a", "b"):
-        assert sorted(dict(f.extra)["consumer"] for f in found[leaf]) == ["invoke", "reason"]
-        assert len({f.span for f in found[leaf]}) == 1  # both on the leaf's own label
+    for leaf, other in (("a", "b"), ("b", "a")):
+        assert len(found[leaf]) == 1  # one finding per label, naming both consumers
+        finding = found[leaf][0]
+        assert dict(finding.extra)["consumers"] == (
+            {"consumer": "reason", "colliding_with": (other,), "route": ("box",)},
+            {"consumer": "invoke", "colliding_with": (other,), "route": ("box",)},
+        )
+        assert finding.message.startswith('tool name "fetch" also used by ')
+        assert finding.message.endswith(
+            'at "Reason" and "Invoke" (2 consumers); the runtime would call only one of them'
+        )
+        assert len(finding.message) < 200
+        related = [at(text, r.span) for r in finding.related]
+        assert '"Reason"' in related and '"Invoke"' in related
 
 
 def test_same_name_at_two_consumers_is_not_a_collision() -> None:
@@ -186,8 +201,11 @@ def test_collision_between_a_direct_tool_and_a_toolbox_tool() -> None:
     )
     found = cmp9_by_node(text)
     assert set(found) == {"direct", "boxed"}
-    assert "(wired directly)" in found["direct"][0].message
-    assert 'through toolbox "Kit"' in found["direct"][0].message
+    related = [r.message for r in found["direct"][0].related]
+    assert 'consumer "Planner" (agent): reached wired directly' in related
+    assert (
+        'also "weather_api": "weather api" (boxed), through toolbox "Kit" to "Planner"' in related
+    )
     # The consumer is a related location of each finding.
     planner = token_span(text, '"Planner"')
     assert all(planner in [r.span for r in fs[0].related] for fs in found.values())
@@ -254,7 +272,7 @@ def test_forty_layer_diamond_lattice_is_fast_and_counts_each_leaf_once() -> None
     assert set(analysis.context.flat("agent").leaves) == {"t1", "t2", "t3"}
     cmp9 = [f for f in analysis.findings if f.code == "CMP-9"]
     assert sorted(f.node for f in cmp9) == ["t1", "t2"]
-    assert all(len(dict(f.extra)["route"]) == 40 for f in cmp9)
+    assert all(len(dict(f.extra)["consumers"][0]["route"]) == 40 for f in cmp9)
 
 
 def test_chain_of_5000_toolboxes_completes() -> None:
@@ -277,16 +295,16 @@ def test_chain_of_5000_toolboxes_completes() -> None:
     assert time.perf_counter() - started < 10
     cmp9 = [f for f in analysis.findings if f.code == "CMP-9"]
     assert sorted(f.node for f in cmp9) == ["t1", "t2"]
-    assert all(len(dict(f.extra)["route"]) == count for f in cmp9)
-    # The message names the ends of the chain, not all 5000 boxes.
-    assert all(
-        len(f.message) < 1000 and '"Box 0"' in f.message and '"Box 4999"' in f.message for f in cmp9
-    )
+    assert all(len(dict(f.extra)["consumers"][0]["route"]) == count for f in cmp9)
+    # The route names the ends of the chain, not all 5000 boxes.
+    routes = [r.message for f in cmp9 for r in f.related if r.message.startswith("consumer")]
+    assert len(routes) == 2
+    assert all(len(r) < 1000 and '"Box 0"' in r and '"Box 4999"' in r for r in routes)
     assert "FD-TOOLBOX-CYCLE" not in {f.code for f in analysis.findings}
 
 
 def test_many_same_named_tools_stay_linear() -> None:
-    """300 same-named tools in a toolbox shared by 10 agents: 3000 findings, each message short."""
+    """300 same-named tools in a toolbox shared by 10 agents: 300 findings, each message short."""
     nodes = [node(f"t{i}", label="Search") for i in range(300)] + [node("box", "toolbox")]
     nodes += [node(f"agent{j}", "agent") for j in range(10)]
     edges = [tool_edge(f"t{i}", "box") for i in range(300)] + [
@@ -296,9 +314,11 @@ def test_many_same_named_tools_stay_linear() -> None:
     started = time.perf_counter()
     cmp9 = findings(text, "CMP-9")
     assert time.perf_counter() - started < 10
-    assert len(cmp9) == 3000
-    assert max(len(f.message) for f in cmp9) < 1000
-    assert "and 296 other tools all resolve" in cmp9[0].message
+    assert len(cmp9) == 300
+    assert max(len(f.message) for f in cmp9) < 200
+    assert "and 297 other tools at " in cmp9[0].message
+    assert "(10 consumers)" in cmp9[0].message
+    assert max(len(f.related) for f in cmp9) <= 20 + 20  # consumers and other tools, capped
 
 
 def test_cmp10_only_for_types_known_not_to_accept_tools() -> None:

@@ -162,9 +162,10 @@ def test_neovim_example_diagnostics_and_quick_fix(tmp_path: Path) -> None:
         workflow,
         {
             "expected": [first.expected(), second.expected()],
-            "title": 'Rename "Web Search" to "Web Search 1"',
-            "node_id": "http_request.1",
-            "new_label": "Web Search 1",
+            # The first tool keeps its name: the fix on its label renames the other one.
+            "title": 'Keep "Web Search"; rename "web-search" (http_request.2) to "web-search 2"',
+            "node_id": "http_request.2",
+            "new_label": "web-search 2",
             "other": str(other),
             "also": str(also),
             "settings": {"flowdrop": {"files": ["**/*.flowdrop.json", "workflows/*.json"]}},
@@ -185,8 +186,8 @@ def test_neovim_utf8_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
         workflow,
         {
             "expected": [first.expected(), second.expected()],
-            "title": 'Rename "web-search" to "web-search 1"',
-            "node_id": "t1",
-            "new_label": "web-search 1",
+            "title": 'Keep "web-search"; rename "Web Search" (t2) to "Web Search 2"',
+            "node_id": "t2",
+            "new_label": "Web Search 2",
         },
     )

@@ -34,6 +34,7 @@ LABELS = [
     "",
     "Calc",
 ]
+REFERENCES = ["web_search", "fetch", "Web Search", "caf", "unnamed_tool", "other"]
 TYPES = ["http_request", "calculator", "toolbox", "toolbox", "agent", "my_site_thing"]
 SETTINGS = Settings(edge_types=Settings().edge_types)
 
@@ -53,7 +54,8 @@ def make_node(rng: random.Random, number: int) -> str:
                 "position": {"x": number, "y": 1},
                 "data": {
                     "label": label,
-                    "config": {"k": [1, 2]},
+                    # Strings that may refer to a tool name or label (CMP-9 points them out).
+                    "config": {"k": [1, 2], "route": rng.choice(REFERENCES)},
                     "metadata": {"node_type_id": node_type},
                 },
             },
@@ -88,10 +90,40 @@ def make_edge(rng: random.Random, count: int) -> str:
     return json.dumps({"source": source, "target": target, "data": {"edgeType": "tools"}})
 
 
+def colliding_part(rng: random.Random, count: int, edges: list[str]) -> list[str]:
+    """An agent (`n<count>`), a toolbox, same-named tools wired to it directly or through the
+    box, and a gateway routing on the shared name; the agent's tool edges go into `edges`."""
+    agent, box, gateway = count, count + 1, count + 2
+    nodes = [
+        json.dumps({"id": f"n{agent}", "type": "agent", "data": {"label": "Agent"}}),
+        json.dumps({"id": f"n{box}", "type": "toolbox", "data": {"label": "Kit"}}),
+        json.dumps(
+            {
+                "id": f"n{gateway}",
+                "type": "switch_gateway",
+                "data": {"config": {"branches": [{"value": "web_search"}, {"value": "fetch"}]}},
+            }
+        ),
+    ]
+    tool = {"data": {"edgeType": "tool_availability"}}
+    edges.append(json.dumps({"source": f"n{box}", "target": f"n{agent}", **tool}))
+    for number in range(count + 3, count + 3 + rng.randrange(2, 5)):
+        label = rng.choice(["Web Search", "web-search", "fetch", "Fetch", "数据"])
+        data: dict[str, object] = {"label": label}
+        if rng.randrange(4) == 0:
+            data = {"config": {"prompt": label}}  # no label: named after its type
+        nodes.append(json.dumps({"id": f"n{number}", "type": "http_request", "data": data}))
+        target = rng.choice([agent, box])
+        edges.append(json.dumps({"source": f"n{number}", "target": f"n{target}", **tool}))
+    return nodes
+
+
 def make_document(rng: random.Random) -> str:
     count = rng.randrange(2, 9)
     nodes = [make_node(rng, i) for i in range(count)]
     edges = [make_edge(rng, count) for _ in range(rng.randrange(0, 12))]
+    if rng.randrange(2):  # random wiring seldom collides: half the documents start with some
+        nodes += colliding_part(rng, count, edges)
     return (
         '{\n  "id": "w",\n  "nodes": [\n    '
         + ",\n    ".join(nodes)

@@ -40,6 +40,9 @@ class RuleContext:
     consumer_rules: tuple[tuple[str, ConsumerCheck], ...] = ()
     results: dict[str, dict[str, Any]] = field(default_factory=dict)  # rule → consumer → result
     recomputed: set[str] = field(default_factory=set)  # consumers recomputed since last cleared
+    # What a graph rule keeps between runs, by rule code (it must key it on immutable inputs:
+    # a from-scratch analysis starts without it and must give the same findings).
+    memo: dict[str, Any] = field(default_factory=dict)
     _flat: dict[str, FlatToolSet] = field(default_factory=dict)
 
     def flat(self, consumer: str) -> FlatToolSet:

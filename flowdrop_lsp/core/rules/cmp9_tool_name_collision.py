@@ -1,26 +1,35 @@
 """CMP-9: tool names are unique per consumer, across its flattened set of leaf tools.
 
-One finding on the label of EACH colliding leaf, per consumer where they collide; never one on
-a toolbox (a passthrough's own name plays no part). Each finding carries rename fixes. The
-preferred renames are planned together, in document order, so that applying all of them
-(fix-all) leaves no collision anywhere: a new name avoids every name visible at every consumer
-the renamed tool reaches, and every new name planned before it.
+One finding on the label of EACH colliding leaf, however many consumers it collides at (they
+are all named in the finding); never one on a toolbox (a passthrough's own name plays no part).
 
-Messages name at most a few of the other tools and toolboxes, and related locations are capped,
+Fixes never break a workflow that routes on a tool name (a gateway branch whose value is the
+name): the FEWEST tools are renamed. The plan goes through all colliding leaves in document
+order (leaves that cannot be renamed, whose `data` is not an object, first): a leaf keeps its
+name unless a leaf already keeping it shares that name at a consumer it reaches; otherwise it
+gets a new numbered label that avoids every name visible at every consumer it reaches and every
+name planned before it. So applying every finding's preferred fix (fix-all) leaves no collision
+anywhere, and exactly one tool per group keeps the old name. A kept label's preferred fix
+renames the others in its group(s); a renamed label's preferred fix is its own planned rename
+(the same edit, so fix-all applies it once). Strings elsewhere in the workflow equal to a name
+being changed are pointed out, and each fix's title says how many there are.
+
+Messages name at most a few of the other tools and consumers, and related locations are capped,
 so that N same-named tools cost O(N) text per finding, not a quadratic pile of it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity
+from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
 from flowdrop_lsp.core.graph import doc_order
-from flowdrop_lsp.core.model import short_text
+from flowdrop_lsp.core.model import DataString, Node, short_text
 from flowdrop_lsp.core.names import sanitize_tool_name
-from flowdrop_lsp.core.renames import numbered_label, rename_edit
+from flowdrop_lsp.core.renames import LabelNumbers, rename_blocker, rename_edit
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 from flowdrop_lsp.core.text import Span
 
@@ -32,9 +41,13 @@ RULE = Rule(
     "resolve to the same tool name; the runtime would silently call only one of them.",
 )
 
-MAX_NAMED_OTHERS = 3  # other colliding tools named in a message
+MAX_NAMED_OTHERS = 2  # other colliding tools named in a message or a fix title
+MAX_NAMED_CONSUMERS = 2  # consumers named in a message
 MAX_RELATED_OTHERS = 20  # other colliding tools given as related locations
+MAX_RELATED_CONSUMERS = 20  # consumers given as related locations
+MAX_RELATED_REFERENCES = 20  # references to a changed name given as related locations
 MAX_NAMED_BOXES = 4  # toolboxes named in a route
+NAME_LIMIT = 40  # characters of a label quoted in a message
 
 NameCounts = dict[str, Counter[str]]  # consumer → how many of its leaves have each tool name
 
@@ -59,6 +72,23 @@ def collisions_at(ctx: RuleContext, consumer: str) -> list[Collision]:
             leaves.sort(key=lambda leaf: doc_order(ctx.graph.nodes_by_id[leaf]))
             collisions.append(Collision(consumer, name, tuple(leaves)))
     return collisions
+
+
+class ConsumerEntry(dict[str, Any]):
+    """One consumer where a label collides: `consumer`, `colliding_with`, `route`. A dict, so
+    that JSON output renders it as an object; read-only and hashable, like the frozen Finding
+    holding it."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self.items()))
+
+    def _read_only(self, *args: object, **kwargs: object) -> Any:
+        raise TypeError("a ConsumerEntry is read-only")
+
+    __setitem__ = __delitem__ = _read_only  # type: ignore[assignment]
+    update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
 
 
 def _name_counts(ctx: RuleContext, consumer: str, cache: NameCounts) -> Counter[str]:
@@ -86,39 +116,149 @@ def names_around(ctx: RuleContext, leaf: str, cache: NameCounts | None = None) -
     return names
 
 
-def plan_renames(
-    ctx: RuleContext, collisions: list[Collision], cache: NameCounts
-) -> dict[str, str]:
-    """Leaf id → its preferred new label; jointly collision-free (see the module docstring)."""
-    leaves = sorted(
-        {leaf for c in collisions for leaf in c.leaves},
-        key=lambda leaf: doc_order(ctx.graph.nodes_by_id[leaf]),
-    )
-    planned: set[str] = set()
-    renames: dict[str, str] = {}
+@dataclass
+class RenamePlan:
+    """Which colliding leaves keep their names and the new labels of the others."""
+
+    renames: dict[str, str] = field(default_factory=dict)  # leaf → its planned new label
+    blocked: dict[str, str] = field(default_factory=dict)  # leaf → why it cannot be renamed
+    planned: set[str] = field(default_factory=set)  # the tool names of the planned labels
+    numbers: LabelNumbers = field(default_factory=LabelNumbers)
+    around: dict[str, set[str]] = field(default_factory=dict)  # leaf → names_around, cached
+    counts: NameCounts = field(default_factory=dict)
+
+    def names_around(self, ctx: RuleContext, leaf: str) -> set[str]:
+        found = self.around.get(leaf)
+        if found is None:
+            found = self.around[leaf] = names_around(ctx, leaf, self.counts)
+        return found
+
+    def is_taken_for(self, ctx: RuleContext, leaf: str) -> Callable[[str], bool]:
+        around = self.names_around(ctx, leaf)
+        planned = self.planned
+        return lambda name: name in around or name in planned
+
+
+def plan_renames(ctx: RuleContext, leaves: Iterable[str]) -> RenamePlan:
+    """The rename plan for every colliding leaf (see the module docstring)."""
+    plan = RenamePlan()
+    nodes = ctx.graph.nodes_by_id
     for leaf in leaves:
-        label = numbered_label(
-            ctx.graph.nodes_by_id[leaf], names_around(ctx, leaf, cache) | planned
-        )
-        planned.add(sanitize_tool_name(label))
-        renames[leaf] = label
-    return renames
+        blocker = rename_blocker(nodes[leaf])
+        if blocker is not None:
+            plan.blocked[leaf] = blocker
+    order = sorted(leaves, key=lambda leaf: (leaf not in plan.blocked, doc_order(nodes[leaf])))
+    claimed: dict[str, set[str]] = {}  # consumer → names kept there
+    for leaf in order:
+        node = nodes[leaf]
+        consumers = ctx.graph.consumers_reached_from(leaf)
+        clash = any(node.tool_name in claimed.get(c, ()) for c in consumers)
+        if clash and leaf not in plan.blocked:
+            label = plan.numbers.label(node, plan.is_taken_for(ctx, leaf))
+            plan.planned.add(sanitize_tool_name(label))
+            plan.renames[leaf] = label
+        else:  # keeps its name (a blocked leaf keeps it even when it clashes: it must)
+            for consumer in consumers:
+                claimed.setdefault(consumer, set()).add(node.tool_name)
+    return plan
 
 
-def _box_name(ctx: RuleContext, box: str) -> str:
-    node = ctx.node(box)
-    return node.name_source if node is not None and node.name_source else box
+class References:
+    """Strings in nodes' `data` equal to a name a fix would change: a tool name, or a label
+    (nodes' own labels and the type metadata aside: they are names, not references)."""
+
+    def __init__(self, ctx: RuleContext, wanted: frozenset[str]) -> None:
+        # Node id → (node, its strings equal to a wanted name), for nodes holding any. Kept
+        # between runs while the names looked for stay the same, and brought up to date from
+        # the graph's log of added and removed nodes (a node is immutable: an edit makes a new
+        # one), so that an edit looks at the nodes it touched, not at all of them.
+        graph = ctx.graph
+        memo = ctx.memo.get(RULE.code)
+        if memo is None or memo[0] != wanted:
+            holding: dict[int, tuple[Node, tuple[DataString, ...]]] = {}
+            for nodes in graph.definitions.values():
+                for node in nodes:
+                    self._look_at(node, wanted, holding)
+        else:
+            holding = memo[1]
+            for added, node in graph.node_changes:
+                if added:
+                    self._look_at(node, wanted, holding)
+                elif holding.get(id(node), (None,))[0] is node:
+                    del holding[id(node)]
+        graph.node_changes.clear()
+        ctx.memo[RULE.code] = (wanted, holding)
+        use_title = ctx.settings.use_instance_title
+        self.by_value: dict[str, list[tuple[int, DataString]]] = {}
+        for node, strings in holding.values():
+            for string in strings:
+                first = string.path[0] if string.path else None
+                if first in (None, "label", "metadata") or (
+                    use_title and string.path == ("config", "instanceTitle")
+                ):
+                    continue
+                where = doc_order(node) - node.span.start + string.span.start
+                self.by_value.setdefault(string.value, []).append((where, string))
+
+    @staticmethod
+    def _look_at(
+        node: Node,
+        wanted: frozenset[str],
+        holding: dict[int, tuple[Node, tuple[DataString, ...]]],
+    ) -> None:
+        strings = node.strings_equal_to(wanted)
+        if strings:
+            holding[id(node)] = (node, strings)
+
+    def to(self, nodes: Iterable[Node]) -> list[DataString]:
+        """References, in document order, broken by renaming `nodes`: to their tool names and
+        to their name sources."""
+        found: dict[int, DataString] = {}
+        for node in nodes:
+            for value in (node.tool_name, node.name_source):
+                for where, string in self.by_value.get(value, ()):
+                    found[where] = string
+        return [found[where] for where in sorted(found)]
+
+
+def _name(ctx: RuleContext, node_id: str) -> str:
+    """A consumer or toolbox as a message names it briefly: its label, else its id."""
+    node = ctx.node(node_id)
+    if node is not None and node.name_source:
+        return f'"{short_text(node.name_source, NAME_LIMIT)}"'
+    if node is None:
+        return f"{short_text(node_id, NAME_LIMIT)} (not defined in nodes)"
+    return short_text(node_id, NAME_LIMIT)
+
+
+def _display(ctx: RuleContext, node_id: str) -> str:
+    """A tool as a message names it: `"web-search" (http_request.2)`."""
+    node = ctx.node(node_id)
+    if node is None:
+        return ctx.describe(node_id)
+    if node.label:
+        return f'"{short_text(node.label, NAME_LIMIT)}" ({short_text(str(node.id), NAME_LIMIT)})'
+    return node.display
 
 
 def _route_text(ctx: RuleContext, route: tuple[str, ...]) -> str:
     if not route:
-        return " (wired directly)"
-    named = [f'"{short_text(_box_name(ctx, box))}"' for box in route[:2]]
+        return "wired directly"
+    named = [_name(ctx, box) for box in route[:2]]
     if len(route) > MAX_NAMED_BOXES:  # a chain of thousands of toolboxes: name its ends
-        named += [f"… {len(route) - 3} more …", f'"{short_text(_box_name(ctx, route[-1]))}"']
+        named += [f"… {len(route) - 3} more …", _name(ctx, route[-1])]
     else:
-        named += [f'"{short_text(_box_name(ctx, box))}"' for box in route[2:]]
-    return f" through toolbox{'es' if len(route) > 1 else ''} {' → '.join(named)}"
+        named += [_name(ctx, box) for box in route[2:]]
+    return f"through toolbox{'es' if len(route) > 1 else ''} {' → '.join(named)}"
+
+
+def _listing(names: list[str], total: int, rest: str) -> str:
+    """`a`, `a and b`, `a, b and 3 other tools`."""
+    if total > len(names):
+        return f"{', '.join(names)} and {total - len(names)} {rest}"
+    if len(names) == 1:
+        return names[0]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _consumer_anchor(ctx: RuleContext, consumer: str, last_hop: str) -> Span | None:
@@ -131,86 +271,189 @@ def _consumer_anchor(ctx: RuleContext, consumer: str, last_hop: str) -> Span | N
     return None
 
 
-def _fixes(
-    ctx: RuleContext, leaf: str, route: tuple[str, ...], preferred_label: str, cache: NameCounts
-) -> tuple[Fix, ...]:
-    node = ctx.graph.nodes_by_id[leaf]
-    current = short_text(node.name_source)
-    fixes = [
-        Fix(
-            f'Rename "{current}" to "{short_text(preferred_label)}"',
-            (rename_edit(node, preferred_label),),
-            True,
+def _consumer_key(ctx: RuleContext, consumer: str) -> tuple[int, int, str]:
+    """Consumers in document order; those `nodes` does not define after them, by id."""
+    node = ctx.node(consumer)
+    return (0, doc_order(node), consumer) if node is not None else (1, 0, consumer)
+
+
+def _referenced(count: int, whose: str) -> str:
+    if not count:
+        return ""
+    return f" ({whose} name is referenced {count} time{'s' if count > 1 else ''} in this workflow)"
+
+
+class _FindingBuilder:
+    """The finding on one colliding leaf, from the plan and the references."""
+
+    def __init__(self, ctx: RuleContext, plan: RenamePlan, references: References) -> None:
+        self.ctx, self.plan, self.references = ctx, plan, references
+
+    def rename_fix(self, node: Node, label: str, title: str, preferred: bool) -> Fix:
+        refs = self.references.to([node])
+        return Fix(
+            f"{title}{_referenced(len(refs), 'its')}", (rename_edit(node, label),), preferred
         )
-    ]
-    if route:
-        # Namespace the tool with the toolbox it is bundled in, as component frameworks do.
-        qualified = f"{_box_name(ctx, route[0])}: {node.name_source}"
-        name = sanitize_tool_name(qualified)
-        if name not in names_around(ctx, leaf, cache) and name != sanitize_tool_name(
-            preferred_label
-        ):
-            fixes.append(
-                Fix(
-                    f'Qualify with its toolbox: rename "{current}" to "{short_text(qualified)}"',
-                    (rename_edit(node, qualified),),
+
+    def keep_fix(self, node: Node, others: list[str]) -> Fix | None:
+        """Rename the others planned to be renamed; `node` keeps its name."""
+        renamed = [o for o in others if o in self.plan.renames]
+        if not renamed:
+            return None
+        nodes = self.ctx.graph.nodes_by_id
+        named = [
+            f'{_display(self.ctx, o)} to "{short_text(self.plan.renames[o], NAME_LIMIT)}"'
+            for o in renamed[:MAX_NAMED_OTHERS]
+        ]
+        refs = self.references.to(nodes[o] for o in renamed)
+        whose = "its" if len(renamed) == 1 else "their"
+        title = (
+            f'Keep "{short_text(node.name_source, NAME_LIMIT)}"; rename '
+            f"{_listing(named, len(renamed), 'other tools')}{_referenced(len(refs), whose)}"
+        )
+        edits: dict[TextEdit, None] = {}
+        for other in renamed:
+            edits[rename_edit(nodes[other], self.plan.renames[other])] = None
+        return Fix(title, tuple(edits), True)
+
+    def fixes(
+        self, leaf: str, others: list[str], route: tuple[str, ...]
+    ) -> tuple[tuple[Fix, ...], list[str]]:
+        """The fixes for `leaf`'s finding, and the leaves they rename."""
+        ctx, plan = self.ctx, self.plan
+        node = ctx.graph.nodes_by_id[leaf]
+        current = short_text(node.name_source, NAME_LIMIT)
+        fixes: list[Fix] = []
+        renamed: list[str] = []
+        new_names: set[str] = set()
+        own_label = plan.renames.get(leaf)
+        if own_label is not None:
+            title = f'Rename "{current}" to "{short_text(own_label, NAME_LIMIT)}"'
+            fixes.append(self.rename_fix(node, own_label, title, True))
+            new_names.add(sanitize_tool_name(own_label))
+        else:
+            keep = self.keep_fix(node, others)
+            if keep is not None:
+                fixes.append(keep)
+                renamed += [o for o in others if o in plan.renames]
+            if leaf not in plan.blocked:
+                label = plan.numbers.label(node, plan.is_taken_for(ctx, leaf), reserve=False)
+                title = f'Rename "{current}" instead, to "{short_text(label, NAME_LIMIT)}"'
+                fixes.append(self.rename_fix(node, label, title, keep is None))
+                new_names.add(sanitize_tool_name(label))
+        if route and leaf not in plan.blocked:
+            # Namespace the tool with the toolbox it is bundled in, as component frameworks do.
+            box = ctx.node(route[0])
+            box_name = box.name_source if box is not None and box.name_source else route[0]
+            qualified = f"{box_name}: {node.name_source}"
+            name = sanitize_tool_name(qualified)
+            if name not in plan.names_around(ctx, leaf) and name not in new_names:
+                title = (
+                    f'Qualify with its toolbox: rename "{current}" to '
+                    f'"{short_text(qualified, NAME_LIMIT)}"'
+                )
+                fixes.append(self.rename_fix(node, qualified, title, False))
+        if leaf not in plan.blocked:
+            renamed.insert(0, leaf)
+        return tuple(fixes), renamed
+
+    def build(self, leaf: str, collisions: list[Collision]) -> Finding:
+        ctx, graph = self.ctx, self.ctx.graph
+        node = graph.nodes_by_id[leaf]
+        tool_name = collisions[0].tool_name
+        collisions.sort(key=lambda c: _consumer_key(ctx, c.consumer))
+        others_at: dict[str, str] = {}  # other leaf → the first consumer they collide at
+        entries = []
+        related: list[RelatedLocation] = []
+        for collision in collisions:
+            flat = ctx.flat(collision.consumer)
+            route = flat.route(leaf)
+            others = sorted(
+                (o for o in collision.leaves if o != leaf),
+                key=lambda o: doc_order(graph.nodes_by_id[o]),
+            )
+            for other in others:
+                others_at.setdefault(other, collision.consumer)
+            entries.append(
+                ConsumerEntry(
+                    consumer=collision.consumer, colliding_with=tuple(others), route=route
                 )
             )
-    return tuple(fixes)
-
-
-def _others_text(ctx: RuleContext, others: list[str], routes: dict[str, tuple[str, ...]]) -> str:
-    named = [ctx.describe(o) + _route_text(ctx, routes[o]) for o in others[:MAX_NAMED_OTHERS]]
-    if len(others) > MAX_NAMED_OTHERS:
-        named.append(f"{len(others) - MAX_NAMED_OTHERS} other tools")
-    return " and ".join(named)
+            if len(entries) <= MAX_RELATED_CONSUMERS:
+                anchor = _consumer_anchor(ctx, collision.consumer, route[-1] if route else leaf)
+                if anchor is not None:
+                    related.append(
+                        RelatedLocation(
+                            anchor,
+                            f"consumer {ctx.describe(collision.consumer)}: reached "
+                            f"{_route_text(ctx, route)}",
+                        )
+                    )
+        others = sorted(others_at, key=lambda o: doc_order(graph.nodes_by_id[o]))
+        for other in others[:MAX_RELATED_OTHERS]:
+            route = ctx.flat(others_at[other]).route(other)
+            related.append(
+                RelatedLocation(
+                    graph.nodes_by_id[other].anchor,
+                    f'also "{short_text(tool_name)}": {ctx.describe(other)}, '
+                    f"{_route_text(ctx, route)} to {_name(ctx, others_at[other])}",
+                )
+            )
+        fixes, renamed = self.fixes(leaf, others, entries[0]["route"])
+        refs = self.references.to(graph.nodes_by_id[n] for n in renamed) if fixes else []
+        related.extend(
+            RelatedLocation(
+                ref.span,
+                f'"{short_text(ref.value)}" is referenced here; renaming the tool breaks this '
+                "reference",
+            )
+            for ref in refs[:MAX_RELATED_REFERENCES]
+        )
+        consumers = [c.consumer for c in collisions]
+        where = _listing(
+            [_name(ctx, c) for c in consumers[:MAX_NAMED_CONSUMERS]], len(consumers), "more"
+        )
+        if len(consumers) > 1:
+            where += f" ({len(consumers)} consumers)"
+        message = (
+            f'tool name "{short_text(tool_name)}" also used by '
+            f"{_listing([_display(ctx, o) for o in others[:MAX_NAMED_OTHERS]], len(others), 'other tools')} "
+            f"at {where}; the runtime would call only one of them"
+        )
+        blocker = self.plan.blocked.get(leaf)
+        if blocker is not None:
+            message += f"; no automatic rename of this tool: its {blocker}"
+        return Finding(
+            RULE.code,
+            RULE.default_severity,
+            message,
+            node.anchor,
+            node=leaf,
+            related=tuple(related),
+            fixes=fixes,
+            extra=(("tool_name", tool_name), ("consumers", tuple(entries))),
+        )
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     # The collisions per consumer are cached (RuleContext.refresh recomputes the consumers an
     # edit affects); the findings are rebuilt from them each time: their messages name labels
-    # of other nodes, and the renames are planned over all collisions together.
-    collisions = [c for per_consumer in ctx.results_of(RULE.code).values() for c in per_consumer]
-    if not collisions:
+    # of other nodes, the renames are planned over all collisions together, and references
+    # may be anywhere in the document. All of it only when there is a collision at all.
+    by_leaf: dict[str, list[Collision]] = {}
+    for per_consumer in ctx.results_of(RULE.code).values():
+        for collision in per_consumer:
+            for leaf in collision.leaves:
+                by_leaf.setdefault(leaf, []).append(collision)
+    if not by_leaf:
+        ctx.memo.pop(RULE.code, None)  # nothing to keep alive
+        ctx.graph.node_changes.clear()
         return
-    cache: NameCounts = {}
-    renames = plan_renames(ctx, collisions, cache)
-    for collision in collisions:
-        flat = ctx.flat(collision.consumer)
-        routes = {leaf: flat.route(leaf) for leaf in collision.leaves}
-        consumer_text = ctx.describe(collision.consumer)
-        for leaf in collision.leaves:
-            node = ctx.graph.nodes_by_id[leaf]
-            others = [other for other in collision.leaves if other != leaf]
-            verb = "both resolve" if len(others) == 1 else "all resolve"
-            tool_name = short_text(collision.tool_name)
-            message = (
-                f"{node.display}{_route_text(ctx, routes[leaf])} and {_others_text(ctx, others, routes)} "
-                f'{verb} to tool name "{tool_name}" at consumer {consumer_text}; the runtime would '
-                f"silently call only one of them"
-            )
-            related = [
-                RelatedLocation(
-                    ctx.graph.nodes_by_id[o].anchor, f'also "{tool_name}": {ctx.describe(o)}'
-                )
-                for o in others[:MAX_RELATED_OTHERS]
-            ]
-            route = routes[leaf]
-            consumer_span = _consumer_anchor(ctx, collision.consumer, route[-1] if route else leaf)
-            if consumer_span is not None:
-                related.append(RelatedLocation(consumer_span, f"consumer {consumer_text}"))
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                message,
-                node.anchor,
-                node=leaf,
-                related=tuple(related),
-                fixes=_fixes(ctx, leaf, route, renames[leaf], cache),
-                extra=(
-                    ("consumer", collision.consumer),
-                    ("tool_name", collision.tool_name),
-                    ("colliding_with", tuple(others)),
-                    ("route", route),
-                ),
-            )
+    plan = plan_renames(ctx, by_leaf)
+    nodes = ctx.graph.nodes_by_id
+    wanted = frozenset(
+        {nodes[leaf].tool_name for leaf in by_leaf} | {nodes[leaf].name_source for leaf in by_leaf}
+    )
+    builder = _FindingBuilder(ctx, plan, References(ctx, wanted))
+    for leaf, collisions in by_leaf.items():
+        yield builder.build(leaf, collisions)
