@@ -202,7 +202,7 @@ def test_collision_between_a_direct_tool_and_a_toolbox_tool() -> None:
     found = cmp9_by_node(text)
     assert set(found) == {"direct", "boxed"}
     related = [r.message for r in found["direct"][0].related]
-    assert 'consumer "Planner" (agent): reached wired directly' in related
+    assert 'consumer "Planner" (agent): wired directly' in related
     assert (
         'also "weather_api": "weather api" (boxed), through toolbox "Kit" to "Planner"' in related
     )

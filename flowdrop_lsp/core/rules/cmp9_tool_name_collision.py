@@ -385,8 +385,8 @@ class _FindingBuilder:
                     related.append(
                         RelatedLocation(
                             anchor,
-                            f"consumer {ctx.describe(collision.consumer)}: reached "
-                            f"{_route_text(ctx, route)}",
+                            f"consumer {ctx.describe(collision.consumer)}: "
+                            + (f"reached {_route_text(ctx, route)}" if route else "wired directly"),
                         )
                     )
         others = sorted(others_at, key=lambda o: doc_order(graph.nodes_by_id[o]))
