@@ -19,7 +19,7 @@ from flowdrop_lsp.cli.formats import FORMATS, FORMATTERS, FileFailure, FileResul
 from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.edits import apply_edits, preferred_edits
 from flowdrop_lsp.core.findings import Severity
-from flowdrop_lsp.core.selection import Candidate, Skipped, walk
+from flowdrop_lsp.core.selection import Candidate, Skipped, syntax_of, walk
 from flowdrop_lsp.core.settings import Settings, SettingsError, find_project_settings, load_settings
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -191,7 +191,10 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
             continue
         first_settings = first_settings or settings
-        analysis = analyze(text, settings, allow_comments=item.path.suffix == ".jsonc")
+        syntax = syntax_of(display)
+        analysis = analyze(
+            text, settings, allow_comments=item.path.suffix == ".jsonc", syntax=syntax
+        )
         if args.verbose:
             _verbose_graph(display, analysis)
         edits = preferred_edits(analysis.findings) if (args.fix or args.diff) else []
@@ -199,7 +202,7 @@ def run_check(args: argparse.Namespace) -> int:
             # stdin has no file to write back to: the (fixed) document goes to stdout, always.
             if edits:
                 text = apply_edits(text, edits)
-                analysis = analyze(text, settings, allow_comments=False)
+                analysis = analyze(text, settings, allow_comments=False, syntax=syntax)
             sys.stdout.write(text)
             results.append(FileResult(display, text, analysis.findings, settings.docs_url))
             continue
@@ -232,7 +235,9 @@ def run_check(args: argparse.Namespace) -> int:
                 fixed_count = sum(1 for f in analysis.findings if f.preferred_fix)
                 _err(f"fixed {fixed_count} finding{'s' if fixed_count != 1 else ''} in {display}")
                 text = fixed
-                analysis = analyze(text, settings, allow_comments=item.path.suffix == ".jsonc")
+                analysis = analyze(
+                    text, settings, allow_comments=item.path.suffix == ".jsonc", syntax=syntax
+                )
         results.append(FileResult(display, text, analysis.findings, settings.docs_url))
     if not any(isinstance(item, Candidate) for item in items):
         _err(

@@ -52,7 +52,13 @@ def analysis_of(document: WorkflowDocument) -> Analysis:
 
 
 def analyze(
-    text: str, settings: Settings = DEFAULT_SETTINGS, *, allow_comments: bool = False
+    text: str,
+    settings: Settings = DEFAULT_SETTINGS,
+    *,
+    allow_comments: bool = False,
+    syntax: str = "json",
 ) -> Analysis:
-    """Analyse one workflow document. Never raises on any input text."""
-    return analysis_of(WorkflowDocument(text, settings, allow_comments=allow_comments))
+    """Analyse one workflow document (`syntax` "json" or "yaml"). Never raises on any input."""
+    return analysis_of(
+        WorkflowDocument(text, settings, allow_comments=allow_comments, syntax=syntax)
+    )

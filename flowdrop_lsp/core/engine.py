@@ -59,9 +59,11 @@ from flowdrop_lsp.core.model import (
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
-from flowdrop_lsp.core.selection import SNIFFED_ITEMS, flowdrop_shaped
+from flowdrop_lsp.core.selection import SNIFFED_ITEMS, flowdrop_shaped, root_is_flowdrop
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.text import EditableText, PendingShift, Span
+from flowdrop_lsp.core.yamlsyntax import parse_yaml
+from flowdrop_lsp.core.yamlwrite import yaml_fixes
 
 ARRAYS = ("nodes", "edges")
 _KIND = {"nodes": "node", "edges": "edge"}
@@ -163,10 +165,19 @@ def apply_settings(findings: Iterable[Finding], settings: Settings) -> tuple[Fin
 
 class WorkflowDocument:
     def __init__(
-        self, text: str, settings: Settings | None = None, *, allow_comments: bool = False
+        self,
+        text: str,
+        settings: Settings | None = None,
+        *,
+        allow_comments: bool = False,
+        syntax: str = "json",
     ) -> None:
         self.settings = settings or Settings()
         self.allow_comments = allow_comments
+        # "json" or "yaml" (Drupal config): only reading the text and writing a fix's label
+        # differ; both readers give the same syntax tree (core.yamlsyntax).
+        self.syntax = syntax
+        self._yaml_shape = False
         self.buffer = EditableText(text)
         self._stats = ChangeStats()
         self.incremental_failures: list[str] = []
@@ -191,12 +202,13 @@ class WorkflowDocument:
 
     def _read_whole_text(self) -> None:
         text = self.buffer.text
-        fast = None if self.allow_comments else scan_workflow(text)
-        parsed = (
-            ParsedJson(fast, ())
-            if fast is not None
-            else parse_json(text, allow_comments=self.allow_comments)
-        )
+        fast = None if self.allow_comments or self.syntax == "yaml" else scan_workflow(text)
+        if self.syntax == "yaml":
+            parsed = parse_yaml(text)
+        elif fast is not None:
+            parsed = ParsedJson(fast, ())
+        else:
+            parsed = parse_json(text, allow_comments=self.allow_comments)
         root = parsed.root
         # A whole, schema-valid document (the usual case) needs no per-element validation.
         self._all_valid = fast is not None and document_is_valid(to_python(fast))
@@ -233,8 +245,12 @@ class WorkflowDocument:
         elif parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems):
             self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
         self.root_findings.extend(syntax_findings(problems))
+        if self.syntax == "yaml":
+            broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
+            self._yaml_shape = root_is_flowdrop(root, broken_at)
         self.incremental = (
-            self._is_workflow
+            self.syntax == "json"  # a YAML document is re-read whole (libyaml cannot resume)
+            and self._is_workflow
             and arrays_ok
             and not self.allow_comments
             and not any(p.kind == "syntax" for p in parsed.problems)
@@ -311,13 +327,14 @@ class WorkflowDocument:
             else:
                 spans = _Spans(offset, element)
                 if kind == "node":
+                    # A YAML element is never re-read from its text alone: its tree answers.
+                    strings = (
+                        partial(data_strings, value, spans)
+                        if self.syntax == "yaml"
+                        else partial(self._element_strings, element)
+                    )
                     element.model = read_node(
-                        element.index,
-                        value,
-                        self.settings,
-                        text,
-                        spans,
-                        partial(self._element_strings, element),
+                        element.index, value, self.settings, text, spans, strings
                     )
                 else:
                     element.model = read_edge(element.index, value, self.settings, spans)
@@ -366,7 +383,10 @@ class WorkflowDocument:
             if self._is_workflow:
                 for _rule, check in GRAPH_RULES:
                     found.extend(check(self.context))
-            self._findings = apply_settings(map(resolve_finding, found), self.settings)
+            findings = apply_settings(map(resolve_finding, found), self.settings)
+            if self.syntax == "yaml":
+                findings = tuple(yaml_fixes(f, self.buffer) for f in findings)
+            self._findings = findings
         return self._findings
 
     # ----- editing ----------------------------------------------------------------------------
@@ -403,6 +423,8 @@ class WorkflowDocument:
         the first few elements' current text: what decides whether a document that is not named
         like a workflow gets diagnostics at all."""
         self._fresh()
+        if self.syntax == "yaml":
+            return self._yaml_shape
         if not self._is_workflow or set(self.array_spans) != set(ARRAYS):
             return False
         items: dict[str, list[Any]] = {}

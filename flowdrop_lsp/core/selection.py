@@ -5,7 +5,7 @@
   settings file that declares them (the workspace folder in the server, the working directory
   in the CLI when no settings file does); `*` does not cross `/`, `**` does; matching is
   wcmatch's, the library behind many tools' globbing.
-- **By content**: any other `*.json` file is a workflow only when its content is FlowDrop's
+- **By content**: any other `*.json` (or `*.yml`/`*.yaml`) file is a workflow only when its content is FlowDrop's
   shape: a top-level object with `nodes` AND `edges` arrays whose node items look like FlowDrop
   nodes (objects with a string `id` and a `data` object or a string `type`). A d3 graph
   (`nodes` + `links`), an n8n workflow (`nodes` + `connections`), networkx output (numeric or
@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -29,6 +30,7 @@ from wcmatch import glob
 
 from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JsonValue, parse_json, to_python
 from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.yamlsyntax import parse_yaml
 
 # Folders no workflow lives in, skipped even outside a git repository.
 SKIPPED_DIRECTORIES = frozenset(
@@ -74,6 +76,16 @@ def settings_base(settings: Settings, fallback: PurePath | None) -> PurePath | N
 
 def named_as_workflow(path: PurePath, settings: Settings, base: PurePath | None) -> bool:
     return matches_globs(path, settings.files, settings_base(settings, base))
+
+
+YAML_SUFFIXES = (".yml", ".yaml")
+
+
+def syntax_of(name: str, language_id: str | None = None) -> str:
+    """ "yaml" for a YAML document (by the editor's language, else the file name), else "json"."""
+    if language_id is not None and language_id in ("yaml", "json", "jsonc"):
+        return "yaml" if language_id == "yaml" else "json"
+    return "yaml" if name.lower().endswith(YAML_SUFFIXES) else "json"
 
 
 # ----- content ---------------------------------------------------------------------------------
@@ -123,8 +135,17 @@ def root_is_flowdrop(root: JsonValue | None, broken_at: Sequence[int] = ()) -> b
     return flowdrop_shaped(whole(nodes.items), whole(edges.items))
 
 
-def text_is_flowdrop(text: str) -> bool:
-    parsed = parse_json(text)
+# A YAML file is composed only when both keys start a line at the top level.
+_YAML_TOP_KEYS = (re.compile(r"^nodes\s*:", re.M), re.compile(r"^edges\s*:", re.M))
+
+
+def text_is_flowdrop(text: str, syntax: str = "json") -> bool:
+    if syntax == "yaml":
+        if not all(key.search(text) for key in _YAML_TOP_KEYS):
+            return False
+        parsed = parse_yaml(text)
+    else:
+        parsed = parse_json(text)
     broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
     return root_is_flowdrop(parsed.root, broken_at)
 
@@ -185,7 +206,7 @@ def _content_verdict(path: Path) -> tuple[bool, str]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return False, f"unreadable: {error}"
-    if text_is_flowdrop(text):
+    if text_is_flowdrop(text, syntax_of(path.name)):
         return True, ""
     return False, "not a FlowDrop workflow (no top-level 'nodes' and 'edges' of FlowDrop nodes)"
 
@@ -224,7 +245,7 @@ def walk(
                 yield Skipped(shown, "ignored by .gitignore")
             elif named_as_workflow(path, settings, base):
                 yield Candidate(shown, explicit=False)
-            elif name.endswith(".json"):
+            elif name.endswith((".json", *YAML_SUFFIXES)):
                 is_workflow, reason = _content_verdict(path)
                 yield Candidate(shown, explicit=False) if is_workflow else Skipped(shown, reason)
 

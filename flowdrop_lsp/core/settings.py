@@ -43,7 +43,12 @@ DEFAULT_TOOL_ACCEPTING_TYPES = frozenset(
 DEFAULT_NON_ACCEPTING_TYPES = frozenset({"http_request", "calculator", "html_to_markdown"})
 # EDGE-5: a recognised declaration decides; anything else is refused at save.
 DEFAULT_EDGE_TYPES = frozenset({"tool_availability", "data", "trigger", "loopback", "agent_result"})
-DEFAULT_FILES = ("**/*.flowdrop.json",)
+DEFAULT_FILES = (
+    "**/*.flowdrop.json",
+    # Drupal config entities, as sites keep them in git (config/sync).
+    "**/flowdrop_workflow.flowdrop_workflow.*.yml",
+    "**/flowdrop_workflow.flowdrop_workflow.*.yaml",
+)
 # Discovery already skips VCS/tool folders and .gitignored files, so nothing more by default.
 DEFAULT_EXCLUDE: tuple[str, ...] = ()
 DEFAULT_DOCS_URL = "https://github.com/flowdrop/flowdrop-lsp/blob/main/README.md"

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 
 from flowdrop_lsp.core.engine import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.selection import named_as_workflow
+from flowdrop_lsp.core.selection import named_as_workflow, syntax_of
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.text import EditableText, Encoding
 
@@ -43,8 +43,14 @@ class Document:
         self.language_id = language_id
         self.version = version
         self.settings = settings
-        self.engine = WorkflowDocument(text, settings, allow_comments=self.allow_comments)
+        self.engine = WorkflowDocument(
+            text, settings, allow_comments=self.allow_comments, syntax=self.syntax
+        )
         self.published = False  # whether diagnostics were published (so they can be cleared)
+
+    @property
+    def syntax(self) -> str:
+        return syntax_of(self.uri, self.language_id)
 
     @property
     def allow_comments(self) -> bool:
@@ -77,7 +83,10 @@ class Document:
         if settings != self.settings:
             self.settings = settings
             self.engine = WorkflowDocument(
-                self.engine.text, settings, allow_comments=self.allow_comments
+                self.engine.text,
+                settings,
+                allow_comments=self.allow_comments,
+                syntax=self.syntax,
             )
 
     def findings(self) -> tuple[Finding, ...]:

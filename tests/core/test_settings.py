@@ -9,6 +9,7 @@ import pytest
 
 from flowdrop_lsp.core import Settings, Severity, analyze
 from flowdrop_lsp.core.settings import (
+    DEFAULT_FILES,
     SettingsError,
     find_project_settings,
     load_settings,
@@ -165,7 +166,7 @@ def test_exclude_extend_exclude_and_extend_files() -> None:
     settings = Settings().with_overrides({"extend_files": ["flows/*.json"], "files": ["*.wf.json"]})
     assert settings.files == ("*.wf.json", "flows/*.json")
     assert Settings().with_overrides({"extend-files": ["x.json"]}).files == (
-        "**/*.flowdrop.json",
+        *DEFAULT_FILES,
         "x.json",
     )
     with pytest.raises(SettingsError):

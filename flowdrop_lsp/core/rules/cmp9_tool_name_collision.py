@@ -255,7 +255,8 @@ def _route_text(ctx: RuleContext, route: tuple[str, ...]) -> str:
 def _listing(names: list[str], total: int, rest: str) -> str:
     """`a`, `a and b`, `a, b and 3 other tools`."""
     if total > len(names):
-        return f"{', '.join(names)} and {total - len(names)} {rest}"
+        more = total - len(names)
+        return f"{', '.join(names)} and {more} {rest.removesuffix('s') if more == 1 else rest}"
     if len(names) == 1:
         return names[0]
     return f"{', '.join(names[:-1])} and {names[-1]}"

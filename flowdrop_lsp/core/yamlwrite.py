@@ -1,0 +1,84 @@
+"""Writing a label into Drupal config YAML, as Drupal's dumper (Symfony YAML) would write it.
+
+The rules produce format-neutral fixes: "this scalar becomes this string", as a JSON string
+literal over the scalar's span (core.renames). For a YAML document each such edit is rewritten
+here: the scalar keeps its style when that style can hold the new text (plain stays plain,
+'single' stays single, "double" stays double), otherwise it is single-quoted with `''`
+escaping, or double-quoted when it holds control characters (Symfony's own choice). A block
+scalar (`|`, `>`) becomes a single-quoted one-line scalar. Only the scalar's bytes change. An
+edit this cannot express in YAML (an insertion written for JSON) drops its fix: no fix is
+better than a fix that breaks the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import yaml
+
+from flowdrop_lsp.core.findings import Finding, Fix, TextEdit
+from flowdrop_lsp.core.renames import json_string
+from flowdrop_lsp.core.text import EditableText
+
+# Symfony's Escaper: what needs single quotes in a plain scalar, and what needs double quotes.
+_NEEDS_SINGLE = re.compile(r"[\s'\":{}\[\],&*#?]|\A[\-?|<>=!%@`]")
+_NEEDS_DOUBLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+
+
+def _resolves_to_itself(value: str) -> bool:
+    try:
+        return yaml.safe_load(f"k: {value}\n") == {"k": value}
+    except yaml.YAMLError:
+        return False
+
+
+def yaml_scalar(original: str, value: str) -> str:
+    """`value` written as a YAML scalar in place of the scalar `original`."""
+    if _NEEDS_DOUBLE.search(value):
+        return json_string(value)  # JSON's escapes are YAML double-quoted escapes
+    style = original[:1]
+    if style == '"':
+        return json_string(value)
+    if style not in ("'", "|", ">") and (
+        value and not _NEEDS_SINGLE.search(value) and _resolves_to_itself(value)
+    ):
+        return value
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _string_literal(text: str) -> str | None:
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def yaml_fixes(finding: Finding, buffer: EditableText) -> Finding:
+    """`finding` with its fixes written for YAML (see the module docstring)."""
+    if not finding.fixes:
+        return finding
+    fixes = []
+    for fix in finding.fixes:
+        edits = []
+        for edit in fix.edits:
+            value = _string_literal(edit.new_text)
+            if value is None or edit.span.start == edit.span.end:
+                break
+            original = buffer.slice(edit.span.start, edit.span.end)
+            edits.append(TextEdit(edit.span, yaml_scalar(original, value)))
+        else:
+            fixes.append(Fix(fix.title, tuple(edits), fix.preferred))
+    return Finding(
+        finding.code,
+        finding.severity,
+        finding.message,
+        finding.span,
+        finding.node,
+        finding.related,
+        tuple(fixes),
+        finding.extra,
+    )
