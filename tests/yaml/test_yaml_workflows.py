@@ -1,0 +1,307 @@
+"""Drupal config workflow YAML: the same analysis as JSON, exact positions, renames written as
+Drupal's dumper would, tolerance of what YAML allows and of what breaks it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from flowdrop_lsp.core import LineIndex, analyze
+from flowdrop_lsp.core.edits import apply_edits, preferred_edits
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.selection import text_is_flowdrop
+from flowdrop_lsp.core.yamlwrite import yaml_scalar
+from flowdrop_lsp.entry import main
+from tests.core.builders import CORPUS_CONFIG, token_span
+
+WORKFLOWS = sorted(CORPUS_CONFIG.glob("flowdrop_workflow.flowdrop_workflow.*.yml"))
+NODE_TYPES = sorted(CORPUS_CONFIG.glob("flowdrop_node_type.flowdrop_node_type.*.yml"))
+
+
+def tool(node_id: str, label_token: str, type_id: str = "http_request") -> str:
+    return (
+        "  -\n"
+        f"    id: {node_id}\n"
+        "    position:\n"
+        "      x: 0\n"
+        "      'y': 0\n"
+        "    data:\n"
+        f"      label: {label_token}\n"
+        "      metadata:\n"
+        f"        node_type_id: {type_id}\n"
+    )
+
+
+def wire(source: str, target: str) -> str:
+    return (
+        "  -\n"
+        f"    id: xy-edge__{source}-{target}\n"
+        f"    source: {source}\n"
+        f"    target: {target}\n"
+        f"    sourceHandle: {source}-output-tool\n"
+        f"    targetHandle: {target}-input-tool\n"
+        "    data:\n"
+        "      metadata:\n"
+        "        edgeType: tool\n"
+    )
+
+
+def workflow(*label_tokens: str, box: bool = True) -> str:
+    """An agent, a toolbox (or none) and one tool per label token, Drupal-dumper style."""
+    nodes = tool("aincient_reason.1", "'Research Agent 🤖'", "aincient_reason")
+    if box:
+        nodes += tool("toolbox.1", "'Web Tools'", "flowdrop_node_processor_toolbox")
+    edges = wire("toolbox.1", "aincient_reason.1") if box else ""
+    for index, token in enumerate(label_tokens, 1):
+        nodes += tool(f"http_request.{index}", token)
+        edges += wire(f"http_request.{index}", "toolbox.1" if box else "aincient_reason.1")
+    return (
+        "uuid: 00000000-0000-4000-8000-000000000000\n"
+        "langcode: en\n"
+        "status: true\n"
+        "id: research\n"
+        "label: 'Research'\n"
+        f"nodes:\n{nodes}edges:\n{edges}"
+    )
+
+
+def cmp9(text: str) -> list[Finding]:
+    return [f for f in analyze(text, syntax="yaml").findings if f.code == "CMP-9"]
+
+
+def fix_all(text: str) -> str:
+    return apply_edits(text, preferred_edits(analyze(text, syntax="yaml").findings))
+
+
+def labels(text: str) -> list[str]:
+    return [node["data"]["label"] for node in yaml.safe_load(text)["nodes"]]
+
+
+# ----- the real site -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name.split(".")[-2])
+def test_every_real_workflow_checks_clean_and_reads_like_yaml(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    analysis = analyze(text, syntax="yaml")
+    assert analysis.findings == ()
+    assert analysis.is_workflow and text_is_flowdrop(text, "yaml")
+
+
+def test_the_real_config_directory_checks_clean_in_the_cli(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    site = tmp_path / "config" / "sync"
+    shutil.copytree(CORPUS_CONFIG, site)
+    assert main(["check", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.strip().endswith("no problems in 15 files")
+
+
+def test_node_type_definitions_are_not_workflows() -> None:
+    assert len(NODE_TYPES) == 90
+    for path in NODE_TYPES:
+        assert not text_is_flowdrop(path.read_text(encoding="utf-8"), "yaml"), path.name
+
+
+def test_other_yaml_is_not_judged_in_a_walk(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "docker-compose.yml").write_text("services:\n  web:\n    image: nginx\n")
+    (tmp_path / "graph.yaml").write_text("nodes:\n  - 1\n  - 2\nedges:\n  - [1, 2]\n")
+    (tmp_path / "ci.yml").write_text("on: push\njobs: {}\n")
+    assert main(["check", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_a_workflow_yaml_by_content_is_checked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "exported.yml").write_text(workflow("'Web Search'", "'web-search'"))
+    assert main(["check", str(tmp_path)]) == 1
+    assert capsys.readouterr().out.count("CMP-9") == 2
+
+
+# ----- the same analysis, exact positions ------------------------------------------------------
+
+
+def test_collision_two_hops_away_is_found_on_both_label_scalars() -> None:
+    text = workflow("'Web Search'", "'web-search'").replace(
+        wire("toolbox.1", "aincient_reason.1"),
+        wire("toolbox.1", "toolbox.2") + wire("toolbox.2", "aincient_reason.1"),
+    )
+    text = text.replace("edges:\n", "edges:\n", 1).replace(
+        "nodes:\n",
+        "nodes:\n" + tool("toolbox.2", "'Outer Box'", "flowdrop_node_processor_toolbox"),
+        1,
+    )
+    found = {f.node: f for f in cmp9(text)}
+    assert set(found) == {"http_request.1", "http_request.2"}
+    assert found["http_request.1"].span == token_span(text, "'Web Search'")
+    assert found["http_request.2"].span == token_span(text, "'web-search'")
+    route = found["http_request.1"].extra_dict()["consumers"][0]["route"]
+    assert list(route) == ["toolbox.1", "toolbox.2"]
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "web-search",  # plain
+        "'web-search'",  # single-quoted
+        '"web\\u002dsearch"',  # double-quoted with an escape
+        "'Web ''Search'''",  # '' escaping
+    ],
+)
+def test_every_scalar_style_is_read_and_located(token: str) -> None:
+    text = workflow("'Web Search 🤖'", token)
+    found = {f.node: f for f in cmp9(text)}
+    assert set(found) == {"http_request.1", "http_request.2"}
+    assert found["http_request.2"].span == token_span(text, token)
+
+
+def test_positions_in_code_points_with_emoji_and_cjk() -> None:
+    text = workflow("'数据 🤖 Web Search'", "'web-search 数据'")
+    lines = LineIndex(text)
+    for finding in cmp9(text):
+        line, column = lines.position(finding.span.start)
+        assert text.splitlines()[line][column:].startswith("'")
+        assert text.splitlines()[line][:column] == "      label: "
+
+
+def test_block_scalar_labels_are_read_and_replaced_by_one_line() -> None:
+    text = workflow("|\n        Web Search", ">-\n        web-search")
+    found = {f.node: f for f in cmp9(text)}
+    assert text[found["http_request.1"].span.start : found["http_request.1"].span.end] == (
+        "|\n        Web Search"
+    )
+    fixed = fix_all(text)
+    assert labels(fixed)[2:] == ["Web Search\n", "web-search 2"]
+    assert "      label: 'web-search 2'\n" in fixed
+    assert cmp9(fixed) == []
+
+
+def test_a_label_given_through_an_alias_is_reported_on_the_anchored_scalar() -> None:
+    text = workflow("&name 'Web Search'", "*name")
+    found = {f.node: f for f in cmp9(text)}
+    anchored = token_span(text, "'Web Search'")
+    assert found["http_request.1"].span == anchored
+    assert found["http_request.2"].span == anchored
+
+
+def test_flow_mappings_crlf_and_bom() -> None:
+    text = workflow("'Web Search'", "'web-search'").replace(
+        "      label: 'web-search'\n      metadata:\n        node_type_id: http_request\n",
+        "      {label: 'web-search', metadata: {node_type_id: http_request}}\n",
+    )
+    text = text.replace("    data:\n      {label", "    data: {label").replace("}}\n", "}}\n")
+    crlf = "\ufeff" + text.replace("\n", "\r\n")
+    for document in (text, crlf):
+        found = {f.node: f for f in cmp9(document)}
+        assert set(found) == {"http_request.1", "http_request.2"}
+        for finding in found.values():
+            token = document[finding.span.start : finding.span.end]
+            assert token in ("'Web Search'", "'web-search'")
+        fixed = fix_all(document)
+        assert cmp9(fixed) == []
+        assert yaml.safe_load(fixed.lstrip("\ufeff")) is not None
+
+
+def test_three_way_collision_keeps_the_first_and_fixes_into_loadable_yaml() -> None:
+    text = workflow("'Web Search'", "web_search", '"WEB-SEARCH"')
+    fixed = fix_all(text)
+    assert labels(fixed)[2:] == ["Web Search", "web_search 2", "WEB-SEARCH 3"]
+    # Style kept where it can hold the text: plain cannot hold a space (Drupal quotes it).
+    assert "label: 'web_search 2'\n" in fixed and 'label: "WEB-SEARCH 3"\n' in fixed
+    assert cmp9(fixed) == []
+    before, after = yaml.safe_load(text), yaml.safe_load(fixed)
+    for node in (*before["nodes"], *after["nodes"]):
+        node["data"].pop("label")
+    assert before == after  # nothing else changed
+
+
+def test_only_the_label_scalars_change_byte_for_byte() -> None:
+    text = workflow("'Web Search'", "'web-search'")
+    fixed = fix_all(text)
+    assert fixed == text.replace("'web-search'", "'web-search 2'")
+
+
+@pytest.mark.parametrize(
+    ("original", "value", "written"),
+    [
+        ("plain", "Search", "Search"),
+        ("plain", "Web Search 2", "'Web Search 2'"),
+        ("plain", "yes", "'yes'"),  # would load as a boolean
+        ("plain", "123", "'123'"),
+        ("plain", "- x", "'- x'"),
+        ("'a'", "It's", "'It''s'"),
+        ('"a"', "Tab\there", '"Tab\\there"'),
+        ("'a'", "Line\nbreak", '"Line\\nbreak"'),
+        ("|\n  a", "x", "'x'"),
+        ("'a'", "数据 🤖", "'数据 🤖'"),
+    ],
+)
+def test_scalars_are_written_as_drupal_would(original: str, value: str, written: str) -> None:
+    assert yaml_scalar(original, value) == written
+    assert yaml.safe_load(f"k: {written}\n") == {"k": value}
+
+
+# ----- tolerance -------------------------------------------------------------------------------
+
+
+def test_a_tab_in_indentation_is_one_syntax_finding_at_its_place() -> None:
+    text = workflow("'Web Search'", "'web-search'")
+    broken = text.replace("    position:\n", "    position:\n\t", 1)
+    found = analyze(broken, syntax="yaml").findings
+    assert [f.code for f in found] == ["FD-SYNTAX"]
+    line, _ = LineIndex(broken).position(found[0].span.start)
+    assert broken.splitlines()[line].startswith("\t") or "\t" in broken.splitlines()[line]
+
+
+def test_a_bad_flow_mapping_is_one_syntax_finding() -> None:
+    text = workflow("'Web Search'", "'web-search'").replace("'Research Agent 🤖'", "{a: b")
+    found = analyze(text, syntax="yaml").findings
+    assert [f.code for f in found] == ["FD-SYNTAX"]
+    assert "flow mapping" in found[0].message
+
+
+def test_duplicate_keys_warn_and_the_last_wins() -> None:
+    text = workflow("'Web Search'", "'other'").replace(
+        "      label: 'other'\n", "      label: 'other'\n      label: 'web-search'\n"
+    )
+    codes = sorted(f.code for f in analyze(text, syntax="yaml").findings)
+    assert codes == ["CMP-9", "CMP-9", "FD-DUPLICATE-KEY"]
+
+
+def test_tags_never_construct_objects() -> None:
+    text = workflow("!!python/object/apply:os.system ['echo pwned']", "'x'")
+    analysis = analyze(text, syntax="yaml")  # read as text, never run
+    assert all(f.code != "FD-SYNTAX" for f in analysis.findings)
+
+
+def test_an_alias_explosion_is_refused_not_expanded() -> None:
+    lines = ["a0: &a0 ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x']"]
+    for level in range(1, 9):
+        refs = ", ".join([f"*a{level - 1}"] * 10)
+        lines.append(f"a{level}: &a{level} [{refs}]")
+    text = "\n".join(lines) + "\nnodes: []\nedges: []\n"
+    found = analyze(text, syntax="yaml").findings
+    assert [f.code for f in found] == ["FD-SYNTAX"]
+    assert "aliases expand" in found[0].message
+
+
+def test_non_utf8_bytes_are_an_io_error_not_a_crash(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "flowdrop_workflow.flowdrop_workflow.latin1.yml"
+    path.write_bytes(workflow("'Caf\xe9'", "'x'").replace(" 🤖", "").encode("latin-1"))
+    assert main(["check", str(path)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_not_a_workflow_yaml_named_like_one() -> None:
+    codes = [f.code for f in analyze("just: a mapping\n", syntax="yaml").findings]
+    assert codes == ["FD-NOT-WORKFLOW"]
+    assert [f.code for f in analyze("", syntax="yaml").findings] == ["FD-NOT-WORKFLOW"]
