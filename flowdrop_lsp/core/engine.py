@@ -62,7 +62,7 @@ from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_t
 from flowdrop_lsp.core.selection import SNIFFED_ITEMS, flowdrop_shaped, root_is_flowdrop
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.text import EditableText, PendingShift, Span
-from flowdrop_lsp.core.yamlsyntax import parse_yaml
+from flowdrop_lsp.core.yamlsyntax import read_yaml
 from flowdrop_lsp.core.yamlwrite import yaml_fixes
 
 ARRAYS = ("nodes", "edges")
@@ -203,8 +203,9 @@ class WorkflowDocument:
     def _read_whole_text(self) -> None:
         text = self.buffer.text
         fast = None if self.allow_comments or self.syntax == "yaml" else scan_workflow(text)
+        aliased = False
         if self.syntax == "yaml":
-            parsed = parse_yaml(text)
+            parsed, aliased = read_yaml(text)
         elif fast is not None:
             parsed = ParsedJson(fast, ())
         else:
@@ -249,7 +250,8 @@ class WorkflowDocument:
             broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
             self._yaml_shape = root_is_flowdrop(root, broken_at)
         self.incremental = (
-            self.syntax == "json"  # a YAML document is re-read whole (libyaml cannot resume)
+            # In YAML an alias makes one element's value depend on another's text.
+            not aliased
             and self._is_workflow
             and arrays_ok
             and not self.allow_comments
@@ -477,7 +479,25 @@ class WorkflowDocument:
         owner = self.lists[name]
         region_text = self.buffer.slice(region_start, region_end + delta)
         inside_one = stop == first + 1 and region_start == owner.start(first)
-        if inside_one:
+        if self.syntax == "yaml":
+            # An edit inside one element of a block sequence re-reads that element alone (in
+            # its indentation); anything else in YAML re-reads the whole text.
+            if not inside_one:
+                return False
+            column = self.buffer.position(region_start)[1]
+            element, aliased = read_yaml(region_text, column)
+            root = element.root
+            if (
+                aliased
+                or not isinstance(root, JObject)
+                or root.start != 0
+                or root.end != len(region_text)
+                or any(p.kind == "syntax" for p in element.problems)
+            ):
+                return False
+            values: list[JsonValue] = [root]
+            problems: list[SyntaxProblem] = list(element.problems)
+        elif inside_one:
             value, found = parse_element(region_text, _SHAPES[name])
             if (
                 value is None
@@ -488,12 +508,12 @@ class WorkflowDocument:
                 return False
             values, problems = [value], list(found)
         else:
-            parsed = parse_array_region(
+            region = parse_array_region(
                 region_text, 0, len(region_text), _SHAPES[name], first > 0, stop < len(owner)
             )
-            if parsed is None:
+            if region is None:
                 return False
-            values, problems = parsed[0], list(parsed[1])
+            values, problems = region[0], list(region[1])
         self._move_after(name, end, delta, first_in_array=stop)
         self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
         return True

@@ -62,6 +62,7 @@ class _Reader:
         self.problems: list[SyntaxProblem] = []
         self.converted: dict[int, JsonValue] = {}  # id(node) → value: aliases read once
         self.sizes: dict[int, int] = {}
+        self.aliased = False  # a node was met twice: an alias (edits cannot stay local)
 
     def span(self, node: yaml.Node) -> tuple[int, int]:
         start = node.start_mark.index + self.offset
@@ -71,6 +72,7 @@ class _Reader:
     def value(self, node: yaml.Node, depth: int = 0) -> JsonValue:
         known = self.converted.get(id(node))
         if known is not None:
+            self.aliased = True
             return known
         if depth > MAX_DEPTH:
             raise _TooLarge(f"nesting deeper than {MAX_DEPTH} levels")
@@ -153,27 +155,37 @@ class _Reader:
 
 def parse_yaml(text: str) -> ParsedJson:
     """The syntax tree of a YAML document (one document), with its problems."""
+    return read_yaml(text)[0]
+
+
+def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
+    """`parse_yaml`, and whether the document uses aliases. With `column`, `text` is a stretch
+    of a document that starts `column` characters into its line (an element of a block
+    sequence, re-read alone): it is read as if indented so, spans still relative to `text`."""
     offset = 1 if text.startswith("\ufeff") else 0
     if len(text) > MAX_YAML_CHARS:
         message = f"document larger than {MAX_YAML_CHARS // (1024 * 1024)} MiB: not read"
-        return ParsedJson(None, (SyntaxProblem("syntax", message, 0, 1),))
-    reader = _Reader(text, offset)
+        return ParsedJson(None, (SyntaxProblem("syntax", message, 0, 1),)), False
+    reader = _Reader(text, offset - column)
+    source = " " * column + text[offset:]
     try:
-        node = yaml.compose(text[offset:], Loader=_LOADER)
+        node = yaml.compose(source, Loader=_LOADER)
         if node is None:
-            return ParsedJson(None, ())
+            return ParsedJson(None, ()), False
         if reader.expanded_size(node) > MAX_EXPANDED_VALUES:
             raise _TooLarge(f"aliases expand to more than {MAX_EXPANDED_VALUES:,} values: not read")
         root = reader.value(node)
     except yaml.MarkedYAMLError as error:
-        return ParsedJson(None, (_syntax_problem(error, text, offset),))
+        return ParsedJson(None, (_syntax_problem(error, text, offset - column),)), False
     except yaml.YAMLError as error:
-        return ParsedJson(None, (SyntaxProblem("syntax", f"YAML: {error}", 0, min(1, len(text))),))
+        problem = SyntaxProblem("syntax", f"YAML: {error}", 0, min(1, len(text)))
+        return ParsedJson(None, (problem,)), False
     except (_TooLarge, RecursionError) as error:
         message = str(error) if isinstance(error, _TooLarge) else "nesting too deep"
-        return ParsedJson(None, (SyntaxProblem("syntax", message, 0, min(1, len(text))),))
-    _empty_lists_as_arrays(root)
-    return ParsedJson(root, tuple(reader.problems))
+        return ParsedJson(None, (SyntaxProblem("syntax", message, 0, min(1, len(text))),)), False
+    if not column:
+        _empty_lists_as_arrays(root)
+    return ParsedJson(root, tuple(reader.problems)), reader.aliased
 
 
 def _empty_lists_as_arrays(root: JsonValue) -> None:
@@ -183,14 +195,14 @@ def _empty_lists_as_arrays(root: JsonValue) -> None:
         return
     for name in ("nodes", "edges"):
         member = root.member(name)
-        if isinstance(member, JMember) and isinstance(member.value, JObject):
-            if not member.value.members:
-                member.value = JArray(member.value.start, member.value.end, [])
+        value = member.value if member is not None else None
+        if member is not None and isinstance(value, JObject) and not value.members:
+            member.value = JArray(value.start, value.end, [])
 
 
 def _syntax_problem(error: yaml.MarkedYAMLError, text: str, offset: int) -> SyntaxProblem:
     mark = error.problem_mark or error.context_mark
-    at = min(mark.index + offset, len(text)) if mark is not None else 0
+    at = max(0, min(mark.index + offset, len(text))) if mark is not None else 0
     problem = error.problem or "invalid YAML"
     context = f" ({error.context})" if error.context else ""
     end = at + 1 if at < len(text) and text[at] not in "\r\n" else at
