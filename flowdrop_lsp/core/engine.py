@@ -35,13 +35,7 @@ from flowdrop_lsp.core.jsonsyntax import (
     JObject,
     JOpaque,
     JsonValue,
-    ParsedJson,
     SyntaxProblem,
-    parse_array_region,
-    parse_element,
-    parse_json,
-    parse_value_at,
-    scan_workflow,
     to_python,
 )
 from flowdrop_lsp.core.model import (
@@ -56,14 +50,13 @@ from flowdrop_lsp.core.model import (
     read_node,
     read_node_value,
 )
+from flowdrop_lsp.core.readers import reader_for
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
-from flowdrop_lsp.core.selection import SNIFFED_ITEMS, flowdrop_shaped, root_is_flowdrop
 from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.shape import SNIFFED_ITEMS, flowdrop_shaped
 from flowdrop_lsp.core.text import EditableText, PendingShift, Span
-from flowdrop_lsp.core.yamlsyntax import read_yaml
-from flowdrop_lsp.core.yamlwrite import yaml_fixes
 
 ARRAYS = ("nodes", "edges")
 _KIND = {"nodes": "node", "edges": "edge"}
@@ -173,11 +166,9 @@ class WorkflowDocument:
         syntax: str = "json",
     ) -> None:
         self.settings = settings or Settings()
-        self.allow_comments = allow_comments
-        # "json" or "yaml" (Drupal config): only reading the text and writing a fix's label
-        # differ; both readers give the same syntax tree (core.yamlsyntax).
-        self.syntax = syntax
-        self._yaml_shape = False
+        # The only part that knows the format (core.readers): "json" (JSONC with
+        # `allow_comments`) or "yaml" (Drupal config).
+        self.reader = reader_for(syntax, allow_comments)
         self.buffer = EditableText(text)
         self._stats = ChangeStats()
         self.incremental_failures: list[str] = []
@@ -202,17 +193,11 @@ class WorkflowDocument:
 
     def _read_whole_text(self) -> None:
         text = self.buffer.text
-        fast = None if self.allow_comments or self.syntax == "yaml" else scan_workflow(text)
-        aliased = False
-        if self.syntax == "yaml":
-            parsed, aliased = read_yaml(text)
-        elif fast is not None:
-            parsed = ParsedJson(fast, ())
-        else:
-            parsed = parse_json(text, allow_comments=self.allow_comments)
+        reading = self.reader.read(text)
+        parsed = reading.parsed
         root = parsed.root
         # A whole, schema-valid document (the usual case) needs no per-element validation.
-        self._all_valid = fast is not None and document_is_valid(to_python(fast))
+        self._all_valid = reading.fast and document_is_valid(to_python(root))
         self._stale = False
         self._is_workflow = looks_like_workflow(root)
         self.graph = ToolGraph(self.settings)
@@ -246,15 +231,10 @@ class WorkflowDocument:
         elif parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems):
             self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
         self.root_findings.extend(syntax_findings(problems))
-        if self.syntax == "yaml":
-            broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
-            self._yaml_shape = root_is_flowdrop(root, broken_at)
         self.incremental = (
-            # In YAML an alias makes one element's value depend on another's text.
-            not aliased
+            reading.local_edits
             and self._is_workflow
             and arrays_ok
-            and not self.allow_comments
             and not any(p.kind == "syntax" for p in parsed.problems)
         )
         self._stats = ChangeStats(
@@ -264,12 +244,18 @@ class WorkflowDocument:
         self._all_valid = False  # elements re-read by later edits are validated one by one
         self.buffer.release()
 
+    def _element_text(self, element: Element) -> tuple[str, int]:
+        """An element's current text, and the column it starts at (when the format cares)."""
+        owner = element.owner
+        start = owner.start(element.index)
+        column = self.buffer.position(start)[1] if self.reader.needs_column else 0
+        return self.buffer.slice(start, owner.end(element.index)), column
+
     def _element_spans(self, element: Element, kind: str) -> Any:
         """The spans of an element read by the fast path, re-read from its current text (in the
         coordinates it was created in, so that they move with it like any other)."""
-        owner = element.owner
-        text = self.buffer.slice(owner.start(element.index), owner.end(element.index))
-        value, _ = parse_element(text, _SHAPES[owner.name])
+        text, column = self._element_text(element)
+        value, _ = self.reader.reread_element(text, column, element.owner.name)
         assert value is not None
         spans = _Spans(element.created_start, element)
         if kind == "node":
@@ -279,14 +265,12 @@ class WorkflowDocument:
     def _element_strings(self, element: Element, values: frozenset[str]) -> tuple[DataString, ...]:
         """The string values in a node's `data` equal to one of `values`, re-read from its
         current text (spans in the coordinates it was created in, like `_element_spans`). A
-        text holding no `"value"` token and no escape cannot hold one: that is decided without
-        parsing (the usual case)."""
-        owner = element.owner
-        text = self.buffer.slice(owner.start(element.index), owner.end(element.index))
-        if "\\" not in text and not any(f'"{value}"' in text for value in values):
+        text that cannot hold one is decided without parsing (the usual case)."""
+        text, column = self._element_text(element)
+        if not self.reader.may_hold(text, values):
             return ()
         spans = _Spans(element.created_start, element)
-        return data_strings(parse_value_at(text, 0, len(text)), spans, values)
+        return data_strings(self.reader.reread_value(text, column), spans, values)
 
     def _read_elements(
         self,
@@ -329,14 +313,13 @@ class WorkflowDocument:
             else:
                 spans = _Spans(offset, element)
                 if kind == "node":
-                    # A YAML element is never re-read from its text alone: its tree answers.
-                    strings = (
-                        partial(data_strings, value, spans)
-                        if self.syntax == "yaml"
-                        else partial(self._element_strings, element)
-                    )
                     element.model = read_node(
-                        element.index, value, self.settings, text, spans, strings
+                        element.index,
+                        value,
+                        self.settings,
+                        text,
+                        spans,
+                        partial(self._element_strings, element),
                     )
                 else:
                     element.model = read_edge(element.index, value, self.settings, spans)
@@ -386,9 +369,7 @@ class WorkflowDocument:
                 for _rule, check in GRAPH_RULES:
                     found.extend(check(self.context))
             findings = apply_settings(map(resolve_finding, found), self.settings)
-            if self.syntax == "yaml":
-                findings = tuple(yaml_fixes(f, self.buffer) for f in findings)
-            self._findings = findings
+            self._findings = tuple(self.reader.write_fixes(f, self.buffer) for f in findings)
         return self._findings
 
     # ----- editing ----------------------------------------------------------------------------
@@ -425,15 +406,13 @@ class WorkflowDocument:
         the first few elements' current text: what decides whether a document that is not named
         like a workflow gets diagnostics at all."""
         self._fresh()
-        if self.syntax == "yaml":
-            return self._yaml_shape
         if not self._is_workflow or set(self.array_spans) != set(ARRAYS):
             return False
         items: dict[str, list[Any]] = {}
         for name in ARRAYS:
             owner = self.lists[name]
             parsed = (
-                parse_element(self.buffer.slice(owner.start(i), owner.end(i)), _SHAPES[name])
+                self.reader.reread_element(*self._element_text(owner.elements[i]), name)
                 for i in range(min(SNIFFED_ITEMS, len(owner)))
             )
             # A half-typed element says nothing about the document's shape: it is left out.
@@ -479,26 +458,9 @@ class WorkflowDocument:
         owner = self.lists[name]
         region_text = self.buffer.slice(region_start, region_end + delta)
         inside_one = stop == first + 1 and region_start == owner.start(first)
-        if self.syntax == "yaml":
-            # An edit inside one element of a block sequence re-reads that element alone (in
-            # its indentation); anything else in YAML re-reads the whole text.
-            if not inside_one:
-                return False
-            column = self.buffer.position(region_start)[1]
-            element, aliased = read_yaml(region_text, column)
-            root = element.root
-            if (
-                aliased
-                or not isinstance(root, JObject)
-                or root.start != 0
-                or root.end != len(region_text)
-                or any(p.kind == "syntax" for p in element.problems)
-            ):
-                return False
-            values: list[JsonValue] = [root]
-            problems: list[SyntaxProblem] = list(element.problems)
-        elif inside_one:
-            value, found = parse_element(region_text, _SHAPES[name])
+        if inside_one:
+            column = self.buffer.position(region_start)[1] if self.reader.needs_column else 0
+            value, found = self.reader.reread_element(region_text, column, name)
             if (
                 value is None
                 or value.start != 0
@@ -508,9 +470,7 @@ class WorkflowDocument:
                 return False
             values, problems = [value], list(found)
         else:
-            region = parse_array_region(
-                region_text, 0, len(region_text), _SHAPES[name], first > 0, stop < len(owner)
-            )
+            region = self.reader.reread_region(region_text, name, first > 0, stop < len(owner))
             if region is None:
                 return False
             values, problems = region[0], list(region[1])

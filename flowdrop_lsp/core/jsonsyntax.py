@@ -240,6 +240,10 @@ class JOpaque(JsonValue):
     def __init__(self, start: int, end: int, value: Any) -> None:
         self.start, self.end, self.value = start, end, value
 
+    def expanded(self, text: str) -> JsonValue | None:
+        """This value re-read from `text` (the document it was read from) with inner spans."""
+        return parse_value_at(text, self.start, self.end)
+
 
 # Which members need spans: the rest of a workflow (positions, configs, port lists, UI
 # extensions — most of its text) is read by the C scanner as OPAQUE values.

@@ -18,7 +18,6 @@ from flowdrop_lsp.core.jsonsyntax import (
     JOpaque,
     JsonValue,
     JString,
-    parse_value_at,
 )
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.settings import Settings
@@ -239,7 +238,7 @@ def resolve_node_type(node: JObject) -> JString | None:
 def expand(value: JsonValue | None, text: str) -> JsonValue | None:
     """A value read whole by the fast path (JOpaque), re-read with its inner spans."""
     if isinstance(value, JOpaque):
-        return parse_value_at(text, value.start, value.end)
+        return value.expanded(text)
     return value
 
 

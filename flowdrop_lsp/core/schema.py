@@ -19,7 +19,6 @@ from flowdrop_lsp.core.jsonsyntax import (
     JObject,
     JOpaque,
     JsonValue,
-    parse_value_at,
     to_python,
 )
 
@@ -67,7 +66,7 @@ def _locate(root: JsonValue, path: Sequence[Any], text: str) -> JsonValue:
     current = root
     for step in path:
         if isinstance(current, JOpaque):
-            current = parse_value_at(text, current.start, current.end) or current
+            current = current.expanded(text) or current
         if isinstance(current, JObject) and isinstance(step, str):
             child = current.get(step)
         elif (

@@ -19,25 +19,21 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
 
 import pathspec
 from wcmatch import glob
 
-from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JsonValue, parse_json, to_python
+from flowdrop_lsp.core.readers import reader_for
 from flowdrop_lsp.core.settings import Settings
-from flowdrop_lsp.core.yamlsyntax import parse_yaml
 
 # Folders no workflow lives in, skipped even outside a git repository.
 SKIPPED_DIRECTORIES = frozenset(
     {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
 )
 MAX_SNIFF_BYTES = 64 * 1024 * 1024
-SNIFFED_ITEMS = 20  # node items looked at to decide a document's shape
 _GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.BRACE
 
 
@@ -91,63 +87,9 @@ def syntax_of(name: str, language_id: str | None = None) -> str:
 # ----- content ---------------------------------------------------------------------------------
 
 
-def _looks_like_node(item: Any) -> bool:
-    return (
-        isinstance(item, dict)
-        and isinstance(item.get("id"), str)
-        and (isinstance(item.get("data"), dict) or isinstance(item.get("type"), str))
-    )
-
-
-def _looks_like_edge(item: Any) -> bool:
-    return (
-        isinstance(item, dict)
-        and isinstance(item.get("source"), str)
-        and isinstance(item.get("target"), str)
-    )
-
-
-def flowdrop_shaped(node_items: Sequence[Any], edge_items: Sequence[Any]) -> bool:
-    """Whether the first items of a document's `nodes` and `edges` arrays (Python values) are
-    FlowDrop's: every node item looked at is a FlowDrop node; with no nodes yet, every edge item
-    looked at is an edge between string ids. Two empty arrays are nothing to judge."""
-    if node_items:
-        return all(_looks_like_node(item) for item in node_items[:SNIFFED_ITEMS])
-    return bool(edge_items) and all(_looks_like_edge(item) for item in edge_items[:SNIFFED_ITEMS])
-
-
-def root_is_flowdrop(root: JsonValue | None, broken_at: Sequence[int] = ()) -> bool:
-    """A parsed document's verdict (see `flowdrop_shaped`); items holding one of the offsets in
-    `broken_at` (syntax errors) are half-typed and say nothing about the shape."""
-    if not isinstance(root, JObject):
-        return False
-    nodes, edges = root.get("nodes"), root.get("edges")
-    if not isinstance(nodes, JArray) or not isinstance(edges, JArray):
-        return False
-
-    def whole(items: Sequence[JsonValue]) -> list[Any]:
-        return [
-            to_python(item)
-            for item in items[:SNIFFED_ITEMS]
-            if not any(item.start <= at <= item.end for at in broken_at)
-        ]
-
-    return flowdrop_shaped(whole(nodes.items), whole(edges.items))
-
-
-# A YAML file is composed only when both keys start a line at the top level.
-_YAML_TOP_KEYS = (re.compile(r"^nodes\s*:", re.M), re.compile(r"^edges\s*:", re.M))
-
-
 def text_is_flowdrop(text: str, syntax: str = "json") -> bool:
-    if syntax == "yaml":
-        if not all(key.search(text) for key in _YAML_TOP_KEYS):
-            return False
-        parsed = parse_yaml(text)
-    else:
-        parsed = parse_json(text)
-    broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
-    return root_is_flowdrop(parsed.root, broken_at)
+    """Whether `text` is FlowDrop's shape (core.shape), read by the reader of its format."""
+    return reader_for(syntax).looks_like_flowdrop(text)
 
 
 # ----- walking ---------------------------------------------------------------------------------

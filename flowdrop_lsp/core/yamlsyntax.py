@@ -77,6 +77,11 @@ class _Reader:
         if depth > MAX_DEPTH:
             raise _TooLarge(f"nesting deeper than {MAX_DEPTH} levels")
         start, end = self.span(node)
+        if not isinstance(node, yaml.ScalarNode):
+            # A block collection's end mark is where the next token starts (the next item's
+            # indentation): the span ends with its content, so that typing in the indentation
+            # that follows is not an edit inside it.
+            end = start + len(self.text[start:end].rstrip())
         result: JsonValue
         if isinstance(node, yaml.ScalarNode):
             result = self.scalar(node, start, end)

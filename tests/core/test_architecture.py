@@ -77,3 +77,43 @@ def test_cli_and_lsp_never_import_each_other() -> None:
 def test_the_entry_module_dispatches_both_commands() -> None:
     modules = imported_modules(PACKAGE / "entry.py")
     assert "flowdrop_lsp.cli.main" in modules and "flowdrop_lsp.lsp.server" in modules
+
+
+# One reader seam (core/readers.py): only it, and the format modules themselves, read or write a
+# format; the engine, model, graph, rules, schema, selection, CLI and server hold a reader.
+FORMAT_MODULES = {"jsonsyntax.py", "yamlsyntax.py", "yamlwrite.py", "readers.py"}
+FORMAT_ONLY = ("flowdrop_lsp.core.yamlsyntax", "flowdrop_lsp.core.yamlwrite", "yaml")
+PARSERS = {"parse_json", "parse_element", "parse_value_at", "parse_array_region", "scan_workflow"}
+
+
+def _imported_names(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return {
+        alias.name
+        for item in ast.walk(tree)
+        if isinstance(item, ast.ImportFrom) and item.module == "flowdrop_lsp.core.jsonsyntax"
+        for alias in item.names
+    }
+
+
+def test_only_the_readers_know_a_format() -> None:
+    offenders = set()
+    for path in PACKAGE.rglob("*.py"):
+        if path.parent == CORE and path.name in FORMAT_MODULES:
+            continue
+        if path.name == "node_types.py":  # Drupal node-type definitions: config, not workflows
+            continue
+        offenders |= {
+            f"{path.relative_to(PACKAGE)}: {module}"
+            for module in imported_modules(path)
+            if any(module == name or module.startswith(name + ".") for name in FORMAT_ONLY)
+        }
+        offenders |= {
+            f"{path.relative_to(PACKAGE)}: {name}" for name in _imported_names(path) & PARSERS
+        }
+    assert offenders == set()
+
+
+def test_the_reader_scan_sees_a_parser_import() -> None:
+    assert "scan_workflow" in _imported_names(CORE / "readers.py")
+    assert "flowdrop_lsp.core.yamlsyntax" in imported_modules(CORE / "readers.py")

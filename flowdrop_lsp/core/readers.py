@@ -1,0 +1,178 @@
+"""The reader seam: the one place that knows a workflow's format.
+
+A reader turns a document's text into the shared syntax tree (core.jsonsyntax's JObject,
+JArray, JString… with code-point spans), re-reads one element of `nodes`/`edges` after an
+edit, and writes the fixes the rules planned (a label becomes a string) in its format. The
+engine, the model, the graph, the rules, the CLI and the server only ever hold a reader:
+JSON (`*.flowdrop.json`, API exports) and YAML (Drupal config entities) are two of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.jsonsyntax import (
+    EDGE_SHAPE,
+    NODE_SHAPE,
+    JsonValue,
+    ParsedJson,
+    SyntaxProblem,
+    parse_array_region,
+    parse_element,
+    parse_json,
+    parse_value_at,
+    scan_workflow,
+)
+from flowdrop_lsp.core.shape import root_is_flowdrop
+from flowdrop_lsp.core.text import EditableText
+from flowdrop_lsp.core.yamlsyntax import read_yaml
+from flowdrop_lsp.core.yamlwrite import yaml_fixes
+
+_SHAPES = {"nodes": NODE_SHAPE, "edges": EDGE_SHAPE}
+Region = tuple[list[JsonValue], Sequence[SyntaxProblem]]
+
+
+@dataclass(frozen=True)
+class WholeRead:
+    """A whole text read: its tree and problems; `fast` when the elements were read whole by
+    a fast path (values without inner spans, known valid JSON); `local_edits` when an edit
+    inside one element may be re-read alone."""
+
+    parsed: ParsedJson
+    fast: bool
+    local_edits: bool
+
+
+class WorkflowReader(Protocol):
+    name: str
+    # Whether re-reading an element needs the column it starts at (indentation matters).
+    needs_column: bool
+
+    def read(self, text: str) -> WholeRead: ...
+
+    def reread_element(
+        self, text: str, column: int, array: str
+    ) -> tuple[JsonValue | None, Sequence[SyntaxProblem]]:
+        """One element of `array` ("nodes"/"edges") alone: `text` is exactly its text,
+        starting `column` characters into its line."""
+        ...
+
+    def reread_region(
+        self, text: str, array: str, after_element: bool, before_element: bool
+    ) -> Region | None:
+        """The elements of a stretch of `array` between two elements (None: not possible)."""
+        ...
+
+    def reread_value(self, text: str, column: int) -> JsonValue | None:
+        """One element with every inner span (for its string values)."""
+        ...
+
+    def may_hold(self, text: str, values: frozenset[str]) -> bool:
+        """False only when an element's `text` certainly holds no string equal to one of
+        `values` (a cheap test before a re-read)."""
+        ...
+
+    def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding: ...
+
+    def looks_like_flowdrop(self, text: str) -> bool: ...
+
+
+class JsonReader:
+    """JSON and JSONC. Whole valid documents go through the C scanner element by element (spans
+    on demand); anything else through the tolerant parser, which recovers after errors."""
+
+    name = "json"
+    needs_column = False
+
+    def __init__(self, allow_comments: bool = False) -> None:
+        self.allow_comments = allow_comments
+
+    def read(self, text: str) -> WholeRead:
+        fast = None if self.allow_comments else scan_workflow(text)
+        if fast is not None:
+            return WholeRead(ParsedJson(fast, ()), True, True)
+        parsed = parse_json(text, allow_comments=self.allow_comments)
+        return WholeRead(parsed, False, not self.allow_comments)
+
+    def reread_element(
+        self, text: str, column: int, array: str
+    ) -> tuple[JsonValue | None, Sequence[SyntaxProblem]]:
+        return parse_element(text, _SHAPES[array])
+
+    def reread_region(
+        self, text: str, array: str, after_element: bool, before_element: bool
+    ) -> Region | None:
+        region = parse_array_region(
+            text, 0, len(text), _SHAPES[array], after_element, before_element
+        )
+        return None if region is None else (list(region[0]), region[1])
+
+    def reread_value(self, text: str, column: int) -> JsonValue | None:
+        return parse_value_at(text, 0, len(text))
+
+    def may_hold(self, text: str, values: frozenset[str]) -> bool:
+        # A string equal to a value is that value's JSON token, unless it holds an escape.
+        return "\\" in text or any(f'"{value}"' in text for value in values)
+
+    def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding:
+        return finding  # the rules write JSON string literals
+
+    def looks_like_flowdrop(self, text: str) -> bool:
+        parsed = parse_json(text, allow_comments=self.allow_comments)
+        broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
+        return root_is_flowdrop(parsed.root, broken_at)
+
+
+# A YAML file is composed only when both keys start a line at the top level.
+_YAML_TOP_KEYS = (re.compile(r"^nodes\s*:", re.M), re.compile(r"^edges\s*:", re.M))
+
+
+class YamlReader:
+    """Drupal config YAML (core.yamlsyntax, core.yamlwrite). Element re-reads cover block
+    sequences (what Drupal writes); an alias makes an element depend on another's text, so a
+    document with aliases is re-read whole on every edit."""
+
+    name = "yaml"
+    needs_column = True
+
+    def read(self, text: str) -> WholeRead:
+        parsed, aliased = read_yaml(text)
+        return WholeRead(parsed, False, not aliased)
+
+    def reread_element(
+        self, text: str, column: int, array: str
+    ) -> tuple[JsonValue | None, Sequence[SyntaxProblem]]:
+        parsed, aliased = read_yaml(text, column)
+        return (None, ()) if aliased else (parsed.root, parsed.problems)
+
+    def reread_region(
+        self, text: str, array: str, after_element: bool, before_element: bool
+    ) -> Region | None:
+        return None  # element boundaries in YAML are lines and indentation: re-read the whole
+
+    def reread_value(self, text: str, column: int) -> JsonValue | None:
+        return read_yaml(text, column)[0].root
+
+    def may_hold(self, text: str, values: frozenset[str]) -> bool:
+        # A scalar's text holds its value, unless it is escaped ("\…", '…''…'). A value folded
+        # over several lines of a plain or block scalar is not found (labels are one line).
+        return "\\" in text or "''" in text or any(value in text for value in values)
+
+    def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding:
+        return yaml_fixes(finding, buffer)
+
+    def looks_like_flowdrop(self, text: str) -> bool:
+        if not all(key.search(text) for key in _YAML_TOP_KEYS):
+            return False
+        parsed, _ = read_yaml(text)
+        broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
+        return root_is_flowdrop(parsed.root, broken_at)
+
+
+def reader_for(syntax: str, allow_comments: bool = False) -> WorkflowReader:
+    """The reader of a format: "yaml", else JSON (JSONC with `allow_comments`)."""
+    return YamlReader() if syntax == "yaml" else JsonReader(allow_comments)
