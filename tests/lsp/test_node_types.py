@@ -119,3 +119,22 @@ async def test_an_open_definition_buffer_wins_over_the_disk(
     while not _unknown(list(latest.diagnostics)):
         latest = await session.publishes.wait_for_new(uri, session.publishes.count(uri))
     assert len(_unknown(list(latest.diagnostics))) == 1
+
+
+def test_settings_manager_reads_the_registry_per_folder(tmp_path: Path) -> None:
+    from flowdrop_lsp.lsp.configuration import SettingsManager
+
+    site, other = tmp_path / "site", tmp_path / "other"
+    site.mkdir()
+    other.mkdir()
+    (site / f"{PREFIX}my_box.yml").write_text("id: my_box\nexecutor_plugin: 'm:toolbox'\n")
+    (site / f"{PREFIX}broken.yml").write_text("id: [\n")
+    manager = SettingsManager()
+    with_site = manager.for_uri((site / "a.flowdrop.json").as_uri())
+    assert with_site.known_node_types == {"my_box"}
+    assert "my_box" in with_site.passthrough_types
+    assert manager.for_uri((other / "a.flowdrop.json").as_uri()).known_node_types is None
+    problems = manager.drain_new_problems()
+    assert len(problems) == 1 and "broken.yml: not valid YAML" in problems[0]
+    # Untitled buffers have no folder: the defaults.
+    assert manager.for_uri("untitled:Untitled-1").known_node_types is None
