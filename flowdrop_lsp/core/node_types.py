@@ -225,12 +225,11 @@ class NodeTypeLocator:
         base = settings.config_dir or self.base or Path.cwd()
         found = [folder]
         for entry in settings.node_types:
-            target = Path(os.path.abspath(base / entry))
             if _has_magic(entry):
                 matches = glob.glob(entry, flags=_GLOB_FLAGS, root_dir=str(base))
                 found += sorted(Path(os.path.abspath(base / match)) for match in matches)
             else:
-                found.append(target)
+                found.append(Path(os.path.abspath(base / entry)))
         return tuple(dict.fromkeys(found))
 
     def for_workflow(self, workflow: Path, settings: Settings) -> NodeTypeRegistry | None:
