@@ -19,6 +19,7 @@ from flowdrop_lsp.cli.formats import FORMATS, FORMATTERS, FileFailure, FileResul
 from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.edits import apply_edits, preferred_edits
 from flowdrop_lsp.core.findings import Severity
+from flowdrop_lsp.core.node_types import NodeTypeLocator, NodeTypeRegistry
 from flowdrop_lsp.core.selection import Candidate, Skipped, syntax_of, walk
 from flowdrop_lsp.core.settings import Settings, SettingsError, find_project_settings, load_settings
 
@@ -53,15 +54,18 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
 
 
 class _SettingsResolver:
-    """Settings per file: `--config`, else the nearest project file (cached per folder)."""
+    """Settings per file: `--config`, else the nearest project file (cached per folder); a
+    workflow file's settings also carry the node-type registry of its folder (core/node_types)."""
 
     def __init__(self, config: Path | None) -> None:
         self.fixed = load_settings(config=config) if config else None
         self.by_file: dict[Path | None, Settings] = {}
+        self.node_types = NodeTypeLocator(base=Path.cwd())
+        self.by_folder: dict[tuple[Path | None, Path], Settings] = {}
 
-    def for_path(self, path: Path) -> Settings:
+    def _project_settings(self, path: Path) -> tuple[Path | None, Settings]:
         if self.fixed is not None:
-            return self.fixed
+            return None, self.fixed
         # A file's own folder, or a directory itself (find_project_settings takes either).
         start = Path.cwd() if str(path) == "-" else path.resolve()
         project_file = find_project_settings(start)
@@ -69,7 +73,22 @@ class _SettingsResolver:
             self.by_file[project_file] = (
                 load_settings(config=project_file) if project_file else Settings()
             )
-        return self.by_file[project_file]
+        return project_file, self.by_file[project_file]
+
+    def registry_for(self, path: Path) -> NodeTypeRegistry | None:
+        """The node-type registry of a workflow file (None: none found, or stdin)."""
+        if str(path) == "-" or path.is_dir():
+            return None
+        return self.node_types.for_workflow(path, self._project_settings(path)[1])
+
+    def for_path(self, path: Path) -> Settings:
+        project_file, settings = self._project_settings(path)
+        if str(path) == "-" or path.is_dir():  # a walk's folder: only `files` and `exclude`
+            return settings
+        key = (project_file, path.resolve().parent)
+        if key not in self.by_folder:
+            self.by_folder[key] = settings.with_registry(self.registry_for(path))
+        return self.by_folder[key]
 
 
 def _read(path: Path) -> str:
@@ -151,6 +170,36 @@ def _verbose_graph(display: str, analysis: Analysis) -> None:
         )
 
 
+def _note_node_types(
+    resolver: _SettingsResolver, path: Path, verbose: bool, noted: set[object]
+) -> None:
+    """Once per registry: its problems (unreadable or invalid definitions) on stderr, and with
+    `--verbose` which registry the folder's workflows are checked against."""
+    if str(path) == "-":
+        return
+    registry = resolver.registry_for(path)
+    key: object = registry.sources if registry is not None else path.resolve().parent
+    if key in noted:
+        return
+    noted.add(key)
+    if registry is None:
+        if verbose:
+            folder = _relative(path.resolve().parent)
+            _err(f"{folder}: no node-type definitions found: built-in defaults")
+        return
+    for problem in registry.problems:
+        _err(f"flowdrop-lsp: warning: node types: {problem}")
+    if verbose:
+        _err(f"node types: {registry.describe(Path.cwd())}")
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd())) or "."
+    except ValueError:
+        return str(path)
+
+
 def run_check(args: argparse.Namespace) -> int:
     if args.fix and args.diff:
         print("flowdrop-lsp: --fix and --diff cannot be used together", file=sys.stderr)
@@ -166,6 +215,7 @@ def run_check(args: argparse.Namespace) -> int:
     # `--fix -` writes the fixed document to stdout (a filter), so the report goes to stderr.
     report = sys.stderr if args.fix and "-" in args.paths else sys.stdout
     first_settings = None
+    noted: set[object] = set()
     try:
         # Each folder is walked with the settings in force there (`files`, `exclude`).
         cwd = Path.cwd()
@@ -191,6 +241,7 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
             continue
         first_settings = first_settings or settings
+        _note_node_types(resolver, item.path, args.verbose, noted)
         syntax = syntax_of(display)
         analysis = analyze(
             text, settings, allow_comments=item.path.suffix == ".jsonc", syntax=syntax

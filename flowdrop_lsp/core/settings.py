@@ -18,9 +18,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flowdrop_lsp.core.findings import Severity
+
+if TYPE_CHECKING:  # the registry module imports this one
+    from flowdrop_lsp.core.node_types import NodeTypeRegistry
 
 try:  # Python 3.11+
     import tomllib
@@ -80,6 +83,17 @@ class Settings:
     # The folder of the settings file these values came from (None: defaults and editor settings
     # only), so that relative `files` and `exclude` globs mean the same wherever one runs from.
     config_dir: Path | None = None
+    # Extra folders, definition files or globs of node-type definitions (core/node_types.py),
+    # relative to `config_dir`, else the working directory. A workflow's own folder always counts.
+    node_types: tuple[str, ...] = ()
+    # The types the site's registry defines (None: no registry found, the defaults stand), and
+    # where they came from, for messages. Set by `with_registry`, never by a user.
+    known_node_types: frozenset[str] | None = None
+    node_types_origin: str = ""
+    # What the user's settings said about the role sets, so that `with_registry` lets them win:
+    # the role fields a user replaced, and the (field, type) pairs a user's `extend-*` added.
+    user_replaced: frozenset[str] = frozenset()
+    user_extended: frozenset[tuple[str, str]] = frozenset()
 
     def __hash__(self) -> int:
         # `severity` is a dict, unhashable: hash its items (equality already compares it).
@@ -133,9 +147,14 @@ class Settings:
                 continue
             if key in _SET_FIELDS:
                 changes[key] = frozenset(_strings(raw_key, value))
+                replaced = changes.get("user_replaced", self.user_replaced)
+                changes["user_replaced"] = replaced | {key}
             elif extends in _SET_FIELDS:
                 base = changes.get(extends, getattr(self, extends))
-                changes[extends] = frozenset(base) | frozenset(_strings(raw_key, value))
+                added = frozenset(_strings(raw_key, value))
+                changes[extends] = frozenset(base) | added
+                extended = changes.get("user_extended", self.user_extended)
+                changes["user_extended"] = extended | {(extends, name) for name in added}
             elif key in _GLOB_FIELDS:
                 changes[key] = tuple(dict.fromkeys(_strings(raw_key, value)))
             elif extends in _GLOB_FIELDS:
@@ -167,9 +186,47 @@ class Settings:
     def severity_of(self, code: str, default: Severity) -> Severity:
         return self.severity.get(code, default)
 
+    def with_registry(self, registry: NodeTypeRegistry | None) -> Settings:
+        """These settings with a site's node-type registry applied to the node-type roles.
+
+        Precedence, lowest first: the built-in defaults; the registry, which decides every type
+        it defines (a defined type is a passthrough, accepts tools, or is known not to, as its
+        definition says; the defaults stand for the types it does not define); the user's
+        settings: a replaced list (`passthrough-types = [...]`) is kept as it is, and a type
+        named in an `extend-*` list gets that role whatever the registry says. None: no
+        registry, these settings unchanged."""
+        if registry is None:
+            return self
+        defined = registry.types
+        toolbox = registry.toolbox_types
+        accepting = registry.tool_accepting_types - toolbox
+        derived = {
+            "passthrough_types": toolbox | (DEFAULT_PASSTHROUGH_TYPES - defined),
+            "tool_accepting_types": accepting | (DEFAULT_TOOL_ACCEPTING_TYPES - defined),
+            "non_accepting_types": (defined - accepting - toolbox)
+            | (DEFAULT_NON_ACCEPTING_TYPES - defined),
+        }
+        extended: dict[str, frozenset[str]] = {
+            name: frozenset(t for f, t in self.user_extended if f == name) for name in derived
+        }
+        # A type the user calls accepting is not non-accepting, and the other way round.
+        derived["tool_accepting_types"] -= extended["non_accepting_types"]
+        derived["non_accepting_types"] -= extended["tool_accepting_types"]
+        changes: dict[str, Any] = {
+            name: value | extended[name]
+            for name, value in derived.items()
+            if name not in self.user_replaced
+        }
+        return replace(
+            self,
+            **changes,
+            known_node_types=defined,
+            node_types_origin=registry.describe(Path.cwd()),
+        )
+
 
 _SET_FIELDS = {"passthrough_types", "tool_accepting_types", "non_accepting_types", "edge_types"}
-_GLOB_FIELDS = {"files", "exclude"}
+_GLOB_FIELDS = {"files", "exclude", "node_types"}
 # Every analysis key, normalised; `extend_*` adds to the field of that name.
 KNOWN_KEYS = frozenset(
     {

@@ -2,7 +2,9 @@
 
 Precedence, lowest first: defaults; the project file the CLI reads (`flowdrop-lsp.toml` or
 `[tool.flowdrop-lsp]` in `pyproject.toml`, nearest to the document); `initializationOptions`;
-the client's `workspace/configuration` section `flowdrop`.
+the client's `workspace/configuration` section `flowdrop`. Then the node-type registry of the
+document's folder (core/node_types.py) sets the node-type roles, under the rules of
+`Settings.with_registry`; so settings are cached per project file AND folder.
 
 Problems never stop the server. An unknown key or rule code is reported and skipped, and the rest
 of that source applies (editors send keys of their own, and a typo should not cost the user their
@@ -19,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from flowdrop_lsp.core.node_types import NodeTypeLocator, NodeTypeRegistry
 from flowdrop_lsp.core.settings import (
     Settings,
     SettingsError,
@@ -44,7 +47,10 @@ class SettingsManager:
         self.initialization_options: dict[str, Any] = {}
         self.client_settings: dict[str, Any] = {}
         self._project_files: dict[str, Path | None] = {}
-        self._cache: dict[str, Settings] = {}
+        self._cache: dict[tuple[str, str], Settings] = {}
+        # Node-type definitions, read at first use per folder; lsp/node_types_sync.py keeps it
+        # current (watched files, open buffers of definitions).
+        self.node_types = NodeTypeLocator()
         # Every distinct problem found so far, in order; the first `_shown` were drained.
         self.problems: list[str] = []
         self._shown = 0
@@ -63,6 +69,7 @@ class SettingsManager:
     def invalidate(self) -> None:
         self._cache.clear()
         self._project_files.clear()
+        self.node_types.invalidate()
 
     def drain_new_problems(self) -> list[str]:
         """The problems found since the last call (each distinct problem is returned once)."""
@@ -100,7 +107,9 @@ class SettingsManager:
 
     def for_uri(self, uri: str) -> Settings:
         project_file = self._project_file(uri)
-        key = str(project_file)
+        path = uri_path(uri)
+        on_disk = path is not None and uri.startswith("file:")
+        key = (str(project_file), str(path.parent) if on_disk and path is not None else "")
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -116,5 +125,17 @@ class SettingsManager:
             settings = replace(settings, config_dir=project_file.absolute().parent)
         settings = self._apply(settings, self.initialization_options, "initializationOptions")
         settings = self._apply(settings, self.client_settings, "workspace/configuration")
+        if on_disk and path is not None:
+            settings = settings.with_registry(self._registry(Path(path), settings))
         self._cache[key] = settings
         return settings
+
+    def _registry(self, path: Path, settings: Settings) -> NodeTypeRegistry | None:
+        try:
+            registry = self.node_types.for_workflow(path, settings)
+        except OSError as error:  # an unreadable folder: the defaults stand
+            self._report(f"flowdrop: cannot read node-type definitions for {path}: {error}")
+            return None
+        for problem in registry.problems if registry is not None else ():
+            self._report(f"flowdrop: node types: {problem}")
+        return registry

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from flowdrop_lsp.lsp import node_types_sync
 from flowdrop_lsp.lsp.documents import Change
 from flowdrop_lsp.lsp.server import FlowdropServer
 from flowdrop_lsp.lsp.settings_sync import show_new_problems
@@ -59,6 +60,7 @@ def register(server: FlowdropServer) -> None:
         # next one arrives; without this, a large file's text would be held a second time.
         item.text = ""
         ls.schedule(item.uri)
+        node_types_sync.buffer_changed(ls, item.uri)  # a node-type definition's buffer counts
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: FlowdropServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -73,10 +75,12 @@ def register(server: FlowdropServer) -> None:
         except Exception as error:  # noqa: BLE001
             ls.log_error(f"applying a change to {uri}", error)
         ls.schedule(uri)
+        node_types_sync.buffer_changed(ls, uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: FlowdropServer, params: types.DidCloseTextDocumentParams) -> None:
         document = ls.documents.close(params.text_document.uri)
+        node_types_sync.buffer_changed(ls, params.text_document.uri, closed=True)
         if document is not None and document.published:
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=document.uri, diagnostics=[])

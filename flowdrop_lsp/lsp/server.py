@@ -200,13 +200,20 @@ class FlowdropServer(LanguageServer):
 
 
 def create_server() -> FlowdropServer:
-    from flowdrop_lsp.lsp import code_actions, commands, diagnostics, settings_sync
+    from flowdrop_lsp.lsp import (
+        code_actions,
+        commands,
+        diagnostics,
+        node_types_sync,
+        settings_sync,
+    )
 
     server = FlowdropServer()
     settings_sync.register(server)
     diagnostics.register(server)
     code_actions.register(server)
     commands.register(server)
+    node_types_sync.register(server)
     return server
 
 

@@ -62,6 +62,9 @@ def register(server: FlowdropServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: FlowdropServer, params: types.InitializedParams) -> None:
+        from flowdrop_lsp.lsp.node_types_sync import start_watching
+
+        start_watching(ls)
         await _pull_configuration(ls)
         ls.republish_all()
         show_new_problems(ls)

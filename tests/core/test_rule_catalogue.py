@@ -4,11 +4,14 @@ without an example fails this test."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from flowdrop_lsp.core import analyze
+from flowdrop_lsp.core.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE
+from flowdrop_lsp.core.settings import Settings
 from tests.core.builders import node, tool_edge, workflow
 
 EXAMPLES = {
@@ -35,7 +38,13 @@ EXAMPLES = {
     "R13": workflow(
         [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]
     ),
+    "FD-UNKNOWN-NODE-TYPE": workflow([node("a", "http_reqest")], []),
 }
+# Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE only speaks with a registry.
+SITE = NodeTypeRegistry.from_texts(
+    [(Path("flowdrop_node_type.flowdrop_node_type.http_request.yml"), "id: http_request\n")]
+)
+SETTINGS = {"FD-UNKNOWN-NODE-TYPE": Settings().with_registry(SITE)}
 
 
 def test_every_rule_has_an_example() -> None:
@@ -50,8 +59,9 @@ def test_rule_codes_are_unique_and_documented() -> None:
 
 @pytest.mark.parametrize("code", sorted(EXAMPLES))
 def test_example_produces_its_rule_with_its_default_severity(code: str) -> None:
-    found = [f for f in analyze(EXAMPLES[code]).findings if f.code == code]
-    assert found, [f.code for f in analyze(EXAMPLES[code]).findings]
+    findings = analyze(EXAMPLES[code], SETTINGS.get(code, Settings())).findings
+    found = [f for f in findings if f.code == code]
+    assert found, [f.code for f in findings]
     assert {f.severity for f in found} == {RULES_BY_CODE[code].default_severity}
 
 

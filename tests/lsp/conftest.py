@@ -77,6 +77,8 @@ class Session:
     kind: str
     encoding: str
     result: types.InitializeResult
+    # What the server registered dynamically (client/registerCapability), as editors accept it.
+    registrations: list[types.Registration] = field(default_factory=list)
 
     def open(self, uri: str, text: str, version: int = 1, language_id: str = "json") -> None:
         self.client.text_document_did_open(
@@ -102,6 +104,18 @@ def server_command() -> list[str]:
     return [sys.executable, "-m", "flowdrop_lsp", "serve"]
 
 
+def accept_registrations(lsp_client: LanguageClient) -> list[types.Registration]:
+    """Answer `client/registerCapability` as editors do; the registrations are kept in the
+    returned list (the server registers its node-type watch where the client supports it)."""
+    registrations: list[types.Registration] = []
+
+    def on_register(*args):  # type: ignore[no-untyped-def]
+        registrations.extend(args[-1].registrations)
+
+    lsp_client.protocol.fm.features[types.CLIENT_REGISTER_CAPABILITY] = on_register
+    return registrations
+
+
 async def start_session(
     lsp_client: LanguageClient, kind: str, init_options: dict | None = None
 ) -> Session:
@@ -116,6 +130,7 @@ async def start_session(
         return original(*args)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+    registrations = accept_registrations(lsp_client)
 
     capabilities = client_capabilities(kind)
     result = await lsp_client.initialize_session(
@@ -127,7 +142,7 @@ async def start_session(
         )
         or "utf-16"
     )
-    return Session(lsp_client, publishes, kind, encoding, result)
+    return Session(lsp_client, publishes, kind, encoding, result, registrations)
 
 
 @pytest_lsp.fixture(params=CLIENTS, config=ClientServerConfig(server_command=server_command()))

@@ -10,7 +10,14 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.lsp.conftest import CLIENTS, REPO, Publishes, Session, server_command
+from tests.lsp.conftest import (
+    CLIENTS,
+    REPO,
+    Publishes,
+    Session,
+    accept_registrations,
+    server_command,
+)
 
 NOT_FLOWDROP = sorted((REPO / "tests" / "fixtures" / "not-flowdrop").glob("*.json"))
 WORKSPACE = "file:///workspace/site"
@@ -28,6 +35,7 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):
         return original(*args)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+    registrations = accept_registrations(lsp_client)
     result = await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities(request.param),
@@ -37,7 +45,9 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):
         )
     )
     encoding = getattr(result.capabilities.position_encoding, "value", "utf-16")
-    lsp_client.flowdrop_session = Session(lsp_client, publishes, request.param, encoding, result)  # type: ignore[attr-defined]
+    lsp_client.flowdrop_session = Session(
+        lsp_client, publishes, request.param, encoding, result, registrations
+    )  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
 

@@ -19,6 +19,7 @@ from flowdrop_lsp.core.rules import (
     self_edge,
     toolbox_cycle,
     unknown_edge_type,
+    unknown_node_type,
 )
 from flowdrop_lsp.core.rules.base import ConsumerCheck, EdgeCheck, GraphCheck, Rule, RuleContext
 
@@ -32,6 +33,7 @@ GRAPH_RULES: tuple[tuple[Rule, GraphCheck], ...] = (
     (toolbox_cycle.RULE, toolbox_cycle.check),
     (llm_tool_name.RULE, llm_tool_name.check),
     (duplicate_edge.RULE, duplicate_edge.check),
+    (unknown_node_type.RULE, unknown_node_type.check),
 )
 
 # The per-consumer part of CMP-9 and CMP-10, cached per consumer by RuleContext.refresh.
@@ -57,6 +59,7 @@ ALL_RULES: tuple[Rule, ...] = (
     llm_tool_name.RULE,
     self_edge.RULE,
     duplicate_edge.RULE,
+    unknown_node_type.RULE,
 )
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 

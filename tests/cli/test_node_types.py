@@ -1,0 +1,110 @@
+"""`flowdrop-lsp check` with a site's node-type definitions beside the workflows: the real
+corpus, `--verbose`, a site-defined toolbox, invalid definitions and the `node-types` setting."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from flowdrop_lsp.entry import main
+from tests.core.builders import CORPUS_JSON, REPO, node, tool_edge, workflow
+
+SYNC = CORPUS_JSON.parent / "config" / "sync"
+PREFIX = "flowdrop_node_type.flowdrop_node_type."
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["check", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The 15 JSON workflows beside the 90 node-type definitions, in the working directory."""
+    folder = tmp_path / "sync"
+    folder.mkdir()
+    for path in [*SYNC.glob(PREFIX + "*.yml"), *CORPUS_JSON.glob("*.json")]:
+        shutil.copy(path, folder)
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def test_the_corpus_beside_its_node_types_checks_clean(
+    capsys: pytest.CaptureFixture[str], site: Path
+) -> None:
+    code, out, err = run(capsys, "--format", "json", "sync")
+    assert code == 0, out
+    assert json.loads(out) == []
+    assert "warning" not in err
+
+
+def test_verbose_names_the_registry(capsys: pytest.CaptureFixture[str], site: Path) -> None:
+    code, out, err = run(capsys, "-v", "sync")
+    assert code == 0 and out.endswith("no problems in 15 files\n")
+    assert err.count("node types: 90 definitions from sync\n") == 1
+
+
+def test_verbose_without_definitions(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    code, _, err = run(capsys, "-v", "tests/corpus/atelier-cms/json")
+    assert code == 0
+    line = "tests/corpus/atelier-cms/json: no node-type definitions found: built-in defaults\n"
+    assert err.count(line) == 1
+
+
+def test_a_site_toolbox_and_an_unknown_type(capsys: pytest.CaptureFixture[str], site: Path) -> None:
+    (site / f"{PREFIX}my_site_toolbox.yml").write_text(
+        "id: my_site_toolbox\nexecutor_plugin: 'my_module:toolbox'\n"
+    )
+    (site / "mine.flowdrop.json").write_text(
+        workflow(
+            [
+                node("a", "http_request", "Web Search"),
+                node("b", "http_request", "web-search"),
+                node("box", "my_site_toolbox", "Box"),
+                node("agent", "aincient_reason", "Agent"),
+                node("odd", "http_reqest", "Odd"),
+            ],
+            [tool_edge("a", "agent"), tool_edge("b", "box"), tool_edge("box", "agent")],
+        )
+    )
+    code, out, _ = run(capsys, "--format", "json", "sync/mine.flowdrop.json")
+    assert code == 1
+    codes = sorted(f["code"] for f in json.loads(out))
+    assert codes == ["CMP-9", "CMP-9", "FD-UNKNOWN-NODE-TYPE"]
+    unknown = next(f for f in json.loads(out) if f["code"] == "FD-UNKNOWN-NODE-TYPE")
+    assert unknown["severity"] == "warning" and unknown["node"] == "odd"
+    assert (
+        "'http_reqest'" in unknown["message"] and "91 definitions from sync" in unknown["message"]
+    )
+
+
+def test_an_invalid_definition_warns_and_the_rest_apply(
+    capsys: pytest.CaptureFixture[str], site: Path
+) -> None:
+    (site / f"{PREFIX}broken.yml").write_text("id: [\n")
+    code, out, err = run(capsys, "sync")
+    assert code == 0, out
+    assert err.count("warning: node types:") == 1 and "broken.yml: not valid YAML" in err
+
+
+def test_the_node_types_setting(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "types").mkdir()
+    (tmp_path / "types" / f"{PREFIX}agent.yml").write_text(
+        "id: agent\nparameters:\n  tool:\n    connectable: true\n"
+    )
+    (tmp_path / "flows").mkdir()
+    (tmp_path / "flows" / "w.flowdrop.json").write_text(
+        workflow([node("a", "calculator", "Calc"), node("x", "agent")], [tool_edge("a", "x")])
+    )
+    (tmp_path / "flowdrop-lsp.toml").write_text('node-types = ["types"]\n')
+    code, out, _ = run(capsys, "--format", "json", str(tmp_path / "flows"))
+    assert code == 0
+    found = json.loads(out)
+    assert [f["code"] for f in found] == ["FD-UNKNOWN-NODE-TYPE"]  # calculator: not defined
