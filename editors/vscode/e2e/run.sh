@@ -9,7 +9,8 @@
 #
 # The workspace: examples/research-agent.flowdrop.json, a Drupal config workflow
 # (config/sync/flowdrop_workflow.flowdrop_workflow.research.yml from tests/editors/fixtures),
-# and an unrelated package.json and docker-compose.yml.
+# and unrelated package.json, docker-compose.yml and notes/research-copy.yml (that workflow
+# under a name the extension does not select).
 # Needs editors/vscode/e2e/install-deps.sh to have run. Screenshots go to
 # <repo>/artifacts/vscode/. Exit 0 = all assertions held.
 set -euo pipefail
@@ -84,6 +85,9 @@ cp "$REPO/examples/research-agent.flowdrop.json" "$WS/"
 YAML_WORKFLOW="flowdrop_workflow.flowdrop_workflow.research.yml"
 mkdir -p "$WS/config/sync"
 cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/config/sync/"
+# The same workflow under a name the extension does not select (language yaml too).
+mkdir -p "$WS/notes"
+cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/notes/research-copy.yml"
 cat >"$WS/docker-compose.yml" <<'YAML'
 # Unrelated YAML: the FlowDrop extension must leave it alone.
 services:
@@ -168,9 +172,11 @@ uri = r"\"uri\": \"file://[^\"]*/" + re.escape(sys.argv[2]) + r"\""
 sys.exit(0 if re.search(uri + r",\s*\"languageId\": \"yaml\"", trace) else 1)
 ' "$TMP/trace.log" "$YAML_WORKFLOW" \
   || die "the FlowDrop output channel shows no didOpen of $YAML_WORKFLOW with languageId yaml"
-if grep -q "workspace/docker-compose.yml" <<<"$TRACE"; then
-  die "the extension sent the unrelated docker-compose.yml to the server (document selector too wide)"
-fi
+for f in docker-compose.yml notes/research-copy.yml; do
+  if grep -q "workspace/$f" <<<"$TRACE"; then
+    die "the extension sent the unrelated $f to the server (document selector too wide)"
+  fi
+done
 echo "e2e-vscode: OK the server saw the workflow and never package.json (LSP trace)"
-echo "e2e-vscode: OK $YAML_WORKFLOW went to the server with languageId yaml, docker-compose.yml never (LSP trace)"
+echo "e2e-vscode: OK $YAML_WORKFLOW went to the server with languageId yaml, docker-compose.yml and notes/research-copy.yml never (LSP trace)"
 echo "e2e-vscode: PASS (screenshots in $ART)"

@@ -9,8 +9,8 @@
 //               and check that the error message names the setting
 //   YAML_WORKFLOW  optional: a Drupal config workflow (path relative to WORKSPACE, e.g.
 //               config/sync/flowdrop_workflow.flowdrop_workflow.research.yml) with two
-//               colliding tool labels; checked as YAML, with docker-compose.yml as the
-//               unrelated YAML file
+//               colliding tool labels; checked as YAML, with docker-compose.yml and
+//               notes/research-copy.yml (the same workflow, not so named) as unrelated YAML
 //   YAML_PYTHON  a python with PyYAML, to check the fixed file (default python3)
 //   STEP_TIMEOUT_MS  bound for each wait (default 60000)
 import { chromium } from 'playwright-core';
@@ -30,6 +30,7 @@ const UNRELATED = 'package.json';
 const YAML_WORKFLOW = process.env.YAML_WORKFLOW || '';
 const YAML_PYTHON = process.env.YAML_PYTHON || 'python3';
 const UNRELATED_YAML = 'docker-compose.yml';
+const UNRELATED_YAML_WORKFLOW = 'notes/research-copy.yml'; // workflow content, another name
 
 if (!URL_BASE || !WORKSPACE || !ARTIFACTS) {
   console.error('test.mjs: CS_URL, WORKSPACE and ARTIFACTS must be set (use e2e/run.sh)');
@@ -390,17 +391,27 @@ async function yamlScenario() {
     `line ${JSON.stringify(diff[0][0].trim())} -> ${JSON.stringify(diff[0][1].trim())}`);
   await shot('06-yaml-after-fix.png');
 
-  // An unrelated YAML file (docker-compose.yml) gets no flowdrop problem.
-  await quickOpen(UNRELATED_YAML);
-  log(`opened ${UNRELATED_YAML}`);
-  await page.waitForTimeout(3000);
-  const sq = await activeSquiggles().count();
-  if (sq !== 0) fail(`${UNRELATED_YAML} shows ${sq} error squiggle(s)`);
-  await openProblems();
-  const flowdropRows = (await problemRows()).filter((t) => /flowdrop|CMP-/i.test(t));
-  if (flowdropRows.length) fail(`flowdrop problems listed after opening ${UNRELATED_YAML}: ${flowdropRows.join('; ')}`);
-  log(`OK no flowdrop problem for ${UNRELATED_YAML}`);
-  await shot('06-yaml-unrelated-docker-compose.png');
+  // Unrelated YAML gets no flowdrop problem (nor is sent: run.sh checks the trace):
+  // docker-compose.yml (VS Code gives it language "dockercompose", mode "Compose"), and a
+  // copy of the workflow under another name: language yaml, and the server would flag it
+  // by its content if the extension sent it, so this proves the selector's file pattern.
+  for (const [file, wantMode, png] of [
+    [UNRELATED_YAML, null, '06-yaml-unrelated-docker-compose.png'],
+    [UNRELATED_YAML_WORKFLOW, 'YAML', '06-yaml-unrelated-workflow-copy.png'],
+  ]) {
+    await quickOpen(path.basename(file));
+    const fileMode = ((await page.locator('#status\\.editor\\.mode').first().textContent().catch(() => '')) || '').trim();
+    log(`opened ${file} (language mode ${JSON.stringify(fileMode)})`);
+    if (wantMode && fileMode !== wantMode) fail(`${file} opened in language mode ${JSON.stringify(fileMode)}, expected ${wantMode}`);
+    await page.waitForTimeout(3000);
+    const sq = await activeSquiggles().count();
+    if (sq !== 0) fail(`${file} shows ${sq} error squiggle(s)`);
+    await openProblems();
+    const flowdropRows = (await problemRows()).filter((t) => /flowdrop|CMP-/i.test(t));
+    if (flowdropRows.length) fail(`flowdrop problems listed after opening ${file}: ${flowdropRows.join('; ')}`);
+    log(`OK no flowdrop problem for ${file}`);
+    await shot(png);
+  }
 }
 
 let code = 0;
