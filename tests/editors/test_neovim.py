@@ -18,10 +18,21 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_e2e.lua"
 SHIPPED = REPO / "editors" / "nvim"
 EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
+# A Drupal config workflow (as a site exports it to config/sync): 'Web Search 🔎' and web-search
+# both sanitize to web_search (the emoji becomes a trailing separator run, trimmed).
+DRUPAL_WORKFLOW = (
+    Path(__file__).resolve().parent
+    / "fixtures"
+    / "config"
+    / "sync"
+    / "flowdrop_workflow.flowdrop_workflow.research.yml"
+)
 TIMEOUT_S = 60  # hard limit per nvim run; a passing run takes about a second
 
 # One line holds emoji and CJK text before the offending label: in utf-8 its column is a byte
@@ -89,6 +100,24 @@ def _find_label(text: str, label: str) -> Label:
     return Label(
         label, lnum, col, col + len(token.encode("utf-8")), len(prefix.encode("utf-16-le")) // 2
     )
+
+
+def _find_yaml_label(text: str, scalar: str) -> Label:
+    """Where `label: <scalar>` is in Drupal YAML `text` (the scalar as written, quotes included):
+    the label scalar is alone at the end of its line."""
+    needle = f"label: {scalar}"
+    hits = [(n, line) for n, line in enumerate(text.split("\n")) if line.endswith(needle)]
+    assert len(hits) == 1, f"{needle} found {len(hits)} times"
+    lnum, line = hits[0]
+    prefix = line[: -len(scalar)]
+    col = len(prefix.encode("utf-8"))
+    return Label(
+        scalar, lnum, col, col + len(scalar.encode("utf-8")), len(prefix.encode("utf-16-le")) // 2
+    )
+
+
+def _yaml_expected(label: Label) -> dict[str, object]:
+    return {**label.expected(), "text": label.text}
 
 
 def _run_nvim(tmp_path: Path, workflow: Path, params: dict[str, object]) -> float:
@@ -191,3 +220,56 @@ def test_neovim_utf8_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
             "new_label": "Web Search 2",
         },
     )
+
+
+def test_neovim_drupal_yaml_workflow(tmp_path: Path) -> None:
+    """A Drupal config workflow (`yaml` buffer) attaches the client; the CMP-9 errors sit on both
+    label scalars (utf-8 byte columns: the emoji inside one label is 4 bytes); the preferred fix
+    rewrites the other scalar in Drupal's style and the saved file is valid YAML. A
+    docker-compose.yml and a Drupal config file that is no workflow (both `yaml`) get no client."""
+    site = tmp_path / "site"
+    workflow = site / "config" / "sync" / DRUPAL_WORKFLOW.name
+    workflow.parent.mkdir(parents=True)
+    shutil.copyfile(DRUPAL_WORKFLOW, workflow)
+    (site / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    compose = site / "docker-compose.yml"
+    compose.write_text("services:\n  web:\n    image: nginx:1.27\n", encoding="utf-8")
+    system_site = site / "config" / "sync" / "system.site.yml"
+    system_site.write_text(
+        "uuid: 0d4b\nname: 'Atelier'\nmail: site@example.org\n", encoding="utf-8"
+    )
+
+    original = workflow.read_text(encoding="utf-8")
+    first = _find_yaml_label(original, "'Web Search 🔎'")
+    second = _find_yaml_label(original, "web-search")
+    assert first.lnum < second.lnum
+    # utf-8 bytes, utf-16 code units and code points all differ inside the emoji label.
+    assert first.end_col - first.col == len(first.text) + 3
+    assert first.end_col - first.col != len(first.text.encode("utf-16-le")) // 2
+    second_line = original.split("\n")[second.lnum]
+    fixed_line = second_line.replace("label: web-search", "label: 'web-search 2'")
+    _run_nvim(
+        tmp_path,
+        workflow,
+        {
+            "filetype": "yaml",
+            "yaml": True,
+            "expected": [_yaml_expected(first), _yaml_expected(second)],
+            "title": 'Keep "Web Search 🔎"; rename "web-search" (http_request.2) to "web-search 2"',
+            "node_id": "http_request.2",
+            "new_label": "web-search 2",
+            "fixed": {"lnum": second.lnum, "line": fixed_line},
+            "others": [str(compose), str(system_site)],
+        },
+    )
+
+    fixed = workflow.read_text(encoding="utf-8")
+    changed = [
+        (a, b) for a, b in zip(original.split("\n"), fixed.split("\n"), strict=True) if a != b
+    ]
+    assert changed == [(second_line, fixed_line)], changed
+    before, after = yaml.safe_load(original), yaml.safe_load(fixed)  # still valid YAML
+    labels = {node["id"]: node["data"]["label"] for node in after["nodes"]}
+    assert labels["http_request.2"] == "web-search 2"
+    assert labels["http_request.1"] == "Web Search 🔎"
+    assert {**before, "nodes": None} == {**after, "nodes": None}

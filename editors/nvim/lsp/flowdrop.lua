@@ -4,8 +4,10 @@
 -- then `vim.lsp.enable('flowdrop')`. Override any field with `vim.lsp.config('flowdrop', {...})`.
 --
 -- The server is started only for workflow files: JSON/JSONC buffers whose name ends in
--- `.flowdrop.json` (or matches a glob in `settings.flowdrop.files`). Other JSON files
--- (package.json, ...) never see it.
+-- `.flowdrop.json`, YAML buffers named like Drupal's config entities
+-- (`flowdrop_workflow.flowdrop_workflow.<id>.yml` or `.yaml`, e.g. in config/sync/), or
+-- buffers of those filetypes matching a glob in `settings.flowdrop.files`. Other JSON and
+-- YAML files (package.json, docker-compose.yml, ...) never see it.
 
 local root_markers = { 'flowdrop-lsp.toml', 'pyproject.toml', '.git' }
 
@@ -33,10 +35,19 @@ local function matches_user_globs(path, root)
   return false
 end
 
+--- Workflow files by name: `*.flowdrop.json` (JSON/JSONC buffers), and Drupal config
+--- workflows `flowdrop_workflow.flowdrop_workflow.<id>.yml`/`.yaml` (YAML buffers).
+local function is_workflow_name(path, filetype)
+  if filetype == 'yaml' then
+    return vim.fs.basename(path):match('^flowdrop_workflow%.flowdrop_workflow%..+%.ya?ml$') ~= nil
+  end
+  return path:match('%.flowdrop%.json$') ~= nil
+end
+
 ---@type vim.lsp.Config
 return {
   cmd = { 'flowdrop-lsp', 'serve' },
-  filetypes = { 'json', 'jsonc' },
+  filetypes = { 'json', 'jsonc', 'yaml' },
   root_markers = root_markers,
   -- Attach to workflow files only: `on_dir` is called just for them.
   root_dir = function(bufnr, on_dir)
@@ -46,7 +57,7 @@ return {
     end
     local path = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
     local root = vim.fs.root(bufnr, root_markers) or vim.fs.dirname(path)
-    if path:match('%.flowdrop%.json$') or matches_user_globs(path, root) then
+    if is_workflow_name(path, vim.bo[bufnr].filetype) or matches_user_globs(path, root) then
       on_dir(root)
     end
   end,

@@ -7,6 +7,10 @@
 #   --server PATH  flowdrop-lsp executable (default: <repo>/.venv/bin/flowdrop-lsp)
 #   --docs-shot    also (re)write editors/vscode/docs/quickfix.png
 #
+# The workspace: examples/research-agent.flowdrop.json, a Drupal config workflow
+# (config/sync/flowdrop_workflow.flowdrop_workflow.research.yml from tests/editors/fixtures),
+# and unrelated package.json, docker-compose.yml and notes/research-copy.yml (that workflow
+# under a name the extension does not select).
 # Needs editors/vscode/e2e/install-deps.sh to have run. Screenshots go to
 # <repo>/artifacts/vscode/. Exit 0 = all assertions held.
 set -euo pipefail
@@ -23,7 +27,7 @@ while [ $# -gt 0 ]; do
     --server) SERVER="${2:?--server needs a path}"; shift 2 ;;
     --server=*) SERVER="${1#--server=}"; shift ;;
     --docs-shot) DOCS_SHOT="$EXT/docs/quickfix.png"; shift ;;
-    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -77,6 +81,21 @@ trap 'exit 130' INT TERM
 WS="$TMP/workspace"
 mkdir -p "$WS" "$TMP/user/User" "$TMP/extensions" "$TMP/xdg-config" "$TMP/xdg-data"
 cp "$REPO/examples/research-agent.flowdrop.json" "$WS/"
+# A Drupal site's config export: a FlowDrop workflow as YAML (language `yaml`).
+YAML_WORKFLOW="flowdrop_workflow.flowdrop_workflow.research.yml"
+mkdir -p "$WS/config/sync"
+cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/config/sync/"
+# The same workflow under a name the extension does not select (language yaml too).
+mkdir -p "$WS/notes"
+cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/notes/research-copy.yml"
+cat >"$WS/docker-compose.yml" <<'YAML'
+# Unrelated YAML: the FlowDrop extension must leave it alone.
+services:
+  web:
+    image: nginx:1.27
+    ports:
+      - '8080:80'
+YAML
 cat >"$WS/package.json" <<'JSON'
 {
   "name": "unrelated-package",
@@ -121,8 +140,13 @@ setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
   >"$TMP/code-server.log" 2>&1 </dev/null &
 CS_PID=$!
 
+# The YAML check of the quick-fixed file uses the server's Python (PyYAML is a dependency).
+YAML_PYTHON="$(dirname "$SERVER")/python"
+{ [ -x "$YAML_PYTHON" ] && "$YAML_PYTHON" -c 'import yaml' 2>/dev/null; } || YAML_PYTHON=python3
+"$YAML_PYTHON" -c 'import yaml' 2>/dev/null || die "no Python with PyYAML ($YAML_PYTHON) for the YAML check"
+
 cd "$HERE"
-CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
+YAML_PYTHON="$YAML_PYTHON" YAML_WORKFLOW="config/sync/$YAML_WORKFLOW" CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
   timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/test.mjs" \
   || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"
 
@@ -139,5 +163,20 @@ grep -q "textDocument/didOpen" <<<"$TRACE" && grep -q "research-agent.flowdrop.j
 if grep -q "workspace/package.json" <<<"$TRACE"; then
   die "the extension sent the unrelated package.json to the server (document selector too wide)"
 fi
+# The Drupal workflow went to the server as a `yaml` document; docker-compose.yml never did.
+printf '%s' "$TRACE" >"$TMP/trace.log"
+"$YAML_PYTHON" -c '
+import re, sys
+trace = open(sys.argv[1], encoding="utf-8").read()
+uri = r"\"uri\": \"file://[^\"]*/" + re.escape(sys.argv[2]) + r"\""
+sys.exit(0 if re.search(uri + r",\s*\"languageId\": \"yaml\"", trace) else 1)
+' "$TMP/trace.log" "$YAML_WORKFLOW" \
+  || die "the FlowDrop output channel shows no didOpen of $YAML_WORKFLOW with languageId yaml"
+for f in docker-compose.yml notes/research-copy.yml; do
+  if grep -q "workspace/$f" <<<"$TRACE"; then
+    die "the extension sent the unrelated $f to the server (document selector too wide)"
+  fi
+done
 echo "e2e-vscode: OK the server saw the workflow and never package.json (LSP trace)"
+echo "e2e-vscode: OK $YAML_WORKFLOW went to the server with languageId yaml, docker-compose.yml and notes/research-copy.yml never (LSP trace)"
 echo "e2e-vscode: PASS (screenshots in $ART)"

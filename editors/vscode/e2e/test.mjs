@@ -7,8 +7,14 @@
 //   DOCS_SHOT   optional: where to write the README screenshot (quick-fix menu open)
 //   CHECK_BAD_PATH=1  finally set a broken flowdrop.server.path (workspace settings)
 //               and check that the error message names the setting
+//   YAML_WORKFLOW  optional: a Drupal config workflow (path relative to WORKSPACE, e.g.
+//               config/sync/flowdrop_workflow.flowdrop_workflow.research.yml) with two
+//               colliding tool labels; checked as YAML, with docker-compose.yml and
+//               notes/research-copy.yml (the same workflow, not so named) as unrelated YAML
+//   YAML_PYTHON  a python with PyYAML, to check the fixed file (default python3)
 //   STEP_TIMEOUT_MS  bound for each wait (default 60000)
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -21,6 +27,10 @@ const STEP = Number(process.env.STEP_TIMEOUT_MS || 60000);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const WORKFLOW = 'research-agent.flowdrop.json';
 const UNRELATED = 'package.json';
+const YAML_WORKFLOW = process.env.YAML_WORKFLOW || '';
+const YAML_PYTHON = process.env.YAML_PYTHON || 'python3';
+const UNRELATED_YAML = 'docker-compose.yml';
+const UNRELATED_YAML_WORKFLOW = 'notes/research-copy.yml'; // workflow content, another name
 
 if (!URL_BASE || !WORKSPACE || !ARTIFACTS) {
   console.error('test.mjs: CS_URL, WORKSPACE and ARTIFACTS must be set (use e2e/run.sh)');
@@ -256,7 +266,11 @@ async function main() {
   log(`OK no flowdrop problem for ${UNRELATED}`);
   await shot('04-unrelated-package-json.png');
 
-  // 6. A broken `flowdrop.server.path` (changed while running: the extension
+  // 6. A Drupal config workflow (YAML): squiggles on both colliding labels, the
+  //    preferred quick fix, and the file stays valid YAML.
+  if (YAML_WORKFLOW) await yamlScenario();
+
+  // 7. A broken `flowdrop.server.path` (changed while running: the extension
   //    restarts the server) gives an error message naming the setting.
   if (CHECK_BAD_PATH) {
     fs.writeFileSync(wsSettings, JSON.stringify({ 'flowdrop.server.path': '/nonexistent/flowdrop-lsp' }, null, 2));
@@ -267,6 +281,136 @@ async function main() {
     log(`OK broken server path reported: ${JSON.stringify(toast.slice(0, 160))}`);
     await page.waitForTimeout(500); // let the toast finish sliding in
     await shot('05-missing-server-error.png');
+  }
+}
+
+/** YAML text as plain data, parsed by PyYAML (fails the test if it is not valid YAML). */
+function loadYaml(text, what) {
+  const script = 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.buffer.read().decode("utf-8"))))';
+  try {
+    return JSON.parse(execFileSync(YAML_PYTHON, ['-c', script], { input: text, encoding: 'utf8' }));
+  } catch (err) {
+    fail(`${what} is not valid YAML (PyYAML via ${YAML_PYTHON}): ${err.stderr || err.message}`);
+  }
+}
+
+/** 1-based line of the first line of `text` matching `re`, and the 1-based column of the match. */
+function findLine(text, re) {
+  const lines = text.split('\n');
+  const idx = lines.findIndex((l) => re.test(l));
+  if (idx < 0) fail(`no line matching ${re}`);
+  return { line: idx + 1, col: lines[idx].search(re) + 1, text: lines[idx] };
+}
+
+async function yamlScenario() {
+  const name = path.basename(YAML_WORKFLOW);
+  const file = path.join(WORKSPACE, YAML_WORKFLOW);
+  const original = fs.readFileSync(file, 'utf8');
+  // The label scalars as VS Code counts columns (utf-16; the emoji is 2 code units).
+  const a = findLine(original, /label: 'Web Search \u{1F50E}'/u);
+  const b = findLine(original, /label: '?web-search'?$/);
+  const aCol = a.col + 'label: '.length;
+  const bCol = b.col + 'label: '.length;
+
+  await quickOpen(name);
+  log(`opened ${YAML_WORKFLOW}`);
+  // Language mode in the status bar: VS Code's built-in YAML support (no Red Hat extension here).
+  const mode = await waitFor('the language mode in the status bar', async () =>
+    ((await page.locator('#status\\.editor\\.mode').first().textContent().catch(() => '')) || '').trim() || null,
+  );
+  if (mode !== 'YAML') fail(`${name} opened in language mode ${JSON.stringify(mode)}, expected "YAML" (languageId yaml)`);
+  log(`OK ${name} is in language mode ${mode} (languageId yaml)`);
+
+  // Both labels in view: cursor on the line between them (Ctrl+G centres it).
+  const middle = Math.round((a.line + b.line) / 2);
+  await gotoLineCol(middle, 1);
+  const n = await waitFor('squiggles on both colliding labels', async () => {
+    const c = await activeSquiggles().count();
+    return c >= 2 ? c : 0;
+  });
+  log(`OK squiggles in ${name}: ${n}`);
+
+  // The Problems panel: one CMP-9 entry on each label scalar.
+  await openProblems();
+  await waitFor('two CMP-9 entries for the YAML workflow in the Problems panel', async () => {
+    const r = (await problemRows()).filter((t) => t.includes('CMP-9'));
+    return r.length >= 2 ? r : null;
+  });
+  await page.waitForTimeout(1000);
+  const cmp9 = (await problemRows()).filter((t) => t.includes('CMP-9')).map((t) => t.split(' | ')[0]);
+  for (const r of cmp9) log(`   ${r}`);
+  if (cmp9.length !== 2) fail(`expected 2 CMP-9 entries for ${name}, got ${cmp9.length}: ${cmp9.join('; ')}`);
+  for (const [what, line, col] of [['Web Search 🔎', a.line, aCol], ['web-search', b.line, bCol]]) {
+    const at = new RegExp(`\\b${line}\\b\\D+\\b${col}\\b`);
+    if (!cmp9.some((r) => at.test(r))) fail(`no CMP-9 entry at line ${line}, column ${col} (label ${what}): ${cmp9.join('; ')}`);
+  }
+  log(`OK Problems panel: CMP-9 at ${a.line}:${aCol} and ${b.line}:${bCol} (the label scalars)`);
+  await shot('06-yaml-before-fix.png');
+
+  // Ctrl+. then Enter on the 'web-search' label.
+  await gotoLineCol(b.line, bCol + 2);
+  await waitFor('a squiggle in view', async () => (await activeSquiggles().count()) > 0);
+  await page.keyboard.press('Control+.');
+  const widget = page.locator('.action-widget').first();
+  await widget.waitFor({ state: 'visible', timeout: STEP });
+  const items = await waitFor('quick-fix items in the menu', async () => {
+    const t = await page.locator('.action-widget .monaco-list-row.action').allTextContents();
+    return t.length > 0 ? t : null;
+  });
+  log(`quick-fix menu: ${items.map((s) => JSON.stringify(s.trim())).join(', ')}`);
+  await shot('06-yaml-quickfix-menu.png');
+  await page.keyboard.press('Enter');
+  await widget.waitFor({ state: 'hidden', timeout: STEP }).catch(() => {});
+
+  await waitFor('the squiggles to disappear after the quick fix', async () => (await activeSquiggles().count()) === 0);
+  await waitFor('no CMP-9 entry left in the Problems panel', async () =>
+    (await problemRows()).every((t) => !t.includes('CMP-9')),
+  );
+  log(`OK squiggles and CMP-9 problems gone in ${name}`);
+  await page.keyboard.press('Control+S');
+  const fixed = await waitFor('the fixed YAML file to be saved', async () => {
+    const now = fs.readFileSync(file, 'utf8');
+    return now !== original ? now : null;
+  });
+  const before = loadYaml(original, `the original ${name}`).nodes.map((node) => node.data.label);
+  const after = loadYaml(fs.readFileSync(file, 'utf8'), `the saved ${name}`).nodes.map((node) => node.data.label);
+  const changed = after.map((l, i) => [before[i], l]).filter(([x, y]) => x !== y);
+  if (changed.length !== 1) fail(`expected one renamed label in ${name}, got ${JSON.stringify(changed)}`);
+  const title = /Rename "(.*)" to "(.*)"/.exec(items[0]);
+  if (title && (title[1] !== changed[0][0] || title[2] !== changed[0][1])) {
+    fail(`Enter applied ${JSON.stringify(changed[0])}, not the first menu item ${JSON.stringify(items[0].trim())}`);
+  }
+  // Only the label line changed, in Drupal's style.
+  const oldLines = original.split('\n');
+  const newLines = fixed.split('\n');
+  const diff = newLines.map((l, i) => [oldLines[i], l]).filter(([x, y]) => x !== y);
+  if (oldLines.length !== newLines.length || diff.length !== 1) {
+    fail(`expected exactly one changed line in ${name}, got ${JSON.stringify(diff)}`);
+  }
+  log(`OK quick fix renamed ${JSON.stringify(changed[0][0])} -> ${JSON.stringify(changed[0][1])}; valid YAML; ` +
+    `line ${JSON.stringify(diff[0][0].trim())} -> ${JSON.stringify(diff[0][1].trim())}`);
+  await shot('06-yaml-after-fix.png');
+
+  // Unrelated YAML gets no flowdrop problem (nor is sent: run.sh checks the trace):
+  // docker-compose.yml (VS Code gives it language "dockercompose", mode "Compose"), and a
+  // copy of the workflow under another name: language yaml, and the server would flag it
+  // by its content if the extension sent it, so this proves the selector's file pattern.
+  for (const [file, wantMode, png] of [
+    [UNRELATED_YAML, null, '06-yaml-unrelated-docker-compose.png'],
+    [UNRELATED_YAML_WORKFLOW, 'YAML', '06-yaml-unrelated-workflow-copy.png'],
+  ]) {
+    await quickOpen(path.basename(file));
+    const fileMode = ((await page.locator('#status\\.editor\\.mode').first().textContent().catch(() => '')) || '').trim();
+    log(`opened ${file} (language mode ${JSON.stringify(fileMode)})`);
+    if (wantMode && fileMode !== wantMode) fail(`${file} opened in language mode ${JSON.stringify(fileMode)}, expected ${wantMode}`);
+    await page.waitForTimeout(3000);
+    const sq = await activeSquiggles().count();
+    if (sq !== 0) fail(`${file} shows ${sq} error squiggle(s)`);
+    await openProblems();
+    const flowdropRows = (await problemRows()).filter((t) => /flowdrop|CMP-/i.test(t));
+    if (flowdropRows.length) fail(`flowdrop problems listed after opening ${file}: ${flowdropRows.join('; ')}`);
+    log(`OK no flowdrop problem for ${file}`);
+    await shot(png);
   }
 }
 

@@ -1,5 +1,6 @@
 // VS Code client for flowdrop-lsp: starts `flowdrop-lsp serve` (stdio) for
-// FlowDrop workflow documents (*.flowdrop.json and the `flowdrop.files` globs).
+// FlowDrop workflow documents (*.flowdrop.json, Drupal config workflows
+// flowdrop_workflow.flowdrop_workflow.<id>.yml/.yaml, and the `flowdrop.files` globs).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,8 +13,12 @@ import {
 } from 'vscode-languageclient/node';
 
 const SECTION = 'flowdrop';
-const DEFAULT_GLOB = '**/*.flowdrop.json';
-const LANGUAGES = ['json', 'jsonc'];
+/** Always selected, whatever `flowdrop.files` says: FlowDrop's JSON files and Drupal's
+ *  config entities (config/sync/flowdrop_workflow.flowdrop_workflow.<id>.yml). */
+const DEFAULT_GLOBS = ['**/*.flowdrop.json', '**/flowdrop_workflow.flowdrop_workflow.*.{yml,yaml}'];
+/** `yaml` is VS Code's built-in language id for .yml/.yaml (Red Hat's YAML extension
+ *  keeps it): we contribute no language, we only attach to matching documents. */
+const LANGUAGES = ['json', 'jsonc', 'yaml'];
 const EXECUTABLE = 'flowdrop-lsp';
 
 /** Settings whose change needs a new server process (or a new document selector). */
@@ -153,7 +158,7 @@ function settingsSnapshot(): unknown {
 function globs(): string[] {
   const configured = config().get<unknown>('files');
   const list = Array.isArray(configured) ? configured : [];
-  const out = [DEFAULT_GLOB];
+  const out = [...DEFAULT_GLOBS];
   for (const g of list) {
     if (typeof g === 'string' && g.trim() !== '' && !out.includes(g.trim())) out.push(g.trim());
   }
@@ -167,8 +172,9 @@ interface Filter {
 }
 
 /**
- * FlowDrop workflow files only. Never a bare `{language: 'json'}` (that would
- * also grab settings.json, package.json, ...). Untitled documents are excluded.
+ * FlowDrop workflow files only. Never a bare `{language: 'json'}` or
+ * `{language: 'yaml'}` (that would also grab settings.json, package.json,
+ * docker-compose.yml, ...). Untitled documents are excluded.
  * Globs starting with "**" + "/" or absolute ones match anywhere; other globs are
  * relative to each workspace folder.
  */

@@ -4,7 +4,10 @@
 -- params.json: rtp, server, encoding, expected = [{lnum, col, end_lnum, end_col, text}],
 -- title, node_id, new_label, timeout_ms; optional: settings (the client's `settings`), other (a
 -- JSON file that must get no client), also (a file that `settings.flowdrop.files` makes a
--- workflow: the client must attach).
+-- workflow: the client must attach), filetype (of FILE, default json), yaml (FILE is a YAML
+-- workflow: instead of decoding JSON, line `fixed.lnum` must read `fixed.line` after the fix,
+-- and the buffer is written for the caller to parse), others (JSON/YAML files, of a filetype the
+-- config lists, that must get no client).
 -- Exit code 0 = every check passed; `cquit 1` with a FAIL: line on stderr otherwise.
 
 vim.cmd('filetype plugin indent on') -- first: with -u, filetype detection is off
@@ -69,7 +72,8 @@ end
 
 local function run()
   local buf = vim.api.nvim_get_current_buf()
-  check(vim.bo[buf].filetype == 'json', 'filetype is "' .. vim.bo[buf].filetype .. '", expected json')
+  local filetype = P.filetype or 'json'
+  check(vim.bo[buf].filetype == filetype, 'filetype is "' .. vim.bo[buf].filetype .. '", expected ' .. filetype)
 
   -- 1. The shipped config attaches to the workflow file.
   check(vim.lsp.config.flowdrop.init_options.pullDiagnostics == false, 'shipped init_options.pullDiagnostics is not false')
@@ -147,17 +151,26 @@ local function run()
   end, 20)
   check(cleared, 'CMP-9 diagnostics remain after the fix: ' .. vim.inspect(vim.tbl_map(describe, cmp9(buf))))
 
-  local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
-  local ok, doc = pcall(vim.json.decode, text)
-  check(ok, 'buffer is not valid JSON after the fix: ' .. tostring(doc))
-  local label
-  for _, node in ipairs(doc.nodes or {}) do
-    if node.id == P.node_id then
-      label = node.data and node.data.label
+  if P.yaml then
+    -- No YAML parser in Neovim: check the rewritten line, write the buffer; the caller parses it.
+    local line = vim.api.nvim_buf_get_lines(buf, P.fixed.lnum, P.fixed.lnum + 1, false)[1]
+    check(line == P.fixed.line, ('line %d reads %q after the fix, expected %q'):format(P.fixed.lnum, tostring(line), P.fixed.line))
+    vim.cmd('silent write')
+    check(not vim.bo[buf].modified, 'could not write ' .. vim.api.nvim_buf_get_name(buf))
+    out(('fixed: line %d is now %q (written)'):format(P.fixed.lnum, line))
+  else
+    local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+    local ok, doc = pcall(vim.json.decode, text)
+    check(ok, 'buffer is not valid JSON after the fix: ' .. tostring(doc))
+    local label
+    for _, node in ipairs(doc.nodes or {}) do
+      if node.id == P.node_id then
+        label = node.data and node.data.label
+      end
     end
+    check(label == P.new_label, ('node %s is labelled %q, expected %q'):format(P.node_id, tostring(label), P.new_label))
+    out('fixed: ' .. P.node_id .. ' is now "' .. label .. '"')
   end
-  check(label == P.new_label, ('node %s is labelled %q, expected %q'):format(P.node_id, tostring(label), P.new_label))
-  out('fixed: ' .. P.node_id .. ' is now "' .. label .. '"')
 
   -- 5. A JSON file that is not a workflow file gets no server.
   if P.other then
@@ -167,6 +180,17 @@ local function run()
     vim.wait(500)
     check(#vim.lsp.get_clients({ bufnr = other }) == 0, 'a client attached to ' .. P.other)
     out('not attached to ' .. vim.fs.basename(P.other))
+  end
+  -- 5b. Nor do other files of a filetype the config lists (docker-compose.yml, ...).
+  for _, path in ipairs(P.others or {}) do
+    vim.cmd.edit(vim.fn.fnameescape(path))
+    local b = vim.api.nvim_get_current_buf()
+    local ft = vim.bo[b].filetype
+    check(b ~= buf and vim.tbl_contains(vim.lsp.config.flowdrop.filetypes, ft),
+      ('%s has filetype %q, which the config does not list: the check would prove nothing'):format(path, ft))
+    vim.wait(500)
+    check(#vim.lsp.get_clients({ bufnr = b }) == 0, 'a client attached to ' .. path .. ' (filetype ' .. ft .. ')')
+    out(('not attached to %s (filetype %s)'):format(vim.fs.basename(path), ft))
   end
   if P.also then
     vim.cmd.edit(vim.fn.fnameescape(P.also))
