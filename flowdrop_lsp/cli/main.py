@@ -20,6 +20,7 @@ from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.edits import apply_edits, preferred_edits
 from flowdrop_lsp.core.findings import Severity
 from flowdrop_lsp.core.node_types import NodeTypeLocator, NodeTypeRegistry
+from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.selection import Candidate, Skipped, syntax_of, walk
 from flowdrop_lsp.core.settings import Settings, SettingsError, find_project_settings, load_settings
 
@@ -97,8 +98,9 @@ def _read(path: Path) -> str:
         if buffer is not None:  # bytes, so that \r\n survives as it does for files
             return buffer.read().decode("utf-8")
         return sys.stdin.read()
-    with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n: spans count it
-        return handle.read()
+    # Bytes decoded whole: \r\n stays (spans count it), and a decoding error has the whole
+    # content and the error's offset in it.
+    return path.read_bytes().decode("utf-8")
 
 
 class ReadOnlyError(OSError):
@@ -236,7 +238,16 @@ def run_check(args: argparse.Namespace) -> int:
         except SettingsError as error:
             print(f"flowdrop-lsp: {error}", file=sys.stderr)
             return EXIT_USAGE
-        except (OSError, UnicodeDecodeError) as error:
+        except UnicodeDecodeError as error:
+            # Not UTF-8 (a Latin-1 export, a stray byte): one finding at the first bad byte,
+            # never a fix (writing would change bytes nobody asked to change).
+            raw = error.object if isinstance(error.object, bytes) else b""
+            offset = len(raw[: error.start].decode("utf-8", "replace"))
+            shown = raw.decode("utf-8", "replace")
+            finding = undecodable_finding(shown, offset, raw[error.start] if raw else 0)
+            results.append(FileResult(display, shown, (finding,), settings.docs_url))
+            continue
+        except OSError as error:
             failures.append(FileFailure(display, f"cannot read {display}: {error}"))
             print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
             continue

@@ -292,13 +292,49 @@ def test_an_alias_explosion_is_refused_not_expanded() -> None:
     assert "aliases expand" in found[0].message
 
 
-def test_non_utf8_bytes_are_an_io_error_not_a_crash(
+def test_non_utf8_bytes_are_one_syntax_finding_at_the_byte(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "flowdrop_workflow.flowdrop_workflow.latin1.yml"
-    path.write_bytes(workflow("'Caf\xe9'", "'x'").replace(" 🤖", "").encode("latin-1"))
-    assert main(["check", str(path)]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    text = workflow("'Caf\xe9'", "'x'").replace(" 🤖", "")
+    path.write_bytes(text.encode("latin-1"))
+    assert main(["check", str(path), "--fix"]) == 1
+    out = capsys.readouterr().out
+    line = text[: text.index("\xe9")].count("\n") + 1
+    column = text.index("\xe9") - text.rindex("\n", 0, text.index("\xe9"))
+    assert f"{path}:{line}:{column}: error FD-SYNTAX not UTF-8: byte 0xE9" in out
+    assert path.read_bytes() == text.encode("latin-1")  # --fix never touches it
+
+
+def test_a_site_toolbox_type_is_honoured_in_yaml(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    site = tmp_path / "config" / "sync"
+    shutil.copytree(CORPUS_CONFIG, site)
+    for path in site.iterdir():
+        path.chmod(0o644)
+    box = site / "flowdrop_node_type.flowdrop_node_type.flowdrop_node_processor_toolbox.yml"
+    mine = site / "flowdrop_node_type.flowdrop_node_type.my_site_toolbox.yml"
+    mine.write_text(
+        box.read_text(encoding="utf-8")
+        .replace("id: flowdrop_node_processor_toolbox", "id: my_site_toolbox")
+        .replace("label: 'Tool Box'", "label: 'My Site Box'"),
+        encoding="utf-8",
+    )
+    wf = site / "flowdrop_workflow.flowdrop_workflow.research.yml"
+    text = workflow("'Web Search'", "'web-search'").replace(
+        "node_type_id: flowdrop_node_processor_toolbox", "node_type_id: my_site_toolbox"
+    )
+    wf.write_text(text, encoding="utf-8")
+    assert main(["check", str(wf)]) == 1
+    out = capsys.readouterr().out
+    # Forwarded through the site's own toolbox type to the agent.
+    assert out.count('CMP-9 tool name "web_search"') == 2 and 'at "Research Agent' in out
+    mine.unlink()  # the site no longer defines it: the box is taken as the consumer itself
+    main(["check", str(wf)])
+    out = capsys.readouterr().out
+    assert 'at "Web Tools"' in out and 'at "Research Agent' not in out
+    assert "FD-UNKNOWN-NODE-TYPE" in out
 
 
 def test_not_a_workflow_yaml_named_like_one() -> None:

@@ -66,3 +66,15 @@ def not_workflow_finding(root: JsonValue | None, text_length: int) -> Finding:
         "not a FlowDrop workflow: expected a top-level object with 'nodes' and 'edges' arrays",
         span,
     )
+
+
+def undecodable_finding(text: str, offset: int, byte: int) -> Finding:
+    """The finding for a file that is not UTF-8: `text` is its content decoded with
+    replacement characters, `offset` where the first undecodable `byte` sits in it."""
+    return Finding(
+        SYNTAX,
+        Severity.ERROR,
+        f"not UTF-8: byte 0x{byte:02X} cannot be decoded (workflows and Drupal config are "
+        "UTF-8); nothing else in this file was checked",
+        Span(offset, min(offset + 1, len(text))),
+    )
