@@ -19,15 +19,16 @@ SCHEMA = "FD-SCHEMA"
 RULES = (
     Rule(
         SYNTAX,
-        "JSON syntax error",
+        "Syntax error",
         Severity.ERROR,
-        "The text is not valid JSON here; the rest of the document is still analysed.",
+        "The text is not valid JSON (or YAML, or UTF-8) here; in JSON the rest of the document "
+        "is still analysed.",
     ),
     Rule(
         DUPLICATE_KEY,
         "Duplicate key",
         Severity.WARNING,
-        "An object has the same key twice; JSON parsers keep only the last one.",
+        "An object (a YAML mapping) has the same key twice; parsers keep only the last one.",
     ),
     Rule(
         NOT_WORKFLOW,
