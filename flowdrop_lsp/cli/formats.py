@@ -31,7 +31,7 @@ from urllib.parse import quote
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE
+from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE, rule_url
 from flowdrop_lsp.core.settings import DEFAULT_DOCS_URL
 from flowdrop_lsp.core.text import LineIndex, Span
 
@@ -69,11 +69,6 @@ class Formatter(Protocol):
         *,
         root: Path | None = None,
     ) -> str: ...
-
-
-def rule_url(code: str, docs_url: str = DEFAULT_DOCS_URL) -> str | None:
-    rule = RULES_BY_CODE.get(code)
-    return f"{docs_url}#{rule.anchor}" if rule else None
 
 
 def _range(lines: LineIndex, span: Span) -> dict[str, dict[str, int]]:

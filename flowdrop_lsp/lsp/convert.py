@@ -12,7 +12,7 @@ from typing import Any
 from lsprotocol import types
 
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
-from flowdrop_lsp.core.rules import RULES_BY_CODE
+from flowdrop_lsp.core.rules import rule_url
 from flowdrop_lsp.core.text import Encoding, Positions, Span
 
 SOURCE = "flowdrop"
@@ -86,7 +86,7 @@ def to_diagnostic(
     docs_url: str,
     related_information: bool,
 ) -> types.Diagnostic:
-    rule = RULES_BY_CODE.get(finding.code)
+    url = rule_url(finding.code, docs_url)
     related = None
     if related_information and finding.related:
         related = [
@@ -107,7 +107,7 @@ def to_diagnostic(
         message=finding.message,
         severity=_SEVERITY[finding.severity],
         code=finding.code,
-        code_description=types.CodeDescription(href=f"{docs_url}#{rule.anchor}") if rule else None,
+        code_description=types.CodeDescription(href=url) if url else None,
         source=SOURCE,
         related_information=related,
         data=data,

@@ -69,3 +69,19 @@ def test_examples_are_json_where_they_should_be() -> None:
     for code, text in EXAMPLES.items():
         if code not in {"FD-SYNTAX", "FD-DUPLICATE-KEY"}:
             json.loads(text)
+
+
+def test_every_rule_module_is_registered_once_and_the_rest_is_derived() -> None:
+    from pathlib import Path
+
+    from flowdrop_lsp.core import rules
+
+    folder = Path(rules.__file__).parent
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "base"}
+    registered = [m.__name__.rsplit(".", 1)[1] for m in rules.RULE_MODULES]
+    assert sorted(registered) == sorted(modules) and len(set(registered)) == len(registered)
+    checks = {rule.code for rule, _ in rules.GRAPH_RULES} | {
+        rule.code for rule, _ in rules.EDGE_RULES
+    }
+    assert checks | {r.code for r in rules.DOCUMENT_RULES} == set(rules.RULES_BY_CODE)
+    assert rules.rule_url("CMP-9", "https://x/README.md") == "https://x/README.md#rule-cmp-9"

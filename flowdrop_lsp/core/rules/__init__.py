@@ -1,12 +1,12 @@
 """The rules: one module each, each with a stable code, a default severity and a check.
 
-`DOCUMENT_RULES` are found while reading the text (syntax, structure); `EDGE_RULES` check one
-edge when it is read; `GRAPH_RULES` run on the tool graph and its indexes after every change
-(the per-consumer ones cache their results per consumer). `ALL_RULES` is what the README and
-SARIF output document.
+`RULE_MODULES` is the registry; `DOCUMENT_RULES` (syntax, structure: found while reading),
+`GRAPH_RULES`, `CONSUMER_RULES`, `EDGE_RULES` and `ALL_RULES` are derived from it.
 """
 
 from __future__ import annotations
+
+from types import ModuleType
 
 from flowdrop_lsp.core.rules import (
     cmp9_tool_name_collision,
@@ -23,48 +23,55 @@ from flowdrop_lsp.core.rules import (
 )
 from flowdrop_lsp.core.rules.base import ConsumerCheck, EdgeCheck, GraphCheck, Rule, RuleContext
 
+# The one registry, in the documented order (README, SARIF rule table). A rule is a module
+# with `RULE` (or `RULES`) and any of: `check(ctx)` — run on the tool graph after every change;
+# `check_consumer(ctx, consumer)` — a per-consumer result, cached and recomputed only for the
+# consumers an edit reaches (its `check` turns the cached results into findings);
+# `check_edge(edge, settings)` — run on each edge when it is read. Adding a rule: one module,
+# one line here.
+RULE_MODULES: tuple[ModuleType, ...] = (
+    document,
+    cmp9_tool_name_collision,
+    cmp10_tools_into_non_acceptor,
+    duplicate_node_id,
+    dangling_endpoint,
+    unknown_edge_type,
+    toolbox_cycle,
+    llm_tool_name,
+    self_edge,
+    duplicate_edge,
+    unknown_node_type,
+)
+
+
+def _rules_of(module: ModuleType) -> tuple[Rule, ...]:
+    return tuple(getattr(module, "RULES", None) or (module.RULE,))
+
+
 DOCUMENT_RULES: tuple[Rule, ...] = document.RULES
-
-GRAPH_RULES: tuple[tuple[Rule, GraphCheck], ...] = (
-    (cmp9_tool_name_collision.RULE, cmp9_tool_name_collision.check),
-    (cmp10_tools_into_non_acceptor.RULE, cmp10_tools_into_non_acceptor.check),
-    (duplicate_node_id.RULE, duplicate_node_id.check),
-    (dangling_endpoint.RULE, dangling_endpoint.check),
-    (toolbox_cycle.RULE, toolbox_cycle.check),
-    (llm_tool_name.RULE, llm_tool_name.check),
-    (duplicate_edge.RULE, duplicate_edge.check),
-    (unknown_node_type.RULE, unknown_node_type.check),
-)
-
-# The per-consumer part of CMP-9 and CMP-10, cached per consumer by RuleContext.refresh.
-CONSUMER_RULES: tuple[tuple[str, ConsumerCheck], ...] = (
-    (cmp9_tool_name_collision.RULE.code, cmp9_tool_name_collision.collisions_at),
-    (cmp10_tools_into_non_acceptor.RULE.code, cmp10_tools_into_non_acceptor.check_consumer),
-)
-
-EDGE_RULES: tuple[tuple[Rule, EdgeCheck], ...] = (
-    (unknown_edge_type.RULE, unknown_edge_type.check_edge),
-    (self_edge.RULE, self_edge.check_edge),
-)
-
-# The documented order (README, SARIF rule table).
-ALL_RULES: tuple[Rule, ...] = (
-    *DOCUMENT_RULES,
-    cmp9_tool_name_collision.RULE,
-    cmp10_tools_into_non_acceptor.RULE,
-    duplicate_node_id.RULE,
-    dangling_endpoint.RULE,
-    unknown_edge_type.RULE,
-    toolbox_cycle.RULE,
-    llm_tool_name.RULE,
-    self_edge.RULE,
-    duplicate_edge.RULE,
-    unknown_node_type.RULE,
-)
+ALL_RULES: tuple[Rule, ...] = tuple(rule for m in RULE_MODULES for rule in _rules_of(m))
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
+GRAPH_RULES: tuple[tuple[Rule, GraphCheck], ...] = tuple(
+    (m.RULE, m.check) for m in RULE_MODULES if hasattr(m, "check")
+)
+CONSUMER_RULES: tuple[tuple[str, ConsumerCheck], ...] = tuple(
+    (m.RULE.code, m.check_consumer) for m in RULE_MODULES if hasattr(m, "check_consumer")
+)
+EDGE_RULES: tuple[tuple[Rule, EdgeCheck], ...] = tuple(
+    (m.RULE, m.check_edge) for m in RULE_MODULES if hasattr(m, "check_edge")
+)
+
+
+def rule_url(code: str, docs_url: str) -> str | None:
+    """Where a rule is documented: its README section under `docs_url`."""
+    rule = RULES_BY_CODE.get(code)
+    return f"{docs_url}#{rule.anchor}" if rule else None
+
 
 __all__ = [
     "ALL_RULES",
+    "RULE_MODULES",
+    "rule_url",
     "CONSUMER_RULES",
     "DOCUMENT_RULES",
     "EDGE_RULES",

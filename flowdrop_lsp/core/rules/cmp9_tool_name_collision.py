@@ -458,3 +458,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     builder = _FindingBuilder(ctx, plan, References(ctx, wanted))
     for leaf, collisions in by_leaf.items():
         yield builder.build(leaf, collisions)
+
+
+# The registry's name for the per-consumer part (core/rules/__init__.py).
+check_consumer = collisions_at
