@@ -84,6 +84,9 @@ class ToolGraph:
         self.duplicate_edge_keys: set[EdgeKey] = set()
         self.duplicate_ids: set[str] = set()
         self.bad_name_ids: set[str] = set()  # first definitions whose tool name LLM APIs reject
+        self.routers: set[str] = (
+            set()
+        )  # first definitions with routing facts (gateways, extractors)
         self.cycles_dirty = True
         self._cycles: list[list[str]] = []
         # Nodes added (True) and removed (False) since a rule last took them (CMP-9 keeps an
@@ -100,6 +103,7 @@ class ToolGraph:
             self.nodes_by_id.pop(node_id, None)
             self.passthroughs.discard(node_id)
             self.bad_name_ids.discard(node_id)
+            self.routers.discard(node_id)
             if node_id in self.edges_by_endpoint:
                 self.undefined_refs.add(node_id)
         else:
@@ -108,6 +112,10 @@ class ToolGraph:
                 self.passthroughs.add(node_id)
             else:
                 self.passthroughs.discard(node_id)
+            if first.routing is not None:
+                self.routers.add(node_id)
+            else:
+                self.routers.discard(node_id)
             if llm_name_problem(first.tool_name):
                 self.bad_name_ids.add(node_id)
             else:

@@ -18,6 +18,7 @@ from flowdrop_lsp.core.jsonsyntax import (
     JOpaque,
     JsonValue,
     JString,
+    to_python,
 )
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.settings import Settings
@@ -77,6 +78,50 @@ StringFinder = Callable[[frozenset[str]], tuple[DataString, ...]]
 
 
 @dataclass(frozen=True, slots=True)
+class Routing:
+    """What a node's `data.config` says about routing: a gateway's `branches` (name, value —
+    the value compared with its `expression` input), its `default_branch`, and a data
+    extractor's `path`. Read for every node, whatever its type (sites define their own)."""
+
+    branches: tuple[tuple[str | None, str], ...] = ()
+    default_branch: str | None = None
+    extract_path: str | None = None
+
+
+_ROUTING_KEYS = ("branches", "default_branch", "path")
+
+
+def _tree_routing(config: JsonValue | None) -> Routing | None:
+    """`routing_of` on a syntax tree, converting only the members it reads."""
+    if isinstance(config, JOpaque):
+        return routing_of(config.value)
+    if not isinstance(config, JObject):
+        return None
+    return routing_of({key: to_python(config.get(key)) for key in _ROUTING_KEYS})
+
+
+def routing_of(config: Any) -> Routing | None:
+    """The routing facts of a `data.config` (a Python value), or None when it has none."""
+    if not isinstance(config, dict):
+        return None
+    raw = config.get("branches")
+    branches = tuple(
+        (item.get("name") if isinstance(item.get("name"), str) else None, item["value"])
+        for item in (raw if isinstance(raw, list) else ())
+        if isinstance(item, dict) and isinstance(item.get("value"), str)
+    )
+    default = config.get("default_branch")
+    path = config.get("path")
+    if not branches and not isinstance(path, str):
+        return None
+    return Routing(
+        branches,
+        default if isinstance(default, str) else None,
+        path if isinstance(path, str) else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Node:
     index: int
     span: Span
@@ -90,6 +135,7 @@ class Node:
     # Finds string values in `data`, on demand (rarely needed: CMP-9 looks for references to
     # a tool name only when there is a collision).
     string_finder: StringFinder | None = field(default=None, compare=False, repr=False)
+    routing: Routing | None = None
 
     @property
     def spans(self) -> NodeSpans:
@@ -307,6 +353,7 @@ def read_node(
             )
         ),
         string_finder=strings,
+        routing=_tree_routing(data.get("config")) if data else None,
     )
 
 
@@ -458,6 +505,7 @@ def read_node_value(
         tool_name=sanitize_tool_name(name_source),
         detail=SpanDetail(compute=spans),
         string_finder=strings,
+        routing=routing_of(data.get("config")) if data else None,
     )
 
 

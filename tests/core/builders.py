@@ -17,6 +17,23 @@ SPEC_EXAMPLES = FIXTURES / "spec"
 CORPUS = REPO / "tests" / "corpus" / "atelier-cms"
 CORPUS_JSON = CORPUS / "json"
 CORPUS_CONFIG = CORPUS / "config" / "sync"
+# The real site's only findings: 4 agents route a gateway branch on a tool they are never offered
+# (FD-TOOL-ROUTE, a warning); everything else checks clean.
+CORPUS_DEAD_ROUTES = frozenset(
+    {
+        "aincient_pages_agent",
+        "aincient_audit_agent",
+        "aincient_chrome_agent",
+        "aincient_image_agent",
+    }
+)
+
+
+def corpus_codes(workflow_id: str) -> list[str]:
+    """The finding codes the real workflow `workflow_id` must produce."""
+    return ["FD-TOOL-ROUTE"] if workflow_id in CORPUS_DEAD_ROUTES else []
+
+
 TOOL = {"edgeType": "tool_availability"}
 
 

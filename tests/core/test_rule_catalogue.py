@@ -39,6 +39,27 @@ EXAMPLES = {
         [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]
     ),
     "FD-UNKNOWN-NODE-TYPE": workflow([node("a", "http_reqest")], []),
+    "FD-TOOL-ROUTE": workflow(
+        [
+            node("t", label="Web Search"),
+            node("reason.1", "agent"),
+            node("x", "data_extractor", data={"config": {"path": "$[0].name"}}),
+            node(
+                "switch_gateway.1",
+                "switch_gateway",
+                data={"config": {"branches": [{"name": "Maps", "value": "maps_lookup"}]}},
+            ),
+        ],
+        [
+            tool_edge("t", "reason.1"),
+            {"source": "reason.1", "target": "x", "sourceHandle": "reason.1-output-tool_calls"},
+            {
+                "source": "x",
+                "target": "switch_gateway.1",
+                "targetHandle": "switch_gateway.1-input-expression",
+            },
+        ],
+    ),
 }
 # Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE only speaks with a registry.
 SITE = NodeTypeRegistry.from_texts(

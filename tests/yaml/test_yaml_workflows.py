@@ -15,7 +15,7 @@ from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.selection import text_is_flowdrop
 from flowdrop_lsp.core.yamlwrite import yaml_scalar
 from flowdrop_lsp.entry import main
-from tests.core.builders import CORPUS_CONFIG, token_span
+from tests.core.builders import CORPUS_CONFIG, corpus_codes, token_span
 
 WORKFLOWS = sorted(CORPUS_CONFIG.glob("flowdrop_workflow.flowdrop_workflow.*.yml"))
 NODE_TYPES = sorted(CORPUS_CONFIG.glob("flowdrop_node_type.flowdrop_node_type.*.yml"))
@@ -87,7 +87,7 @@ def labels(text: str) -> list[str]:
 def test_every_real_workflow_checks_clean_and_reads_like_yaml(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     analysis = analyze(text, syntax="yaml")
-    assert analysis.findings == ()
+    assert [f.code for f in analysis.findings] == corpus_codes(path.name.split(".")[-2])
     assert analysis.is_workflow and text_is_flowdrop(text, "yaml")
 
 
@@ -98,7 +98,8 @@ def test_the_real_config_directory_checks_clean_in_the_cli(
     shutil.copytree(CORPUS_CONFIG, site)
     assert main(["check", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.strip().endswith("no problems in 15 files")
+    assert out.strip().endswith("4 warnings in 15 files")
+    assert out.count("FD-TOOL-ROUTE") == 4
 
 
 def test_node_type_definitions_are_not_workflows() -> None:

@@ -17,6 +17,7 @@ from flowdrop_lsp.core.rules import (
     duplicate_node_id,
     llm_tool_name,
     self_edge,
+    tool_route,
     toolbox_cycle,
     unknown_edge_type,
     unknown_node_type,
@@ -41,6 +42,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     self_edge,
     duplicate_edge,
     unknown_node_type,
+    tool_route,
 )
 
 

@@ -1,0 +1,156 @@
+"""FD-TOOL-ROUTE: a gateway branch that routes on a tool name the agent is never offered.
+
+Real agent loops route on the tool the model chose: the consumer's `tool_calls` output feeds a
+gateway's `expression` input — directly, or through one data extractor whose `path` selects a
+tool call's `name` (`$[0].name`) — and each branch's `value` is compared with that name. A
+value naming no tool in the consumer's flattened tool set (through every toolbox) can never
+match: the branch is dead. With several consumers feeding one gateway, a value is live when it
+names a tool of any of them. The default branch (its value or name equal to `default_branch`)
+is not a tool name and is never reported.
+
+Computed after every change from the graph's index of routing nodes (`ToolGraph.routers`):
+gateways are few, and the consumers' flattened sets are the cached ones CMP-9 uses, so a label
+edit, a tool wired or unwired, or a branch edited shows at once. Fixes: route on the closest
+existing tool name (edit distance on the sanitized name) — never preferred, since the intent is
+unknown.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from flowdrop_lsp.core.model import Node, short_text
+from flowdrop_lsp.core.names import sanitize_tool_name
+from flowdrop_lsp.core.renames import json_string
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+
+RULE = Rule(
+    "FD-TOOL-ROUTE",
+    "Route on a tool the agent is never offered",
+    Severity.WARNING,
+    "A gateway branch routes on the name of the tool an agent called, but the agent is offered "
+    "no tool of that name: the branch can never fire.",
+)
+
+TOOL_CALLS_OUTPUT = "-output-tool_calls"
+EXPRESSION_INPUT = "-input-expression"
+# A JSONPath selecting the name of one (or every) tool call: `$[0].name`, `$[*].name`,
+# `$.0.name`, `$[0]['name']`.
+NAME_PATH = re.compile(
+    r"^\$(?:\[\s*(?:\d+|\*)\s*\]|\.(?:\d+|\*))\s*(?:\.name|\[\s*['\"]name['\"]\s*\])$"
+)
+MAX_LISTED = 5
+
+
+def _tool_call_sources(ctx: RuleContext, node_id: str) -> list[str]:
+    """The nodes whose `tool_calls` output reaches `node_id` through `edges_into`."""
+    return [
+        edge.source
+        for edge in ctx.graph.edges_by_endpoint.get(node_id, ())
+        if edge.target == node_id
+        and edge.source is not None
+        and (edge.source_handle or "").endswith(TOOL_CALLS_OUTPUT)
+    ]
+
+
+def routed_consumers(ctx: RuleContext, gateway: str) -> list[str]:
+    """The consumers whose chosen tool's name reaches `gateway`'s expression, in order."""
+    found: list[str] = []
+    for edge in ctx.graph.edges_by_endpoint.get(gateway, ()):
+        if edge.target != gateway or not (edge.target_handle or "").endswith(EXPRESSION_INPUT):
+            continue
+        if edge.source is None:
+            continue
+        if (edge.source_handle or "").endswith(TOOL_CALLS_OUTPUT):
+            found.append(edge.source)
+            continue
+        extractor = ctx.node(edge.source)
+        routing = extractor.routing if extractor is not None else None
+        if routing is not None and routing.extract_path and NAME_PATH.match(routing.extract_path):
+            found.extend(_tool_call_sources(ctx, edge.source))
+    return list(dict.fromkeys(found))
+
+
+def _tool_names(ctx: RuleContext, consumer: str) -> list[str]:
+    if not ctx.graph.is_consumer(consumer):
+        return []
+    names = []
+    for leaf in ctx.flat(consumer).leaves:
+        node = ctx.node(leaf)
+        if node is not None:
+            names.append(node.tool_name)
+    return names
+
+
+def _closest_first(value: str, names: list[str]) -> list[str]:
+    target = sanitize_tool_name(value)
+    return sorted(
+        dict.fromkeys(names),
+        key=lambda name: (-difflib.SequenceMatcher(None, target, name).ratio(), name),
+    )
+
+
+def _branch_finding(
+    ctx: RuleContext,
+    gateway: Node,
+    index: int,
+    branch: tuple[str | None, str],
+    consumers: list[str],
+    names: list[str],
+) -> Finding:
+    name, value = branch
+    path = ("config", "branches", index, "value")
+    located = [s for s in gateway.strings_equal_to(frozenset({value})) if s.path == path]
+    span = located[0].span if located else gateway.anchor
+    who = " or ".join(ctx.describe(c) for c in consumers[:3])
+    ranked = _closest_first(value, names)
+    listed = ", ".join(ranked[:MAX_LISTED]) + (
+        f" and {len(ranked) - MAX_LISTED} more" if len(ranked) > MAX_LISTED else ""
+    )
+    offered = f"its tools: {listed}" if ranked else "it is offered no tools"
+    branch_text = f'branch "{short_text(name)}"' if name else f"branch {index + 1}"
+    message = (
+        f'{branch_text} of {gateway.display} routes on tool "{short_text(value)}", which '
+        f"{who} is never offered, so it can never fire; {offered}"
+    )
+    related = tuple(
+        RelatedLocation(node.anchor, f"the tool calls of {ctx.describe(c)} are routed here")
+        for c in consumers
+        if (node := ctx.node(c)) is not None
+    )
+    fixes: tuple[Fix, ...] = ()
+    close = difflib.get_close_matches(sanitize_tool_name(value), ranked, n=1, cutoff=0.6)
+    if close and located:
+        fixes = (Fix(f'Route on "{close[0]}" instead', (TextEdit(span, json_string(close[0])),)),)
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        message,
+        span,
+        node=gateway.id,
+        related=related,
+        fixes=fixes,
+        extra=(("tool_name", value), ("consumers", tuple(consumers)), ("branch", index)),
+    )
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    graph = ctx.graph
+    for gateway_id in sorted(graph.routers):
+        gateway = graph.nodes_by_id.get(gateway_id)
+        if gateway is None or gateway.routing is None or not gateway.routing.branches:
+            continue
+        consumers = routed_consumers(ctx, gateway_id)
+        if not consumers:
+            continue
+        names = [name for c in consumers for name in _tool_names(ctx, c)]
+        default = (gateway.routing.default_branch or "").casefold()
+        for index, branch in enumerate(gateway.routing.branches):
+            name, value = branch
+            if default and default in (value.casefold(), (name or "").casefold()):
+                continue
+            if value not in names:
+                yield _branch_finding(ctx, gateway, index, branch, consumers, names)
