@@ -44,6 +44,7 @@ from flowdrop_lsp.core.model import (
     Node,
     _Spans,
     data_strings,
+    list_item_spans,
     looks_like_workflow,
     read_edge,
     read_edge_value,
@@ -272,6 +273,13 @@ class WorkflowDocument:
         spans = _Spans(element.created_start, element)
         return data_strings(self.reader.reread_value(text, column), spans, values)
 
+    def _element_items(self, element: Element, path: tuple[str | int, ...]) -> tuple[Span, ...]:
+        """The spans of the items of the list at `path` below a node's `data`, re-read from its
+        current text (like `_element_strings`)."""
+        text, column = self._element_text(element)
+        spans = _Spans(element.created_start, element)
+        return list_item_spans(self.reader.reread_value(text, column), spans, path)
+
     def _read_elements(
         self,
         owner: ElementList,
@@ -305,6 +313,7 @@ class WorkflowDocument:
                         self.settings,
                         spans_later,
                         partial(self._element_strings, element),
+                        partial(self._element_items, element),
                     )
                 else:
                     element.model = read_edge_value(
@@ -320,6 +329,7 @@ class WorkflowDocument:
                         text,
                         spans,
                         partial(self._element_strings, element),
+                        partial(self._element_items, element),
                     )
                 else:
                     element.model = read_edge(element.index, value, self.settings, spans)

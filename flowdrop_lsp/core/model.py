@@ -75,6 +75,8 @@ class DataString:
 
 
 StringFinder = Callable[[frozenset[str]], tuple[DataString, ...]]
+# The spans of the items of a list at a path below `data` (e.g. ("config", "branches")).
+ItemFinder = Callable[[tuple[str | int, ...]], tuple[Span, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,7 @@ class Node:
     # a tool name only when there is a collision).
     string_finder: StringFinder | None = field(default=None, compare=False, repr=False)
     routing: Routing | None = None
+    item_finder: ItemFinder | None = field(default=None, compare=False, repr=False)
 
     @property
     def spans(self) -> NodeSpans:
@@ -144,6 +147,11 @@ class Node:
     def strings_equal_to(self, values: frozenset[str]) -> tuple[DataString, ...]:
         """The string values in `data` equal to one of `values`, in document order."""
         return self.string_finder(values) if self.string_finder is not None else ()
+
+    def list_items(self, path: tuple[str | int, ...]) -> tuple[Span, ...]:
+        """The spans of the items of the list at `path` below `data` (none when it is not a
+        list), computed on demand."""
+        return self.item_finder(path) if self.item_finder is not None else ()
 
     id_span = _span_field("id_span")
     type_span = _span_field("type_span")
@@ -295,6 +303,7 @@ def read_node(
     text: str = "",
     spans: _Spans = _ABSOLUTE,
     strings: StringFinder | None = None,
+    items: ItemFinder | None = None,
 ) -> Node:
     """The node of one element of `nodes`; `text` is what the value's offsets index into;
     `strings` finds string values in its `data` when asked."""
@@ -354,6 +363,7 @@ def read_node(
         ),
         string_finder=strings,
         routing=_tree_routing(data.get("config")) if data else None,
+        item_finder=items,
     )
 
 
@@ -450,6 +460,7 @@ def read_node_value(
     settings: Settings,
     spans: Callable[[], NodeSpans],
     strings: StringFinder | None = None,
+    items: ItemFinder | None = None,
 ) -> Node:
     """The node of an element read whole (its Python value); the same rules as `read_node`,
     with the spans computed by `spans()` when first needed."""
@@ -506,6 +517,7 @@ def read_node_value(
         detail=SpanDetail(compute=spans),
         string_finder=strings,
         routing=routing_of(data.get("config")) if data else None,
+        item_finder=items,
     )
 
 
@@ -537,3 +549,23 @@ def read_edge_value(
 
 _NO_NODE_SPANS = NodeSpans(None, None, None, None, None, None)
 _NO_EDGE_SPANS = EdgeSpans(None, None, None, None)
+
+
+def list_item_spans(
+    node: JsonValue | None, spans: _Spans, path: tuple[str | int, ...]
+) -> tuple[Span, ...]:
+    """The spans of the items of the list at `path` below a fully parsed node's `data`."""
+    current = node.get("data") if isinstance(node, JObject) else None
+    for step in path:
+        if isinstance(current, JObject) and isinstance(step, str):
+            current = current.get(step)
+        elif (
+            isinstance(current, JArray) and isinstance(step, int) and 0 <= step < len(current.items)
+        ):
+            current = current.items[step]
+        else:
+            return ()
+    if not isinstance(current, JArray):
+        return ()
+    found = [spans(item) for item in current.items]
+    return tuple(span for span in found if span is not None)

@@ -5,7 +5,8 @@ literal over the scalar's span (core.renames). For a YAML document each such edi
 here: the scalar keeps its style when that style can hold the new text (plain stays plain,
 'single' stays single, "double" stays double), otherwise it is single-quoted with `''`
 escaping, or double-quoted when it holds control characters (Symfony's own choice). A block
-scalar (`|`, `>`) becomes a single-quoted one-line scalar. Only the scalar's bytes change. An
+scalar (`|`, `>`) becomes a single-quoted one-line scalar. Only the scalar's bytes change. A
+deletion stays a deletion (the rules plan it from item spans, valid in both formats). An
 edit this cannot express in YAML (an insertion written for JSON) drops its fix: no fix is
 better than a fix that breaks the file.
 """
@@ -65,6 +66,9 @@ def yaml_fixes(finding: Finding, buffer: EditableText) -> Finding:
     for fix in finding.fixes:
         edits = []
         for edit in fix.edits:
+            if edit.new_text == "" and edit.span.start < edit.span.end:
+                edits.append(edit)  # a deletion is the same in YAML
+                continue
             value = _string_literal(edit.new_text)
             if value is None or edit.span.start == edit.span.end:
                 break

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from flowdrop_lsp.core import analyze
 from flowdrop_lsp.core.edits import apply_edits
@@ -157,14 +158,18 @@ def test_message_lists_the_tools_closest_first_and_points_at_the_consumer() -> N
     assert finding.message.endswith("its tools: web_search, weather, calc")
     assert text[finding.span.start : finding.span.end] == '"web_serch"'
     assert any("Reason" in r.message or "reason.1" in r.message for r in finding.related)
-    (fix,) = finding.fixes
+    fix, remove = finding.fixes
     assert not fix.preferred and fix.title == 'Route on "web_search" instead'
     assert routes(apply_edits(text, fix.edits)) == []
+    assert not remove.preferred and remove.title == 'Remove the branch "B0"'
+    removed = json.loads(apply_edits(text, remove.edits))
+    (switch,) = [n for n in removed["nodes"] if n["id"] == "switch.1"]
+    assert switch["data"]["config"]["branches"] == [{"name": "Default", "value": "default"}]
 
 
 def test_no_close_name_no_fix_and_an_agent_without_tools() -> None:
     (finding,) = routes(agent_loop(["zzz_unrelated"]))
-    assert finding.fixes == ()
+    assert [f.title for f in finding.fixes] == ['Remove the branch "B0"']
     (lonely,) = routes(agent_loop(["web_search"], tools=()))
     assert "it is offered no tools" in lonely.message
 
@@ -199,8 +204,42 @@ def test_the_route_fix_writes_yaml_in_yaml(
         "value: capability_quick_brand_picker", "value: capability_list_page"
     )
     (finding,) = routes(text, "yaml")
-    (fix,) = finding.fixes
+    fix, remove = finding.fixes
     assert [e.new_text for e in fix.edits] == ["capability_list_pages"]
     assert routes(apply_edits(text, fix.edits), "yaml") == []
+    without = apply_edits(text, remove.edits)
+    (switch,) = [n for n in yaml.safe_load(without)["nodes"] if n["id"] == "switch_gateway.1"]
+    assert switch["data"]["config"]["branches"] == [{"name": "Default", "value": "default"}]
+    assert routes(without, "yaml") == []
+    # Nothing else changed: the rest of the document loads to the same data.
+    before, after = yaml.safe_load(text), yaml.safe_load(without)
+    for document in (before, after):
+        for item in document["nodes"]:
+            item["data"].get("config", {}).pop("branches", None)
+    assert before == after
     assert main(["check", str(site)]) == 0  # warnings only
     assert capsys.readouterr().out.count(ROUTE) == 4
+
+
+def test_cmp9_fixes_keep_the_routed_on_name() -> None:
+    from flowdrop_lsp.core.edits import preferred_edits
+
+    text = agent_loop(["web_search"], tools=("Web Search", "web-search"))
+    analysis = analyze(text)
+    assert {f.code for f in analysis.findings} == {"CMP-9"}
+    fixed = apply_edits(text, preferred_edits(analysis.findings))
+    assert {f.code for f in analyze(fixed).findings} == set()  # the route still reaches a tool
+
+
+def test_unwiring_the_routed_on_tool_shows_the_dead_branch_incrementally() -> None:
+    text = json.dumps(
+        json.loads(agent_loop(["web_search"], tools=("Web Search", "Calc"))), indent=2
+    )
+    document = WorkflowDocument(text)
+    assert [f for f in document.findings() if f.code == ROUTE] == []
+    edge = '"source": "t0"'
+    at = document.text.index(edge)
+    document.apply_edit(at, at + len(edge), '"source": "t1"')  # the tool edge now brings Calc
+    assert [f.code for f in document.findings() if f.code == ROUTE] == [ROUTE]
+    assert not document.stats.full_reread
+    assert comparable(document) == comparable(WorkflowDocument(document.text))

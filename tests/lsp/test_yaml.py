@@ -72,3 +72,24 @@ async def test_other_yaml_gets_nothing(session: Session) -> None:
     await session.publishes.wait_for(URI, 1)
     await asyncio.sleep(0.2)
     assert session.publishes.count(compose) == 0
+
+
+async def test_a_dead_route_in_a_real_site_workflow(session: Session) -> None:
+    from tests.core.builders import CORPUS_CONFIG
+
+    name = "flowdrop_workflow.flowdrop_workflow.aincient_pages_agent.yml"
+    text = (CORPUS_CONFIG / name).read_text(encoding="utf-8")
+    uri = f"file:///site/config/sync/{name}"
+    session.open(uri, text, language_id="yaml")
+    (route,) = await session.publishes.wait_for(uri, 1)
+    assert route.code == "FD-TOOL-ROUTE"
+    assert route.severity == types.DiagnosticSeverity.Warning
+    assert route.range == _range_of(text, "capability_quick_brand_picker", session.encoding)
+    actions = await _code_actions(session, uri, route.range, [route])
+    titles = [a.title for a in actions if a.kind == types.CodeActionKind.QuickFix]
+    assert titles == ['Remove the branch "Pick brand"']
+    assert not any(a.is_preferred for a in actions)
+    removed = apply_edits(text, edits_of(actions[0], uri), session.encoding)
+    yaml.safe_load(removed)
+    session.change(uri, 2, [types.TextDocumentContentChangeWholeDocument(text=removed)])
+    assert await session.publishes.wait_for(uri, 2) == []

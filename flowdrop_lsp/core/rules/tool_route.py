@@ -11,8 +11,8 @@ is not a tool name and is never reported.
 Computed after every change from the graph's index of routing nodes (`ToolGraph.routers`):
 gateways are few, and the consumers' flattened sets are the cached ones CMP-9 uses, so a label
 edit, a tool wired or unwired, or a branch edited shows at once. Fixes: route on the closest
-existing tool name (edit distance on the sanitized name) — never preferred, since the intent is
-unknown.
+existing tool name (edit distance on the sanitized name), or remove the branch — never
+preferred, since the intent is unknown.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from flowdrop_lsp.core.model import Node, short_text
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.renames import json_string
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.text import Span
 
 RULE = Rule(
     "FD-TOOL-ROUTE",
@@ -43,6 +44,9 @@ NAME_PATH = re.compile(
     r"^\$(?:\[\s*(?:\d+|\*)\s*\]|\.(?:\d+|\*))\s*(?:\.name|\[\s*['\"]name['\"]\s*\])$"
 )
 MAX_LISTED = 5
+# How close (difflib ratio of sanitized names) a tool name must be to be offered as the fix:
+# names of one site share long prefixes (`capability_…`), so a loose cutoff suggests nonsense.
+CLOSE = 0.8
 
 
 def _tool_call_sources(ctx: RuleContext, node_id: str) -> list[str]:
@@ -121,10 +125,15 @@ def _branch_finding(
         for c in consumers
         if (node := ctx.node(c)) is not None
     )
-    fixes: tuple[Fix, ...] = ()
-    close = difflib.get_close_matches(sanitize_tool_name(value), ranked, n=1, cutoff=0.6)
+    fixes: list[Fix] = []
+    close = difflib.get_close_matches(sanitize_tool_name(value), ranked, n=1, cutoff=CLOSE)
     if close and located:
-        fixes = (Fix(f'Route on "{close[0]}" instead', (TextEdit(span, json_string(close[0])),)),)
+        fixes.append(
+            Fix(f'Route on "{close[0]}" instead', (TextEdit(span, json_string(close[0])),))
+        )
+    removal = _removal(gateway.list_items(("config", "branches")), index)
+    if removal is not None:
+        fixes.append(Fix(f"Remove the {branch_text}", (TextEdit(removal, ""),)))
     return Finding(
         RULE.code,
         RULE.default_severity,
@@ -132,9 +141,23 @@ def _branch_finding(
         span,
         node=gateway.id,
         related=related,
-        fixes=fixes,
+        fixes=tuple(fixes),
         extra=(("tool_name", value), ("consumers", tuple(consumers)), ("branch", index)),
     )
+
+
+def _removal(items: tuple[Span, ...], index: int) -> Span | None:
+    """What deleting item `index` of a list removes, with one separator: from the end of the
+    item before it to its own end, or (the first item) from its start to the next one's start.
+    The same spans serve JSON (`, {…}`) and YAML block sequences (the item's `-` line and its
+    content move onto the neighbour's dash), so the edit is format-neutral. The only item of a
+    list is not removed (an empty list may not be what the gateway accepts)."""
+    if not 0 <= index < len(items) or len(items) < 2:
+        return None
+    item = items[index]
+    if index > 0:
+        return Span(items[index - 1].end, item.end, item.base)
+    return Span(item.start, items[1].start, item.base)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
