@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 EXAMPLE := examples/research-agent.flowdrop.json
+SITE := examples/drupal-site
 
 .PHONY: demo test lint bench vsix e2e-vscode e2e-nvim clean
 
@@ -32,6 +33,14 @@ demo: $(VENV)/.installed
 	  echo "\$$ flowdrop-lsp check --fix $$tmp/$$(basename $(EXAMPLE))" && \
 	  $(BIN)/flowdrop-lsp check --fix $$tmp/$$(basename $(EXAMPLE)); \
 	  echo "exit code: $$?"; rm -rf $$tmp
+	@echo
+	@echo "== 4. A Drupal site's config: workflow YAML in config/sync (a collision and a dead tool route)"
+	@echo "\$$ flowdrop-lsp check $(SITE)"
+	@$(BIN)/flowdrop-lsp check $(SITE) || true
+	@echo
+	@echo "== 5. The fix, written as Drupal's dumper would (nothing is written)"
+	@echo "\$$ flowdrop-lsp check --diff $(SITE)"
+	@$(BIN)/flowdrop-lsp check --diff $(SITE) || true
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

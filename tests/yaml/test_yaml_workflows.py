@@ -342,3 +342,18 @@ def test_not_a_workflow_yaml_named_like_one() -> None:
     codes = [f.code for f in analyze("just: a mapping\n", syntax="yaml").findings]
     assert codes == ["FD-NOT-WORKFLOW"]
     assert [f.code for f in analyze("", syntax="yaml").findings] == ["FD-NOT-WORKFLOW"]
+
+
+def test_the_shipped_drupal_example_shows_a_collision_and_a_dead_route() -> None:
+    from tests.core.builders import REPO
+
+    path = (
+        REPO
+        / "examples/drupal-site/config/sync/flowdrop_workflow.flowdrop_workflow.research_agent.yml"
+    )
+    text = path.read_text(encoding="utf-8")
+    found = analyze(text, syntax="yaml").findings
+    assert [f.code for f in found] == ["CMP-9", "CMP-9", "FD-TOOL-ROUTE"]
+    fixed = fix_all(text)
+    assert [f.code for f in analyze(fixed, syntax="yaml").findings] == ["FD-TOOL-ROUTE"]
+    assert fixed == text.replace("label: web-search\n", "label: 'web-search 2'\n")
