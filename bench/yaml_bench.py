@@ -35,7 +35,7 @@ Writes its section of bench/RESULTS.md (between `<!-- yaml-bench:begin -->` and
 `<!-- yaml-bench:end -->`, appended when absent; the JSON part above is run.py's) and raw
 samples to bench/.cache/last-yaml-results.json.
 
-    python bench/yaml_bench.py                          # 500 + 5000 nodes, 4 rounds × 10 edits
+    python bench/yaml_bench.py                          # 500 + 5000 nodes, 5 rounds × 10 edits
     python bench/yaml_bench.py --sizes 500 --rounds 1 --edits 2 --servers ours-yaml --push-sizes ''
 """
 
@@ -302,7 +302,7 @@ def render(cfg, samples, infos, sizes, servers_by_size, meta) -> str:
             for s in sizes
         )
         + "; file `flowdrop_workflow.flowdrop_workflow.synthetic_<n>.yml`, languageId `yaml`",
-        f"- Rounds × label edits: "
+        "- Rounds × label edits: "
         + ", ".join(f"{fmt_size(s)}: {meta['rounds'][s]}×{cfg.edits}" for s in sizes)
         + f"; think time {cfg.think * 1e3:.0f} ms; fresh process per server × size × round, order rotated",
         f"- yaml-language-server: schema `flowdrop_lsp/schemas/workflow.schema.json` via `yaml.schemas` → `{GLOB}`, "
@@ -436,7 +436,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog=__doc__,
     )
     ap.add_argument("--sizes", default="500,5000")
-    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--edits", type=int, default=10, help="label edits per round (default 10)")
     ap.add_argument("--servers", default="ours-yaml,yaml-ls", help="subset of ours-yaml,yaml-ls")
     ap.add_argument(
