@@ -393,6 +393,29 @@ def render(cfg, samples, infos, sizes, servers_by_size, meta) -> str:
                 + f" | {same}/{len(mine)}"
                 + f" | {', '.join(f'{v} {k}' for k, v in fails.items()) or '–'} |"
             )
+    out += [
+        "",
+        "### Label edit by position in the session, ms: median over rounds (ours-yaml / yaml-ls)",
+        "",
+        "A one-off cost that lands on the same edit of every fresh session (deferred work after the"
+        " open) shows up here, not in the p50.",
+        "",
+        "| nodes | " + " | ".join(f"edit {i}" for i in range(1, cfg.edits + 1)) + " |",
+        "|---|" + "---|" * cfg.edits,
+    ]
+    for size in sizes:
+        cells = []
+        for i in range(1, cfg.edits + 1):
+            per = []
+            for server in ("ours-yaml", "yaml-ls"):
+                xs = [
+                    x.ms
+                    for x in samples
+                    if x.server == server and x.size == size and x.step == i and x.ms is not None
+                ]
+                per.append(fmt_ms(percentile(xs, 0.5)))
+            cells.append(" / ".join(per))
+        out.append(f"| {fmt_size(size)} | " + " | ".join(cells) + " |")
     push_sizes = [s for s in sizes if "yaml-ls-push" in servers_by_size[s]]
     if push_sizes:
         out += ["", "### The no-debounce wrapper: same server with and without it", ""]
