@@ -130,6 +130,7 @@ class Document:
     toolboxes: list[str]
     agents: list[str]
     collisions: list
+    language_id: str = "json"  # languageId sent with didOpen (bench/yaml_bench.py: "yaml")
 
     @property
     def uri(self) -> str:
@@ -430,7 +431,9 @@ async def run_session(
         await client.initialize(timeout=30 * scale, root=str(REPO))
         # Let the server finish its post-`initialized` work (configuration pull, …) first.
         await asyncio.sleep(0.3)
-        pub = await client.open(doc.uri, doc.text, version=1, timeout=open_timeout)
+        pub = await client.open(
+            doc.uri, doc.text, version=1, language_id=doc.language_id, timeout=open_timeout
+        )
         samples.append(
             Sample(
                 spec.name,
