@@ -43,7 +43,7 @@ EXPRESSION_INPUT = "-input-expression"
 NAME_PATH = re.compile(
     r"^\$(?:\[\s*(?:\d+|\*)\s*\]|\.(?:\d+|\*))\s*(?:\.name|\[\s*['\"]name['\"]\s*\])$"
 )
-MAX_LISTED = 5
+MAX_LISTED = 3  # tool names listed in a message (the closest ones)
 # How close (difflib ratio of sanitized names) a tool name must be to be offered as the fix:
 # names of one site share long prefixes (`capability_…`), so a loose cutoff suggests nonsense.
 CLOSE = 0.8
@@ -117,8 +117,8 @@ def _branch_finding(
     offered = f"its tools: {listed}" if ranked else "it is offered no tools"
     branch_text = f'branch "{short_text(name)}"' if name else f"branch {index + 1}"
     message = (
-        f'{branch_text} of {gateway.display} routes on tool "{short_text(value)}", which '
-        f"{who} is never offered, so it can never fire; {offered}"
+        f'{branch_text} routes on tool "{short_text(value)}", which {who} is never offered, '
+        f"so it never fires; {offered}"
     )
     related = tuple(
         RelatedLocation(node.anchor, f"the tool calls of {ctx.describe(c)} are routed here")
