@@ -186,6 +186,10 @@ def dispatch_message(protocol: JsonRPCProtocol, data: Any) -> None:
             )
         return
     is_request = "method" in data and "id" in data
+    if is_request and getattr(protocol, "_shutdown", False):  # whatever its params
+        log.warning("request %r after shutdown refused", method)
+        _answer_error(protocol, msg_id, JsonRpcInvalidRequest(f"{method}: the server is shut down"))
+        return
     try:
         message = protocol.structure_message(data)
     except Exception as error:  # noqa: BLE001 - pygls raises InvalidParams or InternalError
