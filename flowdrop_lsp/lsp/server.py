@@ -28,7 +28,7 @@ from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.documents import Document, DocumentStore, uri_path
-from flowdrop_lsp.lsp.transport import serve_stdio
+from flowdrop_lsp.lsp.transport import serve_stdio, serve_tcp
 
 log = logging.getLogger("flowdrop_lsp")
 
@@ -240,6 +240,5 @@ def run_server(tcp: str | None = None) -> int:
     server = create_server()
     if tcp:
         host, _, port = tcp.rpartition(":")
-        server.start_tcp(host or "127.0.0.1", int(port))
-        return 0
+        return serve_tcp(server, host or "127.0.0.1", int(port))
     return serve_stdio(server)  # our framing, not pygls's start_io (lsp/transport.py)

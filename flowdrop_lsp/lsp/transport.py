@@ -246,3 +246,26 @@ def serve_stdio(server: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | N
         server.shutdown()
         reader.shutdown(wait=False)
     return code
+
+
+def serve_tcp(server: Any, host: str, port: int) -> int:
+    """Serve one client at a time over TCP (for debugging), with the same framing as stdio."""
+
+    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        server.protocol.set_writer(writer)
+        await serve(server.protocol, lambda: reader.read(READ_CHUNK))
+        server.shutdown()
+
+    async def listen() -> None:
+        server._server = await asyncio.start_server(connection, host, port)
+        async with server._server:
+            await server._server.serve_forever()
+
+    server._stop_event = threading.Event()
+    try:
+        asyncio.run(listen())
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else 1
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        pass
+    return 0

@@ -3,6 +3,9 @@ protocol, written to `flowdrop-lsp serve` as raw bytes."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -188,3 +191,36 @@ def test_an_unappliable_change_is_refused_with_one_warning(server: RawServer) ->
     warnings = [m for m in server.seen if m.get("method") == "window/showMessage"]
     assert len(warnings) == 1
     assert warnings[0]["params"]["type"] == 2  # Warning
+
+
+def test_the_tcp_transport_frames_the_same_way() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "flowdrop_lsp", "serve", "--tcp", f"127.0.0.1:{port}"],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=15)
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        with sock:
+            sock.sendall(b"Content-Length: 99999999999999999999\r\n\r\n{}")
+            sock.sendall(request(1, "initialize", {"capabilities": {}}))
+            sock.sendall(request(2, "shutdown") + notification("exit"))
+            received = b""
+            while b'"id": 2' not in received:
+                chunk = sock.recv(65536)
+                assert chunk, received
+                received += chunk
+        assert b'"id": 2, "jsonrpc": "2.0", "result": null' in received
+        assert process.wait(timeout=15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
