@@ -7,12 +7,16 @@ off and rely on the push."""
 
 from __future__ import annotations
 
+import logging
+
 from lsprotocol import types
 
 from flowdrop_lsp.lsp import node_types_sync
-from flowdrop_lsp.lsp.documents import Change
+from flowdrop_lsp.lsp.documents import Change, ChangeRejected
 from flowdrop_lsp.lsp.server import FlowdropServer
 from flowdrop_lsp.lsp.settings_sync import show_new_problems
+
+log = logging.getLogger("flowdrop_lsp")
 
 
 def _change(event: types.TextDocumentContentChangeEvent) -> Change:
@@ -64,7 +68,7 @@ def register(server: FlowdropServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: FlowdropServer, params: types.DidChangeTextDocumentParams) -> None:
-        uri = params.text_document.uri
+        uri, version = params.text_document.uri, params.text_document.version
         document = ls.documents.get(uri)
         if document is None:
             return
@@ -72,6 +76,19 @@ def register(server: FlowdropServer) -> None:
             document.apply(
                 map(_change, params.content_changes), params.text_document.version, ls.encoding
             )
+        except ChangeRejected as rejected:
+            # Our buffer would no longer be the client's: keep it, say so once per document.
+            log.warning("change to %s (version %s) not applied: %s", uri, version, rejected)
+            if not document.warned:
+                document.warned = True
+                ls.window_show_message(
+                    types.ShowMessageParams(
+                        type=types.MessageType.Warning,
+                        message=f"FlowDrop: a change to {uri} could not be applied ({rejected}); "
+                        "diagnostics are paused for this file. Close and reopen it.",
+                    )
+                )
+            return
         except Exception as error:  # noqa: BLE001
             ls.log_error(f"applying a change to {uri}", error)
         ls.schedule(uri)

@@ -28,6 +28,27 @@ class Change:
     text: str
 
 
+class ChangeRejected(ValueError):
+    """A didChange whose content changes cannot all be applied; the buffer is as it was."""
+
+
+def unappliable(change: Change, line_count: int) -> str | None:
+    """Why `change` cannot be applied to a text of `line_count` lines, or None when it can.
+
+    Cannot be applied: a negative position, an end before its start, or a start or end line
+    beyond the last line + 1. (A character past its line's end is clamped, as LSP says.)"""
+    if change.range is None:
+        return None
+    start_line, start_char, end_line, end_char = change.range
+    if min(change.range) < 0:
+        return f"negative position in {change.range}"
+    if (end_line, end_char) < (start_line, start_char):
+        return f"range ends before it starts: {change.range}"
+    if max(start_line, end_line) > line_count:
+        return f"line {max(start_line, end_line)} is past the end ({line_count} lines)"
+    return None
+
+
 def uri_path(uri: str) -> PurePosixPath | None:
     parsed = urlparse(uri)
     if parsed.scheme not in ("file", "vscode-remote", ""):
@@ -47,6 +68,10 @@ class Document:
             text, settings, allow_comments=self.allow_comments, syntax=self.syntax
         )
         self.published = False  # whether diagnostics were published (so they can be cleared)
+        # After a change we could not apply, our buffer no longer matches the client's: only a
+        # full-text change (or reopening) brings them back together.
+        self.out_of_sync = False
+        self.warned = False  # the user was told to reopen the file
 
     @property
     def syntax(self) -> str:
@@ -66,8 +91,27 @@ class Document:
         return self.engine.text
 
     def apply(self, changes: Iterable[Change], version: int, encoding: Encoding) -> None:
-        """Apply the content changes of one didChange, in order, as LSP says."""
-        for change in changes:
+        """Apply the content changes of one didChange, in order, as LSP says: all of them, or
+        (raising ChangeRejected) none.
+
+        Each change is checked against the text as the previous ones leave it; when a later one
+        is bad, the text from before the first is restored. An out-of-sync document takes only
+        what follows a full-text change."""
+        pending = list(changes)
+        full = [i for i, change in enumerate(pending) if change.range is None]
+        if self.out_of_sync:
+            if not full:
+                raise ChangeRejected("the document is out of sync: waiting for its full text")
+            pending = pending[full[-1] :]
+        # A single change is checked before anything is applied; with several, the text from
+        # before the first is kept to restore (each is checked against its predecessors' result).
+        before = self.engine.text if len(pending) > 1 else None
+        for change in pending:
+            if why := unappliable(change, self._line_count()):
+                if before is not None:
+                    self._reset(before)
+                self.out_of_sync = True
+                raise ChangeRejected(why)
             buffer = self.engine.buffer
             if change.range is None:
                 self.engine.apply_edit(0, len(buffer), change.text)
@@ -76,18 +120,22 @@ class Document:
             start = buffer.offset(start_line, start_char, encoding)
             end = max(start, buffer.offset(end_line, end_char, encoding))
             self.engine.apply_edit(start, end, change.text)
+        self.out_of_sync = False
         self.version = version
+
+    def _line_count(self) -> int:
+        return len(self.engine.buffer.lines)
+
+    def _reset(self, text: str) -> None:
+        self.engine = WorkflowDocument(
+            text, self.settings, allow_comments=self.allow_comments, syntax=self.syntax
+        )
 
     def reconfigure(self, settings: Settings) -> None:
         """New settings: re-read the text under them (only when they differ)."""
         if settings != self.settings:
             self.settings = settings
-            self.engine = WorkflowDocument(
-                self.engine.text,
-                settings,
-                allow_comments=self.allow_comments,
-                syntax=self.syntax,
-            )
+            self._reset(self.engine.text)
 
     def findings(self) -> tuple[Finding, ...]:
         return self.engine.findings()

@@ -18,6 +18,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -27,6 +28,7 @@ from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.documents import Document, DocumentStore, uri_path
+from flowdrop_lsp.lsp.transport import serve_stdio, serve_tcp
 
 log = logging.getLogger("flowdrop_lsp")
 
@@ -39,6 +41,17 @@ BURST_MAX_WAIT = 0.100
 class FlowdropProtocol(LanguageServerProtocol):
     """pygls's protocol, minus its own text sync: the server keeps its own buffers
     (lsp/documents.py), so pygls's O(document) rebuild per change is skipped."""
+
+    def handle_message(self, message: Any) -> None:
+        # pygls drops every message after `shutdown` without an answer; LSP wants requests
+        # answered with InvalidRequest (notifications other than `exit` are dropped).
+        method = getattr(message, "method", None)
+        if self._shutdown and method not in (None, types.EXIT) and hasattr(message, "id"):
+            log.warning("request %r after shutdown refused", method)
+            error = JsonRpcInvalidRequest(f"{method}: the server is shut down")
+            self._send_response(message.id, None, error.to_response_error())
+            return
+        super().handle_message(message)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
@@ -227,7 +240,5 @@ def run_server(tcp: str | None = None) -> int:
     server = create_server()
     if tcp:
         host, _, port = tcp.rpartition(":")
-        server.start_tcp(host or "127.0.0.1", int(port))
-    else:
-        server.start_io()
-    return 0
+        return serve_tcp(server, host or "127.0.0.1", int(port))
+    return serve_stdio(server)  # our framing, not pygls's start_io (lsp/transport.py)

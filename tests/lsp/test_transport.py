@@ -1,0 +1,117 @@
+"""The framer alone (no process): resynchronisation, limits, and a bounded fuzz of the whole
+reader against the real server."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from flowdrop_lsp.lsp.transport import Body, Broken, Framer, Skipped
+from tests.lsp.raw import RawServer, frame, request
+
+PING = {"jsonrpc": "2.0", "id": 1, "method": "shutdown"}
+
+
+def bodies(frames: list) -> list[bytes]:
+    return [f.data for f in frames if isinstance(f, Body)]
+
+
+def test_frames_split_at_every_byte_still_come_out_whole() -> None:
+    stream = frame(PING) * 3
+    framer = Framer()
+    out: list = []
+    for i in range(len(stream)):
+        out.extend(framer.feed(stream[i : i + 1]))
+    assert bodies(out) == [json.dumps(PING).encode()] * 3
+    assert len(out) == 3
+
+
+def test_other_headers_and_any_case_are_accepted() -> None:
+    body = b"{}"
+    data = b"Content-Type: x\r\nCONTENT-LENGTH :  2 \r\n\r\n" + body
+    assert Framer().feed(data) == [Body(body)]
+
+
+def test_absurd_and_over_limit_lengths_are_skipped_then_the_next_message_is_read() -> None:
+    framer = Framer(max_body=1000)
+    out = framer.feed(b"Content-Length: 99999999999999999999\r\n\r\n{}" + frame(PING))
+    out += framer.feed(b"Content-Length: 1001\r\n\r\n" + frame(PING))
+    assert bodies(out) == [json.dumps(PING).encode()] * 2
+    assert sum(isinstance(f, Skipped) for f in out) >= 2
+
+
+def test_a_short_body_is_broken_as_soon_as_the_next_header_arrives() -> None:
+    framer = Framer()
+    assert framer.feed(b"Content-Length: 100\r\n\r\n{}") == []
+    out = framer.feed(frame(PING))
+    assert out == [Broken(b"{}"), Body(json.dumps(PING).encode())]
+
+
+def test_junk_between_messages_is_skipped() -> None:
+    out = Framer().feed(b"garbage}" + frame(PING) + b"\r\n\r\n" + frame(PING))
+    assert bodies(out) == [json.dumps(PING).encode()] * 2
+
+
+def test_endless_junk_keeps_memory_bounded() -> None:
+    framer = Framer()
+    for _ in range(100):
+        framer.feed(b"x" * 10_000)
+    assert len(framer.buffer) < 70_000
+
+
+# ----- fuzz: random mutations of a few messages, then a valid request that must be answered ----
+SEEDS = [
+    request(1, "textDocument/codeAction", {"textDocument": {"uri": "file:///a.json"}}),
+    frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {}}}),
+    frame({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}),
+    request(2, "workspace/executeCommand", {"command": "flowdrop.stats", "arguments": []}),
+]
+
+
+def mutate(rng: random.Random, data: bytes) -> bytes:
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        what = rng.randrange(7)
+        at = rng.randrange(len(out) + 1)
+        if what == 0 and out:  # flip a byte
+            out[min(at, len(out) - 1)] = rng.randrange(256)
+        elif what == 1:  # delete a run
+            del out[at : at + rng.randint(1, 8)]
+        elif what == 2:  # insert random bytes
+            out[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+        elif what == 3:  # another length
+            out = bytearray(
+                out.replace(b"Content-Length: ", b"Content-Length: %d" % rng.randint(0, 10**6), 1)
+            )
+        elif what == 4:  # header case and spacing
+            out = bytearray(
+                out.replace(
+                    b"Content-Length: ", rng.choice([b"content-length:", b"CONTENT-LENGTH :  "]), 1
+                )
+            )
+        elif what == 5:  # cut the end
+            del out[at:]
+        else:  # an absurd length
+            out = bytearray(out.replace(b"Content-Length: ", b"Content-Length: 9" * 3, 1))
+    return bytes(out)
+
+
+@pytest.mark.parametrize("seed", [20261130, 7])
+def test_fuzzed_framing_never_stops_the_server(seed: int) -> None:
+    rng = random.Random(seed)
+    server = RawServer()
+    try:
+        server.initialize()
+        for case in range(200):
+            junk = b"".join(mutate(rng, rng.choice(SEEDS)) for _ in range(rng.randint(1, 3)))
+            server.send(junk)
+            msg_id = 10_000 + case
+            server.send(request(msg_id, "workspace/executeCommand", {"command": "flowdrop.stats"}))
+            answer = server.response(msg_id, timeout=10)
+            assert "result" in answer, (case, junk, answer)
+        assert server.process.poll() is None
+    finally:
+        code = server.close()
+    assert code == 0
