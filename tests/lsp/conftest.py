@@ -117,8 +117,13 @@ def accept_registrations(lsp_client: LanguageClient) -> list[types.Registration]
 
 
 async def start_session(
-    lsp_client: LanguageClient, kind: str, init_options: dict | None = None
+    lsp_client: LanguageClient,
+    kind: str,
+    init_options: dict | None = None,
+    workspace: str | None = None,
 ) -> Session:
+    """Initialize under `kind`'s capabilities; `workspace` (a folder uri) is sent as the root
+    and the only workspace folder."""
     publishes = Publishes()
 
     # Wrap pytest-lsp's own handler (which keeps `client.diagnostics`) to keep every version.
@@ -134,7 +139,14 @@ async def start_session(
 
     capabilities = client_capabilities(kind)
     result = await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=capabilities, initialization_options=init_options)
+        types.InitializeParams(
+            capabilities=capabilities,
+            initialization_options=init_options,
+            root_uri=workspace,
+            workspace_folders=[types.WorkspaceFolder(uri=workspace, name="workspace")]
+            if workspace
+            else None,
+        )
     )
     encoding = (
         getattr(

@@ -7,16 +7,14 @@ import asyncio
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.lsp.conftest import (
     CLIENTS,
     REPO,
-    Publishes,
     Session,
-    accept_registrations,
     server_command,
+    start_session,
 )
 
 NOT_FLOWDROP = sorted((REPO / "tests" / "fixtures" / "not-flowdrop").glob("*.json"))
@@ -26,28 +24,12 @@ BROKEN = '{"nodes": [{"id": "a", "type": "x"'  # not JSON: only a name can make 
 
 @pytest_lsp.fixture(params=CLIENTS, config=ClientServerConfig(server_command=server_command()))
 async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):
-    publishes = Publishes()
-    features = lsp_client.protocol.fm.features
-    original = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def on_publish(*args):  # type: ignore[no-untyped-def]
-        publishes.record(args[-1])
-        return original(*args)
-
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
-    registrations = accept_registrations(lsp_client)
-    result = await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities(request.param),
-            root_uri=WORKSPACE,
-            workspace_folders=[types.WorkspaceFolder(uri=WORKSPACE, name="site")],
-            initialization_options={"files": ["flows/*.json"], "pullDiagnostics": False},
-        )
+    lsp_client.flowdrop_session = await start_session(  # type: ignore[attr-defined]
+        lsp_client,
+        request.param,
+        {"files": ["flows/*.json"], "pullDiagnostics": False},
+        workspace=WORKSPACE,
     )
-    encoding = getattr(result.capabilities.position_encoding, "value", "utf-16")
-    lsp_client.flowdrop_session = Session(
-        lsp_client, publishes, request.param, encoding, result, registrations
-    )  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
 
