@@ -758,6 +758,16 @@ def parse_value_at(text: str, start: int, end: int) -> JsonValue | None:
     return parser.parse_value(0, FULL)
 
 
+def child_at(value: JsonValue | None, step: str | int) -> JsonValue | None:
+    """One step down a path in the tree: an object's member by key, an array's item by index;
+    None where the tree has no such child."""
+    if isinstance(value, JObject) and isinstance(step, str):
+        return value.get(step)
+    if isinstance(value, JArray) and isinstance(step, int) and 0 <= step < len(value.items):
+        return value.items[step]
+    return None
+
+
 def to_python(value: JsonValue | None) -> Any:
     """The plain Python value of a (possibly partial) tree; unusable values become None."""
     if value is None:

@@ -18,6 +18,7 @@ from flowdrop_lsp.core.jsonsyntax import (
     JOpaque,
     JsonValue,
     JString,
+    child_at,
     to_python,
 )
 from flowdrop_lsp.core.names import sanitize_tool_name
@@ -555,16 +556,9 @@ def list_item_spans(
     node: JsonValue | None, spans: _Spans, path: tuple[str | int, ...]
 ) -> tuple[Span, ...]:
     """The spans of the items of the list at `path` below a fully parsed node's `data`."""
-    current = node.get("data") if isinstance(node, JObject) else None
+    current = child_at(node, "data")
     for step in path:
-        if isinstance(current, JObject) and isinstance(step, str):
-            current = current.get(step)
-        elif (
-            isinstance(current, JArray) and isinstance(step, int) and 0 <= step < len(current.items)
-        ):
-            current = current.items[step]
-        else:
-            return ()
+        current = child_at(current, step)
     if not isinstance(current, JArray):
         return ()
     found = [spans(item) for item in current.items]

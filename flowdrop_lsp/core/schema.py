@@ -19,6 +19,7 @@ from flowdrop_lsp.core.jsonsyntax import (
     JObject,
     JOpaque,
     JsonValue,
+    child_at,
     to_python,
 )
 
@@ -67,14 +68,7 @@ def _locate(root: JsonValue, path: Sequence[Any], text: str) -> JsonValue:
     for step in path:
         if isinstance(current, JOpaque):
             current = current.expanded(text) or current
-        if isinstance(current, JObject) and isinstance(step, str):
-            child = current.get(step)
-        elif (
-            isinstance(current, JArray) and isinstance(step, int) and 0 <= step < len(current.items)
-        ):
-            child = current.items[step]
-        else:
-            child = None
+        child = child_at(current, step)
         if child is None:
             break
         current = child
