@@ -27,6 +27,7 @@ from flowdrop_lsp import __version__
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
+from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace
 from flowdrop_lsp.lsp.documents import Document, DocumentStore, uri_path
 from flowdrop_lsp.lsp.transport import serve_stdio, serve_tcp
 
@@ -41,6 +42,18 @@ BURST_MAX_WAIT = 0.100
 class FlowdropProtocol(LanguageServerProtocol):
     """pygls's protocol, minus its own text sync: the server keeps its own buffers
     (lsp/documents.py), so pygls's O(document) rebuild per change is skipped."""
+
+    # pygls creates its Workspace in `initialize`; every one it sets is made buffers-only
+    # (lsp/current.py), so no feature can read a document's text from disk by accident.
+    @property  # type: ignore[override]
+    def _workspace(self) -> Any:
+        return self.__dict__.get("_buffers_only_workspace")
+
+    @_workspace.setter
+    def _workspace(self, workspace: Any) -> None:
+        if workspace is not None and not isinstance(workspace, BuffersOnlyWorkspace):
+            workspace.__class__ = BuffersOnlyWorkspace  # same state, text reads refused
+        self.__dict__["_buffers_only_workspace"] = workspace
 
     def handle_message(self, message: Any) -> None:
         # pygls drops every message after `shutdown` without an answer; LSP wants requests
