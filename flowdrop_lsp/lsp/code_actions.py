@@ -16,6 +16,7 @@ from lsprotocol import types
 from flowdrop_lsp.core.edits import preferred_edits
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.lsp.convert import SOURCE, fix_data, range_from_json, to_range
+from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Document
 from flowdrop_lsp.lsp.server import FlowdropServer
 
@@ -109,7 +110,7 @@ def _findings_in_range(ls: FlowdropServer, document: Document, rng: types.Range)
 
 
 def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    document = ls.documents.get(params.text_document.uri)
+    document = document_at(ls, params.text_document.uri)
     if document is None or not ls.is_flowdrop(document):
         return []
     only = params.context.only

@@ -36,5 +36,10 @@ class BuffersOnlyWorkspace(Workspace):
 
 def document_at(ls: FlowdropServer, uri: str) -> Document | None:
     """The open document at `uri` with its current analysis, or None when it is not open (a
-    request about a closed document is answered empty, never from disk)."""
-    return ls.documents.get(uri)
+    request about a closed document is answered empty, never from disk) or when its buffer is
+    no longer the client's (a change could not be applied: positions and edits computed from
+    it would land in the wrong place until the client sends the full text again)."""
+    document = ls.documents.get(uri)
+    if document is None or document.out_of_sync:
+        return None
+    return document

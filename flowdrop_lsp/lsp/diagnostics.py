@@ -12,6 +12,7 @@ import logging
 from lsprotocol import types
 
 from flowdrop_lsp.lsp import node_types_sync
+from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Change, ChangeRejected
 from flowdrop_lsp.lsp.server import FlowdropServer
 from flowdrop_lsp.lsp.settings_sync import show_new_problems
@@ -29,7 +30,7 @@ def _change(event: types.TextDocumentContentChangeEvent) -> Change:
 def pull_diagnostics(
     ls: FlowdropServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
-    document = ls.documents.get(params.text_document.uri)
+    document = document_at(ls, params.text_document.uri)
     items: list[types.Diagnostic] = []
     if document is not None:
         try:
@@ -87,6 +88,11 @@ def register(server: FlowdropServer) -> None:
                         message=f"FlowDrop: a change to {uri} could not be applied ({rejected}); "
                         "diagnostics are paused for this file. Close and reopen it.",
                     )
+                )
+            if document.published:  # their positions no longer match the client's text
+                document.published = False
+                ls.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
                 )
             return
         except Exception as error:  # noqa: BLE001

@@ -172,6 +172,8 @@ class FlowdropServer(LanguageServer):
     def publish(self, document: Document) -> None:
         """Publish after every analysis of a workflow (even when nothing changed, so clients and
         tests see each version answered); clear once when a document stops being one."""
+        if document.out_of_sync:  # nothing to say until the client's full text arrives
+            return
         wanted = self.is_flowdrop(document)
         if wanted or document.published:
             self.text_document_publish_diagnostics(

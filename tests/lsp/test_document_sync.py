@@ -4,6 +4,7 @@ client's (unit tests of Document.apply, and the same through the protocol)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
@@ -108,8 +109,35 @@ async def test_an_unappliable_change_warns_once_and_a_full_text_change_resyncs(
     warnings = [m for m in client.messages if m.type == types.MessageType.Warning]
     assert len(warnings) == 1
     assert "reopen" in warnings[0].message
-    assert session.publishes.latest(URI).version == 1  # nothing published for unapplied text
+    # Nothing published for unapplied text: version 1's diagnostics, then their withdrawal.
+    assert {p.version for p in session.publishes.by_uri[URI]} == {1, None}
+    assert session.publishes.latest(URI).diagnostics == ()
+    # Nothing is answered from the stale buffer: no fixes computed against the wrong text.
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=URI),
+            range=rng(0, 0, 0, 1),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert not actions
     session.change(URI, 5, [types.TextDocumentContentChangeWholeDocument(text=text)])
     await session.publishes.wait_for(URI, 5)
     await asyncio.sleep(0.05)
     assert len([m for m in client.messages if m.type == types.MessageType.Warning]) == 1
+
+
+async def test_diagnostics_published_before_an_unappliable_change_are_withdrawn(
+    session: Session,
+) -> None:
+    text = (Path(__file__).parents[2] / "examples" / "research-agent.flowdrop.json").read_text()
+    session.open(URI, text)
+    assert await session.publishes.wait_for(URI, 1)  # the collision
+    bad = types.TextDocumentContentChangePartial(range=rng(4000, 0, 4000, 0), text="x")
+    session.change(URI, 2, [bad])
+    for _ in range(100):
+        if not session.publishes.latest(URI).diagnostics:
+            break
+        await asyncio.sleep(0.01)
+    # Their positions would point into a text the client no longer has.
+    assert session.publishes.latest(URI).diagnostics == ()
