@@ -256,5 +256,5 @@ def test_vim_ale_missing_server_is_reported_once(tmp_path: Path) -> None:
     assert all(f["items"] == [] for f in result["files"])
     warnings = [line for line in result["messages"].splitlines() if "flowdrop-lsp" in line]
     assert len(warnings) == 1, result["messages"]
-    assert "flowdrop-lsp is not executable" in warnings[0]
+    assert f"flowdrop-lsp is neither on PATH nor in {tmp_path}/.venv/bin" in warnings[0]
     assert "pipx install" in warnings[0]

@@ -65,8 +65,14 @@ function! flowdrop#Executable(buffer) abort
     if !empty(l:root) && !executable(l:server) && !s:warned
         let s:warned = 1
         echohl WarningMsg
-        echomsg 'flowdrop-lsp: ' . l:server . ' is not executable, so FlowDrop workflows get no'
-        \   . ' diagnostics. Install it: pipx install /path/to/flowdrop-lsp (or set'
+        if !empty(l:configured)
+            let l:problem = 'g:flowdrop_lsp_executable ' . l:configured . ' is not executable'
+        else
+            let l:problem = 'flowdrop-lsp is neither on PATH nor in ' . l:root . '/.venv/bin'
+        endif
+
+        echomsg 'flowdrop-lsp: ' . l:problem . ', so FlowDrop workflows get no diagnostics.'
+        \   . ' Install it: pipx install /path/to/flowdrop-lsp (or set'
         \   . ' g:flowdrop_lsp_executable), then reopen the file.'
         echohl None
     endif
