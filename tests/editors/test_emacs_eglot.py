@@ -57,8 +57,9 @@ pytestmark = pytest.mark.skipif(
 
 # Visits each file of the params in turn, lets the command loop's post-command-hook run (where
 # eglot-ensure connects), waits for the expected number of flymake diagnostics (or 1.5 s when
-# none is expected), and writes them, the major mode, whether eglot manages the buffer and the
-# *Warnings* buffer as JSON. `-q` (not `-Q`): Debian's site-start makes the elpa packages loadable.
+# none is expected), applies the preferred quick fix when asked (and waits for the diagnostics to
+# go), and writes the diagnostics, the buffer text, the major mode, whether eglot manages the
+# buffer and the *Warnings* buffer as JSON. `-q` (not `-Q`): Debian's site-start makes the elpa packages loadable.
 DRIVER = r"""
 (require 'json)
 (let* ((params (json-read-file (getenv "FLOWDROP_EMACS_PARAMS")))
@@ -77,6 +78,18 @@ DRIVER = r"""
             (while (and (< (float-time) deadline)
                         (or (= expect 0) (< (length (flymake-diagnostics)) expect)))
               (accept-process-output nil 0.05)))
+          (when (eq (alist-get 'fix file) t)
+            ;; M-x eglot-code-actions RET at the first error's label, then RET at the prompt
+            ;; (stdin in batch mode) takes the default: the preferred fix.
+            (goto-char (apply #'min (mapcar #'flymake-diagnostic-beg (flymake-diagnostics))))
+            (let ((last-nonmenu-event ?\r))
+              (eglot-code-actions (point) nil nil t))
+            ;; After a change, eglot sends didChange and flymake re-runs its backends from idle
+            ;; timers, which never fire in batch mode: run them, as a pause in typing would.
+            (let ((deadline (+ (float-time) (alist-get 'timeout_s params))))
+              (while (and (< (float-time) deadline) (flymake-diagnostics))
+                (accept-process-output nil 0.2)
+                (mapc #'timer-event-handler (copy-sequence timer-idle-list)))))
           (push `((path . ,buffer-file-name)
                   (mode . ,(symbol-name major-mode))
                   (eglot . ,(if (eglot-current-server) t :json-false))
@@ -90,7 +103,8 @@ DRIVER = r"""
                                            (goto-char beg) (- beg (line-beginning-position))))
                               (type . ,(symbol-name (flymake-diagnostic-type d)))
                               (text . ,(flymake-diagnostic-text d)))))
-                        (flymake-diagnostics)))))
+                        (flymake-diagnostics))))
+                  (text . ,(buffer-substring-no-properties (point-min) (point-max))))
                 results))
         (let ((warnings (get-buffer "*Warnings*")))
           (with-temp-file (alist-get 'out params)
@@ -143,7 +157,7 @@ def _run_emacs(tmp_path: Path, files: list[dict[str, object]], **params: object)
             cmd,
             cwd=tmp_path,
             env=env,
-            stdin=subprocess.DEVNULL,
+            input="\n\n",  # what the minibuffer reads in batch mode: RET takes the default
             capture_output=True,
             text=True,
             timeout=TIMEOUT_S,
@@ -223,6 +237,26 @@ def test_emacs_eglot_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> No
     ]
     assert package_file["eglot"] is False and package_file["diagnostics"] == []
     assert "flowdrop-lsp" not in result["warnings"]
+
+
+def test_emacs_eglot_code_action_applies_the_preferred_fix(tmp_path: Path) -> None:
+    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    workflow = tmp_path / EXAMPLE.name
+    shutil.copyfile(EXAMPLE, workflow)
+    original = workflow.read_text(encoding="utf-8")
+    result = _run_emacs(
+        tmp_path,
+        [{"path": str(workflow), "expect": 2, "fix": True}],
+        executable=_venv_bin("flowdrop-lsp"),
+    )
+    (fixed,) = result["files"]
+    assert fixed["diagnostics"] == []
+    # The first label ("Web Search") keeps its name: its preferred fix renames the other one.
+    lnum, line = _line_of(original, '"label": "web-search"')
+    expected = original.split("\n")
+    expected[lnum - 1] = line.replace('"web-search"', '"web-search 2"')
+    assert fixed["text"] == "\n".join(expected)
+    assert json.loads(fixed["text"])  # still JSON
 
 
 def test_emacs_eglot_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
