@@ -42,11 +42,14 @@ EMACS = shutil.which("emacs")
 def _has_eglot() -> bool:
     if EMACS is None:
         return False
-    probe = subprocess.run(
-        [EMACS, "--batch", "-q", "--eval", "(kill-emacs (if (require 'eglot nil t) 0 1))"],
-        capture_output=True,
-        timeout=60,
-    )
+    try:
+        probe = subprocess.run(
+            [EMACS, "--batch", "-q", "--eval", "(kill-emacs (if (require 'eglot nil t) 0 1))"],
+            capture_output=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
     return probe.returncode == 0
 
 
