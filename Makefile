@@ -62,6 +62,11 @@ e2e-vscode: $(VENV)/.installed
 	bash editors/vscode/e2e/install-deps.sh
 	bash editors/vscode/e2e/run.sh --server $(abspath $(BIN))/flowdrop-lsp
 
+# Vim 9 + ALE and Emacs 28 + eglot for tests/editors (Debian; as root; .ci/run runs it).
+.PHONY: editors-deps
+editors-deps:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot; }
+
 e2e-nvim: $(VENV)/.installed-test
 	$(BIN)/python -m pytest tests/editors/test_neovim.py
 

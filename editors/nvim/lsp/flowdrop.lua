@@ -9,19 +9,120 @@
 -- buffers of those filetypes matching a glob in `settings.flowdrop.files`. Other JSON and
 -- YAML files (package.json, docker-compose.yml, ...) never see it.
 
+--
+-- The server: `settings.flowdrop.server.path` when set (the key VS Code uses; the server ignores
+-- it), else `<root>/.venv/bin/flowdrop-lsp` when the project has one (what `make demo` or
+-- `python3 -m venv .venv && .venv/bin/pip install …` creates), else `flowdrop-lsp` on PATH
+-- (`pipx install …`). When none is executable the client is not started and the user is told
+-- once, with `vim.notify`, how to install it: Neovim itself would only write to lsp.log.
+-- (A `cmd` table given with `vim.lsp.config` replaces all of this; Neovim then refuses a
+-- command that is not executable before this file is asked, and only logs it.)
+
 local root_markers = { 'flowdrop-lsp.toml', 'pyproject.toml', '.git' }
+local SERVER = 'flowdrop-lsp'
+-- Relative to the project root; the second is a Windows virtual environment.
+local PROJECT_VENV_SERVERS = { '.venv/bin/flowdrop-lsp', '.venv/Scripts/flowdrop-lsp.exe' }
+
+--- The user's `settings.flowdrop` table ({} when there is none).
+---@param config table? a resolved config; default: `vim.lsp.config.flowdrop`
+local function flowdrop_settings(config)
+  if config == nil then
+    local ok, resolved = pcall(function()
+      return vim.lsp.config.flowdrop
+    end)
+    config = ok and resolved or nil
+  end
+  local settings = type(config) == 'table' and type(config.settings) == 'table' and config.settings.flowdrop
+  return type(settings) == 'table' and settings or {}
+end
+
+--- `settings.flowdrop.server.path`, when set.
+---@return string?
+local function configured_path(settings)
+  local server = settings.server
+  local path = type(server) == 'table' and server.path or nil
+  return type(path) == 'string' and path ~= '' and vim.fs.normalize(path) or nil
+end
+
+--- The configured path, else the project's own virtual environment (it matches the checkout
+--- being edited), else PATH. nil when none is executable.
+---@param root string?
+---@param settings table `settings.flowdrop`
+---@return string? executable
+local function find_server(root, settings)
+  local configured = configured_path(settings)
+  if configured then
+    return vim.fn.executable(configured) == 1 and configured or nil
+  end
+  if root then
+    for _, relative in ipairs(PROJECT_VENV_SERVERS) do
+      local candidate = vim.fs.joinpath(root, relative)
+      if vim.fn.executable(candidate) == 1 then
+        return candidate
+      end
+    end
+  end
+  local on_path = vim.fn.exepath(SERVER)
+  return on_path ~= '' and on_path or nil
+end
+
+--- The checkout this file was loaded from (editors/nvim/lsp/flowdrop.lua inside it), if it still
+--- is one: the install hint can then name it. nil when the file was copied elsewhere.
+local function checkout_dir()
+  local source = debug.getinfo(1, 'S').source
+  if source:sub(1, 1) ~= '@' then
+    return nil
+  end
+  local file = vim.fs.normalize(vim.fn.fnamemodify(source:sub(2), ':p'))
+  local dir = vim.fs.dirname(vim.fs.dirname(vim.fs.dirname(vim.fs.dirname(file))))
+  if vim.uv.fs_stat(vim.fs.joinpath(dir, 'pyproject.toml')) then
+    return dir
+  end
+  return nil
+end
+
+--- Tell the user once per session that the server is missing, and how to install it.
+---@param problem string what is missing, as a sentence
+local function notify_missing(problem)
+  if vim.g.flowdrop_lsp_missing_notified then
+    return
+  end
+  vim.g.flowdrop_lsp_missing_notified = true
+  local checkout = checkout_dir() or '/path/to/flowdrop-lsp'
+  vim.notify(
+    ('flowdrop-lsp: %s, so FlowDrop workflows get no diagnostics.\n'
+      .. 'Install it: `pipx install %s` (or into the project: '
+      .. '`python3 -m venv .venv && .venv/bin/pip install %s`), then reopen the file. '
+      .. ':checkhealth vim.lsp shows the client.'):format(problem, checkout, checkout),
+    vim.log.levels.WARN
+  )
+end
+
+--- Whether a server can be started for `root`; tells the user (once) when not.
+local function server_available(root)
+  local ok, config = pcall(function()
+    return vim.lsp.config.flowdrop
+  end)
+  if ok and type(config) == 'table' and type(config.cmd) == 'table' then
+    return true -- the user's own `cmd`: Neovim checks it (see above)
+  end
+  local settings = flowdrop_settings(ok and config or nil)
+  if find_server(root, settings) then
+    return true
+  end
+  local configured = configured_path(settings)
+  if configured then
+    notify_missing(('settings.flowdrop.server.path `%s` is not executable'):format(configured))
+  else
+    notify_missing(('`%s` is neither on PATH nor in %s'):format(SERVER, vim.fs.joinpath(root, '.venv/bin')))
+  end
+  return false
+end
 
 --- Extra workflow globs from the user's `settings.flowdrop.files` (like the server's `files`).
 --- Globs are matched against the absolute path and against the path relative to the root.
 local function matches_user_globs(path, root)
-  local ok_cfg, config = pcall(function()
-    return vim.lsp.config.flowdrop
-  end)
-  local files = ok_cfg
-    and type(config) == 'table'
-    and type(config.settings) == 'table'
-    and type(config.settings.flowdrop) == 'table'
-    and config.settings.flowdrop.files
+  local files = flowdrop_settings().files
   if type(files) ~= 'table' then
     return false
   end
@@ -46,7 +147,15 @@ end
 
 ---@type vim.lsp.Config
 return {
-  cmd = { 'flowdrop-lsp', 'serve' },
+  -- A function, so that the executable is looked up in the root of the buffer being opened.
+  cmd = function(dispatchers, config)
+    local server = find_server(config.root_dir, flowdrop_settings(config)) or SERVER
+    return vim.lsp.rpc.start({ server, 'serve' }, dispatchers, {
+      cwd = config.cmd_cwd,
+      env = config.cmd_env,
+      detached = config.detached,
+    })
+  end,
   filetypes = { 'json', 'jsonc', 'yaml' },
   root_markers = root_markers,
   -- Attach to workflow files only: `on_dir` is called just for them.
@@ -57,7 +166,10 @@ return {
     end
     local path = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
     local root = vim.fs.root(bufnr, root_markers) or vim.fs.dirname(path)
-    if is_workflow_name(path, vim.bo[bufnr].filetype) or matches_user_globs(path, root) then
+    if
+      (is_workflow_name(path, vim.bo[bufnr].filetype) or matches_user_globs(path, root))
+      and server_available(root)
+    then
       on_dir(root)
     end
   end,

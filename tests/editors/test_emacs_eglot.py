@@ -1,0 +1,310 @@
+"""The shipped Emacs + eglot recipe (editors/emacs/flowdrop-lsp.el) in real Emacs 28 with eglot
+1.9 (Debian `emacs-nox`, `elpa-eglot`), driven in batch mode: the CMP-9 errors of a JSON and of
+a Drupal YAML workflow arrive in flymake with their messages, lines and columns (also after emoji
+and CJK text: eglot counts UTF-16 code units, as the server does by default); package.json gets
+no server; a missing server is one warning.
+
+Without the editor the tests are skipped with a reason naming the Debian packages; `make
+editors-deps` (run by `.ci/run`) installs them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = REPO / "editors" / "emacs"
+EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
+DRUPAL_WORKFLOW = (
+    Path(__file__).resolve().parent
+    / "fixtures"
+    / "config"
+    / "sync"
+    / "flowdrop_workflow.flowdrop_workflow.research.yml"
+)
+TIMEOUT_S = 90  # hard limit per Emacs run; a passing run takes a few seconds
+SYSTEM_PATH = "/usr/bin:/bin"
+MESSAGE = (
+    'flowdrop [CMP-9]: tool name "web_search" also used by "{other}" ({node}) at "{consumer}"; '
+    "the runtime would call only one of them"
+)
+
+EMACS = shutil.which("emacs")
+
+
+def _has_eglot() -> bool:
+    if EMACS is None:
+        return False
+    try:
+        probe = subprocess.run(
+            [EMACS, "--batch", "-q", "--eval", "(kill-emacs (if (require 'eglot nil t) 0 1))"],
+            capture_output=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+pytestmark = pytest.mark.skipif(
+    not _has_eglot(),
+    reason="needs Emacs 28 and eglot: apt-get install emacs-nox elpa-eglot (or `make editors-deps`)",
+)
+
+# Visits each file of the params in turn, lets the command loop's post-command-hook run (where
+# eglot-ensure connects), waits for the expected number of flymake diagnostics (or 1.5 s when
+# none is expected), applies the preferred quick fix when asked (and waits for the diagnostics to
+# go), and writes the diagnostics, the buffer text, the major mode, whether eglot manages the
+# buffer and the *Warnings* buffer as JSON. `-q` (not `-Q`): Debian's site-start makes the elpa packages loadable.
+DRIVER = r"""
+(require 'json)
+(let* ((params (json-read-file (getenv "FLOWDROP_EMACS_PARAMS")))
+       (results nil))
+  (add-to-list 'load-path (alist-get 'load_path params))
+  (when (alist-get 'executable params)
+    (setq flowdrop-lsp-executable (alist-get 'executable params)))
+  (require 'flowdrop-lsp)
+  (condition-case err
+      (progn
+        (seq-doseq (file (alist-get 'files params))
+          (find-file (alist-get 'path file))
+          (run-hooks 'post-command-hook)
+          (let* ((expect (alist-get 'expect file))
+                 (deadline (+ (float-time) (if (> expect 0) (alist-get 'timeout_s params) 1.5))))
+            (while (and (< (float-time) deadline)
+                        (or (= expect 0) (< (length (flymake-diagnostics)) expect)))
+              (accept-process-output nil 0.05)))
+          (when (eq (alist-get 'fix file) t)
+            ;; M-x eglot-code-actions RET at the first error's label, then RET at the prompt
+            ;; (stdin in batch mode) takes the default: the preferred fix.
+            (goto-char (apply #'min (mapcar #'flymake-diagnostic-beg (flymake-diagnostics))))
+            (let ((last-nonmenu-event ?\r))
+              (eglot-code-actions (point) nil nil t))
+            ;; After a change, eglot sends didChange and flymake re-runs its backends from idle
+            ;; timers, which never fire in batch mode: run them, as a pause in typing would.
+            (let ((deadline (+ (float-time) (alist-get 'timeout_s params))))
+              (while (and (< (float-time) deadline) (flymake-diagnostics))
+                (accept-process-output nil 0.2)
+                (mapc #'timer-event-handler (copy-sequence timer-idle-list)))))
+          (push `((path . ,buffer-file-name)
+                  (mode . ,(symbol-name major-mode))
+                  (eglot . ,(if (eglot-current-server) t :json-false))
+                  (diagnostics
+                   . ,(vconcat
+                       (mapcar
+                        (lambda (d)
+                          (let ((beg (flymake-diagnostic-beg d)))
+                            `((line . ,(line-number-at-pos beg))
+                              (column . ,(save-excursion
+                                           (goto-char beg) (- beg (line-beginning-position))))
+                              (type . ,(symbol-name (flymake-diagnostic-type d)))
+                              (text . ,(flymake-diagnostic-text d)))))
+                        (flymake-diagnostics))))
+                  (text . ,(buffer-substring-no-properties (point-min) (point-max))))
+                results))
+        (let ((warnings (get-buffer "*Warnings*")))
+          (with-temp-file (alist-get 'out params)
+            (insert (json-encode
+                     `((files . ,(vconcat (nreverse results)))
+                       (warnings . ,(if warnings
+                                        (with-current-buffer warnings (buffer-string))
+                                      ""))))))))
+    (error (message "FAIL: %S" err) (kill-emacs 1)))
+  (ignore-errors (eglot-shutdown-all))
+  (kill-emacs 0))
+"""
+
+
+def _venv_bin(name: str) -> str:
+    beside = Path(sys.executable).parent / name
+    found = str(beside) if beside.is_file() and os.access(beside, os.X_OK) else shutil.which(name)
+    assert found, f"`{name}` not found next to {sys.executable} or on PATH; install '.[test]'"
+    return found
+
+
+def _line_of(text: str, needle: str) -> tuple[int, str]:
+    """1-based line of the one line holding `needle`, and that line."""
+    hits = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if needle in line]
+    assert len(hits) == 1, f"{needle!r} on lines {[n for n, _ in hits]}"
+    return hits[0]
+
+
+def _run_emacs(tmp_path: Path, files: list[dict[str, object]], **params: object) -> dict:
+    assert EMACS is not None
+    driver = tmp_path / "driver.el"
+    driver.write_text(DRIVER, encoding="utf-8")
+    out = tmp_path / "out.json"
+    params_file = tmp_path / "params.json"
+    params_file.write_text(
+        json.dumps(
+            {"load_path": str(SHIPPED), "timeout_s": 20, "out": str(out), "files": files, **params}
+        ),
+        encoding="utf-8",
+    )
+    env = {
+        **os.environ,
+        "PATH": SYSTEM_PATH,
+        "HOME": str(tmp_path / "home"),  # no ~/.emacs.d of the user
+        "FLOWDROP_EMACS_PARAMS": str(params_file),
+    }
+    cmd = [EMACS, "--batch", "-q", "-l", str(driver)]
+    try:
+        proc = subprocess.run(
+            cmd,
+            cwd=tmp_path,
+            env=env,
+            input="\n\n",  # what the minibuffer reads in batch mode: RET takes the default
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise AssertionError(f"emacs did not finish within {TIMEOUT_S} s: {error}") from None
+    assert proc.returncode == 0 and out.exists(), (
+        f"emacs exited {proc.returncode}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"
+    )
+    result: dict = json.loads(out.read_text(encoding="utf-8"))
+    print(json.dumps(result, indent=1, ensure_ascii=False))  # shown on failure or with -s
+    return result
+
+
+def _summary(diagnostics: list[dict]) -> list[tuple[int, int, str, str]]:
+    return sorted((d["line"], d["column"], d["type"], d["text"]) for d in diagnostics)
+
+
+def test_emacs_eglot_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    sync = project / "config" / "sync"
+    sync.mkdir(parents=True)
+    (project / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    workflow = project / EXAMPLE.name
+    shutil.copyfile(EXAMPLE, workflow)
+    drupal = sync / DRUPAL_WORKFLOW.name
+    shutil.copyfile(DRUPAL_WORKFLOW, drupal)
+    package = project / "package.json"  # workflow-shaped, but not a workflow file: nothing
+    shutil.copyfile(EXAMPLE, package)
+
+    result = _run_emacs(
+        tmp_path,
+        [
+            {"path": str(workflow), "expect": 2},
+            {"path": str(drupal), "expect": 2},
+            {"path": str(package), "expect": 0},
+        ],
+        executable=_venv_bin("flowdrop-lsp"),
+    )
+    json_file, yaml_file, package_file = result["files"]
+
+    text = workflow.read_text(encoding="utf-8")
+    assert json_file["mode"] == "flowdrop-json-mode" and json_file["eglot"] is True
+    consumer = "Research Agent"
+    # Columns are 0-based character offsets; these lines are ASCII.
+    assert _summary(json_file["diagnostics"]) == [
+        (
+            _line_of(text, '"label": "Web Search"')[0],
+            25,
+            "eglot-error",
+            MESSAGE.format(other="web-search", node="http_request.2", consumer=consumer),
+        ),
+        (
+            _line_of(text, '"label": "web-search"')[0],
+            25,
+            "eglot-error",
+            MESSAGE.format(other="Web Search", node="http_request.1", consumer=consumer),
+        ),
+    ]
+
+    text = drupal.read_text(encoding="utf-8")
+    consumer = "Reason (agent step)"
+    assert yaml_file["mode"] == "flowdrop-yaml-mode" and yaml_file["eglot"] is True
+    assert _summary(yaml_file["diagnostics"]) == [
+        (
+            _line_of(text, "label: 'Web Search 🔎'")[0],
+            13,
+            "eglot-error",
+            MESSAGE.format(other="web-search", node="http_request.2", consumer=consumer),
+        ),
+        (
+            _line_of(text, "label: web-search")[0],
+            13,
+            "eglot-error",
+            MESSAGE.format(other="Web Search 🔎", node="http_request.1", consumer=consumer),
+        ),
+    ]
+    assert package_file["eglot"] is False and package_file["diagnostics"] == []
+    assert "flowdrop-lsp" not in result["warnings"]
+
+
+def test_emacs_eglot_code_action_applies_the_preferred_fix(tmp_path: Path) -> None:
+    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    workflow = tmp_path / EXAMPLE.name
+    shutil.copyfile(EXAMPLE, workflow)
+    original = workflow.read_text(encoding="utf-8")
+    result = _run_emacs(
+        tmp_path,
+        [{"path": str(workflow), "expect": 2, "fix": True}],
+        executable=_venv_bin("flowdrop-lsp"),
+    )
+    (fixed,) = result["files"]
+    assert fixed["diagnostics"] == []
+    # The first label ("Web Search") keeps its name: its preferred fix renames the other one.
+    lnum, line = _line_of(original, '"label": "web-search"')
+    expected = original.split("\n")
+    expected[lnum - 1] = line.replace('"web-search"', '"web-search 2"')
+    assert fixed["text"] == "\n".join(expected)
+    assert json.loads(fixed["text"])  # still JSON
+
+
+def test_emacs_eglot_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
+    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    workflow = tmp_path / "emoji.flowdrop.json"
+    prefix = '    {"id": "t1", "data": {"note": "🚀 数据", "label": '
+    workflow.write_text(
+        "{\n"
+        '  "nodes": [\n'
+        '    {"id": "agent", "data": {"label": "Agent", "metadata": {"node_type_id": "agent"}}},\n'
+        + prefix
+        + '"web-search", "metadata": {"node_type_id": "http_request"}}},\n'
+        '    {"id": "t2", "data": {"label": "Web Search", "metadata": {"node_type_id": "http_request"}}}\n'
+        "  ],\n"
+        '  "edges": [\n'
+        '    {"id": "e1", "source": "t1", "target": "agent", "targetHandle": "agent-input-tool"},\n'
+        '    {"id": "e2", "source": "t2", "target": "agent", "targetHandle": "agent-input-tool"}\n'
+        "  ]\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    result = _run_emacs(
+        tmp_path, [{"path": str(workflow), "expect": 2}], executable=_venv_bin("flowdrop-lsp")
+    )
+    diagnostics = sorted(result["files"][0]["diagnostics"], key=lambda d: d["line"])
+    assert [d["line"] for d in diagnostics] == [4, 5]
+    # Emacs columns are characters: the emoji (2 UTF-16 units) and CJK text are one each.
+    assert len(prefix) != len(prefix.encode("utf-16-le")) // 2
+    assert diagnostics[0]["column"] == len(prefix)
+    assert diagnostics[0]["text"] == MESSAGE.format(other="Web Search", node="t2", consumer="Agent")
+
+
+def test_emacs_missing_server_is_one_warning(tmp_path: Path) -> None:
+    assert shutil.which("flowdrop-lsp", path=SYSTEM_PATH) is None, (
+        f"a flowdrop-lsp is installed in {SYSTEM_PATH}: this test cannot hide it"
+    )
+    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    first, second = tmp_path / "a.flowdrop.json", tmp_path / "b.flowdrop.json"
+    shutil.copyfile(EXAMPLE, first)
+    shutil.copyfile(EXAMPLE, second)
+    result = _run_emacs(
+        tmp_path, [{"path": str(first), "expect": 0}, {"path": str(second), "expect": 0}]
+    )
+    assert all(f["eglot"] is False for f in result["files"])
+    warnings = [line for line in result["warnings"].splitlines() if "flowdrop-lsp" in line]
+    assert len(warnings) == 1, result["warnings"]
+    assert f"flowdrop-lsp is neither on PATH nor in {tmp_path}/.venv/bin" in warnings[0]
+    assert "pipx install" in warnings[0]
