@@ -31,7 +31,7 @@ from urllib.parse import quote
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE, rule_url
+from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE, docs_home, rule_url
 from flowdrop_lsp.core.settings import DEFAULT_DOCS_URL
 from flowdrop_lsp.core.text import LineIndex, Span
 
@@ -352,7 +352,7 @@ def format_sarif(
                     "driver": {
                         "name": "flowdrop-lsp",
                         "version": __version__,
-                        "informationUri": docs_url,
+                        "informationUri": docs_home(docs_url),
                         "rules": rules,
                     }
                 },

@@ -54,7 +54,9 @@ DEFAULT_FILES = (
 )
 # Discovery already skips VCS/tool folders and .gitignored files, so nothing more by default.
 DEFAULT_EXCLUDE: tuple[str, ...] = ()
-DEFAULT_DOCS_URL = "https://github.com/flowdrop/flowdrop-lsp/blob/main/README.md"
+# Empty: links go to the rule pages shipped in the package (core/rules: `rule_url`), which
+# exist offline; the project has no public host to point at.
+DEFAULT_DOCS_URL = ""
 
 PROJECT_FILE = "flowdrop-lsp.toml"
 PYPROJECT_TABLE = "flowdrop-lsp"
