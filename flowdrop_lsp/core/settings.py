@@ -17,7 +17,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from flowdrop_lsp.core.findings import Severity
@@ -75,6 +75,9 @@ class Settings:
     edge_types: frozenset[str] = DEFAULT_EDGE_TYPES
     severity: Mapping[str, Severity] = field(default_factory=dict)
     ignore: frozenset[str] = frozenset()
+    # (glob, codes): rules turned off for the files a glob matches (the file or a folder above
+    # it, relative to `config_dir` like `exclude`); JSON has no comments to suppress one in.
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     files: tuple[str, ...] = DEFAULT_FILES
     # Globs of files not to check, even when they match `files`.
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
@@ -166,6 +169,17 @@ class Settings:
                 codes = _strings(raw_key, value)
                 unknown += _unknown_codes(raw_key, codes)
                 changes["ignore"] = frozenset(code for code in codes if _is_rule_code(code))
+            elif key in ("per_file_ignores", "extend_per_file_ignores"):
+                table = _per_file_ignores(raw_key, value)
+                for codes in table.values():
+                    unknown += _unknown_codes(raw_key, codes)
+                entries = tuple(
+                    (pattern, frozenset(code for code in codes if _is_rule_code(code)))
+                    for pattern, codes in table.items()
+                )
+                if key == "extend_per_file_ignores":
+                    entries = changes.get("per_file_ignores", self.per_file_ignores) + entries
+                changes["per_file_ignores"] = entries
             elif key == "severity":
                 levels = _severities(raw_key, value)
                 unknown += _unknown_codes(raw_key, levels)
@@ -184,6 +198,24 @@ class Settings:
         if problems is not None:
             problems.extend(unknown)
         return replace(self, **changes)
+
+    def for_file(self, path: PurePath, fallback_base: PurePath | None) -> Settings:
+        """These settings for the file `path`: its `per-file-ignores` added to `ignore`. Globs
+        are relative to `config_dir`, else `fallback_base` (the working directory, or the
+        workspace folder); these very settings when no glob matches."""
+        if not self.per_file_ignores:
+            return self
+        # Imported here: core/selection imports this module (for Settings).
+        from flowdrop_lsp.core.selection import is_excluded
+
+        base = self.config_dir if self.config_dir is not None else fallback_base
+        extra = frozenset(
+            code
+            for pattern, codes in self.per_file_ignores
+            if is_excluded(path, (pattern,), base)
+            for code in codes
+        )
+        return replace(self, ignore=self.ignore | extra) if extra - self.ignore else self
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         return self.severity.get(code, default)
@@ -237,6 +269,8 @@ KNOWN_KEYS = frozenset(
         *_GLOB_FIELDS,
         "severity",
         "ignore",
+        "per_file_ignores",
+        "extend_per_file_ignores",
         "use_instance_title",
         "docs_url",
         "full_recompute",
@@ -288,6 +322,12 @@ def _loose_code(code: str) -> str:
     return code.upper().replace("-", "").replace("_", "")
 
 
+def unknown_rule_codes(name: object, codes: Iterable[str]) -> list[str]:
+    """A problem for each of `codes` that is no rule code, with the closest match; `name` says
+    where the codes were given (a setting; None when the caller says it)."""
+    return _unknown_codes(name, codes)
+
+
 def _unknown_codes(name: object, codes: Iterable[str]) -> list[str]:
     known = _rule_codes()
     by_loose = {_loose_code(code): code for code in known}
@@ -301,7 +341,8 @@ def _unknown_codes(name: object, codes: Iterable[str]) -> list[str]:
             if matches
             else f"known codes: {', '.join(known)}"
         )
-        problems.append(f"unknown rule code '{code}' in '{name}' ({hint})")
+        where = f" in '{name}'" if name is not None else ""
+        problems.append(f"unknown rule code '{code}'{where} ({hint})")
     return problems
 
 
@@ -313,6 +354,12 @@ def _strings(name: str, value: Any) -> list[str]:
     ):
         raise SettingsError(f"setting '{name}' must be a list of strings")
     return list(value)
+
+
+def _per_file_ignores(name: str, value: Any) -> dict[str, list[str]]:
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise SettingsError(f"setting '{name}' must be a table of glob = [rule codes]")
+    return {pattern: _strings(f"{name}.{pattern}", codes) for pattern, codes in value.items()}
 
 
 def _severities(name: str, value: Any) -> dict[str, Severity]:
