@@ -3,8 +3,8 @@
 The one place that knows both commands: `cli/` and `lsp/` never import each other, and the
 server's dependencies (pygls) are imported only when the server is started.
 
-Exit codes of `check`: 0 no error-severity finding, 1 errors found, 2 usage, configuration or
-I/O error.
+Exit codes of `check`: 0 no error-severity finding (or `--exit-zero`), 1 errors found, 2 usage,
+configuration or I/O error.
 """
 
 from __future__ import annotations

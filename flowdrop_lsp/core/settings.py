@@ -1,11 +1,12 @@
-"""The settings every entry point shares: node-type roles, rule severities, ignored rules, globs.
+"""The settings every entry point shares: node-type roles, rule severities, ignored rules (for
+every file, or per file: `per-file-ignores`, applied by `Settings.for_file`), globs.
 
 One typed, frozen object built from plain mappings, whatever their origin: a `flowdrop-lsp.toml`,
 a `[tool.flowdrop-lsp]` table in `pyproject.toml`, `--config`, or the editor's settings. Keys are
 accepted in kebab-case, snake_case or camelCase (`passthrough-types`, `passthroughTypes`).
 
 Settings are checked: an unknown key, or an unknown rule code where a code is expected (`ignore`,
-the keys of `severity`), is a problem that names a close match ("did you mean 'ignore'?"). The CLI
+`per-file-ignores`, the keys of `severity`), is a problem that names a close match ("did you mean 'ignore'?"). The CLI
 treats it as an error; the server collects it as a warning and applies the valid rest. The keys
 editors add to our section for themselves (`server.path`, `trace.server`, `pullDiagnostics`) are
 accepted and ignored.

@@ -184,6 +184,7 @@ def test_the_pages_are_package_data() -> None:
 def test_the_default_link_is_an_existing_page_about_that_rule(code: str) -> None:
     url = rule_url(code, Settings().docs_url)
     assert url is not None and url.startswith("file://")
+    assert urlparse(url).fragment == RULES_BY_CODE[code].anchor  # the page's first line
     page = Path(url2pathname(urlparse(url).path))
     assert page.is_file()
     text = page.read_text(encoding="utf-8")

@@ -101,7 +101,7 @@ def rule_url(code: str, docs_url: str) -> str | None:
     """Where a rule is documented (`codeDescription.href`, SARIF `helpUri`, json `url`).
 
     `docs_url` empty (the default): the `file:` URI of the rule's page shipped in the installed
-    package, which exists wherever flowdrop-lsp runs, offline included. A `docs-url` with
+    package (with its `#rule-<code>` anchor), which exists wherever flowdrop-lsp runs, offline included. A `docs-url` with
     `{code}` or `{anchor}` in it is a template (`https://host/rules/{code}.md`); any other
     `docs-url` is a page with one section per rule, and the link is its `#rule-<code>` anchor
     (the README of this repository has them). None for a code that is no rule."""
@@ -109,7 +109,8 @@ def rule_url(code: str, docs_url: str) -> str | None:
     if rule is None:
         return None
     if not docs_url:
-        return rule_page_path(code).as_uri()
+        # With the anchor the page starts with: the same shape as a README link.
+        return f"{rule_page_path(code).as_uri()}#{rule.anchor}"
     if "{code}" in docs_url or "{anchor}" in docs_url:
         return docs_url.replace("{code}", rule.code).replace("{anchor}", rule.anchor)
     return f"{docs_url}#{rule.anchor}"
