@@ -1,10 +1,10 @@
-"""`flowdrop-lsp`: `check` workflows in CI, or `serve` the language server.
+"""`flowdrop-lsp`: `check` workflows in CI, `serve` the language server, or explain a `rule`.
 
 The one place that knows both commands: `cli/` and `lsp/` never import each other, and the
 server's dependencies (pygls) are imported only when the server is started.
 
-Exit codes of `check`: 0 no error-severity finding, 1 errors found, 2 usage, configuration or
-I/O error.
+Exit codes of `check`: 0 no error-severity finding (or `--exit-zero`), 1 errors found, 2 usage,
+configuration or I/O error.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.cli.main import add_check_arguments, run_check
+from flowdrop_lsp.cli.rule import add_rule_arguments, run_rule
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     add_check_arguments(
         commands.add_parser("check", help="check workflow files (CMP-9 and neighbours)")
+    )
+    add_rule_arguments(
+        commands.add_parser(
+            "rule", help="explain a rule, with a failing and a passing example (offline)"
+        )
     )
     serve = commands.add_parser("serve", help="run the language server")
     serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
@@ -41,4 +47,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         from flowdrop_lsp.lsp.server import run_server  # only the server needs pygls
 
         return run_server(tcp=args.tcp)
+    if args.command == "rule":
+        return run_rule(args)
     return run_check(args)

@@ -18,7 +18,6 @@ can be mistaken for.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -30,8 +29,9 @@ from typing import Any, Protocol
 from urllib.parse import quote
 
 from flowdrop_lsp import __version__
+from flowdrop_lsp.core.baseline import fingerprints
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE, rule_url
+from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE, docs_home, rule_page, rule_url
 from flowdrop_lsp.core.settings import DEFAULT_DOCS_URL
 from flowdrop_lsp.core.text import LineIndex, Span
 
@@ -80,24 +80,93 @@ def _range(lines: LineIndex, span: Span) -> dict[str, dict[str, int]]:
     }
 
 
+# ANSI SGR sequences, as Ruff and ESLint colour their text output: a few fixed codes, so no
+# library (colour is only ever on a terminal, never in a file or a pipe: see cli/main.py).
+_BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
+_SEVERITY_COLOUR = {
+    Severity.ERROR: "\x1b[31m",  # red
+    Severity.WARNING: "\x1b[33m",  # yellow
+    Severity.INFO: "\x1b[34m",  # blue
+    Severity.HINT: "\x1b[36m",  # cyan
+}
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    return f"{style}{text}{_RESET}" if color else text
+
+
 def format_text(
     results: Sequence[FileResult],
     failures: Sequence[FileFailure] = (),
     *,
     root: Path | None = None,
+    color: bool = False,
 ) -> str:
     out = []
     for result in results:
         lines = result.lines
         for finding in result.findings:
             line, column = lines.position(finding.span.start)
-            out.append(
-                f"{result.path}:{line + 1}:{column + 1}: {finding.severity.value} {finding.code} {finding.message}"
+            where = _paint(result.path, _BOLD, color) + _paint(
+                f":{line + 1}:{column + 1}:", _DIM, color
             )
+            severity = _paint(finding.severity.value, _SEVERITY_COLOUR[finding.severity], color)
+            code = _paint(finding.code, _BOLD, color)
+            out.append(f"{where} {severity} {code} {finding.message}")
     return "".join(line + "\n" for line in out)
 
 
-def summary(results: Sequence[FileResult]) -> str:
+@dataclass(frozen=True)
+class RuleCount:
+    code: str
+    title: str
+    count: int
+    fixable: int
+
+
+def rule_counts(results: Sequence[FileResult]) -> list[RuleCount]:
+    """How many findings of each rule, most first (then in the documented order), as Ruff's
+    `--statistics`."""
+    counts: Counter[str] = Counter()
+    fixable: Counter[str] = Counter()
+    for result in results:
+        for finding in result.findings:
+            counts[finding.code] += 1
+            fixable[finding.code] += finding.preferred_fix is not None
+    order = {rule.code: index for index, rule in enumerate(ALL_RULES)}
+    codes = sorted(counts, key=lambda code: (-counts[code], order.get(code, len(order)), code))
+    return [
+        RuleCount(
+            code,
+            RULES_BY_CODE[code].title if code in RULES_BY_CODE else "",
+            counts[code],
+            fixable[code],
+        )
+        for code in codes
+    ]
+
+
+def format_statistics(results: Sequence[FileResult], output_format: str) -> str:
+    """`count code title` per rule (`[*]` when --fix can fix them), or as JSON."""
+    counts = rule_counts(results)
+    if output_format == "json":
+        items = [
+            {"code": c.code, "title": c.title, "count": c.count, "fixable": c.fixable}
+            for c in counts
+        ]
+        return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+    if not counts:
+        return ""
+    count_width = max(len(str(c.count)) for c in counts)
+    code_width = max(len(c.code) for c in counts)
+    return "".join(
+        f"{c.count:>{count_width}}\t{c.code:<{code_width}}\t"
+        f"{'[*] ' if c.fixable == c.count else ''}{c.title}\n"
+        for c in counts
+    )
+
+
+def summary(results: Sequence[FileResult], suppressed: int = 0) -> str:
     counts = {severity: 0 for severity in Severity}
     fixable = 0
     for result in results:
@@ -109,6 +178,8 @@ def summary(results: Sequence[FileResult]) -> str:
     text = f"{', '.join(parts) if parts else 'no problems'} in {files}"
     if fixable:
         text += f" ({fixable} fixable with --fix; see them with --diff)"
+    if suppressed:
+        text += f"; {suppressed} more suppressed by the baseline"
     return text
 
 
@@ -204,30 +275,6 @@ def artifact_location(path: str, root: Path) -> dict[str, Any]:
     return {"uri": _file_uri(absolute)}
 
 
-def _fingerprint_facts(finding: Finding, uri: str) -> tuple[str, ...]:
-    """What identifies a finding across runs, without positions: an edit elsewhere moves it but
-    is the same finding. Rules that name a tool (CMP-9, FD-LLM-NAME) are identified by it and
-    their consumer (CMP-9 findings per consumer, or one finding with a list of consumers: a
-    new consumer joining a collision keeps the alert); others by their message, without digits
-    (indexes like `nodes[3]` shift when something is inserted above)."""
-    extra = finding.extra_dict()
-    facts = [finding.code, uri, finding.node or ""]
-    if isinstance(extra.get("tool_name"), str):
-        facts.append(extra["tool_name"])
-        if isinstance(extra.get("consumer"), str):
-            facts.append(extra["consumer"])
-    else:
-        facts.append(re.sub(r"\d+", "", finding.message))
-    return tuple(facts)
-
-
-def _fingerprint(facts: tuple[str, ...], occurrence: int) -> str:
-    digest = hashlib.sha256("\0".join(facts).encode("utf-8", "surrogatepass")).hexdigest()
-    # The occurrence number tells apart findings whose facts are equal (as CodeQL's
-    # primaryLocationLineHash does); it counts in document order, which unrelated edits keep.
-    return f"{digest[:32]}:{occurrence}"
-
-
 def _sarif_region(lines: LineIndex, span: Span) -> dict[str, int]:
     start_line, start_col = lines.position(span.start)
     end_line, end_col = lines.position(span.end)
@@ -312,6 +359,9 @@ def format_sarif(
             "shortDescription": {"text": rule.title},
             "fullDescription": {"text": rule.summary},
             "helpUri": rule_url(rule.code, docs_url),
+            # Code scanning shows a rule's help from the log itself: the same page as
+            # `flowdrop-lsp rule CODE`, so it reads the same on a machine without the package.
+            "help": {"text": rule.summary, "markdown": rule_page(rule.code)},
             "defaultConfiguration": {"level": _SARIF_LEVEL[rule.default_severity]},
         }
         for rule in ALL_RULES
@@ -321,11 +371,8 @@ def format_sarif(
     for result in results:
         lines = result.lines
         where = artifact_location(result.path, root)
-        occurrences: Counter[tuple[str, ...]] = Counter()
-        for finding in result.findings:
-            facts = _fingerprint_facts(finding, where["uri"])
-            occurrences[facts] += 1
-            fingerprint = _fingerprint(facts, occurrences[facts])
+        prints = fingerprints(result.findings, where["uri"])
+        for finding, fingerprint in zip(result.findings, prints, strict=True):
             sarif_results.append(_sarif_result(finding, lines, where, rule_index, fingerprint))
     invocation: dict[str, Any] = {"executionSuccessful": not failures}
     if failures:
@@ -352,7 +399,7 @@ def format_sarif(
                     "driver": {
                         "name": "flowdrop-lsp",
                         "version": __version__,
-                        "informationUri": docs_url,
+                        "informationUri": docs_home(docs_url),
                         "rules": rules,
                     }
                 },

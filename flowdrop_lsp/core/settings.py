@@ -1,11 +1,12 @@
-"""The settings every entry point shares: node-type roles, rule severities, ignored rules, globs.
+"""The settings every entry point shares: node-type roles, rule severities, ignored rules (for
+every file, or per file: `per-file-ignores`, applied by `Settings.for_file`), globs.
 
 One typed, frozen object built from plain mappings, whatever their origin: a `flowdrop-lsp.toml`,
 a `[tool.flowdrop-lsp]` table in `pyproject.toml`, `--config`, or the editor's settings. Keys are
 accepted in kebab-case, snake_case or camelCase (`passthrough-types`, `passthroughTypes`).
 
 Settings are checked: an unknown key, or an unknown rule code where a code is expected (`ignore`,
-the keys of `severity`), is a problem that names a close match ("did you mean 'ignore'?"). The CLI
+`per-file-ignores`, the keys of `severity`), is a problem that names a close match ("did you mean 'ignore'?"). The CLI
 treats it as an error; the server collects it as a warning and applies the valid rest. The keys
 editors add to our section for themselves (`server.path`, `trace.server`, `pullDiagnostics`) are
 accepted and ignored.
@@ -17,7 +18,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from flowdrop_lsp.core.findings import Severity
@@ -54,7 +55,9 @@ DEFAULT_FILES = (
 )
 # Discovery already skips VCS/tool folders and .gitignored files, so nothing more by default.
 DEFAULT_EXCLUDE: tuple[str, ...] = ()
-DEFAULT_DOCS_URL = "https://github.com/flowdrop/flowdrop-lsp/blob/main/README.md"
+# Empty: links go to the rule pages shipped in the package (core/rules: `rule_url`), which
+# exist offline; the project has no public host to point at.
+DEFAULT_DOCS_URL = ""
 
 PROJECT_FILE = "flowdrop-lsp.toml"
 PYPROJECT_TABLE = "flowdrop-lsp"
@@ -73,6 +76,9 @@ class Settings:
     edge_types: frozenset[str] = DEFAULT_EDGE_TYPES
     severity: Mapping[str, Severity] = field(default_factory=dict)
     ignore: frozenset[str] = frozenset()
+    # (glob, codes): rules turned off for the files a glob matches (the file or a folder above
+    # it, relative to `config_dir` like `exclude`); JSON has no comments to suppress one in.
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     files: tuple[str, ...] = DEFAULT_FILES
     # Globs of files not to check, even when they match `files`.
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
@@ -164,6 +170,17 @@ class Settings:
                 codes = _strings(raw_key, value)
                 unknown += _unknown_codes(raw_key, codes)
                 changes["ignore"] = frozenset(code for code in codes if _is_rule_code(code))
+            elif key in ("per_file_ignores", "extend_per_file_ignores"):
+                table = _per_file_ignores(raw_key, value)
+                for codes in table.values():
+                    unknown += _unknown_codes(raw_key, codes)
+                entries = tuple(
+                    (pattern, frozenset(code for code in codes if _is_rule_code(code)))
+                    for pattern, codes in table.items()
+                )
+                if key == "extend_per_file_ignores":
+                    entries = changes.get("per_file_ignores", self.per_file_ignores) + entries
+                changes["per_file_ignores"] = entries
             elif key == "severity":
                 levels = _severities(raw_key, value)
                 unknown += _unknown_codes(raw_key, levels)
@@ -182,6 +199,24 @@ class Settings:
         if problems is not None:
             problems.extend(unknown)
         return replace(self, **changes)
+
+    def for_file(self, path: PurePath, fallback_base: PurePath | None) -> Settings:
+        """These settings for the file `path`: its `per-file-ignores` added to `ignore`. Globs
+        are relative to `config_dir`, else `fallback_base` (the working directory, or the
+        workspace folder); these very settings when no glob matches."""
+        if not self.per_file_ignores:
+            return self
+        # Imported here: core/selection imports this module (for Settings).
+        from flowdrop_lsp.core.selection import is_excluded
+
+        base = self.config_dir if self.config_dir is not None else fallback_base
+        extra = frozenset(
+            code
+            for pattern, codes in self.per_file_ignores
+            if is_excluded(path, (pattern,), base)
+            for code in codes
+        )
+        return replace(self, ignore=self.ignore | extra) if extra - self.ignore else self
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         return self.severity.get(code, default)
@@ -235,6 +270,8 @@ KNOWN_KEYS = frozenset(
         *_GLOB_FIELDS,
         "severity",
         "ignore",
+        "per_file_ignores",
+        "extend_per_file_ignores",
         "use_instance_title",
         "docs_url",
         "full_recompute",
@@ -286,6 +323,12 @@ def _loose_code(code: str) -> str:
     return code.upper().replace("-", "").replace("_", "")
 
 
+def unknown_rule_codes(name: object, codes: Iterable[str]) -> list[str]:
+    """A problem for each of `codes` that is no rule code, with the closest match; `name` says
+    where the codes were given (a setting; None when the caller says it)."""
+    return _unknown_codes(name, codes)
+
+
 def _unknown_codes(name: object, codes: Iterable[str]) -> list[str]:
     known = _rule_codes()
     by_loose = {_loose_code(code): code for code in known}
@@ -299,7 +342,8 @@ def _unknown_codes(name: object, codes: Iterable[str]) -> list[str]:
             if matches
             else f"known codes: {', '.join(known)}"
         )
-        problems.append(f"unknown rule code '{code}' in '{name}' ({hint})")
+        where = f" in '{name}'" if name is not None else ""
+        problems.append(f"unknown rule code '{code}'{where} ({hint})")
     return problems
 
 
@@ -311,6 +355,12 @@ def _strings(name: str, value: Any) -> list[str]:
     ):
         raise SettingsError(f"setting '{name}' must be a list of strings")
     return list(value)
+
+
+def _per_file_ignores(name: str, value: Any) -> dict[str, list[str]]:
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise SettingsError(f"setting '{name}' must be a table of glob = [rule codes]")
+    return {pattern: _strings(f"{name}.{pattern}", codes) for pattern, codes in value.items()}
 
 
 def _severities(name: str, value: Any) -> dict[str, Severity]:

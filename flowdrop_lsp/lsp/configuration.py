@@ -106,6 +106,15 @@ class SettingsManager:
         return applied
 
     def for_uri(self, uri: str) -> Settings:
+        """The settings of the document `uri`: its folder's, with its `per-file-ignores`."""
+        settings = self._for_folder(uri)
+        path = uri_path(uri)
+        if path is None or not uri.startswith("file:"):
+            return settings
+        # Globs without a settings file of their own match the whole path (`**/legacy/**`).
+        return settings.for_file(Path(path), None)
+
+    def _for_folder(self, uri: str) -> Settings:
         project_file = self._project_file(uri)
         path = uri_path(uri)
         on_disk = path is not None and uri.startswith("file:")

@@ -4,15 +4,35 @@ without an example fails this test."""
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pytest
 
 from flowdrop_lsp.core import analyze
 from flowdrop_lsp.core.node_types import NodeTypeRegistry
-from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE
+from flowdrop_lsp.core.rules import (
+    ALL_RULES,
+    EXPLANATIONS,
+    RULE_INDEX,
+    RULE_PAGES,
+    RULES_BY_CODE,
+    Explanation,
+    docs_home,
+    rule_index_page,
+    rule_page,
+    rule_url,
+)
 from flowdrop_lsp.core.settings import Settings
-from tests.core.builders import node, tool_edge, workflow
+from tests.core.builders import REPO, node, tool_edge, workflow
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 EXAMPLES = {
     "FD-SYNTAX": '{"nodes": [}',
@@ -106,3 +126,82 @@ def test_every_rule_module_is_registered_once_and_the_rest_is_derived() -> None:
     }
     assert checks | {r.code for r in rules.DOCUMENT_RULES} == set(rules.RULES_BY_CODE)
     assert rules.rule_url("CMP-9", "https://x/README.md") == "https://x/README.md#rule-cmp-9"
+
+
+# ----- explanations (`flowdrop-lsp rule CODE`) and the shipped rule pages ----------------------
+
+
+def _site_settings(explanation: Explanation) -> Settings:
+    if not explanation.site_node_types:
+        return Settings()
+    site = NodeTypeRegistry.from_texts(
+        [
+            (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), f"id: {name}\n")
+            for name in explanation.site_node_types
+        ]
+    )
+    return Settings().with_registry(site)
+
+
+def test_every_rule_has_an_explanation() -> None:
+    assert list(EXPLANATIONS) == [rule.code for rule in ALL_RULES]
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES])
+def test_explanation_examples_fail_and_pass_through_the_checker(code: str) -> None:
+    explanation = EXPLANATIONS[code]
+    settings = _site_settings(explanation)
+    failing = analyze(explanation.failing, settings).findings
+    assert code in {f.code for f in failing}, [f.message for f in failing]
+    # The passing example is clean altogether: an example that passed one rule while failing
+    # another would teach the wrong thing.
+    passing = analyze(explanation.passing, settings).findings
+    assert passing == (), [f"{f.code} {f.message}" for f in passing]
+
+
+def test_the_shipped_rule_pages_are_the_rendered_explanations() -> None:
+    """Regenerate with `UPDATE_GOLDEN=1 pytest tests/core/test_rule_catalogue.py`."""
+    expected = {f"{rule.code}.md": rule_page(rule.code) for rule in ALL_RULES}
+    expected[RULE_INDEX] = rule_index_page()
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        RULE_PAGES.mkdir(parents=True, exist_ok=True)
+        for stale in RULE_PAGES.glob("*.md"):
+            stale.unlink()
+        for name, text in expected.items():
+            (RULE_PAGES / name).write_text(text, encoding="utf-8")
+    shipped = {p.name: p.read_text(encoding="utf-8") for p in RULE_PAGES.glob("*.md")}
+    assert shipped == expected
+
+
+def test_the_pages_are_package_data() -> None:
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    data = pyproject["tool"]["setuptools"]["package-data"]["flowdrop_lsp"]
+    relative = RULE_PAGES.relative_to(REPO / "flowdrop_lsp").as_posix()
+    assert f"{relative}/*.md" in data
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES])
+def test_the_default_link_is_an_existing_page_about_that_rule(code: str) -> None:
+    url = rule_url(code, Settings().docs_url)
+    assert url is not None and url.startswith("file://")
+    assert urlparse(url).fragment == RULES_BY_CODE[code].anchor  # the page's first line
+    page = Path(url2pathname(urlparse(url).path))
+    assert page.is_file()
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith(f'<a id="{RULES_BY_CODE[code].anchor}"></a>\n# {code} — ')
+
+
+def test_a_configured_docs_url_links_to_its_anchor_or_fills_its_template() -> None:
+    assert rule_url("CMP-9", "https://x/README.md") == "https://x/README.md#rule-cmp-9"
+    assert rule_url("CMP-9", "https://x/rules/{code}.html") == "https://x/rules/CMP-9.html"
+    assert rule_url("CMP-9", "https://x/doc#{anchor}") == "https://x/doc#rule-cmp-9"
+    assert rule_url("NOPE", "https://x/README.md") is None
+    assert docs_home("") == (RULE_PAGES / RULE_INDEX).as_uri()
+    assert docs_home("https://x/rules/{code}.html") == "https://x/rules/{code}.html"
+
+
+def test_the_readme_has_a_section_for_every_rule() -> None:
+    """The anchors a configured `docs-url` pointing at this README links to."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for rule in ALL_RULES:
+        assert f'<a id="{rule.anchor}"></a>\n### {rule.code} — ' in readme

@@ -3,6 +3,7 @@ findings."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -247,3 +248,55 @@ def test_unreadable_settings_file(tmp_path: Path) -> None:
         read_settings_file(bad)
     with pytest.raises(SettingsError):
         read_settings_file(tmp_path / "missing.toml")
+
+
+# ----- per-file-ignores ----------------------------------------------------------------------
+
+
+def test_per_file_ignores_add_to_ignore_for_matching_files_only(tmp_path: Path) -> None:
+    settings = Settings().with_overrides(
+        {"per-file-ignores": {"legacy": ["CMP-9"], "**/*.old.flowdrop.json": ["R8", "R13"]}}
+    )
+    settings = replace(settings, config_dir=tmp_path, ignore=frozenset({"R12"}))
+    in_folder = settings.for_file(tmp_path / "legacy" / "deep" / "a.flowdrop.json", None)
+    assert in_folder.ignore == {"R12", "CMP-9"}
+    by_name = settings.for_file(tmp_path / "x" / "b.old.flowdrop.json", None)
+    assert by_name.ignore == {"R12", "R8", "R13"}
+    elsewhere = settings.for_file(tmp_path / "current.flowdrop.json", None)
+    assert elsewhere is settings  # no glob matched: the same settings, cached analyses reused
+
+
+def test_per_file_ignores_without_a_settings_file_are_relative_to_the_fallback(
+    tmp_path: Path,
+) -> None:
+    settings = Settings().with_overrides({"perFileIgnores": {"legacy/*.json": ["CMP-9"]}})
+    assert "CMP-9" in settings.for_file(tmp_path / "legacy" / "a.json", tmp_path).ignore
+    assert "CMP-9" not in settings.for_file(tmp_path / "other" / "a.json", tmp_path).ignore
+
+
+def test_extend_per_file_ignores_adds_to_the_table() -> None:
+    settings = Settings().with_overrides(
+        {"per-file-ignores": {"a/**": ["R8"]}, "extend-per-file-ignores": {"b/**": ["R13"]}}
+    )
+    assert settings.per_file_ignores == (("a/**", frozenset({"R8"})), ("b/**", frozenset({"R13"})))
+    assert hash(settings) == hash(
+        Settings().with_overrides({"per-file-ignores": {"a/**": ["R8"], "b/**": ["R13"]}})
+    )
+
+
+def test_per_file_ignores_codes_and_shape_are_checked() -> None:
+    with pytest.raises(
+        SettingsError,
+        match=r"unknown rule code 'CMP9' in 'per-file-ignores' \(did you mean 'CMP-9'\?\)",
+    ):
+        Settings().with_overrides({"per-file-ignores": {"legacy/**": ["CMP9"]}})
+    with pytest.raises(SettingsError, match="must be a table of glob = \\[rule codes\\]"):
+        Settings().with_overrides({"per-file-ignores": ["legacy/**"]})
+    with pytest.raises(SettingsError, match="'per-file-ignores.legacy' must be a list of strings"):
+        Settings().with_overrides({"per-file-ignores": {"legacy": "CMP-9"}})
+    problems: list[str] = []
+    kept = Settings().with_overrides(
+        {"per-file-ignores": {"legacy": ["CMP9", "R8"]}}, problems=problems
+    )
+    assert kept.per_file_ignores == (("legacy", frozenset({"R8"})),)
+    assert len(problems) == 1

@@ -13,6 +13,22 @@ from flowdrop_lsp.core.settings import Settings
 
 
 @dataclass(frozen=True)
+class Explanation:
+    """What `flowdrop-lsp rule CODE` prints and the shipped rule page says: why the rule exists,
+    and two workflow documents, one the rule reports and one it does not (tests run both through
+    the checker, so an example cannot drift from what the rule does).
+
+    The examples are JSON workflow documents; `site_node_types` are the node types the examples' site defines (for a rule that only
+    speaks with a node-type registry)."""
+
+    code: str
+    why: str
+    failing: str
+    passing: str
+    site_node_types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Rule:
     """A stable code, a default severity, a one-line summary and the README anchor of its doc."""
 
@@ -24,6 +40,18 @@ class Rule:
     @property
     def anchor(self) -> str:
         return "rule-" + self.code.lower()
+
+    def explained(
+        self,
+        why: str,
+        *,
+        failing: str,
+        passing: str,
+        site_node_types: tuple[str, ...] = (),
+    ) -> Explanation:
+        """This rule's explanation (a rule module's `EXPLANATION`; written this way so that a
+        module needs no import of its own for it)."""
+        return Explanation(self.code, why, failing, passing, site_node_types)
 
 
 ConsumerCheck = Callable[["RuleContext", str], Any]

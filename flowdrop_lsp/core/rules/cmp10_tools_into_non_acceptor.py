@@ -47,3 +47,32 @@ def check_consumer(ctx: RuleContext, consumer: str) -> Finding | None:
             for e in edges
         ),
     )
+
+
+EXPLANATION = RULE.explained(
+    "A tool edge offers tools to its target; a node that does not accept tools (a calculator, "
+    "an HTTP request) silently ignores them. Only types known not to accept tools are "
+    "reported: an unknown, site-specific type is never an error.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "search", "type": "http_request", "data": {"label": "Search"}},
+    {"id": "calc", "type": "calculator", "data": {"label": "Calculator"}}
+  ],
+  "edges": [
+    {"source": "search", "target": "calc", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "search", "type": "http_request", "data": {"label": "Search"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
+  ],
+  "edges": [
+    {"source": "search", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+)

@@ -462,3 +462,43 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 # The registry's name for the per-consumer part (core/rules/__init__.py).
 check_consumer = collisions_at
+
+
+EXPLANATION = RULE.explained(
+    "An AI agent calls its tools by name, and the runtime takes the first tool with that name: "
+    "a second tool of the same name is never called, and nothing says so. Names are compared "
+    "as the runtime sends them (lowercase, non-alphanumerics as `_`: `Web Search` and "
+    "`web-search` are both `web_search`), over every tool that reaches the agent directly or "
+    "through any number of toolboxes. Fix: rename all but the first tool (`--fix` numbers "
+    "them: `web-search 2`), keeping the name anything routes on.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Web Search"}},
+    {"id": "tool_b", "type": "http_request", "data": {"label": "web-search"}},
+    {"id": "box_1", "type": "toolbox", "data": {"label": "Search tools"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "box_1", "data": {"edgeType": "tool_availability"}},
+    {"source": "tool_b", "target": "box_1", "data": {"edgeType": "tool_availability"}},
+    {"source": "box_1", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Web Search"}},
+    {"id": "tool_b", "type": "http_request", "data": {"label": "News Search"}},
+    {"id": "box_1", "type": "toolbox", "data": {"label": "Search tools"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "box_1", "data": {"edgeType": "tool_availability"}},
+    {"source": "tool_b", "target": "box_1", "data": {"edgeType": "tool_availability"}},
+    {"source": "box_1", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+)

@@ -31,3 +31,30 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                         span,
                         node=node_id,
                     )
+
+
+EXPLANATION = RULE.explained(
+    "An edge whose source or target is no node's id connects nothing. A warning, not an "
+    "error: the spec's own CMP-9 examples wire tools to agents they do not define.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Search"}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Search"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+)

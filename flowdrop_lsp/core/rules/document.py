@@ -79,3 +79,49 @@ def undecodable_finding(text: str, offset: int, byte: int) -> Finding:
         "UTF-8); nothing else in this file was checked",
         Span(offset, min(offset + 1, len(text))),
     )
+
+
+EXPLANATIONS = (
+    RULES[0].explained(
+        "The text is not valid JSON (a raw tab inside a string and a leading BOM included: the "
+        "runtime refuses them) or YAML, or not UTF-8. In JSON the nodes and edges the error "
+        "does not touch are still analysed; YAML and undecodable files stop at the first error.",
+        failing="""\
+{"nodes": [{"id": "a", "type": "http_request", "data": {"label": "Sear
+""",
+        passing="""\
+{"nodes": [{"id": "a", "type": "http_request", "data": {"label": "Search"}}], "edges": []}
+""",
+    ),
+    RULES[1].explained(
+        "An object (a YAML mapping) with the same key twice: every parser keeps only the last "
+        "value, so the first is silently lost.",
+        failing="""\
+{"nodes": [{"id": "a", "id": "b", "type": "http_request"}], "edges": []}
+""",
+        passing="""\
+{"nodes": [{"id": "a", "type": "http_request"}], "edges": []}
+""",
+    ),
+    RULES[2].explained(
+        "A file named like a workflow (or named on the command line) must be one: a top-level "
+        "object with `nodes` and `edges`. Other JSON found in a directory walk is skipped, "
+        "never reported.",
+        failing="""\
+{"name": "my-package"}
+""",
+        passing="""\
+{"nodes": [], "edges": []}
+""",
+    ),
+    RULES[3].explained(
+        "The document against the shipped JSON Schema (draft 2020-12): a value of the wrong "
+        "type or a missing required member, each reported on the offending value.",
+        failing="""\
+{"nodes": [{"id": "a", "type": "http_request", "data": {"label": 42}}], "edges": []}
+""",
+        passing="""\
+{"nodes": [{"id": "a", "type": "http_request", "data": {"label": "Search"}}], "edges": []}
+""",
+    ),
+)

@@ -24,3 +24,33 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 node=edge.target,
                 related=(RelatedLocation(first.anchor, "the same edge, first here"),),
             )
+
+
+EXPLANATION = RULE.explained(
+    "Two edges with the same source, target and handles carry the same thing twice; the "
+    "second is reported, pointing at the first.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}},
+    {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
+  ],
+  "edges": [
+    {"source": "a", "target": "b"},
+    {"source": "a", "target": "b"}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}},
+    {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
+  ],
+  "edges": [
+    {"source": "a", "target": "b", "sourceHandle": "a-output-body"},
+    {"source": "a", "target": "b", "sourceHandle": "a-output-headers"}
+  ]
+}
+""",
+)

@@ -31,3 +31,27 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 node=node_id,
                 related=(RelatedLocation(first.id_span, f"'{node_id}' first defined here"),),
             )
+
+
+EXPLANATION = RULE.explained(
+    "Edges name nodes by id: with two nodes of one id, an edge cannot say which it means, and "
+    "the first definition is the one used. The second node is reported, pointing at the first.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Search"}},
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Fetch"}}
+  ],
+  "edges": []
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Search"}},
+    {"id": "tool_b", "type": "http_request", "data": {"label": "Fetch"}}
+  ],
+  "edges": []
+}
+""",
+)

@@ -34,3 +34,32 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 node=node_id,
                 extra=(("tool_name", node.tool_name),),
             )
+
+
+EXPLANATION = RULE.explained(
+    "Function-calling APIs accept tool names matching `^[a-zA-Z0-9_-]{1,64}$`, and some only "
+    "with a leading letter or `_`: an agent offered `2fa_check` (from the label `2FA Check`) "
+    "or a 70-character name fails at the model's API, not in the editor.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "2FA Check"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Login Agent"}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Check 2FA"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Login Agent"}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+)

@@ -21,3 +21,30 @@ def check_edge(edge: Edge, settings: Settings) -> Iterator[Finding]:
             edge.anchor,
             node=edge.source,
         )
+
+
+EXPLANATION = RULE.explained(
+    "An edge from a node to itself is almost always a slip of the mouse in the editor; loops "
+    "in FlowDrop go through a loopback edge between two nodes.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}}
+  ],
+  "edges": [
+    {"source": "a", "target": "a"}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}},
+    {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
+  ],
+  "edges": [
+    {"source": "a", "target": "b"}
+  ]
+}
+""",
+)

@@ -177,3 +177,48 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 continue
             if value not in names:
                 yield _branch_finding(ctx, gateway, index, branch, consumers, names)
+
+
+EXPLANATION = RULE.explained(
+    "Agent loops route on the tool the model chose: the agent's `tool_calls` output feeds a "
+    "gateway's `expression` (directly, or through a data extractor selecting a call's `name`), "
+    "and each branch's `value` is compared with that name. A value naming no tool the agent "
+    "is offered (through every toolbox) can never match: the branch is dead, often after a "
+    "tool was renamed.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Web Search"}},
+    {"id": "reason.1", "type": "agent", "data": {"label": "Research Agent"}},
+    {"id": "x", "type": "data_extractor", "data": {"label": "Tool called",
+      "config": {"path": "$[0].name"}}},
+    {"id": "switch_gateway.1", "type": "switch_gateway", "data": {"label": "Route",
+      "config": {"branches": [{"name": "Search", "value": "maps_lookup"}]}}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "reason.1", "data": {"edgeType": "tool_availability"}},
+    {"source": "reason.1", "target": "x", "sourceHandle": "reason.1-output-tool_calls"},
+    {"source": "x", "target": "switch_gateway.1",
+      "targetHandle": "switch_gateway.1-input-expression"}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Web Search"}},
+    {"id": "reason.1", "type": "agent", "data": {"label": "Research Agent"}},
+    {"id": "x", "type": "data_extractor", "data": {"label": "Tool called",
+      "config": {"path": "$[0].name"}}},
+    {"id": "switch_gateway.1", "type": "switch_gateway", "data": {"label": "Route",
+      "config": {"branches": [{"name": "Search", "value": "web_search"}]}}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "reason.1", "data": {"edgeType": "tool_availability"}},
+    {"source": "reason.1", "target": "x", "sourceHandle": "reason.1-output-tool_calls"},
+    {"source": "x", "target": "switch_gateway.1",
+      "targetHandle": "switch_gateway.1-input-expression"}
+  ]
+}
+""",
+)

@@ -36,3 +36,35 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 for box in cycle[1:]
             ),
         )
+
+
+EXPLANATION = RULE.explained(
+    "Toolboxes that forward tools to each other in a cycle offer no consumer anything new and "
+    "make the wiring hard to follow; the spec's cycle check (CMP-5) ignores tool edges, so it "
+    "does not see this. Collisions inside the cycle are still found.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "box_a", "type": "toolbox", "data": {"label": "Box A"}},
+    {"id": "box_b", "type": "toolbox", "data": {"label": "Box B"}}
+  ],
+  "edges": [
+    {"source": "box_a", "target": "box_b", "data": {"edgeType": "tool_availability"}},
+    {"source": "box_b", "target": "box_a", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "box_a", "type": "toolbox", "data": {"label": "Box A"}},
+    {"id": "box_b", "type": "toolbox", "data": {"label": "Box B"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
+  ],
+  "edges": [
+    {"source": "box_a", "target": "box_b", "data": {"edgeType": "tool_availability"}},
+    {"source": "box_b", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+)

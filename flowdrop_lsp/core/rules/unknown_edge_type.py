@@ -35,3 +35,32 @@ def check_edge(edge: Edge, settings: Settings) -> Iterator[Finding]:
             edge.declared_type_span,
             node=edge.target,
         )
+
+
+EXPLANATION = RULE.explained(
+    "FlowDrop refuses to save a workflow whose edge declares an edge type it does not know "
+    "(`tool_availability`, `data`, `trigger`, `loopback`, `agent_result`). Until then the "
+    "edge is classified by its target handle (`-input-tool`: a tool edge).",
+    failing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Search"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tools"}}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "tool_a", "type": "http_request", "data": {"label": "Search"}},
+    {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
+  ],
+  "edges": [
+    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+  ]
+}
+""",
+)

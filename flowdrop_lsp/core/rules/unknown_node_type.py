@@ -37,3 +37,28 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 anchor,
                 node=node_id,
             )
+
+
+EXPLANATION = RULE.explained(
+    "A Drupal site defines its node types as config beside its workflows "
+    "(`flowdrop_node_type.flowdrop_node_type.<id>.yml`); a workflow node of a type the site "
+    "does not define (often a typo) cannot run there. Only when the site's definitions were "
+    "found: without them site-specific types are normal and never reported.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_reqest", "data": {"label": "Fetch"}}
+  ],
+  "edges": []
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}}
+  ],
+  "edges": []
+}
+""",
+    site_node_types=("http_request",),
+)

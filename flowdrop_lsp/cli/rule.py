@@ -1,0 +1,38 @@
+"""`flowdrop-lsp rule [CODE]`: a rule's explanation, with a failing and a passing example,
+offline (the text of the rule's shipped page); without a code, the list of rules."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+
+from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE, rule_page
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def add_rule_arguments(rule: argparse.ArgumentParser) -> None:
+    rule.add_argument("code", nargs="?", help="a rule code, e.g. CMP-9 (default: list the rules)")
+
+
+def _loose(code: str) -> str:
+    """Codes are written many ways on a command line: `cmp9`, `CMP_9`, `cmp-9`."""
+    return code.upper().replace("-", "").replace("_", "")
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    if args.code is None:
+        width = max(len(rule.code) for rule in ALL_RULES)
+        for rule in ALL_RULES:
+            print(f"{rule.code:<{width}}  {rule.default_severity.value:<7}  {rule.title}")
+        return EXIT_OK
+    by_loose = {_loose(code): code for code in RULES_BY_CODE}
+    code = by_loose.get(_loose(args.code))
+    if code is None:
+        matches = difflib.get_close_matches(_loose(args.code), list(by_loose), n=1)
+        hint = f"did you mean '{by_loose[matches[0]]}'?" if matches else "see `flowdrop-lsp rule`"
+        print(f"flowdrop-lsp: unknown rule code '{args.code}' ({hint})", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(rule_page(code))
+    return EXIT_OK

@@ -1,0 +1,118 @@
+"""`check --write-baseline FILE` records today's findings; `check --baseline FILE` reports only
+new ones, counts the rest, and keeps doing so when unrelated lines move."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flowdrop_lsp.core import analyze
+from flowdrop_lsp.core.baseline import Baseline, BaselineError, baseline_json, fingerprints
+from tests.cli.test_check import run
+from tests.core.builders import node, tool_edge, workflow
+
+COLLISION = workflow(
+    [node("a", label="Web Search"), node("b", label="web-search"), node("x", "agent")],
+    [tool_edge("a", "x"), tool_edge("b", "x")],
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "flows").mkdir()
+    (tmp_path / "flows" / "a.flowdrop.json").write_text(COLLISION, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_write_then_apply_reports_nothing_and_counts_what_it_suppressed(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    code, out, err = run(capsys, "flows", "--write-baseline", "baseline.json")
+    assert (code, out) == (0, "")
+    assert "wrote 2 findings in 1 file to baseline.json" in err
+    data = json.loads((project / "baseline.json").read_text(encoding="utf-8"))
+    assert [(f["path"], f["code"]) for f in data["findings"]] == [
+        ("flows/a.flowdrop.json", "CMP-9"),
+        ("flows/a.flowdrop.json", "CMP-9"),
+    ]
+    code, out, _ = run(capsys, "flows", "--baseline", "baseline.json")
+    assert code == 0
+    assert out == "no problems in 1 file; 2 more suppressed by the baseline\n"
+    code, out, err = run(capsys, "flows", "--baseline", "baseline.json", "--format", "json")
+    assert (code, json.loads(out)) == (0, [])
+    assert "2 findings suppressed by the baseline" in err
+
+
+def test_a_new_finding_is_reported_and_moved_lines_keep_the_old_ones_suppressed(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    run(capsys, "flows", "--write-baseline", "baseline.json")
+    moved = workflow(
+        [
+            node("n", label="Notes"),  # a node inserted above: every line below moves
+            node("a", label="Web Search"),
+            node("b", label="web-search"),
+            node("c", label="Calendar"),
+            node("d", label="calendar"),  # a new collision
+            node("x", "agent"),
+        ],
+        [tool_edge("a", "x"), tool_edge("b", "x"), tool_edge("c", "x"), tool_edge("d", "x")],
+    )
+    (project / "flows" / "a.flowdrop.json").write_text(moved, encoding="utf-8")
+    code, out, _ = run(capsys, "flows", "--baseline", "baseline.json", "--format", "json")
+    assert code == 1
+    assert {f["tool_name"] for f in json.loads(out)} == {"calendar"}
+
+
+def test_the_baseline_means_the_same_from_another_working_directory(
+    capsys: pytest.CaptureFixture[str], project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(capsys, "flows", "--write-baseline", "baseline.json")
+    monkeypatch.chdir(project / "flows")
+    code, out, _ = run(capsys, ".", "--baseline", "../baseline.json")
+    assert (code, out) == (0, "no problems in 1 file; 2 more suppressed by the baseline\n")
+
+
+def test_fixed_findings_leave_unmatched_entries_and_a_note(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    run(capsys, "flows", "--write-baseline", "baseline.json")
+    clean = workflow([node("a", label="Web Search"), node("x", "agent")], [tool_edge("a", "x")])
+    (project / "flows" / "a.flowdrop.json").write_text(clean, encoding="utf-8")
+    code, _, err = run(capsys, "flows", "--baseline", "baseline.json")
+    assert code == 0
+    assert "2 baseline entries matched no finding" in err
+
+
+def test_fix_leaves_baselined_findings_alone(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    run(capsys, "flows", "--write-baseline", "baseline.json")
+    code, out, _ = run(capsys, "flows", "--baseline", "baseline.json", "--diff")
+    assert (code, out) == (0, "")
+
+
+def test_a_bad_baseline_is_a_usage_error(capsys: pytest.CaptureFixture[str], project: Path) -> None:
+    (project / "baseline.json").write_text('{"findings": "no"}', encoding="utf-8")
+    code, _, err = run(capsys, "flows", "--baseline", "baseline.json")
+    assert code == 2 and "is not a flowdrop-lsp baseline" in err
+    code, _, err = run(capsys, "flows", "--baseline", "missing.json")
+    assert code == 2 and "cannot read the baseline missing.json" in err
+    code, _, err = run(capsys, "flows", "--write-baseline", "b.json", "--fix")
+    assert code == 2 and "--write-baseline" in err
+
+
+def test_a_baseline_listing_one_of_two_findings_suppresses_just_that_one(tmp_path: Path) -> None:
+    findings = analyze(COLLISION).findings
+    text = baseline_json([(str(tmp_path / "a.json"), findings[:1])], tmp_path)
+    (tmp_path / "b.json").write_text(text, encoding="utf-8")
+    baseline = Baseline.read(tmp_path / "b.json")
+    kept, suppressed = baseline.split(str(tmp_path / "a.json"), findings)
+    assert suppressed == 1 and len(kept) == len(findings) - 1
+    assert len(set(fingerprints(findings, "a.json"))) == len(findings)
+    with pytest.raises(BaselineError):
+        (tmp_path / "c.json").write_text("[]", encoding="utf-8")
+        Baseline.read(tmp_path / "c.json")

@@ -1,0 +1,148 @@
+"""The pre-commit hook (`.pre-commit-hooks.yaml`), proven the way pre-commit's docs say to try a
+hook: `pre-commit try-repo <repo> flowdrop-lsp --files …` in a git repository of workflows.
+
+try-repo installs the hook's repository into a fresh environment (pip, from the package index):
+about a minute, once per session. It installs a snapshot of this working tree (the packaging
+files and the package, committed in a temporary repository), so uncommitted changes are what
+is tested and every run uses one revision, one environment."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.core.builders import REPO, node, tool_edge, workflow
+
+HOOKS = REPO / ".pre-commit-hooks.yaml"
+# What `pip install .` needs, and the hook definition.
+SNAPSHOT = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml", "flowdrop_lsp")
+DRUPAL_WORKFLOW = (
+    REPO / "examples/drupal-site/config/sync/flowdrop_workflow.flowdrop_workflow.research_agent.yml"
+)
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "test",
+    "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "test",
+    "GIT_COMMITTER_EMAIL": "test@example.invalid",
+}
+
+
+def _hook() -> dict[str, object]:
+    hooks = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
+    assert isinstance(hooks, list) and len(hooks) == 1
+    hook: dict[str, object] = hooks[0]
+    return hook
+
+
+def test_the_hook_runs_check_on_workflow_files_only() -> None:
+    hook = _hook()
+    assert hook["id"] == "flowdrop-lsp"
+    assert hook["entry"] == "flowdrop-lsp check"
+    assert hook["language"] == "python"
+    files = re.compile(str(hook["files"]))
+    for name in (
+        "a.flowdrop.json",
+        "flows/research agent.flowdrop.json",
+        "config/sync/flowdrop_workflow.flowdrop_workflow.research_agent.yml",
+        "flowdrop_workflow.flowdrop_workflow.x.yaml",
+    ):
+        assert files.search(name), name
+    for name in (
+        "package.json",
+        "a.flowdrop.json.bak",
+        "config/sync/flowdrop_node_type.flowdrop_node_type.agent.yml",
+        "config/sync/my_flowdrop_workflow.flowdrop_workflow.x.yml",
+        "flowdrop_workflow.flowdrop_workflow.x.yml/readme.txt",
+    ):
+        assert not files.search(name), name
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, env={**os.environ, **GIT_IDENTITY}
+    )
+
+
+@pytest.fixture(scope="module")
+def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    snapshot = tmp_path_factory.mktemp("hook-repo")
+    for name in SNAPSHOT:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, snapshot / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copyfile(source, snapshot / name)
+    _git(snapshot, "init", "-q")
+    _git(snapshot, "add", ".")
+    _git(snapshot, "commit", "-q", "-m", "snapshot")
+    return snapshot
+
+
+@pytest.fixture(scope="module")
+def try_repo(hook_repository: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Run `pre-commit try-repo <hook repository> flowdrop-lsp --files …` in a git repository
+    holding a collision, a clean workflow, a Drupal workflow and a JSON file that is none."""
+    assert shutil.which("git"), "git is needed by pre-commit"
+    project = tmp_path_factory.mktemp("project")
+    (project / "collision.flowdrop.json").write_text(
+        workflow(
+            [node("a", label="Web Search"), node("b", label="web-search"), node("x", "agent")],
+            [tool_edge("a", "x"), tool_edge("b", "x")],
+        ),
+        encoding="utf-8",
+    )
+    (project / "clean.flowdrop.json").write_text(
+        workflow([node("a", label="Web Search"), node("x", "agent")], [tool_edge("a", "x")]),
+        encoding="utf-8",
+    )
+    (project / "config" / "sync").mkdir(parents=True)
+    shutil.copyfile(DRUPAL_WORKFLOW, project / "config" / "sync" / DRUPAL_WORKFLOW.name)
+    (project / "notes.json").write_text('{"nodes": 1}', encoding="utf-8")
+    _git(project, "init", "-q")
+    _git(project, "add", ".")
+    home = tmp_path_factory.mktemp("pre-commit-home")
+
+    def run(*files: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repository), "flowdrop-lsp"]
+            + ["--files", *files],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"},
+            timeout=900,
+        )
+
+    return run
+
+
+def test_try_repo_fails_on_a_collision(try_repo) -> None:  # type: ignore[no-untyped-def]
+    result = try_repo("collision.flowdrop.json")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Failed" in result.stdout
+    assert 'error CMP-9 tool name "web_search"' in result.stdout
+
+
+def test_try_repo_passes_on_a_clean_workflow(try_repo) -> None:  # type: ignore[no-untyped-def]
+    result = try_repo("clean.flowdrop.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout
+
+
+def test_try_repo_checks_drupal_workflow_yaml(try_repo) -> None:  # type: ignore[no-untyped-def]
+    result = try_repo(f"config/sync/{DRUPAL_WORKFLOW.name}")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "CMP-9" in result.stdout
+
+
+def test_try_repo_skips_json_that_is_no_workflow_name(try_repo) -> None:  # type: ignore[no-untyped-def]
+    result = try_repo("notes.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no files to check" in result.stdout

@@ -1,0 +1,57 @@
+"""`flowdrop-lsp rule CODE`: the explanation, offline, with examples that do what they say."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from flowdrop_lsp.core.rules import ALL_RULES, EXPLANATIONS, rule_page
+from flowdrop_lsp.entry import main
+
+
+def test_rule_prints_the_explanation_with_a_failing_and_a_passing_example(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["rule", "CMP-9"]) == 0
+    out = capsys.readouterr().out
+    assert out == rule_page("CMP-9")
+    assert "# CMP-9 — Tool name collision (error)" in out
+    assert "## Fails" in out and "## Passes" in out
+    assert '"label": "web-search"' in out
+
+
+def test_rule_accepts_the_code_written_loosely(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "cmp9"]) == 0
+    assert capsys.readouterr().out == rule_page("CMP-9")
+
+
+def test_an_unknown_code_is_a_usage_error_with_a_suggestion(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["rule", "FD-TOOLBOX-CYCEL"]) == 2
+    assert "did you mean 'FD-TOOLBOX-CYCLE'?" in capsys.readouterr().err
+
+
+def test_without_a_code_every_rule_is_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [rule.code for rule in ALL_RULES]
+
+
+@pytest.mark.parametrize("code", ["CMP-9", "FD-LLM-NAME"])
+def test_the_printed_examples_check_as_they_say(
+    code: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a user would do: copy the printed example into `check -`."""
+    main(["rule", code])
+    failing, passing = re.findall(r"```json\n(.*?)```", capsys.readouterr().out, re.S)
+    assert failing == EXPLANATIONS[code].failing
+    monkeypatch.setattr("sys.stdin", io.StringIO(failing))
+    assert main(["check", "--format", "json", "-"]) == (1 if code == "CMP-9" else 0)
+    assert code in {f["code"] for f in json.loads(capsys.readouterr().out)}
+    monkeypatch.setattr("sys.stdin", io.StringIO(passing))
+    assert main(["check", "--format", "json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
