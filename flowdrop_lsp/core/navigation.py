@@ -22,6 +22,7 @@ Where a node id occurs (the domain's editor and Drupal exports):
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -274,7 +275,16 @@ def navigation_index(document: WorkflowDocument) -> NavigationIndex:
     cached = _INDEXES.get(document)
     if cached is not None and cached[0] is version:
         return cached[1]
-    index = NavigationIndex(document)
+    # Built without the cyclic collector, as the engine reads (engine._load): the document holds
+    # millions of objects, and a collection triggered by the index's few thousand lists would
+    # walk them all (measured: most of a build's time when it happens).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        index = NavigationIndex(document)
+    finally:
+        if collecting:
+            gc.enable()
     _INDEXES[document] = (version, index)
     return index
 
@@ -365,7 +375,7 @@ class NodeSymbol:
     type_id: str | None
     role: Role
     span: Span  # the whole element
-    selection: Span  # its id (else its label, else its start)
+    selection: Span  # its first character
 
     @property
     def name(self) -> str:
@@ -418,7 +428,7 @@ def node_symbols(document: WorkflowDocument, limit: int | None = None) -> list[N
                 model.type_id,
                 role_of(document, model),
                 span,
-                _selection(span, model.id_span or model.label_span),
+                _first_character(span),
             )
         )
     return found
@@ -438,16 +448,17 @@ def edge_symbols(document: WorkflowDocument) -> list[EdgeSymbol]:
                 model.target,
                 model.is_tool,
                 span,
-                _selection(span, model.source_span or model.target_span),
+                _first_character(span),
             )
         )
     return found
 
 
-def _selection(element: Span, inner: Span | None) -> Span:
-    if inner is None:
-        return Span(element.start, element.start)
-    return _resolved(inner)
+def _first_character(element: Span) -> Span:
+    """Where an editor puts the cursor on a symbol: the element's first character. (Its id's
+    span would mean re-reading every element of a document read by the fast path: seconds at
+    10k nodes, for an outline.)"""
+    return Span(element.start, min(element.start + 1, element.end))
 
 
 def matches_query(query: str, *texts: str | None) -> bool:
@@ -486,7 +497,7 @@ def matching_nodes(document: WorkflowDocument, query: str, limit: int) -> list[N
                     model.type_id,
                     role_of(document, model),
                     span,
-                    _selection(span, model.id_span or model.label_span),
+                    _first_character(span),
                 )
             )
             if len(found) >= limit:
