@@ -557,7 +557,7 @@ def completion_context(document: WorkflowDocument, offset: int) -> CompletionCon
     slot = _SLOT_OF_KEY[match.group(1)]
     array = _ARRAY_OF[slot]
     bounds = document.array_spans.get(array)
-    if bounds is not None and not bounds[0] < offset < bounds[1]:
+    if bounds is not None and not bounds[0] < offset <= bounds[1]:  # a YAML list ends at its text
         return None  # a `type` in a node type's config, a `source` outside the edges…
     quote = match.group(2) or ""
     typed = match.group(3) if quote else (match.group(4) or "")
