@@ -39,8 +39,7 @@ from flowdrop_lsp.core.settings import (
     DEFAULT_PASSTHROUGH_TYPES,
     DEFAULT_TOOL_ACCEPTING_TYPES,
 )
-from flowdrop_lsp.core.text import Span
-from flowdrop_lsp.core.yamlwrite import yaml_scalar
+from flowdrop_lsp.core.text import EditableText, Span
 
 if TYPE_CHECKING:
     from flowdrop_lsp.core.engine import Element, WorkflowDocument
@@ -550,8 +549,8 @@ def completion_context(document: WorkflowDocument, offset: int) -> CompletionCon
     line_start, line_end = buffer.line_start(line), buffer.line_end(line)
     before = buffer.slice(line_start, offset)
     after = buffer.slice(offset, line_end)
-    yaml = document.reader.name == "yaml"
-    match = (_YAML_VALUE if yaml else _JSON_VALUE).search(before)
+    # A quoted key is JSON's (or YAML's flow style, which reads the same); a plain one YAML's.
+    match = _JSON_VALUE.search(before) or _YAML_VALUE.search(before)
     if match is None:
         return None
     slot = _SLOT_OF_KEY[match.group(1)]
@@ -597,13 +596,24 @@ def candidates(document: WorkflowDocument, slot: Slot) -> list[str]:
     return known_node_types(document)
 
 
-def written_value(document: WorkflowDocument, quote: str, value: str) -> str:
-    """`value` as it must be typed at a completion point opened with `quote`."""
-    if document.reader.name == "yaml":
-        if quote == "'":
-            return value.replace("'", "''")
-        if quote == '"':
-            return json_string(value)[1:-1]
-        return yaml_scalar("", value)  # plain when it can be, as Drupal writes it
-    literal = json_string(value)
-    return literal[1:-1] if quote else literal
+def written_value(document: WorkflowDocument, quote: str, value: str) -> str | None:
+    """`value` as it must be typed at a completion point opened with `quote` ("" none: the
+    whole literal), written by the document's format (the reader seam); None when that quote
+    cannot hold it (the writer would change the quoting style)."""
+    original = f"{quote}x{quote}"
+    planned = Finding(
+        "complete",
+        Severity.HINT,
+        "",
+        Span(0, len(original)),
+        fixes=(Fix("complete", (TextEdit(Span(0, len(original)), json_string(value)),)),),
+    )
+    written = document.reader.write_fixes(planned, EditableText(original)).fixes
+    if not written:
+        return None
+    literal = written[0].edits[0].new_text
+    if not quote:
+        return literal
+    if len(literal) < 2 or literal[0] != quote or literal[-1] != quote:
+        return None
+    return literal[1:-1]

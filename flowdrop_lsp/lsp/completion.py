@@ -70,6 +70,8 @@ def _complete(ls: FlowdropServer, params: types.CompletionParams) -> types.Compl
             node = declared[0].model
             detail = " · ".join(p for p in (node.label, node.type_id) if p)
         text = written_value(engine, context.quote, value)
+        if text is None:
+            continue  # the quote typed cannot hold this value
         items.append(
             types.CompletionItem(
                 label=value,
