@@ -99,13 +99,15 @@ class Occurrence:
 
 
 def _element_tree(document: WorkflowDocument, element: Element) -> tuple[JsonValue | None, int]:
-    """The element's current text re-read with every inner span, and the document offset its
-    spans are relative to."""
+    """The element's current text re-read as the engine re-reads an element (its members with
+    their spans; a node's `data` may stay unread: ids are never inside it), and the document
+    offset its spans are relative to."""
     owner = element.owner
     start, end = owner.start(element.index), owner.end(element.index)
     buffer = document.buffer
     column = buffer.position(start)[1] if document.reader.needs_column else 0
-    return document.reader.reread_value(buffer.slice(start, end), column), start
+    value, _problems = document.reader.reread_element(buffer.slice(start, end), column, owner.name)
+    return value, start
 
 
 def _token(document: WorkflowDocument, value: JsonValue | None, offset: int) -> Token | None:
@@ -246,7 +248,12 @@ class NavigationIndex:
     def occurrences(self, node_id: str, kinds: frozenset[Kind] | None = None) -> list[Occurrence]:
         """Every occurrence of `node_id` (of `kinds`, default all), in document order."""
         found: list[Occurrence] = []
-        for element in (*self.declarations.get(node_id, ()), *self.users.get(node_id, ())):
+        elements: list[Element] = []
+        if kinds is None or Kind.DECLARATION in kinds:
+            elements.extend(self.declarations.get(node_id, ()))
+        if kinds is None or kinds - {Kind.DECLARATION}:  # only these re-read the edges
+            elements.extend(self.users.get(node_id, ()))
+        for element in elements:
             found.extend(
                 o
                 for o in element_occurrences(self.document, element)
