@@ -8,7 +8,8 @@ synthetic workflow of bench/generate.py opened once. Then, interleaved:
 - definition    from a random edge's `target` to its node,
 - references    of a random edge's `source` (declaration included),
 - after edit    a one-character label edit, then a definition: the first request of a new
-                version, which pays for rebuilding the id index,
+                version (it would pay for any index built per version; ours is the graph's,
+                kept up to date by the edit itself),
 - floor         the bench floor server (bench/floor_server.py: pygls transport, no parsing)
                 answering textDocument/definition (MethodNotFound): what any request costs.
 
@@ -79,7 +80,7 @@ async def measure_ours(text: str, requests: int, seed: int) -> dict[str, list[fl
         targets = endpoint_positions(text, "target", rng, requests)
         sources = endpoint_positions(text, "source", rng, requests)
         document = {"uri": URI}
-        # The first request builds the index of this version: warm it up, untimed.
+        # One untimed request first (imports and caches on the server's first request).
         await client.request(
             "textDocument/definition", {"textDocument": document, "position": targets[0]}
         )
@@ -100,7 +101,7 @@ async def measure_ours(text: str, requests: int, seed: int) -> dict[str, list[fl
             )
             assert found, f"no references at {source}"
             samples["references"].append(elapsed)
-        # A label edit, then the first definition of the new version (index rebuilt).
+        # A label edit, then the first definition of the new version.
         for target in targets[: max(3, requests // 4)]:
             current = client.text(URI)
             label = current.index('"label": "') + len('"label": "')

@@ -2,11 +2,11 @@
 is under a position, the symbols by role, completion candidates and the edits of an id rename.
 
 Everything answers from the incremental engine (core/engine.py), never by re-reading the whole
-document. A `NavigationIndex` maps each node id to the elements that declare it and the edges
-that use it; it is built from the element models alone (values, no spans: cheap) the first time
-a version is asked about, and kept until the next edit. Spans are then found by re-reading only
-the few elements a request is about (one small parse each), in whatever format the reader seam
-reads, so every answer costs what the id touches, not what the document holds.
+document. Which nodes declare an id and which edges use it comes from the tool graph's own
+indexes (kept up to date edit by edit); the element under a position is found by bisection.
+Spans are then found by re-reading only the few elements a request is about (one small parse
+each), in whatever format the reader seam reads, so every answer costs what the id touches, not
+what the document holds — the first request after an edit included.
 
 Where a node id occurs (the domain's editor and Drupal exports):
 - a node's `id` (the declaration);
@@ -22,13 +22,11 @@ Where a node id occurs (the domain's editor and Drupal exports):
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.jsonsyntax import JObject, JsonValue, JString
@@ -42,7 +40,7 @@ from flowdrop_lsp.core.settings import (
 from flowdrop_lsp.core.text import EditableText, Span
 
 if TYPE_CHECKING:
-    from flowdrop_lsp.core.engine import Element, WorkflowDocument
+    from flowdrop_lsp.core.engine import WorkflowDocument
 
 
 class Kind(str, Enum):
@@ -98,16 +96,18 @@ class Occurrence:
 # ----- reading one element with its spans ---------------------------------------------------
 
 
-def _element_tree(document: WorkflowDocument, element: Element) -> tuple[JsonValue | None, int]:
-    """The element's current text re-read as the engine re-reads an element (its members with
-    their spans; a node's `data` may stay unread: ids are never inside it), and the document
-    offset its spans are relative to."""
-    owner = element.owner
-    start, end = owner.start(element.index), owner.end(element.index)
+def _element_tree(document: WorkflowDocument, model: Node | Edge) -> tuple[JsonValue | None, int]:
+    """A node's or edge's current text re-read as the engine re-reads an element (its members
+    with their spans; a node's `data` may stay unread: ids are never inside it), and the
+    document offset its spans are relative to."""
+    span = _resolved(model.span)  # spans move with their element: this is its text now
     buffer = document.buffer
-    column = buffer.position(start)[1] if document.reader.needs_column else 0
-    value, _problems = document.reader.reread_element(buffer.slice(start, end), column, owner.name)
-    return value, start
+    column = buffer.position(span.start)[1] if document.reader.needs_column else 0
+    array = "nodes" if isinstance(model, Node) else "edges"
+    value, _problems = document.reader.reread_element(
+        buffer.slice(span.start, span.end), column, array
+    )
+    return value, span.start
 
 
 def _token(document: WorkflowDocument, value: JsonValue | None, offset: int) -> Token | None:
@@ -129,8 +129,8 @@ def _member_token(
     return _token(document, tree.get(key), offset) if isinstance(tree, JObject) else None
 
 
-def _node_occurrences(document: WorkflowDocument, element: Element) -> Iterator[Occurrence]:
-    tree, offset = _element_tree(document, element)
+def _node_occurrences(document: WorkflowDocument, node: Node) -> Iterator[Occurrence]:
+    tree, offset = _element_tree(document, node)
     token = _member_token(document, tree, "id", offset)
     if token is not None:
         yield Occurrence(token.value, Kind.DECLARATION, token.part(0, len(token.value)), token, 0)
@@ -165,8 +165,8 @@ def _handle_node(handle: str | None, endpoint: str | None) -> str | None:
     return None
 
 
-def _edge_occurrences(document: WorkflowDocument, element: Element) -> Iterator[Occurrence]:
-    tree, offset = _element_tree(document, element)
+def _edge_occurrences(document: WorkflowDocument, edge: Edge) -> Iterator[Occurrence]:
+    tree, offset = _element_tree(document, edge)
     tokens = {
         key: _member_token(document, tree, key, offset)
         for key in ("source", "target", "sourceHandle", "targetHandle", "id")
@@ -198,101 +198,83 @@ def _edge_occurrences(document: WorkflowDocument, element: Element) -> Iterator[
             )
 
 
-def element_occurrences(document: WorkflowDocument, element: Element) -> list[Occurrence]:
-    """Every node-id occurrence in one element of `nodes` or `edges`, in text order."""
-    if element.owner.name == "nodes":
-        return list(_node_occurrences(document, element))
-    return sorted(_edge_occurrences(document, element), key=lambda o: o.span.start)
+def element_occurrences(document: WorkflowDocument, model: Node | Edge) -> list[Occurrence]:
+    """Every node-id occurrence in one node or edge, in text order."""
+    if isinstance(model, Node):
+        return list(_node_occurrences(document, model))
+    return sorted(_edge_occurrences(document, model), key=lambda o: o.span.start)
 
 
 # ----- the index ------------------------------------------------------------------------------
 
 
 class NavigationIndex:
-    """Which elements declare and which edges use each node id, for one analysed version."""
+    """Which nodes declare and which edges use each node id, in the current version.
+
+    No index of its own to build or to keep in step: the tool graph (core/graph.py) already
+    keeps, edit by edit, every node by id (`definitions`) and every edge by endpoint id
+    (`edges_by_endpoint`), in document order — the engine updates them with only what an edit
+    touched. So the first request after an edit costs what any other does."""
 
     def __init__(self, document: WorkflowDocument) -> None:
         self.document = document
-        self.declarations: dict[str, list[Element]] = {}
-        self.users: dict[str, list[Element]] = {}
-        lists = document.lists
-        for element in lists["nodes"].elements:
-            model = element.model
-            if isinstance(model, Node) and model.id is not None:
-                self.declarations.setdefault(model.id, []).append(element)
-        for element in lists["edges"].elements:
-            model = element.model
-            if isinstance(model, Edge):
-                for end in {model.source, model.target}:
-                    if end:
-                        self.users.setdefault(end, []).append(element)
+        self.graph = document.graph
 
-    def element_at(self, offset: int) -> Element | None:
-        """The element of `nodes` or `edges` whose text holds `offset` (O(log n))."""
+    def model_at(self, offset: int) -> Node | Edge | None:
+        """The node or edge whose text holds `offset` (O(log n))."""
         for owner in self.document.lists.values():
             index = owner.starts.bisect_right(offset) - 1
             if 0 <= index < len(owner) and offset <= owner.end(index):
-                return owner.elements[index]
+                return owner.elements[index].model
         return None
 
     def occurrence_at(self, offset: int) -> Occurrence | None:
         """The node-id occurrence under `offset` (its ends included), if any."""
-        element = self.element_at(offset)
-        if element is None:
+        model = self.model_at(offset)
+        if model is None:
             return None
-        for occurrence in element_occurrences(self.document, element):
+        for occurrence in element_occurrences(self.document, model):
             if occurrence.span.contains(offset):
                 return occurrence
         return None
 
+    def declared(self, node_id: str) -> bool:
+        return node_id in self.graph.definitions
+
     def occurrences(self, node_id: str, kinds: frozenset[Kind] | None = None) -> list[Occurrence]:
-        """Every occurrence of `node_id` (of `kinds`, default all), in document order."""
-        found: list[Occurrence] = []
-        elements: list[Element] = []
+        """Every occurrence of `node_id` (of `kinds`, default all), in document order; only the
+        nodes and edges holding it are re-read."""
+        models: list[Node | Edge] = []
         if kinds is None or Kind.DECLARATION in kinds:
-            elements.extend(self.declarations.get(node_id, ()))
-        if kinds is None or kinds - {Kind.DECLARATION}:  # only these re-read the edges
-            elements.extend(self.users.get(node_id, ()))
-        for element in elements:
-            found.extend(
-                o
-                for o in element_occurrences(self.document, element)
-                if o.node_id == node_id and (kinds is None or o.kind in kinds)
+            models.extend(self.graph.definitions.get(node_id, ()))
+        if kinds is None or kinds - {Kind.DECLARATION}:  # only these need the edges
+            # A self-edge is listed under its id twice (as source and as target): once here.
+            models.extend(
+                {id(e): e for e in self.graph.edges_by_endpoint.get(node_id, ())}.values()
             )
+        found = [
+            o
+            for model in models
+            for o in element_occurrences(self.document, model)
+            if o.node_id == node_id and (kinds is None or o.kind in kinds)
+        ]
         found.sort(key=lambda o: o.span.start)
         return found
 
     def definitions(self, node_id: str) -> list[Occurrence]:
         return self.occurrences(node_id, frozenset({Kind.DECLARATION}))
 
+    def nodes(self, node_id: str) -> list[Node]:
+        return list(self.graph.definitions.get(node_id, ()))
+
     def node_ids(self) -> list[str]:
-        return list(self.declarations)
-
-
-# One index per document, kept while the document's analysed version is the same. The engine
-# replaces its `stats` object on every change it takes (incremental or whole), so that object
-# identifies the analysed version; holding it here also keeps its identity from being reused.
-_INDEXES: WeakKeyDictionary[WorkflowDocument, tuple[object, NavigationIndex]] = WeakKeyDictionary()
+        return list(self.graph.definitions)
 
 
 def navigation_index(document: WorkflowDocument) -> NavigationIndex:
-    """The index of the document's current version, built on first use after a change."""
-    version = document.stats  # brings a pending whole re-read up to date first
-    cached = _INDEXES.get(document)
-    if cached is not None and cached[0] is version:
-        return cached[1]
-    # Built without the cyclic collector, as the engine reads (engine._load): the document holds
-    # millions of objects, and a collection triggered by the index's few thousand lists would
-    # walk them all (measured: most of a build's time when it happens).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        index = NavigationIndex(document)
-    finally:
-        if collecting:
-            gc.enable()
-    _INDEXES[document] = (version, index)
-    return index
+    """The id index of the document's current version (a pending whole re-read done first)."""
+    document.stats  # noqa: B018 - brings a pending whole re-read up to date
+    return NavigationIndex(document)
 
 
 # ----- rename ---------------------------------------------------------------------------------
@@ -312,7 +294,7 @@ def rename_edits(document: WorkflowDocument, node_id: str, new_id: str) -> list[
     if new_id == node_id:
         return []
     index = navigation_index(document)
-    if new_id in index.declarations:
+    if index.declared(new_id):
         raise RenameRefused(
             f'A node with id "{new_id}" already exists: renaming "{node_id}" to it would merge '
             "the two nodes' edges."

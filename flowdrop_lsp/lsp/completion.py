@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.model import Node
 from flowdrop_lsp.core.navigation import (
     Slot,
     candidates,
@@ -61,13 +60,13 @@ def _complete(ls: FlowdropServer, params: types.CompletionParams) -> types.Compl
     values = [v for v in candidates(engine, context.slot) if typed in v.lower()]
     incomplete = len(values) > MAX_ITEMS
     replace = to_range(document.lines, context.replace, ls.encoding)
-    declarations = navigation_index(engine).declarations if context.slot is Slot.NODE_ID else {}
+    index = navigation_index(engine)
     items = []
     for rank, value in enumerate(values[:MAX_ITEMS]):
         detail = None
-        declared = declarations.get(value)
-        if declared and isinstance(declared[0].model, Node):
-            node = declared[0].model
+        declared = index.nodes(value) if context.slot is Slot.NODE_ID else []
+        if declared:
+            node = declared[0]
             detail = " · ".join(p for p in (node.label, node.type_id) if p)
         text = written_value(engine, context.quote, value)
         if text is None:

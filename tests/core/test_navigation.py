@@ -184,20 +184,29 @@ def test_a_stale_edge_id_is_left_alone() -> None:
     assert new["edges"][1]["id"].startswith("xy-edge__other.1other.1-output-tool-")
 
 
-def test_the_index_is_kept_until_an_edit_and_follows_incremental_edits() -> None:
+def test_answers_follow_incremental_edits() -> None:
     doc = document("json")
-    index = navigation_index(doc)
-    assert navigation_index(doc) is index
+    assert navigation_index(doc).occurrences(AGENT)
     label = doc.text.index("Chat 💬")
     doc.apply_edit(label, label, "New ")  # inside one node: re-read incrementally
     assert not doc.stats.full_reread
-    after = navigation_index(doc)
-    assert after is not index
-    assert all(doc.text[o.span.start : o.span.end] == AGENT for o in after.occurrences(AGENT))
+    after = navigation_index(doc).occurrences(AGENT)
+    assert len(after) == 9
+    assert all(doc.text[o.span.start : o.span.end] == AGENT for o in after)
     declaration = doc.text.index('"id": "chat_input.1"')
     doc.apply_edit(declaration + 7, declaration + 17, "chat_start")  # rename by hand
+    assert not doc.stats.full_reread
     assert navigation_index(doc).definitions("chat_start.1")
     assert not navigation_index(doc).definitions("chat_input.1")
+    assert len(navigation_index(doc).occurrences("chat_input.1")) == 4  # the edge still uses it
+
+
+def test_a_self_edge_is_counted_once() -> None:
+    data = workflow()
+    data["edges"].append(_edge("calc.1", "calc.1", "loop"))
+    doc = WorkflowDocument(json.dumps(data, indent=2))
+    found = navigation_index(doc).occurrences("calc.1", frozenset({Kind.SOURCE, Kind.TARGET}))
+    assert len(found) == 3
 
 
 @pytest.mark.parametrize("syntax", ["json", "yaml"])
