@@ -255,3 +255,26 @@ def test_completion_context_in_yaml() -> None:
     assert written_value(doc, "", "calc.1") == "calc.1"
     assert written_value(doc, "", "a: b") == "'a: b'"
     assert written_value(doc, "'", "it's") == "it''s"
+
+
+def test_a_yaml_rename_keeps_comments_and_flow_style() -> None:
+    text = (
+        "# A hand-written workflow: the comments and the flow style must survive a rename.\n"
+        "nodes:\n"
+        "  - id: calc.1  # the calculator\n"
+        "    data: {label: Calculator}\n"
+        "  - {id: agent.1, data: {label: Agent}}\n"
+        "edges:\n"
+        "  - {source: calc.1, target: agent.1, sourceHandle: calc.1-output-tool,"
+        " targetHandle: agent.1-input-tool}\n"
+    )
+    doc = WorkflowDocument(text, syntax="yaml")
+    renamed = apply_edits(text, rename_edits(doc, "calc.1", "calc, v2"))
+    assert "# the calculator" in renamed and renamed.startswith("# A hand-written")
+    loaded = yaml.safe_load(renamed)
+    assert loaded["nodes"][0]["id"] == "calc, v2"
+    assert loaded["edges"][0]["source"] == "calc, v2"
+    assert loaded["edges"][0]["sourceHandle"] == "calc, v2-output-tool"
+    assert loaded["edges"][0]["target"] == "agent.1"
+    flow = apply_edits(text, rename_edits(doc, "agent.1", "agent.2"))
+    assert "{id: agent.2, data: {label: Agent}}" in flow
