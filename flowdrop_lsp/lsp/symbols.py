@@ -177,11 +177,13 @@ def register(server: FlowdropServer) -> None:
     ) -> list[types.WorkspaceSymbol] | None:
         try:
             found: list[types.WorkspaceSymbol] = []
-            for document in ls.documents.all():
+            for opened in ls.documents.all():
                 room = MAX_WORKSPACE_SYMBOLS - len(found)
                 if room <= 0:
                     break
-                if not ls.is_flowdrop(document):
+                # The one way to a document's analysis (it refuses a buffer out of sync).
+                document = document_at(ls, opened.uri)
+                if document is None or not ls.is_flowdrop(document):
                     continue
                 for node in matching_nodes(document.engine, params.query, room):
                     found.append(
