@@ -231,9 +231,15 @@ def create_server() -> FlowdropServer:
     from flowdrop_lsp.lsp import (
         code_actions,
         commands,
+        completion,
+        definition,
         diagnostics,
+        highlight,
         node_types_sync,
+        references,
+        rename,
         settings_sync,
+        symbols,
     )
 
     server = FlowdropServer()
@@ -242,6 +248,12 @@ def create_server() -> FlowdropServer:
     code_actions.register(server)
     commands.register(server)
     node_types_sync.register(server)
+    definition.register(server)
+    references.register(server)
+    highlight.register(server)
+    rename.register(server)
+    symbols.register(server)
+    completion.register(server)
     return server
 
 

@@ -1,0 +1,608 @@
+"""Navigation and refactoring queries over one analysed workflow: where a node id occurs, what
+is under a position, the symbols by role, completion candidates and the edits of an id rename.
+
+Everything answers from the incremental engine (core/engine.py), never by re-reading the whole
+document. Which nodes declare an id and which edges use it comes from the tool graph's own
+indexes (kept up to date edit by edit); the element under a position is found by bisection.
+Spans are then found by re-reading only the few elements a request is about (one small parse
+each), in whatever format the reader seam reads, so every answer costs what the id touches, not
+what the document holds — the first request after an edit included.
+
+Where a node id occurs (the domain's editor and Drupal exports):
+- a node's `id` (the declaration);
+- an edge's `source` and `target` (the endpoints);
+- an edge's `sourceHandle` / `targetHandle` when it starts with that endpoint's id and a dash
+  (`http_request.1-output-tool` embeds `http_request.1`);
+- an edge's `id`, which editors build by concatenating endpoints and handles
+  (`xy-edge__{source}{sourceHandle}-{target}{targetHandle}`, or the shorter Drupal form): the
+  id is scanned for the longest of those four strings at each position, so a port name or a
+  longer id that merely contains the renamed one is never touched. A stale edge id (naming a
+  node the edge no longer touches) is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.jsonsyntax import JObject, JsonValue, JString
+from flowdrop_lsp.core.model import Edge, Node
+from flowdrop_lsp.core.renames import json_string
+from flowdrop_lsp.core.settings import (
+    DEFAULT_NON_ACCEPTING_TYPES,
+    DEFAULT_PASSTHROUGH_TYPES,
+    DEFAULT_TOOL_ACCEPTING_TYPES,
+)
+from flowdrop_lsp.core.text import EditableText, Span
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.core.engine import WorkflowDocument
+
+
+class Kind(str, Enum):
+    """Where in an element a node id occurs."""
+
+    DECLARATION = "declaration"
+    SOURCE = "source"
+    TARGET = "target"
+    SOURCE_HANDLE = "sourceHandle"
+    TARGET_HANDLE = "targetHandle"
+    EDGE_ID = "edge id"
+
+
+# The kinds a "find references" answers (an edge id is a name of its own that merely spells the
+# endpoints: it is renamed with them, but it is not a reference to the node).
+REFERENCE_KINDS = frozenset(
+    {Kind.DECLARATION, Kind.SOURCE, Kind.TARGET, Kind.SOURCE_HANDLE, Kind.TARGET_HANDLE}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One string token of the text: its span (quotes included), what it says, and where its
+    value starts inside the token when the token spells the value verbatim (no escapes; 1 for a
+    quoted string, 0 for a plain YAML scalar), else None."""
+
+    span: Span
+    value: str
+    verbatim_at: int | None
+
+    def part(self, start: int, end: int) -> Span:
+        """The span of the value's characters [start, end), or the whole token when the token
+        does not spell the value verbatim."""
+        if self.verbatim_at is None:
+            return self.span
+        at = self.span.start + self.verbatim_at
+        return Span(at + start, at + end)
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """A node id at one place: `span` covers the id's characters (the whole token when the
+    token holds escapes); `token` is the string it is part of; `at` where it starts in the
+    token's value."""
+
+    node_id: str
+    kind: Kind
+    span: Span
+    token: Token
+    at: int
+
+
+# ----- reading one element with its spans ---------------------------------------------------
+
+
+def _element_tree(document: WorkflowDocument, model: Node | Edge) -> tuple[JsonValue | None, int]:
+    """A node's or edge's current text re-read as the engine re-reads an element (its members
+    with their spans; a node's `data` may stay unread: ids are never inside it), and the
+    document offset its spans are relative to."""
+    span = _resolved(model.span)  # spans move with their element: this is its text now
+    buffer = document.buffer
+    column = buffer.position(span.start)[1] if document.reader.needs_column else 0
+    array = "nodes" if isinstance(model, Node) else "edges"
+    value, _problems = document.reader.reread_element(
+        buffer.slice(span.start, span.end), column, array
+    )
+    return value, span.start
+
+
+def _token(document: WorkflowDocument, value: JsonValue | None, offset: int) -> Token | None:
+    if not isinstance(value, JString):
+        return None
+    span = Span(value.start + offset, value.end + offset)
+    raw = document.buffer.slice(span.start, span.end)
+    verbatim_at: int | None = None
+    if raw == value.value:
+        verbatim_at = 0  # a plain YAML scalar
+    elif len(raw) >= 2 and raw[0] in "\"'" and raw[-1] == raw[0] and raw[1:-1] == value.value:
+        verbatim_at = 1
+    return Token(span, value.value, verbatim_at)
+
+
+def _member_token(
+    document: WorkflowDocument, tree: JsonValue | None, key: str, offset: int
+) -> Token | None:
+    return _token(document, tree.get(key), offset) if isinstance(tree, JObject) else None
+
+
+def _node_occurrences(document: WorkflowDocument, node: Node) -> Iterator[Occurrence]:
+    tree, offset = _element_tree(document, node)
+    token = _member_token(document, tree, "id", offset)
+    if token is not None:
+        yield Occurrence(token.value, Kind.DECLARATION, token.part(0, len(token.value)), token, 0)
+
+
+def embedded_ids(
+    edge_id: str, embedded: Iterable[tuple[str | None, str | None]]
+) -> list[tuple[int, str]]:
+    """Where an edge id spells its endpoints: (position, node id) pairs. `embedded` holds the
+    strings an editor concatenates into edge ids with the node id each starts with (an endpoint
+    and itself, a handle and its endpoint). At each position the longest of those strings that
+    matches is taken whole, so an id inside a port name or inside a longer id is never taken."""
+    candidates: list[tuple[str, str]] = [(text, node) for text, node in embedded if text and node]
+    candidates.sort(key=lambda candidate: -len(candidate[0]))
+    found: list[tuple[int, str]] = []
+    position = 0
+    while position < len(edge_id):
+        for text, node in candidates:
+            if edge_id.startswith(text, position):
+                found.append((position, node))
+                position += len(text)
+                break
+        else:
+            position += 1
+    return found
+
+
+def _handle_node(handle: str | None, endpoint: str | None) -> str | None:
+    """The endpoint's id when `handle` embeds it (`{id}-output-tool`), else None."""
+    if handle and endpoint and handle.startswith(endpoint + "-"):
+        return endpoint
+    return None
+
+
+def _edge_occurrences(document: WorkflowDocument, edge: Edge) -> Iterator[Occurrence]:
+    tree, offset = _element_tree(document, edge)
+    tokens = {
+        key: _member_token(document, tree, key, offset)
+        for key in ("source", "target", "sourceHandle", "targetHandle", "id")
+    }
+    source, target = tokens["source"], tokens["target"]
+    source_id = source.value if source else None
+    target_id = target.value if target else None
+    for token, kind in ((source, Kind.SOURCE), (target, Kind.TARGET)):
+        if token is not None and token.value:
+            yield Occurrence(token.value, kind, token.part(0, len(token.value)), token, 0)
+    handles = (
+        (tokens["sourceHandle"], source_id, Kind.SOURCE_HANDLE),
+        (tokens["targetHandle"], target_id, Kind.TARGET_HANDLE),
+    )
+    for handle, endpoint, kind in handles:
+        node = _handle_node(handle.value if handle else None, endpoint)
+        if handle is not None and node is not None:
+            yield Occurrence(node, kind, handle.part(0, len(node)), handle, 0)
+    edge_id = tokens["id"]
+    if edge_id is not None:
+        embedded = [
+            (source_id, source_id),
+            (target_id, target_id),
+            *((h.value, _handle_node(h.value, e)) for h, e, _ in handles if h is not None),
+        ]
+        for position, node in embedded_ids(edge_id.value, embedded):
+            yield Occurrence(
+                node, Kind.EDGE_ID, edge_id.part(position, position + len(node)), edge_id, position
+            )
+
+
+def element_occurrences(document: WorkflowDocument, model: Node | Edge) -> list[Occurrence]:
+    """Every node-id occurrence in one node or edge, in text order."""
+    if isinstance(model, Node):
+        return list(_node_occurrences(document, model))
+    return sorted(_edge_occurrences(document, model), key=lambda o: o.span.start)
+
+
+# ----- the index ------------------------------------------------------------------------------
+
+
+class NavigationIndex:
+    """Which nodes declare and which edges use each node id, in the current version.
+
+    No index of its own to build or to keep in step: the tool graph (core/graph.py) already
+    keeps, edit by edit, every node by id (`definitions`) and every edge by endpoint id
+    (`edges_by_endpoint`), in document order — the engine updates them with only what an edit
+    touched. So the first request after an edit costs what any other does."""
+
+    def __init__(self, document: WorkflowDocument) -> None:
+        self.document = document
+        self.graph = document.graph
+
+    def model_at(self, offset: int) -> Node | Edge | None:
+        """The node or edge whose text holds `offset` (O(log n))."""
+        for owner in self.document.lists.values():
+            index = owner.starts.bisect_right(offset) - 1
+            if 0 <= index < len(owner) and offset <= owner.end(index):
+                return owner.elements[index].model
+        return None
+
+    def occurrence_at(self, offset: int) -> Occurrence | None:
+        """The node-id occurrence under `offset` (its ends included), if any."""
+        model = self.model_at(offset)
+        if model is None:
+            return None
+        for occurrence in element_occurrences(self.document, model):
+            if occurrence.span.contains(offset):
+                return occurrence
+        return None
+
+    def declared(self, node_id: str) -> bool:
+        return node_id in self.graph.definitions
+
+    def occurrences(self, node_id: str, kinds: frozenset[Kind] | None = None) -> list[Occurrence]:
+        """Every occurrence of `node_id` (of `kinds`, default all), in document order; only the
+        nodes and edges holding it are re-read."""
+        models: list[Node | Edge] = []
+        if kinds is None or Kind.DECLARATION in kinds:
+            models.extend(self.graph.definitions.get(node_id, ()))
+        if kinds is None or kinds - {Kind.DECLARATION}:  # only these need the edges
+            # A self-edge is listed under its id twice (as source and as target): once here.
+            models.extend(
+                {id(e): e for e in self.graph.edges_by_endpoint.get(node_id, ())}.values()
+            )
+        found = [
+            o
+            for model in models
+            for o in element_occurrences(self.document, model)
+            if o.node_id == node_id and (kinds is None or o.kind in kinds)
+        ]
+        found.sort(key=lambda o: o.span.start)
+        return found
+
+    def definitions(self, node_id: str) -> list[Occurrence]:
+        return self.occurrences(node_id, frozenset({Kind.DECLARATION}))
+
+    def nodes(self, node_id: str) -> list[Node]:
+        return list(self.graph.definitions.get(node_id, ()))
+
+    def node_ids(self) -> list[str]:
+        return list(self.graph.definitions)
+
+
+def navigation_index(document: WorkflowDocument) -> NavigationIndex:
+    """The id index of the document's current version (a pending whole re-read done first)."""
+    document.stats  # noqa: B018 - brings a pending whole re-read up to date
+    return NavigationIndex(document)
+
+
+# ----- rename ---------------------------------------------------------------------------------
+
+
+class RenameRefused(ValueError):
+    """A rename that would break the workflow; the message says why, for the user."""
+
+
+def rename_edits(document: WorkflowDocument, node_id: str, new_id: str) -> list[TextEdit]:
+    """The edits that rename node `node_id` to `new_id` everywhere it occurs (declaration,
+    endpoints, handles, edge ids), written as the document's format writes strings; each token
+    is edited only where the id is, when the format allows (else the token is rewritten whole).
+    Raises RenameRefused for an empty id or one another node already has."""
+    if not new_id:
+        raise RenameRefused("A node id cannot be empty.")
+    if new_id == node_id:
+        return []
+    index = navigation_index(document)
+    if index.declared(new_id):
+        raise RenameRefused(
+            f'A node with id "{new_id}" already exists: renaming "{node_id}" to it would merge '
+            "the two nodes' edges."
+        )
+    by_token: dict[Span, list[Occurrence]] = {}
+    for occurrence in index.occurrences(node_id):
+        by_token.setdefault(occurrence.token.span, []).append(occurrence)
+    edits: list[TextEdit] = []
+    for occurrences in by_token.values():
+        edits.extend(_token_edits(document, occurrences, new_id))
+    edits.sort(key=lambda e: e.span.start)
+    return edits
+
+
+def _token_edits(
+    document: WorkflowDocument, occurrences: list[Occurrence], new_id: str
+) -> list[TextEdit]:
+    token = occurrences[0].token
+    old_id = occurrences[0].node_id
+    pieces: list[str] = []
+    cursor = 0
+    for occurrence in sorted(occurrences, key=lambda o: o.at):
+        pieces.append(token.value[cursor : occurrence.at])
+        pieces.append(new_id)
+        cursor = occurrence.at + len(old_id)
+    pieces.append(token.value[cursor:])
+    new_value = "".join(pieces)
+    # The format's own writer (the reader seam: JSON literal, or YAML keeping the scalar's style).
+    planned = Finding(
+        "rename",
+        Severity.HINT,
+        "",
+        token.span,
+        fixes=(Fix("rename", (TextEdit(token.span, json_string(new_value)),)),),
+    )
+    written = document.reader.write_fixes(planned, document.buffer).fixes
+    if not written:
+        raise RenameRefused(f'"{new_id}" cannot be written here in this format.')
+    literal = written[0].edits[0].new_text
+    raw = document.buffer.slice(token.span.start, token.span.end)
+    if token.verbatim_at is not None:
+        at = token.verbatim_at
+        if literal == raw[:at] + new_value + raw[at + len(token.value) :]:
+            # The token keeps its spelling but for the id: edit only the id's characters.
+            return [TextEdit(o.span, new_id) for o in occurrences]
+    return [TextEdit(token.span, literal)]
+
+
+# ----- symbols --------------------------------------------------------------------------------
+
+
+class Role(str, Enum):
+    CONSUMER = "Consumers"
+    TOOLBOX = "Toolboxes"
+    TOOL = "Tools"
+    OTHER = "Other nodes"
+
+
+ROLE_ORDER = (Role.CONSUMER, Role.TOOLBOX, Role.TOOL, Role.OTHER)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSymbol:
+    node_id: str | None
+    label: str | None
+    type_id: str | None
+    role: Role
+    span: Span  # the whole element
+    selection: Span  # its first character
+
+    @property
+    def name(self) -> str:
+        return self.label or self.node_id or f"(node without id, type {self.type_id})"
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeSymbol:
+    edge_id: str | None
+    source: str | None
+    target: str | None
+    is_tool: bool
+    span: Span
+    selection: Span
+
+    @property
+    def name(self) -> str:
+        return f"{self.source or '?'} → {self.target or '?'}"
+
+
+def role_of(document: WorkflowDocument, node: Node) -> Role:
+    graph = document.graph
+    if node.id is None:
+        return Role.OTHER
+    if graph.is_passthrough(node.id):
+        return Role.TOOLBOX
+    if graph.is_consumer(node.id):
+        return Role.CONSUMER
+    if node.id in graph.outgoing:
+        return Role.TOOL
+    return Role.OTHER
+
+
+def _resolved(span: Span) -> Span:
+    return span.resolve() if span.base is not None else span
+
+
+def node_symbols(document: WorkflowDocument, limit: int | None = None) -> list[NodeSymbol]:
+    """The nodes as symbols, in document order (at most `limit` of them)."""
+    found: list[NodeSymbol] = []
+    for element in document.lists["nodes"].elements[:limit]:
+        model = element.model
+        if not isinstance(model, Node):
+            continue
+        span = _resolved(model.span)
+        found.append(
+            NodeSymbol(
+                model.id,
+                model.label,
+                model.type_id,
+                role_of(document, model),
+                span,
+                _first_character(span),
+            )
+        )
+    return found
+
+
+def edge_symbols(document: WorkflowDocument) -> list[EdgeSymbol]:
+    found: list[EdgeSymbol] = []
+    for element in document.lists["edges"].elements:
+        model = element.model
+        if not isinstance(model, Edge):
+            continue
+        span = _resolved(model.span)
+        found.append(
+            EdgeSymbol(
+                model.id,
+                model.source,
+                model.target,
+                model.is_tool,
+                span,
+                _first_character(span),
+            )
+        )
+    return found
+
+
+def _first_character(element: Span) -> Span:
+    """Where an editor puts the cursor on a symbol: the element's first character. (Its id's
+    span would mean re-reading every element of a document read by the fast path: seconds at
+    10k nodes, for an outline.)"""
+    return Span(element.start, min(element.start + 1, element.end))
+
+
+def matches_query(query: str, *texts: str | None) -> bool:
+    """Workspace-symbol matching as editors expect: the query's characters in order, ignoring
+    case (`wsrch` matches "Web Search"); an empty query matches everything."""
+    if not query:
+        return True
+    pattern = _fuzzy(query.lower())
+    return any(text is not None and pattern.search(text.lower()) for text in texts)
+
+
+_FUZZY_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _fuzzy(query: str) -> re.Pattern[str]:
+    pattern = _FUZZY_CACHE.get(query)
+    if pattern is None:
+        pattern = re.compile(".*?".join(map(re.escape, query)))
+        if len(_FUZZY_CACHE) > 64:
+            _FUZZY_CACHE.clear()
+        _FUZZY_CACHE[query] = pattern
+    return pattern
+
+
+def matching_nodes(document: WorkflowDocument, query: str, limit: int) -> list[NodeSymbol]:
+    """Up to `limit` nodes whose id or label matches `query`; spans are read only for those."""
+    found: list[NodeSymbol] = []
+    for element in document.lists["nodes"].elements:
+        model = element.model
+        if isinstance(model, Node) and matches_query(query, model.id, model.label):
+            span = _resolved(model.span)
+            found.append(
+                NodeSymbol(
+                    model.id,
+                    model.label,
+                    model.type_id,
+                    role_of(document, model),
+                    span,
+                    _first_character(span),
+                )
+            )
+            if len(found) >= limit:
+                break
+    return found
+
+
+# ----- completion -----------------------------------------------------------------------------
+
+
+class Slot(str, Enum):
+    """What value the cursor is typing."""
+
+    NODE_ID = "node id"  # an edge's source or target
+    EDGE_TYPE = "edge type"
+    NODE_TYPE = "node type"
+
+
+_SLOT_OF_KEY = {
+    "source": Slot.NODE_ID,
+    "target": Slot.NODE_ID,
+    "edgeType": Slot.EDGE_TYPE,
+    "node_type_id": Slot.NODE_TYPE,
+    "type": Slot.NODE_TYPE,
+}
+_KEYS = "|".join(_SLOT_OF_KEY)
+# What precedes the cursor on its line: a key and the start of its value (an open quote or
+# none), in JSON and in YAML block style.
+_JSON_VALUE = re.compile(rf'"({_KEYS})"\s*:\s*(?:(")((?:[^"\\]|\\.)*)|())$')
+_YAML_VALUE = re.compile(rf"(?:^|[\s{{,])({_KEYS})\s*:\s+(?:(['\"])([^'\"]*)|([^'\"\s#]*))$")
+_ARRAY_OF = {Slot.NODE_ID: "edges", Slot.EDGE_TYPE: "edges", Slot.NODE_TYPE: "nodes"}
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionContext:
+    """The value being typed: which slot, its quote ("" none), what is typed so far and the span
+    the chosen candidate replaces (the typed part and the rest of the value up to its end)."""
+
+    slot: Slot
+    quote: str
+    typed: str
+    replace: Span
+
+
+def completion_context(document: WorkflowDocument, offset: int) -> CompletionContext | None:
+    """What the cursor at `offset` is typing, read from its line alone (a half-typed value is
+    rarely valid syntax)."""
+    buffer = document.buffer
+    line = buffer.line_of(offset)
+    line_start, line_end = buffer.line_start(line), buffer.line_end(line)
+    before = buffer.slice(line_start, offset)
+    after = buffer.slice(offset, line_end)
+    # A quoted key is JSON's (or YAML's flow style, which reads the same); a plain one YAML's.
+    match = _JSON_VALUE.search(before) or _YAML_VALUE.search(before)
+    if match is None:
+        return None
+    slot = _SLOT_OF_KEY[match.group(1)]
+    array = _ARRAY_OF[slot]
+    bounds = document.array_spans.get(array)
+    if bounds is not None and not bounds[0] < offset <= bounds[1]:  # a YAML list ends at its text
+        return None  # a `type` in a node type's config, a `source` outside the edges…
+    quote = match.group(2) or ""
+    typed = match.group(3) if quote else (match.group(4) or "")
+    # The rest of the value after the cursor is replaced too (choosing in the middle of a value).
+    rest = re.match(
+        r"(?:[^\"\\]|\\.)*" if quote == '"' else (r"[^']*" if quote else r"[^\s,}#]*"), after
+    )
+    rest_length = len(rest.group()) if rest else 0
+    return CompletionContext(slot, quote, typed, Span(offset - len(typed), offset + rest_length))
+
+
+def known_node_types(document: WorkflowDocument) -> list[str]:
+    """Node type ids to offer: the site registry's when there is one, else the types the
+    settings know plus those the document already uses."""
+    settings = document.settings
+    if settings.known_node_types is not None:
+        return sorted(settings.known_node_types)
+    known = set(
+        settings.passthrough_types
+        | settings.tool_accepting_types
+        | settings.non_accepting_types
+        | DEFAULT_PASSTHROUGH_TYPES
+        | DEFAULT_TOOL_ACCEPTING_TYPES
+        | DEFAULT_NON_ACCEPTING_TYPES
+    )
+    for element in document.lists["nodes"].elements:
+        if isinstance(element.model, Node) and element.model.type_id:
+            known.add(element.model.type_id)
+    return sorted(known)
+
+
+def candidates(document: WorkflowDocument, slot: Slot) -> list[str]:
+    if slot is Slot.NODE_ID:
+        return navigation_index(document).node_ids()
+    if slot is Slot.EDGE_TYPE:
+        return sorted(document.settings.edge_types)
+    return known_node_types(document)
+
+
+def written_value(document: WorkflowDocument, quote: str, value: str) -> str | None:
+    """`value` as it must be typed at a completion point opened with `quote` ("" none: the
+    whole literal), written by the document's format (the reader seam); None when that quote
+    cannot hold it (the writer would change the quoting style)."""
+    original = f"{quote}x{quote}"
+    planned = Finding(
+        "complete",
+        Severity.HINT,
+        "",
+        Span(0, len(original)),
+        fixes=(Fix("complete", (TextEdit(Span(0, len(original)), json_string(value)),)),),
+    )
+    written = document.reader.write_fixes(planned, EditableText(original)).fixes
+    if not written:
+        return None
+    literal = written[0].edits[0].new_text
+    if not quote:
+        return literal
+    if len(literal) < 2 or literal[0] != quote or literal[-1] != quote:
+        return None
+    return literal[1:-1]

@@ -1,0 +1,97 @@
+"""`textDocument/prepareRename` and `textDocument/rename` of a node id.
+
+From any place the id occurs (declaration, endpoint, handle, edge id), the rename edits the id
+everywhere: the node's `id`, every edge endpoint, the handles and the edge ids that embed it
+(core/navigation.rename_edits), written as the document's format writes strings. Refused with
+an error the editor shows: a position that is not on a node id, an empty id, or an id that
+another node already has.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from flowdrop_lsp.core.navigation import RenameRefused, rename_edits
+from flowdrop_lsp.lsp.convert import to_range
+from flowdrop_lsp.lsp.definition import occurrence_at
+from flowdrop_lsp.lsp.server import FlowdropServer
+
+REQUEST_FAILED = -32803  # LSP's RequestFailed: the request was valid, the answer is "no"
+NOT_AN_ID = (
+    "Only a node id can be renamed here: put the cursor on a node's id, an edge's source or "
+    "target, or a handle that starts with a node id."
+)
+
+
+def _refuse(message: str) -> JsonRpcException:
+    return JsonRpcException(message, code=REQUEST_FAILED)
+
+
+def register(server: FlowdropServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(
+        ls: FlowdropServer, params: types.PrepareRenameParams
+    ) -> types.PrepareRenamePlaceholder | None:
+        try:
+            return _prepare(ls, params)
+        except JsonRpcException:
+            raise
+        except Exception as error:  # noqa: BLE001 - a request never takes the server down
+            ls.log_error("prepareRename", error)
+            return None
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME)
+    def rename(ls: FlowdropServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        try:
+            return _rename(ls, params)
+        except JsonRpcException:
+            raise
+        except Exception as error:  # noqa: BLE001 - a request never takes the server down
+            ls.log_error("rename", error)
+            return None
+
+
+def _prepare(
+    ls: FlowdropServer, params: types.PrepareRenameParams
+) -> types.PrepareRenamePlaceholder | None:
+    found = occurrence_at(ls, params.text_document.uri, params.position)
+    if found is None:
+        return None
+    document, _index, occurrence = found
+    if occurrence is None:
+        raise _refuse(NOT_AN_ID)
+    return types.PrepareRenamePlaceholder(
+        range=to_range(document.lines, occurrence.span, ls.encoding),
+        placeholder=occurrence.node_id,
+    )
+
+
+def _rename(ls: FlowdropServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    found = occurrence_at(ls, params.text_document.uri, params.position)
+    if found is None:
+        return None
+    document, _index, occurrence = found
+    if occurrence is None:
+        raise _refuse(NOT_AN_ID)
+    try:
+        edits = rename_edits(document.engine, occurrence.node_id, params.new_name)
+    except RenameRefused as refused:
+        raise _refuse(str(refused)) from None
+    encoding = ls.encoding
+    text_edits = [
+        types.TextEdit(range=to_range(document.lines, e.span, encoding), new_text=e.new_text)
+        for e in edits
+    ]
+    if ls.supports_document_changes:
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=document.uri, version=document.version
+                    ),
+                    edits=list(text_edits),
+                )
+            ]
+        )
+    return types.WorkspaceEdit(changes={document.uri: text_edits})

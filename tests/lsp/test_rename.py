@@ -1,0 +1,79 @@
+"""prepareRename and rename of a node id over LSP (VS Code's and Neovim's capabilities, JSON
+and Drupal YAML): the id, every endpoint, the handles and edge ids that embed it; the renamed
+text re-analysed gives the same diagnostics modulo the id; clear refusals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from lsprotocol import types
+
+from tests.core.test_navigation import AGENT, SEARCH, workflow
+from tests.lsp.conftest import Session
+from tests.lsp.test_navigation import doc_position, open_workflow, span_of
+from tests.lsp.test_server import apply_edits, full_change
+
+
+def edits_of(edit: types.WorkspaceEdit | None, uri: str, version: int) -> list[types.TextEdit]:
+    assert edit is not None
+    if edit.document_changes:
+        (change,) = edit.document_changes
+        assert isinstance(change, types.TextDocumentEdit)
+        assert change.text_document.uri == uri and change.text_document.version == version
+        return list(change.edits)  # type: ignore[arg-type]
+    assert edit.changes is not None
+    return list(edit.changes[uri])
+
+
+def shown(diagnostics: list[types.Diagnostic]) -> list[tuple[str, str]]:
+    return sorted((str(d.code), d.message) for d in diagnostics)
+
+
+@pytest.mark.parametrize("syntax", ["json", "yaml"])
+@pytest.mark.parametrize("new_id", ["agent.🎉2", "エージェント: 2"])
+async def test_rename_from_a_handle_renames_everywhere(
+    session: Session, syntax: str, new_id: str
+) -> None:
+    uri, text = await open_workflow(session, syntax)
+    before = await session.publishes.wait_for(uri, 1)
+    enc = session.encoding
+    at = doc_position(uri, text, text.index(f"{AGENT}-input-tool") + len("agent.🤖"), enc)
+    prepared = await session.client.text_document_prepare_rename_async(
+        types.PrepareRenameParams(**at)
+    )
+    assert isinstance(prepared, types.PrepareRenamePlaceholder)
+    assert prepared.placeholder == AGENT
+    start, end = span_of(text, prepared.range, enc)
+    assert text[start:end] == AGENT
+    edit = await session.client.text_document_rename_async(
+        types.RenameParams(**at, new_name=new_id)
+    )
+    renamed = apply_edits(text, edits_of(edit, uri, 1), enc)
+    loaded = json.loads(renamed) if syntax == "json" else yaml.safe_load(renamed)
+    expected = json.dumps(workflow(), ensure_ascii=False).replace(AGENT, new_id)
+    assert loaded == json.loads(expected)
+    session.change(uri, 2, full_change(renamed))
+    after = await session.publishes.wait_for(uri, 2)
+    assert shown(after) == [(c, m.replace(AGENT, new_id)) for c, m in shown(before)]
+
+
+@pytest.mark.parametrize("syntax", ["json", "yaml"])
+async def test_rename_to_an_existing_id_is_refused_with_a_message(
+    session: Session, syntax: str
+) -> None:
+    uri, text = await open_workflow(session, syntax)
+    at = doc_position(uri, text, text.index(SEARCH) + 1, session.encoding)
+    with pytest.raises(Exception, match='node with id "toolbox.1" already exists'):
+        await session.client.text_document_rename_async(
+            types.RenameParams(**at, new_name="toolbox.1")
+        )
+
+
+async def test_prepare_rename_refuses_a_position_that_is_not_an_id(session: Session) -> None:
+    uri, text = await open_workflow(session, "json")
+    for offset in (text.index("Web Search 🔎") + 2, text.index("-output-tool") + 3):
+        at = doc_position(uri, text, offset, session.encoding)
+        with pytest.raises(Exception, match="Only a node id can be renamed"):
+            await session.client.text_document_prepare_rename_async(types.PrepareRenameParams(**at))
