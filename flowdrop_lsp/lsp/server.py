@@ -228,8 +228,11 @@ class FlowdropServer(LanguageServer):
 def create_server() -> FlowdropServer:
     from flowdrop_lsp.lsp import (
         code_actions,
+        code_lens,
         commands,
         diagnostics,
+        hover,
+        inlay_hints,
         node_types_sync,
         settings_sync,
     )
@@ -239,6 +242,9 @@ def create_server() -> FlowdropServer:
     diagnostics.register(server)
     code_actions.register(server)
     commands.register(server)
+    hover.register(server)
+    inlay_hints.register(server)
+    code_lens.register(server)
     node_types_sync.register(server)
     return server
 
