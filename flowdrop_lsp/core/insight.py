@@ -212,7 +212,7 @@ def branch_selection(ctx: RuleContext, gateway: Node, index: int) -> BranchSelec
         (consumer, leaf)
         for consumer in consumers
         if ctx.graph.is_consumer(consumer)
-        for leaf in ctx.flat(consumer).leaves
+        for leaf in sorted(ctx.flat(consumer).leaves, key=lambda leaf: _order(ctx, leaf))
         if tool_name_of(ctx, leaf) == value
     )
     return BranchSelection(gateway.id, index, name, value, is_default, consumers, selected)
