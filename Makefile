@@ -54,6 +54,7 @@ bench: $(VENV)/.installed-test
 	bash bench/install-json-server.sh >/dev/null
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/yaml_bench.py $(YAML_BENCH_ARGS)
+	$(BIN)/python bench/hover_bench.py $(HOVER_BENCH_ARGS)
 
 vsix:
 	bash editors/vscode/scripts/build-vsix.sh

@@ -29,7 +29,9 @@ from flowdrop_lsp.lsp.server import FlowdropServer
 
 MAX_ROWS = 50  # tools listed in one hover (a consumer may be offered thousands)
 MAX_CONSUMERS = 20  # consumers listed for one tool or toolbox
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+# What can turn the author's text into markup where we put it (always inside quotes or a table
+# cell, never at a line's start, so list and heading markers need no escaping).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 
 
 class Writer:

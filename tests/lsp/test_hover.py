@@ -70,7 +70,7 @@ async def test_hover_on_a_tool_label_after_emoji_and_cjk(session: Session) -> No
     assert value.startswith("**Tool** `web_search`")
     assert "Offered to 1 consumer" in value
     assert '"研究 Agent 🧪" (`reason.1`), through Web Tools → Research Tools' in value
-    assert '⚠ collides with "web\\-search" (`http_request.2`)' in value
+    assert '⚠ collides with "web-search" (`http_request.2`)' in value
 
 
 async def test_hover_on_a_consumer_tabulates_its_flattened_tools(session: Session) -> None:
@@ -87,7 +87,7 @@ async def test_hover_on_a_consumer_tabulates_its_flattened_tools(session: Sessio
         "|---|---|---|",
         '| `calculator` | "Calculator" (`calculator.1`) | Research Tools |',
         '| `web_search` ⚠ | "Web Search 🤖 数据" (`http_request.1`) | Web Tools → Research Tools |',
-        '| `web_search` ⚠ | "web\\-search" (`http_request.2`) | Research Tools |',
+        '| `web_search` ⚠ | "web-search" (`http_request.2`) | Research Tools |',
     ]
 
 
@@ -136,7 +136,7 @@ async def test_hover_in_drupal_yaml_on_tools_and_branch_values(session: Session)
     assert value_of(hover) == (
         '**Branch** "Search the web" routes on `web_search`, selecting:\n\n'
         '- "Web Search" (`http_request.1`) at "Research Agent" (`aincient_reason.1`)\n'
-        '- "web\\-search" (`http_request.2`) at "Research Agent" (`aincient_reason.1`)'
+        '- "web-search" (`http_request.2`) at "Research Agent" (`aincient_reason.1`)'
     )
     dead = token_range(text, "value: maps_lookup", session.encoding)
     assert value_of(await hover_at(session, YAML_URI, dead.end)) == (
@@ -191,3 +191,11 @@ async def test_plaintext_when_the_client_renders_no_markdown(plain_client: Langu
         '  web_search ⚠  "Web Search 🤖 数据" (http_request.1)  Web Tools → Research Tools',
         '  web_search ⚠  "web-search" (http_request.2)  Research Tools',
     ]
+
+
+async def test_labels_never_turn_into_markup(session: Session) -> None:
+    text = EXAMPLE.read_text(encoding="utf-8").replace('"Calculator"', '"Sum | *all* <b>"')
+    await opened(session, text)
+    agent = token_range(text, '"Research Agent"', session.encoding)
+    rows = value_of(await hover_at(session, URI, agent.start)).splitlines()
+    assert '| `sum_all_b` | "Sum \\| \\*all\\* \\<b\\>" (`calculator.1`) | Research Tools |' in rows
