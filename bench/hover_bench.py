@@ -7,9 +7,10 @@ server process each:
 - ours: `flowdrop-lsp serve`, the document opened once, then — interleaved, in a shuffled
   order every round — `textDocument/hover` on a tool's label (a planted CMP-9 collision three
   toolbox hops from its agent), on that agent's label (its whole flattened set as a table), on
-  a toolbox's label, and `textDocument/inlayHint` for a 60-line visible range in the middle of
-  `nodes`; plus a hover where there is nothing (the document's first character): the cost of
-  a request that finds nothing, with our server's own lookup.
+  a toolbox's label, `textDocument/inlayHint` for a 60-line visible range in the middle of
+  `nodes`, and `textDocument/codeLens` (one lens per agent: 2,000 at 10k nodes); plus a hover
+  where there is nothing (the document's first character): the cost of a request that finds
+  nothing, with our server's own lookup.
 - floor: bench/floor_server.py (pygls transport only, no hover feature), sent the same hover
   requests: its "method not found" answer is the round trip of one request through pygls.
 
@@ -43,7 +44,14 @@ import lsp_driver  # noqa: E402
 from lsp_driver import LspClient, LspError, offset_to_position  # noqa: E402
 
 TARGET_P50_MS = 10.0
-KINDS = ["hover tool", "hover consumer", "hover toolbox", "inlay hints (60 lines)", "hover nothing"]
+KINDS = [
+    "hover tool",
+    "hover consumer",
+    "hover toolbox",
+    "inlay hints (60 lines)",
+    "code lens (every agent)",
+    "hover nothing",
+]
 VISIBLE_LINES = 60
 
 _plain_capabilities = lsp_driver.client_capabilities
@@ -103,6 +111,7 @@ def plan_requests(workflow: generate.Workflow, text: str, uri: str) -> Requests:
             },
         },
     )
+    requests.by_kind["code lens (every agent)"] = ("textDocument/codeLens", {"textDocument": doc})
     return requests
 
 
@@ -131,6 +140,8 @@ def check_answers(answers: dict[str, Any]) -> list[str]:
         problems.append("hover tool: the planted collision is not shown")
     if not answers.get("inlay hints (60 lines)"):
         problems.append("inlay hints: none in the visible range")
+    if not answers.get("code lens (every agent)"):
+        problems.append("code lens: none")
     if answers.get("hover nothing") is not None:
         problems.append("hover nothing: answered something")
     return problems

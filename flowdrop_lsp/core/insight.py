@@ -23,6 +23,7 @@ from flowdrop_lsp.core.engine import ElementList, WorkflowDocument
 from flowdrop_lsp.core.graph import doc_order
 from flowdrop_lsp.core.model import Node, short_text
 from flowdrop_lsp.core.rules.base import RuleContext
+from flowdrop_lsp.core.rules.cmp9_tool_name_collision import RULE as CMP9
 from flowdrop_lsp.core.rules.tool_route import routed_consumers
 from flowdrop_lsp.core.text import Span
 
@@ -169,6 +170,23 @@ def consumer_tools(ctx: RuleContext, consumer: str) -> ConsumerTools:
     return ConsumerTools(consumer, tuple(tools))
 
 
+@dataclass(frozen=True, slots=True)
+class ToolCount:
+    """How many tools a consumer is offered and how many tool names collide there."""
+
+    tools: int
+    collisions: int
+
+
+def tool_count(ctx: RuleContext, consumer: str) -> ToolCount:
+    """`consumer_tools`' two numbers without building the table: the flattened set and CMP-9's
+    collision groups are both kept by the rule context, so this costs one pass over the
+    consumer's leaves (a code lens on each of thousands of agents stays cheap)."""
+    defined = ctx.graph.nodes_by_id
+    tools = sum(1 for leaf in ctx.flat(consumer).leaves if leaf in defined)
+    return ToolCount(tools, len(ctx.results_of(CMP9.code).get(consumer, ())))
+
+
 def tool_reach(ctx: RuleContext, tool: str) -> ToolReach:
     """Every consumer `tool` reaches, through which toolboxes, and what it collides with there."""
     name = tool_name_of(ctx, tool) or ""
@@ -279,9 +297,9 @@ def target_at(document: WorkflowDocument, offset: int) -> Target | None:
     return None
 
 
-def name_span(node: Node) -> Span:
-    """Where a node is named in the text (its label, else its id…), resolved."""
-    return node.anchor.resolve()
+def node_span(node: Node) -> Span:
+    """Where the whole node is in the text now (no re-read of its inner spans: cheap)."""
+    return node.span.resolve()
 
 
 # ----- naming ----------------------------------------------------------------------------------

@@ -28,8 +28,8 @@ def _count(count: int, what: str) -> str:
     return f"{count} {what}{'' if count == 1 else 's'}"
 
 
-def lens_title(seen: insight.ConsumerTools) -> str:
-    return f"{_count(len(seen.tools), 'tool')} · {_count(seen.collisions, 'collision')}"
+def lens_title(counted: insight.ToolCount) -> str:
+    return f"{_count(counted.tools, 'tool')} · {_count(counted.collisions, 'collision')}"
 
 
 def code_lenses(ls: FlowdropServer, params: types.CodeLensParams) -> list[types.CodeLens]:
@@ -43,11 +43,13 @@ def code_lenses(ls: FlowdropServer, params: types.CodeLensParams) -> list[types.
         node = ctx.node(consumer)
         if node is None:  # an id no node defines has no place in the text (R8 reports it)
             continue
+        # The lens is about the whole node (shown above its first line): its span is known
+        # without re-reading the node, where its label's would cost a re-read per consumer.
         lenses.append(
             types.CodeLens(
-                range=to_range(lines, insight.name_span(node), encoding),
+                range=to_range(lines, insight.node_span(node), encoding),
                 command=types.Command(
-                    title=lens_title(insight.consumer_tools(ctx, consumer)),
+                    title=lens_title(insight.tool_count(ctx, consumer)),
                     command=SHOW_TOOLS,
                     arguments=[uri, consumer],
                 ),

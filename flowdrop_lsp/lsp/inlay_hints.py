@@ -58,7 +58,7 @@ def inlay_hints(ls: FlowdropServer, params: types.InlayHintParams) -> list[types
             hints.append(
                 types.InlayHint(
                     position=position,
-                    label=_tools_label(len(ctx.flat(node.id).leaves)),
+                    label=_tools_label(insight.tool_count(ctx, node.id).tools),
                     padding_left=True,
                     tooltip="tools offered to this agent, through every toolbox",
                 )

@@ -33,6 +33,7 @@ def test_a_consumer_sees_every_tool_with_its_route_and_collisions() -> None:
         ("web_search", "http_request.2", ("toolbox.1",), ("http_request.1",)),
     ]
     assert seen.collisions == 1
+    assert insight.tool_count(document.context, "reason.1") == insight.ToolCount(3, 1)
 
 
 def test_a_tool_reaches_its_consumers_through_its_toolboxes() -> None:
@@ -187,3 +188,13 @@ def test_names_in_answers_are_cut_and_routes_elided() -> None:
     assert insight.node_label(ctx, "nowhere") is None
     chain = tuple(f"box{i}" for i in range(10))
     assert insight.route_labels(ctx, chain) == ["box0", "box1", "… 7 more …", "box9"]
+
+
+def test_an_id_no_node_defines_is_no_tool_offered() -> None:
+    text = workflow(
+        [node("a", label="Search"), node("agent", "agent", "Agent")],
+        [tool_edge("a", "agent"), tool_edge("ghost", "agent")],
+    )
+    ctx = WorkflowDocument(text).context
+    assert [tool.node for tool in insight.consumer_tools(ctx, "agent").tools] == ["a"]
+    assert insight.tool_count(ctx, "agent") == insight.ToolCount(1, 0)

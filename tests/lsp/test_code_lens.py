@@ -15,10 +15,23 @@ from tests.lsp.test_hover import (
     WIDE_AGENT,
     YAML_URI,
     opened,
+    position,
     token_range,
     wide_example,
 )
 from tests.lsp.test_server import replace_span
+
+
+def node_start(text: str, node_id: str, encoding: str) -> types.Position:
+    """Where the JSON object of node `node_id` starts (its `{`)."""
+    return position(text, text.rindex("{", 0, text.index(f'"id": "{node_id}"')), encoding)
+
+
+def covers(outer: types.Range, inner: types.Range) -> bool:
+    def key(p: types.Position) -> tuple[int, int]:
+        return (p.line, p.character)
+
+    return key(outer.start) <= key(inner.start) and key(inner.end) <= key(outer.end)
 
 
 async def lenses(session: Session, uri: str) -> list[types.CodeLens]:
@@ -37,7 +50,8 @@ async def run(session: Session, command: types.Command) -> Any:
 async def test_a_lens_on_each_consumer_runs_show_tools(session: Session) -> None:
     text = await opened(session, wide_example())
     (lens,) = await lenses(session, URI)
-    assert lens.range == token_range(text, WIDE_AGENT, session.encoding)
+    assert lens.range.start == node_start(text, "reason.1", session.encoding)
+    assert covers(lens.range, token_range(text, WIDE_AGENT, session.encoding))
     assert lens.command is not None
     assert lens.command.title == "3 tools · 1 collision"
     assert lens.command.command == "flowdrop.showTools"
@@ -84,6 +98,10 @@ async def test_drupal_yaml(session: Session) -> None:
     text = SITE_YAML.read_text(encoding="utf-8")
     await opened(session, text, YAML_URI, "yaml")
     (lens,) = await lenses(session, YAML_URI)
-    assert lens.range == token_range(text, "'Research Agent'", session.encoding)
+    assert covers(lens.range, token_range(text, "'Research Agent'", session.encoding))
+    assert (
+        lens.range.start.line
+        == token_range(text, "id: aincient_reason.1", session.encoding).start.line
+    )
     assert lens.command is not None and lens.command.title == "3 tools · 1 collision"
     assert list(lens.command.arguments or ()) == [YAML_URI, "aincient_reason.1"]
