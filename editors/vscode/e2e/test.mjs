@@ -172,7 +172,7 @@ async function main() {
   // 1b. Hover over the "Web Search" label (a few lines above, in view): the hover widget
   //     shows the resolved tool name, the agent it reaches and the collision there; the
   //     agent's code lens shows its tool count.
-  await hoverScenario();
+  await hoverScenario(original, idx + 1, col);
 
   // 2. The Problems panel lists CMP-9 entries.
   await openProblems();
@@ -291,7 +291,7 @@ async function main() {
 }
 
 /** Mouse over a tool's label: VS Code's hover widget shows our hover (README: hover.png). */
-async function hoverScenario() {
+async function hoverScenario(text, backLine, backCol) {
   const label = page
     .locator('.editor-group-container.active .monaco-editor .view-lines .view-line span', { hasText: '"Web Search"' })
     .last();
@@ -313,6 +313,32 @@ async function hoverScenario() {
     return texts.find((t) => t.includes('3 tools')) || null;
   });
   log(`OK code lens ${JSON.stringify(lens.trim())}`);
+  // Clicking it runs flowdrop.showTools (registered by vscode-languageclient from the server's
+  // executeCommandProvider): the flattened set is shown as a notification.
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('Escape');
+  const agentLine = text.split('\n').findIndex((l) => l.includes('"id": "reason.1"'));
+  if (agentLine < 0) fail('no "reason.1" node in the workflow');
+  await gotoLineCol(agentLine + 1, 1); // centred: the lens above its node is in view
+  await page.locator('.editor-group-container.active .monaco-editor .codelens-decoration a', { hasText: '3 tools' }).first().click();
+  const shown = await waitFor('the showTools notification', async () => {
+    const texts = await page.locator('.notifications-toasts .notification-list-item').allTextContents();
+    return texts.find((t) => t.includes('is offered 3 tools')) || null;
+  });
+  if (!shown.includes('web_search')) fail(`the showTools notification lacks web_search: ${JSON.stringify(shown)}`);
+  log(`OK code lens ran flowdrop.showTools: ${JSON.stringify(shown.slice(0, 160))}`);
+  await shot('01c-show-tools.png');
+  await page.locator('.notifications-toasts .notification-list-item').first().hover().catch(() => {});
+  await page.keyboard.press('Escape');
+  // Back over the label for the screenshot.
+  await gotoLineCol(backLine, backCol);
+  await waitFor('the hover widget again', async () => {
+    await page.mouse.move(0, 0);
+    await label.hover();
+    const widget = page.locator('.monaco-hover:not(.hidden)').first();
+    await widget.waitFor({ state: 'visible', timeout: 5000 });
+    return ((await widget.textContent()) || '').includes('Offered to 1 consumer');
+  });
   await shot('01b-hover.png');
   if (DOCS_SHOT) {
     const ed = await page.locator('.editor-group-container.active').first().boundingBox();
