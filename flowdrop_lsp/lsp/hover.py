@@ -74,13 +74,17 @@ class MarkdownWriter(Writer):
         ]
 
 
+def _quoted(w: Writer, text: str) -> str:
+    return w.text(f'"{text}"')
+
+
 def _named(ctx: RuleContext, w: Writer, node_id: str) -> str:
     """`"Web Search" (http_request.1)`, or the id alone, or an undefined id said so."""
     label = insight.node_label(ctx, node_id)
     ident = w.code(short_text(node_id, insight.NAME_LIMIT))
     if ctx.node(node_id) is None:
         return f"{ident} (not defined in nodes)"
-    return f"{w.text(chr(34) + label + chr(34))} ({ident})" if label else ident
+    return f"{_quoted(w, label)} ({ident})" if label else ident
 
 
 def _route(ctx: RuleContext, w: Writer, route: tuple[str, ...]) -> str:
@@ -172,7 +176,7 @@ def branch_hover(ctx: RuleContext, w: Writer, target: insight.BranchTarget) -> l
     if selection is None:
         return []
     branch = (
-        f"{w.strong('Branch')} {w.text(chr(34) + short_text(selection.name) + chr(34))}"
+        f"{w.strong('Branch')} {_quoted(w, short_text(selection.name))}"
         if selection.name
         else f"{w.strong('Branch')} {selection.index + 1}"
     )
