@@ -55,6 +55,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/yaml_bench.py $(YAML_BENCH_ARGS)
 	$(BIN)/python bench/navigation_bench.py $(NAV_BENCH_ARGS)
+	$(BIN)/python bench/hover_bench.py $(HOVER_BENCH_ARGS)
 
 vsix:
 	bash editors/vscode/scripts/build-vsix.sh

@@ -230,11 +230,14 @@ class FlowdropServer(LanguageServer):
 def create_server() -> FlowdropServer:
     from flowdrop_lsp.lsp import (
         code_actions,
+        code_lens,
         commands,
         completion,
         definition,
         diagnostics,
         highlight,
+        hover,
+        inlay_hints,
         node_types_sync,
         references,
         rename,
@@ -247,6 +250,9 @@ def create_server() -> FlowdropServer:
     diagnostics.register(server)
     code_actions.register(server)
     commands.register(server)
+    hover.register(server)
+    inlay_hints.register(server)
+    code_lens.register(server)
     node_types_sync.register(server)
     definition.register(server)
     references.register(server)

@@ -218,6 +218,13 @@ def test_neovim_utf8_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
             "title": 'Keep "web-search"; rename "Web Search" (t2) to "Web Search 2"',
             "node_id": "t2",
             "new_label": "Web Search 2",
+            # After emoji and CJK on its line: byte columns (utf-8, negotiated).
+            "hover": {
+                "lnum": first.lnum,
+                "col": first.col,
+                "end_col": first.end_col,
+                "contains": ["Tool", "web_search", "Offered to 1 consumer", "collides with"],
+            },
         },
     )
 
@@ -259,6 +266,12 @@ def test_neovim_drupal_yaml_workflow(tmp_path: Path) -> None:
             "node_id": "http_request.2",
             "new_label": "web-search 2",
             "fixed": {"lnum": second.lnum, "line": fixed_line},
+            "hover": {  # the plain scalar `web-search`, in its YAML line
+                "lnum": second.lnum,
+                "col": second.col,
+                "end_col": second.end_col,
+                "contains": ["web_search", "Reason (agent step)", "collides with", "Web Search 🔎"],
+            },
             "others": [str(compose), str(system_site)],
         },
     )

@@ -4,7 +4,8 @@
 //   CS_URL      code-server base URL (http://127.0.0.1:PORT)
 //   WORKSPACE   workspace folder (holds research-agent.flowdrop.json + package.json)
 //   ARTIFACTS   folder for screenshots
-//   DOCS_SHOT   optional: where to write the README screenshot (quick-fix menu open)
+//   DOCS_SHOT   optional: where to write the README screenshot (quick-fix menu open);
+//               the hover screenshot goes beside it as hover.png
 //   CHECK_BAD_PATH=1  finally set a broken flowdrop.server.path (workspace settings)
 //               and check that the error message names the setting
 //   YAML_WORKFLOW  optional: a Drupal config workflow (path relative to WORKSPACE, e.g.
@@ -168,6 +169,11 @@ async function main() {
   });
   log(`OK squiggles in ${WORKFLOW}: ${n}`);
 
+  // 1b. Hover over the "Web Search" label (a few lines above, in view): the hover widget
+  //     shows the resolved tool name, the agent it reaches and the collision there; the
+  //     agent's code lens shows its tool count.
+  await hoverScenario(original, idx + 1, col);
+
   // 2. The Problems panel lists CMP-9 entries.
   await openProblems();
   await waitFor('CMP-9 entries in the Problems panel', async () => {
@@ -282,6 +288,67 @@ async function main() {
     await page.waitForTimeout(500); // let the toast finish sliding in
     await shot('05-missing-server-error.png');
   }
+}
+
+/** Mouse over a tool's label: VS Code's hover widget shows our hover (README: hover.png). */
+async function hoverScenario(text, backLine, backCol) {
+  const label = page
+    .locator('.editor-group-container.active .monaco-editor .view-lines .view-line span', { hasText: '"Web Search"' })
+    .last();
+  await label.waitFor({ state: 'visible', timeout: STEP });
+  const hoverText = await waitFor('the hover widget with the tool name and its agent', async () => {
+    await page.mouse.move(0, 0);
+    await label.hover();
+    const widget = page.locator('.monaco-hover:not(.hidden)').first();
+    await widget.waitFor({ state: 'visible', timeout: 5000 });
+    const text = (await widget.textContent()) || '';
+    return text.includes('Offered to 1 consumer') ? text : null;
+  });
+  for (const wanted of ['web_search', 'Research Agent', 'through Web Tools → Research Tools', 'collides with']) {
+    if (!hoverText.includes(wanted)) fail(`the hover lacks ${JSON.stringify(wanted)}: ${JSON.stringify(hoverText)}`);
+  }
+  log(`OK hover on "Web Search": ${JSON.stringify(hoverText.slice(0, 200))}`);
+  const lens = await waitFor('the code lens on the agent', async () => {
+    const texts = await page.locator('.editor-group-container.active .monaco-editor .codelens-decoration').allTextContents();
+    return texts.find((t) => t.includes('3 tools')) || null;
+  });
+  log(`OK code lens ${JSON.stringify(lens.trim())}`);
+  // Clicking it runs flowdrop.showTools (registered by vscode-languageclient from the server's
+  // executeCommandProvider): the flattened set is shown as a notification.
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('Escape');
+  const agentLine = text.split('\n').findIndex((l) => l.includes('"id": "reason.1"'));
+  if (agentLine < 0) fail('no "reason.1" node in the workflow');
+  await gotoLineCol(agentLine + 1, 1); // centred: the lens above its node is in view
+  await page.locator('.editor-group-container.active .monaco-editor .codelens-decoration a', { hasText: '3 tools' }).first().click();
+  const shown = await waitFor('the showTools notification', async () => {
+    const texts = await page.locator('.notifications-toasts .notification-list-item').allTextContents();
+    return texts.find((t) => t.includes('is offered 3 tools')) || null;
+  });
+  if (!shown.includes('web_search')) fail(`the showTools notification lacks web_search: ${JSON.stringify(shown)}`);
+  log(`OK code lens ran flowdrop.showTools: ${JSON.stringify(shown.slice(0, 160))}`);
+  await shot('01c-show-tools.png');
+  await page.locator('.notifications-toasts .notification-list-item').first().hover().catch(() => {});
+  await page.keyboard.press('Escape');
+  // Back over the label for the screenshot.
+  await gotoLineCol(backLine, backCol);
+  await waitFor('the hover widget again', async () => {
+    await page.mouse.move(0, 0);
+    await label.hover();
+    const widget = page.locator('.monaco-hover:not(.hidden)').first();
+    await widget.waitFor({ state: 'visible', timeout: 5000 });
+    return ((await widget.textContent()) || '').includes('Offered to 1 consumer');
+  });
+  await shot('01b-hover.png');
+  if (DOCS_SHOT) {
+    const ed = await page.locator('.editor-group-container.active').first().boundingBox();
+    if (!ed) fail('cannot locate the editor for the README hover screenshot');
+    const hoverShot = path.join(path.dirname(DOCS_SHOT), 'hover.png');
+    await page.screenshot({ path: hoverShot, clip: { x: ed.x, y: ed.y, width: 1280 - ed.x, height: Math.min(ed.height, 520) } });
+    log(`README screenshot ${hoverShot} (${fs.statSync(hoverShot).size} bytes)`);
+  }
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('Escape');
 }
 
 /** YAML text as plain data, parsed by PyYAML (fails the test if it is not valid YAML). */

@@ -7,7 +7,9 @@
 -- workflow: the client must attach), filetype (of FILE, default json), yaml (FILE is a YAML
 -- workflow: instead of decoding JSON, line `fixed.lnum` must read `fixed.line` after the fix,
 -- and the buffer is written for the caller to parse), others (JSON/YAML files, of a filetype the
--- config lists, that must get no client).
+-- config lists, that must get no client), hover ({lnum, col, end_col, contains = [...]}: the
+-- hover at that label token — its range in the negotiated encoding, and Neovim's own hover
+-- window showing every `contains` string).
 -- Exit code 0 = every check passed; `cquit 1` with a FAIL: line on stderr otherwise.
 
 vim.cmd('filetype plugin indent on') -- first: with -u, filetype detection is off
@@ -110,6 +112,38 @@ local function run()
     check(d.severity == vim.diagnostic.severity.ERROR, 'diagnostic ' .. i .. ' is not an error')
     local text = table.concat(vim.api.nvim_buf_get_text(buf, d.lnum, d.col, d.end_lnum, d.end_col, {}), '\n')
     check(text == e.text, ('diagnostic %d covers %q, expected %q'):format(i, text, e.text))
+  end
+
+  -- 2b. Hover on a tool's label: the range of the label token, then Neovim's hover window.
+  if P.hover then
+    local h = P.hover
+    local hover_uri = vim.uri_from_bufnr(buf)
+    local resp, err = client:request_sync('textDocument/hover', {
+      textDocument = { uri = hover_uri },
+      position = { line = h.lnum, character = h.col + 1 },
+    }, T, buf)
+    check(resp ~= nil and resp.err == nil and resp.result ~= nil, 'hover request failed: ' .. vim.inspect(err or resp))
+    local r = resp.result.range
+    check(r.start.line == h.lnum and r.start.character == h.col and r['end'].character == h.end_col,
+      ('hover range %s, expected %d:%d-%d'):format(vim.inspect(r), h.lnum, h.col, h.end_col))
+    vim.api.nvim_win_set_cursor(0, { h.lnum + 1, h.col + 1 }) -- (1-based line, byte column)
+    vim.lsp.buf.hover()
+    local float
+    check(vim.wait(T, function()
+      for _, win in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_win_get_config(win).relative ~= '' then
+          float = win
+          return true
+        end
+      end
+      return false
+    end, 20), 'no hover window opened')
+    local shown = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float), 0, -1, false), '\n')
+    for _, wanted in ipairs(h.contains) do
+      check(shown:find(wanted, 1, true) ~= nil, ('hover window lacks %q; it shows:\n%s'):format(wanted, shown))
+    end
+    out('hover window: ' .. shown:gsub('\n', ' | '))
+    vim.api.nvim_win_close(float, true)
   end
 
   -- 3. Code actions at the first diagnostic, with its LSP form as context.

@@ -1,0 +1,234 @@
+"""Hover over LSP, under VS Code's and Neovim's capabilities: on a tool's label, a consumer, a
+toolbox and a gateway branch value; ranges in the negotiated encoding with emoji and CJK
+labels; JSON and Drupal YAML; right after edits; markdown or plaintext as the client asks."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from flowdrop_lsp.core import insight
+from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.text import LineIndex
+from flowdrop_lsp.lsp import hover
+from tests.core.test_insight import SITE_YAML
+from tests.lsp.conftest import REPO, Session, server_command
+from tests.lsp.test_server import replace_span
+
+EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
+URI = "file:///workspace/research.flowdrop.json"
+YAML_URI = "file:///site/config/sync/flowdrop_workflow.flowdrop_workflow.research_agent.yml"
+WIDE_TOOL = '"Web Search 🤖 数据"'  # still the tool name web_search
+WIDE_AGENT = '"研究 Agent 🧪"'
+
+
+def wide_example() -> str:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    return text.replace('"Web Search"', WIDE_TOOL).replace('"Research Agent"', WIDE_AGENT)
+
+
+def position(text: str, offset: int, encoding: str) -> types.Position:
+    line, character = LineIndex(text).position(offset, encoding)  # type: ignore[arg-type]
+    return types.Position(line=line, character=character)
+
+
+def token_range(text: str, token: str, encoding: str, occurrence: int = 0) -> types.Range:
+    start = -1
+    for _ in range(occurrence + 1):
+        start = text.index(token, start + 1)
+    return types.Range(
+        start=position(text, start, encoding), end=position(text, start + len(token), encoding)
+    )
+
+
+async def hover_at(session: Session, uri: str, pos: types.Position) -> types.Hover | None:
+    return await session.client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos)
+    )
+
+
+def value_of(hover: types.Hover | None) -> str:
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    return hover.contents.value
+
+
+async def opened(session: Session, text: str, uri: str = URI, language_id: str = "json") -> str:
+    session.open(uri, text, language_id=language_id)
+    await session.publishes.wait_for(uri, 1)
+    return text
+
+
+async def test_hover_on_a_tool_label_after_emoji_and_cjk(session: Session) -> None:
+    text = await opened(session, wide_example())
+    # The cursor after the emoji and inside the CJK text: the column depends on the encoding.
+    cursor = text.index(WIDE_TOOL) + WIDE_TOOL.index("数") + 1
+    hover = await hover_at(session, URI, position(text, cursor, session.encoding))
+    assert hover is not None and hover.range == token_range(text, WIDE_TOOL, session.encoding)
+    assert isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    value = hover.contents.value
+    assert value.startswith("**Tool** `web_search`")
+    assert "Offered to 1 consumer" in value
+    assert '"研究 Agent 🧪" (`reason.1`), through Web Tools → Research Tools' in value
+    assert '⚠ collides with "web-search" (`http_request.2`)' in value
+
+
+async def test_hover_on_a_consumer_tabulates_its_flattened_tools(session: Session) -> None:
+    text = await opened(session, wide_example())
+    cursor = text.index(WIDE_AGENT) + WIDE_AGENT.index("🧪") + 1  # just after the emoji
+    hover = await hover_at(session, URI, position(text, cursor, session.encoding))
+    assert hover is not None and hover.range == token_range(text, WIDE_AGENT, session.encoding)
+    lines = value_of(hover).splitlines()
+    assert (
+        lines[0] == '**Consumer** "研究 Agent 🧪" (`reason.1`) is offered 3 tools · ⚠ 1 collision'
+    )
+    assert lines[2:] == [
+        "| tool name | node | route (toolboxes) |",
+        "|---|---|---|",
+        '| `calculator` | "Calculator" (`calculator.1`) | Research Tools |',
+        '| `web_search` ⚠ | "Web Search 🤖 数据" (`http_request.1`) | Web Tools → Research Tools |',
+        '| `web_search` ⚠ | "web-search" (`http_request.2`) | Research Tools |',
+    ]
+
+
+async def test_hover_on_a_toolbox_says_what_it_forwards_to_whom(session: Session) -> None:
+    text = await opened(session, wide_example())
+    rng = token_range(text, '"Web Tools"', session.encoding)
+    value = value_of(await hover_at(session, URI, rng.start))
+    assert value.splitlines()[0] == (
+        '**Toolbox** "Web Tools" (`toolbox.2`) forwards 1 tool to "研究 Agent 🧪" (`reason.1`)'
+    )
+    assert '| `web_search` | "Web Search 🤖 数据" (`http_request.1`) | directly |' in value
+
+
+async def test_hover_on_an_id_and_nothing_elsewhere(session: Session) -> None:
+    text = await opened(session, wide_example())
+    ident = token_range(text, '"calculator.1"', session.encoding)  # the node's own id
+    assert value_of(await hover_at(session, URI, ident.end)).startswith("**Tool** `calculator`")
+    for token in ('"position"', '"edges"', '"chat_input.1"'):  # a chat input plays no tool role
+        at = token_range(text, token, session.encoding).start
+        assert await hover_at(session, URI, at) is None
+    assert await hover_at(session, "file:///workspace/not-open.flowdrop.json", at) is None
+
+
+async def test_hover_follows_edits(session: Session) -> None:
+    text = await opened(session, wide_example())
+    start = text.index('"web-search"') + 1
+    session.change(URI, 2, [replace_span(text, start, start + 10, "Calculator", session.encoding)])
+    await session.publishes.wait_for(URI, 2)
+    edited = text[:start] + "Calculator" + text[start + 10 :]
+    tool = token_range(edited, WIDE_TOOL, session.encoding)
+    assert "collides" not in value_of(await hover_at(session, URI, tool.start))
+    calculator = token_range(edited, '"Calculator"', session.encoding, 1)
+    value = value_of(await hover_at(session, URI, calculator.start))
+    assert '⚠ collides with "Calculator" (`http_request.2`)' in value
+
+
+async def test_hover_in_drupal_yaml_on_tools_and_branch_values(session: Session) -> None:
+    text = SITE_YAML.read_text(encoding="utf-8")
+    await opened(session, text, YAML_URI, "yaml")
+    tool = token_range(text, "web-search", session.encoding, 1)  # `label: web-search`, plain
+    hover = await hover_at(session, YAML_URI, tool.start)
+    assert hover is not None and hover.range == tool
+    assert '⚠ collides with "Web Search" (`http_request.1`)' in value_of(hover)
+    live = token_range(text, "value: web_search", session.encoding)
+    hover = await hover_at(session, YAML_URI, live.end)
+    assert value_of(hover) == (
+        '**Branch** "Search the web" routes on `web_search`, selecting:\n\n'
+        '- "Web Search" (`http_request.1`) at "Research Agent" (`aincient_reason.1`)\n'
+        '- "web-search" (`http_request.2`) at "Research Agent" (`aincient_reason.1`)'
+    )
+    dead = token_range(text, "value: maps_lookup", session.encoding)
+    assert value_of(await hover_at(session, YAML_URI, dead.end)) == (
+        '**Branch** "Look up a map" routes on `maps_lookup`: "Research Agent" '
+        "(`aincient_reason.1`) has no tool of that name, so it never fires."
+    )
+    default = token_range(text, "value: default", session.encoding)
+    assert "default branch" in value_of(await hover_at(session, YAML_URI, default.end))
+
+
+async def test_unrelated_json_gets_no_hover(session: Session) -> None:
+    uri = "file:///workspace/package.json"
+    session.open(uri, '{"name": "x", "nodes": 1}')
+    assert await hover_at(session, uri, types.Position(0, 3)) is None
+
+
+# ----- a client that renders plaintext only ----------------------------------------------------
+PLAINTEXT_ONLY = types.ClientCapabilities(
+    text_document=types.TextDocumentClientCapabilities(
+        hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.PlainText])
+    )
+)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=server_command()))
+async def plain_client(lsp_client: LanguageClient) -> AsyncIterator[LanguageClient]:
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=PLAINTEXT_ONLY))
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_plaintext_when_the_client_renders_no_markdown(plain_client: LanguageClient) -> None:
+    lsp_client = plain_client
+    text = wide_example()
+    lsp_client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=URI, language_id="json", version=1, text=text)
+        )
+    )
+    hover = await lsp_client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=URI),
+            position=position(text, text.index(WIDE_AGENT) + 1, "utf-16"),
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.kind == types.MarkupKind.PlainText
+    assert hover.contents.value.splitlines() == [
+        'Consumer "研究 Agent 🧪" (reason.1) is offered 3 tools · ⚠ 1 collision',
+        "",
+        '  calculator  "Calculator" (calculator.1)  Research Tools',
+        '  web_search ⚠  "Web Search 🤖 数据" (http_request.1)  Web Tools → Research Tools',
+        '  web_search ⚠  "web-search" (http_request.2)  Research Tools',
+    ]
+
+
+async def test_labels_never_turn_into_markup(session: Session) -> None:
+    text = EXAMPLE.read_text(encoding="utf-8").replace('"Calculator"', '"Sum | *all* <b>"')
+    await opened(session, text)
+    agent = token_range(text, '"Research Agent"', session.encoding)
+    rows = value_of(await hover_at(session, URI, agent.start)).splitlines()
+    assert '| `sum_all_b` | "Sum \\| \\*all\\* \\<b\\>" (`calculator.1`) | Research Tools |' in rows
+
+
+# ----- never failing, whatever the text and wherever the mouse ------------------------------
+
+
+def _every_answer(document: WorkflowDocument) -> int:
+    """Ask about every offset of the document, as a mouse sweeping over it would; returns how
+    many offsets had something to say."""
+    ctx, answered = document.context, 0
+    for offset in range(len(document.text) + 1):
+        target = insight.target_at(document, offset)
+        if isinstance(target, insight.BranchTarget):
+            answered += bool(hover.branch_hover(ctx, hover.MarkdownWriter(), target))
+        elif target is not None and target.node.id is not None:
+            answered += bool(hover.node_hover(ctx, hover.Writer(), target.node.id))
+    return answered
+
+
+def test_every_offset_of_every_fixture_and_of_broken_texts_is_answered_without_failing() -> None:
+    fixtures = sorted((REPO / "tests" / "fixtures").glob("*.json"))
+    fixtures += sorted((REPO / "tests" / "fixtures" / "spec").glob("*.json"))
+    assert len(fixtures) >= 10
+    for path in fixtures:
+        text = path.read_text(encoding="utf-8")
+        assert _every_answer(WorkflowDocument(text)) > 0, path.name  # tools or agents in each
+        for cut in (len(text) // 3, len(text) // 2):  # half-typed: a syntax error mid-way
+            _every_answer(WorkflowDocument(text[:cut]))
+    yaml_text = SITE_YAML.read_text(encoding="utf-8")
+    assert _every_answer(WorkflowDocument(yaml_text, syntax="yaml")) > 0
+    _every_answer(WorkflowDocument(yaml_text[: len(yaml_text) // 2] + "\n  - {", syntax="yaml"))
