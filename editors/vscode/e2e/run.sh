@@ -2,10 +2,16 @@
 # End-to-end test of the FlowDrop VS Code extension in real VS Code 1.100.3
 # (code-server) driven by headless chromium (playwright-core).
 #
-#   editors/vscode/e2e/run.sh [--server PATH] [--docs-shot]
+#   editors/vscode/e2e/run.sh [--server PATH] [--mode all|configured|bundled] [--docs-shot]
 #
 #   --server PATH  flowdrop-lsp executable (default: <repo>/.venv/bin/flowdrop-lsp)
-#   --docs-shot    also (re)write editors/vscode/docs/quickfix.png
+#   --mode         which server the extension starts (default: all = both runs, one after the other)
+#                  configured: `flowdrop.server.path` = ${workspaceFolder}/tools/flowdrop-lsp, a
+#                    script in the workspace that runs --server (proves the expansion);
+#                  bundled: no setting, no flowdrop-lsp on code-server's PATH (directories that
+#                    hold one are taken out of it), no .venv in the workspace: the extension must
+#                    start the server it bundles, with python3 from PATH
+#   --docs-shot    also (re)write editors/vscode/docs/quickfix.png (in the configured run)
 #
 # The workspace: examples/research-agent.flowdrop.json, a Drupal config workflow
 # (config/sync/flowdrop_workflow.flowdrop_workflow.research.yml from tests/editors/fixtures),
@@ -20,19 +26,34 @@ EXT="$(cd "$HERE/.." && pwd)"
 REPO="$(cd "$EXT/../.." && pwd)"
 SERVER="$REPO/.venv/bin/flowdrop-lsp"
 DOCS_SHOT=""
+MODE=all
 TOTAL_TIMEOUT="${E2E_TOTAL_TIMEOUT:-600}"
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --server) SERVER="${2:?--server needs a path}"; shift 2 ;;
     --server=*) SERVER="${1#--server=}"; shift ;;
+    --mode) MODE="${2:?--mode needs all, configured or bundled}"; shift 2 ;;
+    --mode=*) MODE="${1#--mode=}"; shift ;;
     --docs-shot) DOCS_SHOT="$EXT/docs/quickfix.png"; shift ;;
-    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,23p "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
 
-die() { echo "e2e-vscode: FAIL: $*" >&2; exit 1; }
+die() { echo "e2e-vscode: FAIL${MODE:+ ($MODE)}: $*" >&2; exit 1; }
+
+case "$MODE" in
+  configured|bundled) ;;
+  all)
+    # Both runs; the vsix is built (if stale) by the first.
+    shot=(); [ -n "$DOCS_SHOT" ] && shot=(--docs-shot)
+    bash "$0" --server "$SERVER" --mode configured "${shot[@]}"
+    bash "$0" --server "$SERVER" --mode bundled
+    echo "e2e-vscode: PASS (both runs: configured server path, bundled server)"
+    exit 0 ;;
+  *) echo "run.sh: --mode must be all, configured or bundled, not $MODE" >&2; exit 2 ;;
+esac
 
 CODE_SERVER="$HERE/node_modules/.bin/code-server"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
@@ -45,12 +66,12 @@ case "$SERVER" in /*) ;; *) SERVER="$(pwd)/$SERVER" ;; esac
 
 # Build the extension if the vsix is missing or older than its sources.
 VSIX="$EXT/flowdrop-lsp.vsix"
-if [ ! -f "$VSIX" ] || [ -n "$(find "$EXT/src" "$EXT/package.json" "$EXT/package-lock.json" "$EXT/README.md" -newer "$VSIX" -print -quit)" ]; then
+if [ ! -f "$VSIX" ] || [ -n "$(find "$EXT/src" "$EXT/bundled/tool" "$EXT/scripts" "$EXT/package.json" "$EXT/package-lock.json" "$EXT/README.md" "$REPO/flowdrop_lsp" "$REPO/pyproject.toml" -type f -newer "$VSIX" -not -path '*/__pycache__/*' -print -quit)" ]; then
   echo "e2e-vscode: building $VSIX"
   bash "$EXT/scripts/build-vsix.sh" >/dev/null || die "building the vsix failed (run editors/vscode/scripts/build-vsix.sh)"
 fi
 
-ART="$REPO/artifacts/vscode"
+ART="$REPO/artifacts/vscode/$MODE"
 mkdir -p "$ART"
 rm -f "$ART"/*.png "$ART"/*.log
 
@@ -104,11 +125,18 @@ cat >"$WS/package.json" <<'JSON'
   "scripts": { "test": "echo ok" }
 }
 JSON
-python3 - "$TMP/user/User/settings.json" "$SERVER" <<'PY'
+# The configured run: a server script inside the workspace, named with ${workspaceFolder}.
+SERVER_SETTING=""
+if [ "$MODE" = configured ]; then
+  mkdir -p "$WS/tools"
+  printf '#!/bin/sh\nexec %q "$@"\n' "$SERVER" >"$WS/tools/flowdrop-lsp"
+  chmod +x "$WS/tools/flowdrop-lsp"
+  SERVER_SETTING='${workspaceFolder}/tools/flowdrop-lsp'
+fi
+python3 - "$TMP/user/User/settings.json" "$SERVER_SETTING" <<'PY'
 import json, sys
 settings = {
     "json.validate.enable": False,
-    "flowdrop.server.path": sys.argv[2],
     "flowdrop.trace.server": "verbose",
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": False,
@@ -122,10 +150,25 @@ settings = {
     "files.autoSave": "off",
     "window.restoreWindows": "none",
 }
+if sys.argv[2]:
+    settings["flowdrop.server.path"] = sys.argv[2]
 json.dump(settings, open(sys.argv[1], "w"), indent=2)
 PY
 
 export XDG_CONFIG_HOME="$TMP/xdg-config" XDG_DATA_HOME="$TMP/xdg-data"
+# The bundled run: nothing the extension could start but its own bundle.
+CS_PATH="$PATH"
+if [ "$MODE" = bundled ]; then
+  CS_PATH=""
+  IFS=: read -r -a path_dirs <<<"$PATH"
+  for d in "${path_dirs[@]}"; do
+    [ -n "$d" ] && [ ! -x "$d/flowdrop-lsp" ] && CS_PATH="${CS_PATH:+$CS_PATH:}$d"
+  done
+  if PATH="$CS_PATH" command -v flowdrop-lsp >/dev/null; then die "flowdrop-lsp is still on the stripped PATH"; fi
+  [ ! -e "$WS/.venv" ] || die "the workspace has a .venv"
+  PATH="$CS_PATH" command -v python3 >/dev/null || die "no python3 on PATH for the bundled server"
+  echo "e2e-vscode: bundled run: no flowdrop-lsp on PATH ($(PATH="$CS_PATH" python3 --version) is python3), no server setting, no workspace .venv"
+fi
 CS_ARGS=(--user-data-dir "$TMP/user" --extensions-dir "$TMP/extensions")
 
 echo "e2e-vscode: installing $(basename "$VSIX") into code-server $("$CODE_SERVER" --version 2>/dev/null | tail -n 1 | awk '{print $1}')"
@@ -133,8 +176,8 @@ timeout 120 "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$VSIX" >"$TMP/in
   || { cat "$TMP/install.log" >&2; die "code-server --install-extension failed"; }
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-echo "e2e-vscode: server=$SERVER port=$PORT workspace=$WS"
-setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
+echo "e2e-vscode: mode=$MODE server=${SERVER_SETTING:-bundled} port=$PORT workspace=$WS"
+env -u VIRTUAL_ENV PATH="$CS_PATH" setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
   --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override "$WS" \
   >"$TMP/code-server.log" 2>&1 </dev/null &
@@ -179,4 +222,16 @@ for f in docker-compose.yml notes/research-copy.yml; do
 done
 echo "e2e-vscode: OK the server saw the workflow and never package.json (LSP trace)"
 echo "e2e-vscode: OK $YAML_WORKFLOW went to the server with languageId yaml, docker-compose.yml and notes/research-copy.yml never (LSP trace)"
-echo "e2e-vscode: PASS (screenshots in $ART)"
+# Which server answered: the FlowDrop output channel says why it chose it.
+if [ "$MODE" = configured ]; then
+  grep -qF "Using the server from \"flowdrop.server.path\": $WS/tools/flowdrop-lsp" <<<"$TRACE" \
+    || die "the FlowDrop output channel does not show the \${workspaceFolder} server path expanded to $WS/tools/flowdrop-lsp"
+  echo "e2e-vscode: OK \${workspaceFolder}/tools/flowdrop-lsp expanded and started"
+else
+  grep -q "Using the bundled server with python3 on PATH" <<<"$TRACE" \
+    || die "the FlowDrop output channel does not show the bundled server being started"
+  grep -q "Using the server from\|Using the workspace's server" <<<"$TRACE" \
+    && die "the bundled run started a server other than the bundled one"
+  echo "e2e-vscode: OK the bundled server answered: $(grep -o 'Using the bundled server with .*' <<<"$TRACE" | head -n 1)"
+fi
+echo "e2e-vscode: PASS ($MODE; screenshots in $ART)"
