@@ -10,7 +10,8 @@
 #                    script in the workspace that runs --server (proves the expansion);
 #                  bundled: no setting, no flowdrop-lsp on code-server's PATH (directories that
 #                    hold one are taken out of it), no .venv in the workspace: the extension must
-#                    start the server it bundles, with python3 from PATH
+#                    start the server it bundles, with python3 from PATH; then schema.mjs
+#                    (the workflow schema in VS Code's JSON support, FD-SCHEMA not twice)
 #   --docs-shot    also (re)write editors/vscode/docs/quickfix.png (in the configured run)
 #
 # The workspace: examples/research-agent.flowdrop.json, a Drupal config workflow
@@ -192,6 +193,13 @@ cd "$HERE"
 YAML_PYTHON="$YAML_PYTHON" YAML_WORKFLOW="config/sync/$YAML_WORKFLOW" CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
   timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/test.mjs" \
   || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"
+if [ "$MODE" = bundled ]; then
+  # The workflow schema in VS Code's JSON support (package.json jsonValidation, the file in the
+  # bundle): structure problems once, completion of keys.
+  CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" CHROMIUM="$CHROMIUM" \
+    timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/schema.mjs" \
+    || die "the schema scenario failed (see above; screenshots in $ART)"
+fi
 
 # The LSP trace (flowdrop.trace.server=verbose) in the FlowDrop output channel
 # shows what the extension sent: the workflow, never the unrelated package.json.
