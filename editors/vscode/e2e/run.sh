@@ -10,8 +10,10 @@
 #                    script in the workspace that runs --server (proves the expansion);
 #                  bundled: no setting, no flowdrop-lsp on code-server's PATH (directories that
 #                    hold one are taken out of it), no .venv in the workspace: the extension must
-#                    start the server it bundles, with python3 from PATH; then schema.mjs
-#                    (the workflow schema in VS Code's JSON support, FD-SCHEMA not twice)
+#                    start the server it bundles, with python3 from PATH; then schema-and-settings.mjs
+#                    (the workflow schema in VS Code's JSON support, FD-SCHEMA not twice; the
+#                    error's "Open Settings" shows the setting editable; a workspace
+#                    .venv/bin/flowdrop-lsp is used once the setting is cleared)
 #   --docs-shot    also (re)write editors/vscode/docs/quickfix.png (in the configured run)
 #
 # The workspace: examples/research-agent.flowdrop.json, a Drupal config workflow
@@ -159,6 +161,7 @@ PY
 export XDG_CONFIG_HOME="$TMP/xdg-config" XDG_DATA_HOME="$TMP/xdg-data"
 # The bundled run: nothing the extension could start but its own bundle.
 CS_PATH="$PATH"
+CS_SHELL="${SHELL:-/bin/bash}"
 if [ "$MODE" = bundled ]; then
   CS_PATH=""
   IFS=: read -r -a path_dirs <<<"$PATH"
@@ -168,6 +171,16 @@ if [ "$MODE" = bundled ]; then
   if PATH="$CS_PATH" command -v flowdrop-lsp >/dev/null; then die "flowdrop-lsp is still on the stripped PATH"; fi
   [ ! -e "$WS/.venv" ] || die "the workspace has a .venv"
   PATH="$CS_PATH" command -v python3 >/dev/null || die "no python3 on PATH for the bundled server"
+  # code-server's extension host does not keep code-server's PATH: it takes the environment of
+  # a login shell ("$SHELL" -i -l -c ...), as VS Code does. This "login shell" has the stripped
+  # PATH and reads no profile.
+  {
+    echo '#!/bin/bash'
+    echo 'args=(); for a in "$@"; do case "$a" in -l|-i|-il|-li|--login) ;; *) args+=("$a") ;; esac; done'
+    echo "PATH=$(printf %q "$CS_PATH") exec /bin/bash --noprofile --norc \"\${args[@]}\""
+  } >"$TMP/login-shell"
+  chmod +x "$TMP/login-shell"
+  CS_SHELL="$TMP/login-shell"
   echo "e2e-vscode: bundled run: no flowdrop-lsp on PATH ($(PATH="$CS_PATH" python3 --version) is python3), no server setting, no workspace .venv"
 fi
 CS_ARGS=(--user-data-dir "$TMP/user" --extensions-dir "$TMP/extensions")
@@ -178,7 +191,7 @@ timeout 120 "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$VSIX" >"$TMP/in
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 echo "e2e-vscode: mode=$MODE server=${SERVER_SETTING:-bundled} port=$PORT workspace=$WS"
-env -u VIRTUAL_ENV PATH="$CS_PATH" setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
+env -u VIRTUAL_ENV PATH="$CS_PATH" SHELL="$CS_SHELL" setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
   --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override "$WS" \
   >"$TMP/code-server.log" 2>&1 </dev/null &
@@ -195,9 +208,9 @@ YAML_PYTHON="$YAML_PYTHON" YAML_WORKFLOW="config/sync/$YAML_WORKFLOW" CHECK_BAD_
   || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"
 if [ "$MODE" = bundled ]; then
   # The workflow schema in VS Code's JSON support (package.json jsonValidation, the file in the
-  # bundle): structure problems once, completion of keys.
-  CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" CHROMIUM="$CHROMIUM" \
-    timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/schema.mjs" \
+  # bundle): structure problems once, completion of keys; then "Open Settings" on an error.
+  VENV_SERVER="$SERVER" CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" CHROMIUM="$CHROMIUM" \
+    timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/schema-and-settings.mjs" \
     || die "the schema scenario failed (see above; screenshots in $ART)"
 fi
 
@@ -236,10 +249,14 @@ if [ "$MODE" = configured ]; then
     || die "the FlowDrop output channel does not show the \${workspaceFolder} server path expanded to $WS/tools/flowdrop-lsp"
   echo "e2e-vscode: OK \${workspaceFolder}/tools/flowdrop-lsp expanded and started"
 else
-  grep -q "Using the bundled server with python3 on PATH" <<<"$TRACE" \
-    || die "the FlowDrop output channel does not show the bundled server being started"
-  grep -q "Using the server from\|Using the workspace's server" <<<"$TRACE" \
-    && die "the bundled run started a server other than the bundled one"
+  # The first server started is the bundled one; the only other one, at the end, is the
+  # workspace's .venv server of schema-and-settings.mjs.
+  grep -o "Using the .*" <<<"$TRACE" | head -n 1 | grep -q "^Using the bundled server with python3 on PATH" \
+    || die "the FlowDrop output channel does not show the bundled server being started first"
+  grep -qF "Using the workspace's server: $WS/.venv/bin/flowdrop-lsp" <<<"$TRACE" \
+    || die "the FlowDrop output channel does not show the workspace's .venv/bin/flowdrop-lsp being started"
+  grep -q "Using the server from" <<<"$TRACE" && die "the bundled run started a flowdrop.server.path server"
+  echo "e2e-vscode: OK the workspace's .venv/bin/flowdrop-lsp started once the setting was cleared"
   echo "e2e-vscode: OK the bundled server answered: $(grep -o 'Using the bundled server with .*' <<<"$TRACE" | head -n 1)"
 fi
 echo "e2e-vscode: PASS ($MODE; screenshots in $ART)"

@@ -384,13 +384,18 @@ async function resolveServer(): Promise<Executable | undefined> {
 
   const launcher = path.join(extensionRoot, 'bundled', 'tool', 'flowdrop_launcher.py');
   const tried: string[] = [];
-  const candidates: [string, string[] | undefined][] = [
-    ["the Python extension's selected interpreter", await selectedInterpreter()],
-    ['python3 on PATH', findOnPath(process.platform === 'win32' ? 'python' : 'python3') ? [process.platform === 'win32' ? 'python' : 'python3'] : undefined],
+  const python = process.platform === 'win32' ? 'python' : 'python3';
+  const candidates: [string, string[] | undefined, string][] = [
+    [
+      "the Python extension's selected interpreter",
+      await selectedInterpreter(),
+      vscode.extensions.getExtension('ms-python.python') ? 'none selected' : 'the Python extension is not installed',
+    ],
+    [`${python} on PATH`, findOnPath(python) ? [python] : undefined, 'not found'],
   ];
-  for (const [what, command] of candidates) {
+  for (const [what, command, missing] of candidates) {
     if (!command) {
-      tried.push(`${what}: none`);
+      tried.push(`${what}: ${missing}`);
       continue;
     }
     const check = await checkPython(command, launcher);

@@ -4,7 +4,12 @@
 //     once, by VS Code's JSON support (the schema contributed through `jsonValidation`), and the
 //     server's FD-SCHEMA for it is dropped; the server's other findings (R2) still show;
 //   - completion of keys comes from the schema;
-//   - with `json.validate.enable` off, the server's FD-SCHEMA is back, and VS Code's is gone.
+//   - with `json.validate.enable` off, the server's FD-SCHEMA is back, and VS Code's is gone;
+//   - a broken `flowdrop.server.path`: the error's "Open Settings" button opens the Settings
+//     editor on that setting, with an input box to edit it in place;
+//   - the setting cleared and a workspace .venv/bin/flowdrop-lsp created (a script running
+//     VENV_SERVER): the extension starts that one (run.sh checks the output channel) and the
+//     server's findings are back.
 // Environment: CS_URL, WORKSPACE, ARTIFACTS, CHROMIUM, STEP_TIMEOUT_MS (as for test.mjs).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -27,7 +32,7 @@ const DOCUMENT = `{
 `;
 
 if (!URL_BASE || !WORKSPACE || !ARTIFACTS) {
-  console.error('schema.mjs: CS_URL, WORKSPACE and ARTIFACTS must be set (use e2e/run.sh)');
+  console.error('schema-and-settings.mjs: CS_URL, WORKSPACE and ARTIFACTS must be set (use e2e/run.sh)');
   process.exit(2);
 }
 const t0 = Date.now();
@@ -140,16 +145,42 @@ async function main() {
   });
   log('OK json.validate.enable off: the type problem from the server (FD-SCHEMA), once');
   await page.screenshot({ path: path.join(ARTIFACTS, '07-schema-server-validates.png') });
+
+  // 4. "Open Settings" on the error about a broken flowdrop.server.path: the setting, editable.
+  writeSettings({ 'flowdrop.server.path': '${workspaceFolder}/missing/flowdrop-lsp' });
+  const toast = await waitFor('an error notification naming flowdrop.server.path', async () => {
+    const items = page.locator('.notifications-toasts .notification-list-item', { hasText: 'flowdrop.server.path' });
+    return (await items.count()) > 0 ? items.first() : null;
+  });
+  const text = (await toast.textContent()) || '';
+  if (!text.includes(path.join(WORKSPACE, 'missing', 'flowdrop-lsp'))) fail(`the error does not show the expanded path: ${text}`);
+  await toast.hover();
+  await toast.locator('.monaco-button', { hasText: 'Open Settings' }).first().click();
+  const box = page.locator('.settings-editor .setting-item-contents', { hasText: 'Server: Path' }).locator('input');
+  await box.first().waitFor({ state: 'visible', timeout: STEP });
+  log('OK "Open Settings" shows flowdrop.server.path with an input box (editable in place)');
+  await page.screenshot({ path: path.join(ARTIFACTS, '08-open-settings.png') });
+
+  // 5. The workspace's own server: .venv/bin/flowdrop-lsp, used once the setting is cleared.
+  if (process.env.VENV_SERVER) {
+    const venvBin = path.join(WORKSPACE, '.venv', 'bin');
+    fs.mkdirSync(venvBin, { recursive: true });
+    const script = path.join(venvBin, 'flowdrop-lsp');
+    fs.writeFileSync(script, `#!/bin/sh\nexec '${process.env.VENV_SERVER.replace(/'/g, `'\\''`)}' "$@"\n`, { mode: 0o755 });
+    writeSettings({});
+    await waitFor("the server's R2 again, from the workspace's .venv server", async () => (await problems()).server.length > 0);
+    log('OK with the setting cleared, a workspace .venv/bin/flowdrop-lsp answers');
+  }
 }
 
 let code = 0;
 try {
   await main();
-  log('PASS: schema scenario');
+  log('PASS: schema and settings scenario');
 } catch (err) {
   code = 1;
   console.error(`[schema] FAIL: ${err instanceof Failure ? err.message : err && err.stack ? err.stack : err}`);
-  if (page) await page.screenshot({ path: path.join(ARTIFACTS, 'failure-schema.png') }).catch(() => {});
+  if (page) await page.screenshot({ path: path.join(ARTIFACTS, 'failure-schema-and-settings.png') }).catch(() => {});
 } finally {
   if (browser) await browser.close().catch(() => {});
 }
