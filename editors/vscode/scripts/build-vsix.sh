@@ -18,7 +18,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 
 npx --no-install tsc -p . --noEmit
-# Unit tests of what needs no VS Code (the path expansion of flowdrop.server.path).
+# Unit tests of what needs no VS Code: the path expansion of flowdrop.server.path, the launcher.
 npm test --silent >/dev/null || { npm test; exit 1; }
 rm -rf out
 npx --no-install esbuild src/extension.ts --bundle --platform=node --format=cjs \
