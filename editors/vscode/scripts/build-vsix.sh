@@ -24,7 +24,14 @@ rm -rf out
 npx --no-install esbuild src/extension.ts --bundle --platform=node --format=cjs \
   --target=node20 --external:vscode --outfile=out/extension.js --log-level=warning
 find bundled -name __pycache__ -prune -exec rm -rf {} +
+# The compiled wheels in bundled/ make the .vsix platform-specific: say so in its manifest, so
+# that VS Code on another platform refuses to install it instead of failing at start-up.
+case "$(python3 -c 'import json; print(json.load(open("bundled/manifest.json"))["platform"])')" in
+  linux-x86_64) TARGET=linux-x64 ;;
+  linux-aarch64) TARGET=linux-arm64 ;;
+  *) echo "build-vsix: no VS Code target for the bundle's platform" >&2; exit 1 ;;
+esac
 rm -f flowdrop-lsp.vsix
 npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license \
-  --no-rewrite-relative-links --no-update-package-json -o flowdrop-lsp.vsix
+  --no-rewrite-relative-links --no-update-package-json --target "$TARGET" -o flowdrop-lsp.vsix
 ls -l flowdrop-lsp.vsix
