@@ -15,8 +15,10 @@ MINIMUM = (3, 10)
 BUNDLED = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBS = os.path.join(BUNDLED, "libs")
 ABI = os.path.join(BUNDLED, "abi")
-# What the server imports at start-up: a broken bundle fails here, in --check, not later.
-MODULES = ("flowdrop_lsp.entry", "flowdrop_lsp.lsp.server", "rpds", "yaml", "pygls", "lsprotocol")
+# Imported by --check: the compiled parts (what a wrong interpreter fails on) and the entry point.
+# Not the whole server (pygls, lsprotocol): that would double the start-up time, as the server
+# imports it again in its own process.
+CHECKED_MODULES = ("rpds", "yaml", "flowdrop_lsp.entry")
 
 
 def _python():
@@ -28,7 +30,7 @@ def _manifest():
         return json.load(f)
 
 
-def problem():
+def problem(import_check):
     """Why this Python cannot run the bundled server, or None."""
     if sys.version_info[:2] < MINIMUM:
         return "%s is too old: the bundled language server needs Python %d.%d or newer" % (
@@ -54,7 +56,7 @@ def problem():
             ", ".join("CPython %s.%s" % (t[2], t[3:]) for t in manifest["python"]),
         )
     add_paths(tag)
-    for module in MODULES:
+    for module in CHECKED_MODULES if import_check else ():
         try:
             __import__(module)
         except Exception as error:  # any failure to import is a reason not to start
@@ -76,10 +78,10 @@ def add_paths(tag):
 
 def main(argv):
     if argv[:1] == ["--check"]:
-        reason = problem()
+        reason = problem(import_check=True)
         print(json.dumps({"ok": reason is None, "python": _python(), "message": reason}))
         return 0
-    reason = problem()
+    reason = problem(import_check=False)
     if reason is not None:
         sys.stderr.write("flowdrop-lsp (bundled): %s\n" % reason)
         return 3
