@@ -7,7 +7,9 @@
 #   --server PATH  flowdrop-lsp executable (default: <repo>/.venv/bin/flowdrop-lsp)
 #   --mode         which server the extension starts (default: all = both runs, one after the other)
 #                  configured: `flowdrop.server.path` = ${workspaceFolder}/tools/flowdrop-lsp, a
-#                    script in the workspace that runs --server (proves the expansion);
+#                    script in the workspace that runs --server (proves the expansion); then
+#                    python-extension.mjs: the setting cleared, the bundled server runs on the
+#                    interpreter a stand-in ms-python.python extension names;
 #                  bundled: no setting, no flowdrop-lsp on code-server's PATH (directories that
 #                    hold one are taken out of it), no .venv in the workspace: the extension must
 #                    start the server it bundles, with python3 from PATH; then schema-and-settings.mjs
@@ -39,7 +41,7 @@ while [ $# -gt 0 ]; do
     --mode) MODE="${2:?--mode needs all, configured or bundled}"; shift 2 ;;
     --mode=*) MODE="${1#--mode=}"; shift ;;
     --docs-shot) DOCS_SHOT="$EXT/docs/quickfix.png"; shift ;;
-    -h|--help) sed -n 2,23p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,26p "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -189,6 +191,20 @@ echo "e2e-vscode: installing $(basename "$VSIX") into code-server $("$CODE_SERVE
 timeout 120 "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$VSIX" >"$TMP/install.log" 2>&1 \
   || { cat "$TMP/install.log" >&2; die "code-server --install-extension failed"; }
 
+if [ "$MODE" = configured ]; then
+  # A stand-in for the Python extension (ms-python.python), answering with the server's Python:
+  # python-extension.mjs checks that the bundled server then runs on that interpreter.
+  PY_INTERPRETER="$(dirname "$SERVER")/python"
+  [ -x "$PY_INTERPRETER" ] || PY_INTERPRETER="$(command -v python3)"
+  cp -r "$HERE/fake-python-extension" "$TMP/fake-python-extension"
+  printf '{"path": "%s"}\n' "$PY_INTERPRETER" >"$TMP/fake-python-extension/interpreter.json"
+  (cd "$TMP/fake-python-extension" && "$EXT/node_modules/.bin/vsce" package --no-dependencies \
+    --allow-missing-repository --skip-license -o "$TMP/fake-python.vsix" >/dev/null) \
+    || die "packaging the stand-in Python extension failed"
+  timeout 120 "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$TMP/fake-python.vsix" >>"$TMP/install.log" 2>&1 \
+    || { cat "$TMP/install.log" >&2; die "installing the stand-in Python extension failed"; }
+fi
+
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 echo "e2e-vscode: mode=$MODE server=${SERVER_SETTING:-bundled} port=$PORT workspace=$WS"
 env -u VIRTUAL_ENV PATH="$CS_PATH" SHELL="$CS_SHELL" setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
@@ -206,6 +222,11 @@ cd "$HERE"
 YAML_PYTHON="$YAML_PYTHON" YAML_WORKFLOW="config/sync/$YAML_WORKFLOW" CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
   timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/test.mjs" \
   || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"
+if [ "$MODE" = configured ]; then
+  CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" CHROMIUM="$CHROMIUM" LOGS="$TMP/user/logs" \
+    INTERPRETER="$PY_INTERPRETER" timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/python-extension.mjs" \
+    || die "the Python extension scenario failed (see above; screenshots in $ART)"
+fi
 if [ "$MODE" = bundled ]; then
   # The workflow schema in VS Code's JSON support (package.json jsonValidation, the file in the
   # bundle): structure problems once, completion of keys; then "Open Settings" on an error.

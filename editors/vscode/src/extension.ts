@@ -259,6 +259,7 @@ function workspaceFolders(): { name: string; fsPath: string }[] {
 
 /** The Python extension's API (ms-python.python): only the parts used here. */
 interface PythonExtensionApi {
+  ready?: Promise<void>;
   environments?: {
     getActiveEnvironmentPath(resource?: vscode.Uri): { path: string };
     resolveEnvironment(env: { path: string } | string): Promise<{ executable: { uri?: vscode.Uri } } | undefined>;
@@ -292,6 +293,7 @@ async function selectedInterpreter(): Promise<string[] | undefined> {
   }
   const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
   try {
+    await api.ready; // the Python extension's settings are read once it is ready
     if (api.environments) {
       const env = await api.environments.resolveEnvironment(api.environments.getActiveEnvironmentPath(resource));
       const exe = env?.executable.uri?.fsPath;
