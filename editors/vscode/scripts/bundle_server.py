@@ -10,13 +10,13 @@ The layout it writes (editors/vscode/bundled/, a build product):
                    (copied from the checkout) and its pure-Python dependencies (and abi3 wheels)
   abi/cp3XY/       what differs per CPython version: compiled extensions (rpds-py, which
                    jsonschema needs; PyYAML's libyaml speed-up) and version-marked dependencies
-                   (tomli on 3.10)
+                   (tomli and exceptiongroup on 3.10; wcmatch/bracex, whose newest releases need 3.11)
   manifest.json    the platform and CPython versions the bundle holds (the launcher checks them)
 
 Why per-version folders: rpds-py has no pure-Python fallback and no abi3 wheel, so a single
 folder would work for one CPython version only. The dependencies are resolved for each
-supported version separately (pip --python-version/--platform, wheels only); what comes out
-identical for all of them is stored once.
+supported version separately (uv pip install --python-version/--python-platform, wheels only);
+what comes out identical for all of them is stored once.
 
 Resolution per version is uv's (pip's --python-version does not apply to environment markers).
 uv comes from PATH, or is pip-installed into editors/vscode/build/tools. Offline: uv's cache
