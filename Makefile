@@ -57,9 +57,13 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/navigation_bench.py $(NAV_BENCH_ARGS)
 	$(BIN)/python bench/hover_bench.py $(HOVER_BENCH_ARGS)
 
+# The VS Code extension with the server bundled in it (python3 >= 3.11, node 20, npm; PyPI and
+# npm the first time, their caches after: editors/vscode/README.md).
 vsix:
 	bash editors/vscode/scripts/build-vsix.sh
 
+# Real VS Code (code-server), two runs: the server named by flowdrop.server.path with
+# ${workspaceFolder}, then the bundled server (no setting, no flowdrop-lsp on PATH, no .venv).
 e2e-vscode: $(VENV)/.installed
 	bash editors/vscode/e2e/install-deps.sh
 	bash editors/vscode/e2e/run.sh --server $(abspath $(BIN))/flowdrop-lsp

@@ -2,10 +2,21 @@
 # End-to-end test of the FlowDrop VS Code extension in real VS Code 1.100.3
 # (code-server) driven by headless chromium (playwright-core).
 #
-#   editors/vscode/e2e/run.sh [--server PATH] [--docs-shot]
+#   editors/vscode/e2e/run.sh [--server PATH] [--mode all|configured|bundled] [--docs-shot]
 #
 #   --server PATH  flowdrop-lsp executable (default: <repo>/.venv/bin/flowdrop-lsp)
-#   --docs-shot    also (re)write editors/vscode/docs/quickfix.png
+#   --mode         which server the extension starts (default: all = both runs, one after the other)
+#                  configured: `flowdrop.server.path` = ${workspaceFolder}/tools/flowdrop-lsp, a
+#                    script in the workspace that runs --server (proves the expansion); then
+#                    python-extension.mjs: the setting cleared, the bundled server runs on the
+#                    interpreter a stand-in ms-python.python extension names;
+#                  bundled: no setting, no flowdrop-lsp on code-server's PATH (directories that
+#                    hold one are taken out of it), no .venv in the workspace: the extension must
+#                    start the server it bundles, with python3 from PATH; then schema-and-settings.mjs
+#                    (the workflow schema in VS Code's JSON support, FD-SCHEMA not twice; the
+#                    error's "Open Settings" shows the setting editable; a workspace
+#                    .venv/bin/flowdrop-lsp is used once the setting is cleared)
+#   --docs-shot    also (re)write editors/vscode/docs/quickfix.png (in the configured run)
 #
 # The workspace: examples/research-agent.flowdrop.json, a Drupal config workflow
 # (config/sync/flowdrop_workflow.flowdrop_workflow.research.yml from tests/editors/fixtures),
@@ -20,19 +31,34 @@ EXT="$(cd "$HERE/.." && pwd)"
 REPO="$(cd "$EXT/../.." && pwd)"
 SERVER="$REPO/.venv/bin/flowdrop-lsp"
 DOCS_SHOT=""
+MODE=all
 TOTAL_TIMEOUT="${E2E_TOTAL_TIMEOUT:-600}"
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --server) SERVER="${2:?--server needs a path}"; shift 2 ;;
     --server=*) SERVER="${1#--server=}"; shift ;;
+    --mode) MODE="${2:?--mode needs all, configured or bundled}"; shift 2 ;;
+    --mode=*) MODE="${1#--mode=}"; shift ;;
     --docs-shot) DOCS_SHOT="$EXT/docs/quickfix.png"; shift ;;
-    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,26p "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
 
-die() { echo "e2e-vscode: FAIL: $*" >&2; exit 1; }
+die() { echo "e2e-vscode: FAIL${MODE:+ ($MODE)}: $*" >&2; exit 1; }
+
+case "$MODE" in
+  configured|bundled) ;;
+  all)
+    # Both runs; the vsix is built (if stale) by the first.
+    shot=(); [ -n "$DOCS_SHOT" ] && shot=(--docs-shot)
+    bash "$0" --server "$SERVER" --mode configured "${shot[@]}"
+    bash "$0" --server "$SERVER" --mode bundled
+    echo "e2e-vscode: PASS (both runs: configured server path, bundled server)"
+    exit 0 ;;
+  *) echo "run.sh: --mode must be all, configured or bundled, not $MODE" >&2; exit 2 ;;
+esac
 
 CODE_SERVER="$HERE/node_modules/.bin/code-server"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
@@ -45,12 +71,12 @@ case "$SERVER" in /*) ;; *) SERVER="$(pwd)/$SERVER" ;; esac
 
 # Build the extension if the vsix is missing or older than its sources.
 VSIX="$EXT/flowdrop-lsp.vsix"
-if [ ! -f "$VSIX" ] || [ -n "$(find "$EXT/src" "$EXT/package.json" "$EXT/package-lock.json" "$EXT/README.md" -newer "$VSIX" -print -quit)" ]; then
+if [ ! -f "$VSIX" ] || [ -n "$(find "$EXT/src" "$EXT/bundled/tool" "$EXT/scripts" "$EXT/package.json" "$EXT/package-lock.json" "$EXT/README.md" "$REPO/flowdrop_lsp" "$REPO/pyproject.toml" -type f -newer "$VSIX" -not -path '*/__pycache__/*' -print -quit)" ]; then
   echo "e2e-vscode: building $VSIX"
   bash "$EXT/scripts/build-vsix.sh" >/dev/null || die "building the vsix failed (run editors/vscode/scripts/build-vsix.sh)"
 fi
 
-ART="$REPO/artifacts/vscode"
+ART="$REPO/artifacts/vscode/$MODE"
 mkdir -p "$ART"
 rm -f "$ART"/*.png "$ART"/*.log
 
@@ -104,11 +130,18 @@ cat >"$WS/package.json" <<'JSON'
   "scripts": { "test": "echo ok" }
 }
 JSON
-python3 - "$TMP/user/User/settings.json" "$SERVER" <<'PY'
+# The configured run: a server script inside the workspace, named with ${workspaceFolder}.
+SERVER_SETTING=""
+if [ "$MODE" = configured ]; then
+  mkdir -p "$WS/tools"
+  printf '#!/bin/sh\nexec %q "$@"\n' "$SERVER" >"$WS/tools/flowdrop-lsp"
+  chmod +x "$WS/tools/flowdrop-lsp"
+  SERVER_SETTING='${workspaceFolder}/tools/flowdrop-lsp'
+fi
+python3 - "$TMP/user/User/settings.json" "$SERVER_SETTING" <<'PY'
 import json, sys
 settings = {
     "json.validate.enable": False,
-    "flowdrop.server.path": sys.argv[2],
     "flowdrop.trace.server": "verbose",
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": False,
@@ -122,19 +155,59 @@ settings = {
     "files.autoSave": "off",
     "window.restoreWindows": "none",
 }
+if sys.argv[2]:
+    settings["flowdrop.server.path"] = sys.argv[2]
 json.dump(settings, open(sys.argv[1], "w"), indent=2)
 PY
 
 export XDG_CONFIG_HOME="$TMP/xdg-config" XDG_DATA_HOME="$TMP/xdg-data"
+# The bundled run: nothing the extension could start but its own bundle.
+CS_PATH="$PATH"
+CS_SHELL="${SHELL:-/bin/bash}"
+if [ "$MODE" = bundled ]; then
+  CS_PATH=""
+  IFS=: read -r -a path_dirs <<<"$PATH"
+  for d in "${path_dirs[@]}"; do
+    [ -n "$d" ] && [ ! -x "$d/flowdrop-lsp" ] && CS_PATH="${CS_PATH:+$CS_PATH:}$d"
+  done
+  if PATH="$CS_PATH" command -v flowdrop-lsp >/dev/null; then die "flowdrop-lsp is still on the stripped PATH"; fi
+  [ ! -e "$WS/.venv" ] || die "the workspace has a .venv"
+  PATH="$CS_PATH" command -v python3 >/dev/null || die "no python3 on PATH for the bundled server"
+  # code-server's extension host does not keep code-server's PATH: it takes the environment of
+  # a login shell ("$SHELL" -i -l -c ...), as VS Code does. This "login shell" has the stripped
+  # PATH and reads no profile.
+  {
+    echo '#!/bin/bash'
+    echo 'args=(); for a in "$@"; do case "$a" in -l|-i|-il|-li|--login) ;; *) args+=("$a") ;; esac; done'
+    echo "PATH=$(printf %q "$CS_PATH") exec /bin/bash --noprofile --norc \"\${args[@]}\""
+  } >"$TMP/login-shell"
+  chmod +x "$TMP/login-shell"
+  CS_SHELL="$TMP/login-shell"
+  echo "e2e-vscode: bundled run: no flowdrop-lsp on PATH ($(PATH="$CS_PATH" python3 --version) is python3), no server setting, no workspace .venv"
+fi
 CS_ARGS=(--user-data-dir "$TMP/user" --extensions-dir "$TMP/extensions")
 
 echo "e2e-vscode: installing $(basename "$VSIX") into code-server $("$CODE_SERVER" --version 2>/dev/null | tail -n 1 | awk '{print $1}')"
 timeout 120 "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$VSIX" >"$TMP/install.log" 2>&1 \
   || { cat "$TMP/install.log" >&2; die "code-server --install-extension failed"; }
 
+if [ "$MODE" = configured ]; then
+  # A stand-in for the Python extension (ms-python.python), answering with the server's Python:
+  # python-extension.mjs checks that the bundled server then runs on that interpreter.
+  PY_INTERPRETER="$(dirname "$SERVER")/python"
+  [ -x "$PY_INTERPRETER" ] || PY_INTERPRETER="$(command -v python3)"
+  cp -r "$HERE/fake-python-extension" "$TMP/fake-python-extension"
+  printf '{"path": "%s"}\n' "$PY_INTERPRETER" >"$TMP/fake-python-extension/interpreter.json"
+  (cd "$TMP/fake-python-extension" && "$EXT/node_modules/.bin/vsce" package --no-dependencies \
+    --allow-missing-repository --skip-license -o "$TMP/fake-python.vsix" >/dev/null) \
+    || die "packaging the stand-in Python extension failed"
+  timeout 120 "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$TMP/fake-python.vsix" >>"$TMP/install.log" 2>&1 \
+    || { cat "$TMP/install.log" >&2; die "installing the stand-in Python extension failed"; }
+fi
+
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-echo "e2e-vscode: server=$SERVER port=$PORT workspace=$WS"
-setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
+echo "e2e-vscode: mode=$MODE server=${SERVER_SETTING:-bundled} port=$PORT workspace=$WS"
+env -u VIRTUAL_ENV PATH="$CS_PATH" SHELL="$CS_SHELL" setsid "$CODE_SERVER" "${CS_ARGS[@]}" \
   --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override "$WS" \
   >"$TMP/code-server.log" 2>&1 </dev/null &
@@ -149,6 +222,18 @@ cd "$HERE"
 YAML_PYTHON="$YAML_PYTHON" YAML_WORKFLOW="config/sync/$YAML_WORKFLOW" CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
   timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/test.mjs" \
   || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"
+if [ "$MODE" = configured ]; then
+  CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" CHROMIUM="$CHROMIUM" LOGS="$TMP/user/logs" \
+    INTERPRETER="$PY_INTERPRETER" timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/python-extension.mjs" \
+    || die "the Python extension scenario failed (see above; screenshots in $ART)"
+fi
+if [ "$MODE" = bundled ]; then
+  # The workflow schema in VS Code's JSON support (package.json jsonValidation, the file in the
+  # bundle): structure problems once, completion of keys; then "Open Settings" on an error.
+  VENV_SERVER="$SERVER" CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" CHROMIUM="$CHROMIUM" \
+    timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/schema-and-settings.mjs" \
+    || die "the schema scenario failed (see above; screenshots in $ART)"
+fi
 
 # The LSP trace (flowdrop.trace.server=verbose) in the FlowDrop output channel
 # shows what the extension sent: the workflow, never the unrelated package.json.
@@ -179,4 +264,20 @@ for f in docker-compose.yml notes/research-copy.yml; do
 done
 echo "e2e-vscode: OK the server saw the workflow and never package.json (LSP trace)"
 echo "e2e-vscode: OK $YAML_WORKFLOW went to the server with languageId yaml, docker-compose.yml and notes/research-copy.yml never (LSP trace)"
-echo "e2e-vscode: PASS (screenshots in $ART)"
+# Which server answered: the FlowDrop output channel says why it chose it.
+if [ "$MODE" = configured ]; then
+  grep -qF "Using the server from \"flowdrop.server.path\": $WS/tools/flowdrop-lsp" <<<"$TRACE" \
+    || die "the FlowDrop output channel does not show the \${workspaceFolder} server path expanded to $WS/tools/flowdrop-lsp"
+  echo "e2e-vscode: OK \${workspaceFolder}/tools/flowdrop-lsp expanded and started"
+else
+  # The first server started is the bundled one; the only other one, at the end, is the
+  # workspace's .venv server of schema-and-settings.mjs.
+  grep -o "Using the .*" <<<"$TRACE" | head -n 1 | grep -q "^Using the bundled server with python3 on PATH" \
+    || die "the FlowDrop output channel does not show the bundled server being started first"
+  grep -qF "Using the workspace's server: $WS/.venv/bin/flowdrop-lsp" <<<"$TRACE" \
+    || die "the FlowDrop output channel does not show the workspace's .venv/bin/flowdrop-lsp being started"
+  grep -q "Using the server from" <<<"$TRACE" && die "the bundled run started a flowdrop.server.path server"
+  echo "e2e-vscode: OK the workspace's .venv/bin/flowdrop-lsp started once the setting was cleared"
+  echo "e2e-vscode: OK the bundled server answered: $(grep -o 'Using the bundled server with .*' <<<"$TRACE" | head -n 1)"
+fi
+echo "e2e-vscode: PASS ($MODE; screenshots in $ART)"

@@ -1,9 +1,12 @@
 // VS Code client for flowdrop-lsp: starts `flowdrop-lsp serve` (stdio) for
 // FlowDrop workflow documents (*.flowdrop.json, Drupal config workflows
 // flowdrop_workflow.flowdrop_workflow.<id>.yml/.yaml, and the `flowdrop.files` globs).
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { expandPath } from './paths';
 import {
   LanguageClient,
   type DocumentSelector,
@@ -21,8 +24,12 @@ const DEFAULT_GLOBS = ['**/*.flowdrop.json', '**/flowdrop_workflow.flowdrop_work
 const LANGUAGES = ['json', 'jsonc', 'yaml'];
 const EXECUTABLE = 'flowdrop-lsp';
 
-/** Settings whose change needs a new server process (or a new document selector). */
-const RESTART_SETTINGS = [`${SECTION}.files`, `${SECTION}.server.path`, `${SECTION}.server.args`];
+/** Settings whose change needs a new server process (or a new document selector; or, for
+ *  json.validate.enable, diagnostics filtered anew). */
+const RESTART_SETTINGS = [`${SECTION}.files`, `${SECTION}.server.path`, `${SECTION}.server.args`, 'json.validate.enable'];
+/** The files package.json's `jsonValidation` gives the workflow schema to VS Code's JSON support. */
+const SCHEMA_FILE_SUFFIX = '.flowdrop.json';
+const SCHEMA_RULE = 'FD-SCHEMA';
 
 let output: vscode.LogOutputChannel;
 let traceChannel: TraceChannel;
@@ -35,6 +42,8 @@ let startFailed = false;
 let selector: DocumentSelector = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionRoot = context.extensionPath;
+  subscriptions = context.subscriptions;
   output = vscode.window.createOutputChannel('FlowDrop', { log: true });
   traceChannel = new TraceChannel(output);
   context.subscriptions.push(output, traceChannel);
@@ -237,53 +246,198 @@ async function showSetupError(message: string): Promise<void> {
   const showOutput = 'Show Output';
   const choice = await vscode.window.showErrorMessage(message, openSettings, showOutput);
   if (choice === openSettings) {
+    // The setting is a plain string, so the Settings editor shows an input box for it.
     await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server.path`);
   } else if (choice === showOutput) {
     output.show(true);
   }
 }
 
-/** Resolve the server command, or report (naming the setting to fix) and return undefined. */
-function resolveServer(): Executable | undefined {
+function workspaceFolders(): { name: string; fsPath: string }[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, fsPath: f.uri.fsPath }));
+}
+
+/** The Python extension's API (ms-python.python): only the parts used here. */
+interface PythonExtensionApi {
+  ready?: Promise<void>;
+  environments?: {
+    getActiveEnvironmentPath(resource?: vscode.Uri): { path: string };
+    resolveEnvironment(env: { path: string } | string): Promise<{ executable: { uri?: vscode.Uri } } | undefined>;
+    onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
+  };
+  settings?: { getExecutionDetails(resource?: vscode.Uri): { execCommand: string[] | undefined } };
+}
+
+async function pythonExtension(): Promise<PythonExtensionApi | undefined> {
+  const extension = vscode.extensions.getExtension<PythonExtensionApi>('ms-python.python');
+  if (!extension) return undefined;
+  try {
+    return extension.isActive ? extension.exports : await extension.activate();
+  } catch (err) {
+    output.warn(`The Python extension did not activate: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+/** The interpreter selected in the Python extension, as a command (it may need arguments). */
+async function selectedInterpreter(): Promise<string[] | undefined> {
+  const api = await pythonExtension();
+  if (!api) return undefined;
+  if (!interpreterWatch && api.environments?.onDidChangeActiveEnvironmentPath) {
+    // The bundled server runs on the selected interpreter: a new selection means a new process.
+    interpreterWatch = api.environments.onDidChangeActiveEnvironmentPath(() => {
+      startFailed = false;
+      void restartIfRunning('the Python interpreter selection changed');
+    });
+    subscriptions?.push(interpreterWatch);
+  }
+  const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+  try {
+    await api.ready; // the Python extension's settings are read once it is ready
+    if (api.environments) {
+      const env = await api.environments.resolveEnvironment(api.environments.getActiveEnvironmentPath(resource));
+      const exe = env?.executable.uri?.fsPath;
+      if (exe) return [exe];
+    }
+    const command = api.settings?.getExecutionDetails(resource).execCommand;
+    if (command && command.length > 0) return command;
+  } catch (err) {
+    output.warn(`Could not get the Python extension's interpreter: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return undefined;
+}
+
+interface LauncherCheck {
+  ok: boolean;
+  python?: string;
+  message?: string | null;
+}
+
+/** Ask `python flowdrop_launcher.py --check` whether this Python can run the bundled server. */
+function checkPython(command: string[], launcher: string): Promise<LauncherCheck> {
+  return new Promise((resolve) => {
+    execFile(command[0], [...command.slice(1), launcher, '--check'], { timeout: 20000 }, (err, stdout, stderr) => {
+      const line = stdout.trim().split('\n').pop() ?? '';
+      try {
+        const parsed = JSON.parse(line) as LauncherCheck;
+        if (typeof parsed.ok === 'boolean') return resolve(parsed);
+      } catch {
+        /* not the launcher's answer: report what happened */
+      }
+      const why = err ? err.message.split('\n')[0] : 'no answer';
+      resolve({ ok: false, message: `${command.join(' ')} could not run it (${why}${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''})` });
+    });
+  });
+}
+
+/** The workspace's own server: <folder>/.venv/bin/flowdrop-lsp (only in a trusted workspace). */
+function workspaceVenvServer(): string | undefined {
+  if (!vscode.workspace.isTrusted) return undefined;
+  const relative = process.platform === 'win32' ? ['.venv', 'Scripts', `${EXECUTABLE}.exe`] : ['.venv', 'bin', EXECUTABLE];
+  for (const folder of workspaceFolders()) {
+    const candidate = path.join(folder.fsPath, ...relative);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+let extensionRoot = '';
+let subscriptions: vscode.Disposable[] | undefined;
+let interpreterWatch: vscode.Disposable | undefined;
+
+/**
+ * The server to start, in this order (as Microsoft's Python-tool extensions do):
+ * 1. `flowdrop.server.path` (with `${workspaceFolder}` and `~` expanded);
+ * 2. the workspace's `.venv/bin/flowdrop-lsp` (a checkout after `make demo`, a project that pins
+ *    its own version);
+ * 3. the server bundled in the extension, run by the Python extension's selected interpreter or
+ *    else `python3` on PATH, if it is Python >= 3.10 (the launcher checks).
+ * Reports (naming what to fix) and returns undefined when none of them can be used.
+ */
+async function resolveServer(): Promise<Executable | undefined> {
   const cfg = config();
   const configuredPath = (cfg.get<string | null>('server.path') ?? '').trim();
   const rawArgs = cfg.get<unknown>('server.args');
   const args =
     Array.isArray(rawArgs) && rawArgs.every((a) => typeof a === 'string') ? (rawArgs as string[]) : ['serve'];
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const options = cwd ? { cwd } : {};
 
-  let command: string | undefined;
   if (configuredPath) {
-    const expanded = configuredPath.startsWith('~/')
-      ? path.join(process.env.HOME ?? '', configuredPath.slice(2))
-      : configuredPath;
-    if (!path.isAbsolute(expanded) || !isExecutableFile(expanded)) {
+    const expanded = expandPath(configuredPath, workspaceFolders(), os.homedir());
+    if (!expanded || !isExecutableFile(expanded)) {
+      const shown = expanded && expanded !== configuredPath ? ` (${expanded})` : '';
       void showSetupError(
-        `FlowDrop: the setting "${SECTION}.server.path" is "${configuredPath}", which is not an executable file. ` +
-          'Fix "flowdrop.server.path" (absolute path to flowdrop-lsp), or clear it to use flowdrop-lsp from PATH.',
+        `FlowDrop: the setting "${SECTION}.server.path" is "${configuredPath}"${shown}, which is not an executable file. ` +
+          `Fix "${SECTION}.server.path" (a flowdrop-lsp executable; \${workspaceFolder} and ~ are expanded), ` +
+          'or clear it to use the server bundled with the extension.',
       );
       return undefined;
     }
-    command = expanded;
-  } else {
-    command = findOnPath(EXECUTABLE);
-    if (!command) {
-      void showSetupError(
-        `FlowDrop: could not find "${EXECUTABLE}" on PATH. Install it (pip install flowdrop-lsp) ` +
-          'or set "flowdrop.server.path" to the absolute path of the flowdrop-lsp executable.',
-      );
-      return undefined;
-    }
+    output.info(`Using the server from "${SECTION}.server.path": ${expanded}`);
+    return { command: expanded, args, transport: TransportKind.stdio, options };
   }
 
-  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  return { command, args, transport: TransportKind.stdio, options: cwd ? { cwd } : {} };
+  const venvServer = workspaceVenvServer();
+  if (venvServer) {
+    output.info(`Using the workspace's server: ${venvServer}`);
+    return { command: venvServer, args, transport: TransportKind.stdio, options };
+  }
+
+  const launcher = path.join(extensionRoot, 'bundled', 'tool', 'flowdrop_launcher.py');
+  const tried: string[] = [];
+  const python = process.platform === 'win32' ? 'python' : 'python3';
+  const candidates: [string, string[] | undefined, string][] = [
+    [
+      "the Python extension's selected interpreter",
+      await selectedInterpreter(),
+      vscode.extensions.getExtension('ms-python.python') ? 'none selected' : 'the Python extension is not installed',
+    ],
+    [`${python} on PATH`, findOnPath(python) ? [python] : undefined, 'not found'],
+  ];
+  for (const [what, command, missing] of candidates) {
+    if (!command) {
+      tried.push(`${what}: ${missing}`);
+      continue;
+    }
+    const check = await checkPython(command, launcher);
+    if (check.ok) {
+      output.info(`Using the bundled server with ${what}: ${check.python ?? command.join(' ')}`);
+      // -I: the bundled packages, not whatever PYTHONPATH or user site-packages hold.
+      return { command: command[0], args: [...command.slice(1), '-I', launcher, ...args], transport: TransportKind.stdio, options };
+    }
+    tried.push(`${what}: ${check.message ?? 'unusable'}`);
+  }
+  void showSetupError(
+    'FlowDrop: cannot start the language server bundled with this extension, which needs Python 3.10 or newer. ' +
+      `Tried ${tried.join('; ')}. ` +
+      'Install Python 3.10+ (and select it with "Python: Select Interpreter" if you use the Python extension), ' +
+      `or set "${SECTION}.server.path" to a flowdrop-lsp executable, e.g. \${workspaceFolder}/.venv/bin/flowdrop-lsp.`,
+  );
+  return undefined;
+}
+
+/**
+ * One report per structure problem. For `*.flowdrop.json`, VS Code's JSON support validates
+ * against the workflow schema this extension contributes (and offers completion and hover from
+ * it): while `json.validate.enable` is on for the document, the server's FD-SCHEMA findings for
+ * it are the same problems again, so they are dropped here. YAML workflows, JSON workflows
+ * selected by other `flowdrop.files` globs, and JSON with validation turned off keep FD-SCHEMA.
+ */
+function withoutSchemaDuplicates(uri: vscode.Uri, diagnostics: vscode.Diagnostic[]): vscode.Diagnostic[] {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const languageId = doc?.languageId ?? (uri.path.endsWith('.json') ? 'json' : '');
+  if (!['json', 'jsonc'].includes(languageId) || !uri.path.endsWith(SCHEMA_FILE_SUFFIX)) return diagnostics;
+  const validated = vscode.workspace.getConfiguration('json', { uri, languageId }).get<boolean>('validate.enable', true);
+  if (!validated) return diagnostics;
+  return diagnostics.filter((d) => (typeof d.code === 'object' ? d.code.value : d.code) !== SCHEMA_RULE);
 }
 
 async function startClient(): Promise<void> {
   if (client) return;
   if (starting) return starting;
   starting = (async () => {
-    const server = resolveServer();
+    const server = await resolveServer();
     if (!server) {
       startFailed = true;
       return;
@@ -301,6 +455,9 @@ async function startClient(): Promise<void> {
       synchronize: { configurationSection: SECTION },
       // Start-up failures are reported by us (with the setting to fix).
       initializationFailedHandler: () => false,
+      middleware: {
+        handleDiagnostics: (uri, diagnostics, next) => next(uri, withoutSchemaDuplicates(uri, diagnostics)),
+      },
     };
     const c = new LanguageClient(SECTION, 'FlowDrop Language Server', server, clientOptions);
     try {
