@@ -479,11 +479,12 @@ def string_bits(data: dict[str, Any]) -> int:
     stack: list[Any] = [v for k, v in data.items() if k not in _NAME_MEMBERS]
     while stack:
         value = stack.pop()
-        if isinstance(value, str):
+        kind = type(value)  # JSON values are exactly str, dict, list, int, float, bool, None
+        if kind is str:
             bits |= 1 << (hash(value) & _HINT_MASK)
-        elif isinstance(value, dict):
+        elif kind is dict:
             stack.extend(value.values())
-        elif isinstance(value, list):
+        elif kind is list:
             stack.extend(value)
     return bits
 
