@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 #: Bump when the output changes, so cached documents are regenerated.
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 DEFAULT_SEED = 20240601
 
 AGENT_TYPE = "flowdrop_node_processor_reason"
@@ -70,6 +70,7 @@ class Workflow:
     toolboxes: list[str] = field(default_factory=list)
     leaves: list[str] = field(default_factory=list)
     collisions: list[tuple[str, str, str]] = field(default_factory=list)  # (leaf, leaf, agent)
+    schema_error_edge: str = ""  # id of the data edge whose target is "" (the planted error)
 
 
 def _leaf_config(ntype: str, i: int, rng: random.Random) -> dict:
@@ -254,6 +255,11 @@ def build_workflow(n_nodes: int, seed: int = DEFAULT_SEED) -> Workflow:
         node_by_id[b]["data"]["label"] = f"web-search c{c}"
         wf.collisions.append((a, b, agent))
 
+    # The one planted schema error (bench/generate_yaml.py plants the same one in YAML).
+    bad = next(e for e in edges if e["data"]["metadata"]["edgeType"] == "data")
+    bad["target"] = ""
+    wf.schema_error_edge = bad["id"]
+
     wf.doc = {
         "id": f"synthetic_{n_nodes}",
         "name": f"Synthetic workflow, {n_nodes} nodes",
@@ -271,6 +277,21 @@ def build_workflow(n_nodes: int, seed: int = DEFAULT_SEED) -> Workflow:
 
 def render(doc: dict) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_minified(doc: dict) -> str:
+    """The document on one line, as API exports write it."""
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def schema_error_offset(text: str, edge_id: str) -> int:
+    """Code-point offset of the planted empty `target` value in a rendered document
+    (pretty-printed or minified)."""
+    for id_member, target in (('"id": ', '"target": ""'), ('"id":', '"target":""')):
+        at = text.find(id_member + json.dumps(edge_id, ensure_ascii=False) + ",")
+        if at != -1:
+            return text.index(target, at) + len(target) - 2
+    raise ValueError(f"edge {edge_id} not found")
 
 
 def generate_text(n_nodes: int, seed: int = DEFAULT_SEED) -> str:
@@ -294,7 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         size = len(text.encode("utf-8"))
         print(
             f"{args.out}: {args.nodes} nodes, {len(wf.doc['edges'])} edges, {size} bytes "
-            f"({size / args.nodes:.0f} B/node), {len(wf.collisions)} planted collisions",
+            f"({size / args.nodes:.0f} B/node), {len(wf.collisions)} planted collisions, "
+            f'schema error: edge {wf.schema_error_edge} target ""',
             file=sys.stderr,
         )
     return 0

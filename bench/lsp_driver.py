@@ -17,8 +17,13 @@ Typical use::
 Timing: a measurement starts just before the notification's bytes are written and
 ends when the matching ``textDocument/publishDiagnostics`` has been read in full.
 A publish matches when its ``version`` equals the version just sent; a server that
-sends no ``version`` (vscode-json-language-server) is matched by the first publish
-for the URI after the notification.
+sends no ``version`` is matched by the first publish for the URI after the notification.
+
+Pull mode (``pull_diagnostics=True``): the client advertises ``textDocument.diagnostic``,
+and right after each didOpen/didChange asks ``textDocument/diagnostic``; the measurement
+ends when that answer has been read. This is how vscode-json-language-server is timed:
+in push mode it waits 500 ms before validating (a debounce, not work); in pull mode it
+registers no timer at all and validates when asked (its ``registerDiagnosticsPullSupport``).
 """
 
 from __future__ import annotations
@@ -82,8 +87,8 @@ def offset_to_position(text: str, offset: int) -> dict:
     return {"line": line, "character": utf16_len(text[line_start:offset])}
 
 
-def client_capabilities() -> dict:
-    return {
+def client_capabilities(pull_diagnostics: bool = False) -> dict:
+    caps = {
         "general": {"positionEncodings": ["utf-16"]},
         "workspace": {
             "configuration": True,
@@ -106,6 +111,12 @@ def client_capabilities() -> dict:
         },
         "window": {"workDoneProgress": False},
     }
+    if pull_diagnostics:
+        caps["textDocument"]["diagnostic"] = {  # type: ignore[index]
+            "dynamicRegistration": False,
+            "relatedDocumentSupport": False,
+        }
+    return caps
 
 
 def _lookup_section(settings: Any, section: str | None) -> Any:
@@ -168,11 +179,13 @@ class LspClient:
     env: dict | None = None
     cwd: str | None = None
     name: str = "server"
+    pull_diagnostics: bool = False  # ask textDocument/diagnostic instead of waiting for a push
 
     def __post_init__(self) -> None:
         self.proc: asyncio.subprocess.Process | None = None
         self._next_id = 0
         self._pending: dict[int, asyncio.Future] = {}
+        self._answered_at: dict[int, float] = {}  # request id -> perf_counter of the answer
         self._publishes: list[Publish] = []
         self._seq = 0
         self._publish_event = asyncio.Event()
@@ -322,6 +335,8 @@ class LspClient:
                     del self.log_messages[:-200]
             return
         fut = self._pending.pop(msg.get("id"), None)
+        if fut is not None:
+            self._answered_at[msg["id"]] = t
         if fut is not None and not fut.done():
             if "error" in msg:
                 fut.set_exception(LspError(f"{self.name}: {msg['error']}"))
@@ -329,18 +344,25 @@ class LspClient:
                 fut.set_result(msg.get("result"))
 
     async def request(self, method: str, params: Any, timeout: float = 30.0) -> Any:
+        return (await self.timed_request(method, params, timeout))[0]
+
+    async def timed_request(
+        self, method: str, params: Any, timeout: float = 30.0
+    ) -> tuple[Any, float]:
+        """(result, perf_counter when the answer had been read in full)."""
         self._next_id += 1
         rid = self._next_id
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
         self._pending[rid] = fut
         await self._write({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         try:
-            return await asyncio.wait_for(fut, timeout)
+            result = await asyncio.wait_for(fut, timeout)
         except asyncio.TimeoutError:
             self._pending.pop(rid, None)
             raise ServerTimeout(
                 f"{self.name}: no answer to {method} within {timeout:.0f} s"
             ) from None
+        return result, self._answered_at.pop(rid, time.perf_counter())
 
     async def notify(self, method: str, params: Any) -> float:
         msg: dict = {"jsonrpc": "2.0", "method": method}
@@ -355,7 +377,7 @@ class LspClient:
             "processId": os.getpid(),
             "clientInfo": {"name": "flowdrop-bench", "version": "1"},
             "rootUri": root_uri,
-            "capabilities": client_capabilities(),
+            "capabilities": client_capabilities(self.pull_diagnostics),
             "initializationOptions": self.init_options,
             "workspaceFolders": None,
         }
@@ -377,6 +399,17 @@ class LspClient:
 
     def _mark(self) -> int:
         return self._seq
+
+    async def pull(self, uri: str, version: int, t0: float, timeout: float) -> Publish:
+        """Ask textDocument/diagnostic right away; the answer stands in for a publish."""
+        result, t = await self.timed_request(
+            "textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=timeout
+        )
+        items = (result or {}).get("items") or []
+        self._seq += 1
+        publish = Publish(uri, version, items, t, self._seq)
+        publish.elapsed = t - t0
+        return publish
 
     async def wait_publish(
         self, uri: str, version: int | None, after_seq: int, t0: float, timeout: float
@@ -427,6 +460,8 @@ class LspClient:
                 }
             },
         )
+        if self.pull_diagnostics:
+            return await self.pull(uri, version, t0, timeout)
         return await self.wait_publish(uri, version, mark, t0, timeout)
 
     def make_changes(self, uri: str, edits: Sequence[tuple[int, int, str]]) -> list[dict]:
@@ -455,6 +490,8 @@ class LspClient:
             "textDocument/didChange",
             {"textDocument": {"uri": uri, "version": doc.version}, "contentChanges": changes},
         )
+        if self.pull_diagnostics:
+            return await self.pull(uri, doc.version, t0, timeout)
         return await self.wait_publish(uri, doc.version, mark, t0, timeout)
 
     async def close(self, uri: str) -> None:

@@ -1,7 +1,9 @@
-"""Smoke test of the benchmark harness (bench/): a tiny run, 1k nodes, 2 edits, servers
-`floor` and `ours-incremental` only (no npm). It must produce numbers, and our server
-must have published diagnostics for exactly the versions the harness sent. It is never
-skipped: while `flowdrop-lsp serve` does not work, it fails."""
+"""Smoke test of the benchmark harness (bench/): a tiny run, 1k nodes, 2 edits, a few typed
+keystrokes and 2 minified label edits, servers `floor` and `ours-incremental` only (no npm). It
+must produce numbers, our server must have published diagnostics for exactly the versions the
+harness sent, and its open must prove that it validated (the planted schema error and the
+planted CMP-9 collisions). It is never skipped: while `flowdrop-lsp serve` does not work, it
+fails."""
 
 from __future__ import annotations
 
@@ -37,6 +39,16 @@ def test_bench_smoke(tmp_path: Path) -> None:
             "2",
             "--servers",
             "floor,ours-incremental",
+            "--typing-sizes",
+            "1000",
+            "--typing-rounds",
+            "1",
+            "--keystrokes",
+            "5",
+            "--type-think",
+            "0.02",
+            "--minified-sizes",
+            "1000",
             "--think",
             "0.02",
             "--timeout-scale",
@@ -53,7 +65,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
     errors = [s["error"] for s in result["sessions"] if s["error"]]
     assert not errors, errors
 
-    samples = result["samples"]
+    samples = [s for s in result["samples"] if s["scenario"] == "edits"]
     for server in ("floor", "ours-incremental"):
         got = [s for s in samples if s["server"] == server]
         assert [s["kind"] for s in got] == ["open", "label", "add_edge"], got
@@ -67,11 +79,23 @@ def test_bench_smoke(tmp_path: Path) -> None:
     assert all(s["n_diags"] >= 1 for s in ours), ours
     rss = [s["rss_open"] for s in result["sessions"] if s["server"] == "ours-incremental"]
     assert rss and rss[0] > 10 * 2**20
+    checks = [s["check"] for s in result["sessions"] if s["server"] == "ours-incremental"]
+    assert len(checks) == 3 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
+
+    typed = [s for s in result["samples"] if s["scenario"] == "typing"]
+    assert [s["kind"] for s in typed] == ["open"] + ["keystroke"] * 5, typed
+    assert [s["version_got"] for s in typed] == [1, 2, 3, 4, 5, 6]
+    assert all(s["status"] == "ok" and s["ms"] > 0 for s in typed), typed
+    minified = [s for s in result["samples"] if s["scenario"] == "minified"]
+    assert [s["kind"] for s in minified] == ["open", "label", "label"], minified
+    assert all(s["status"] == "ok" and s["ms"] > 0 for s in minified), minified
 
     report = out.read_text(encoding="utf-8")
     assert "| ours-incremental | 1k |" in report and "| floor | 1k |" in report
+    assert "## Typing a node object" in report and "## Minified" in report
+    assert "| typing p50, 1k: ours (ms) | ≤ 10 ms |" in report
     assert raw.exists()
-    assert elapsed < 60, f"smoke run took {elapsed:.0f} s"
+    assert elapsed < 90, f"smoke run took {elapsed:.0f} s"
 
 
 def test_bench_edit_plan_utf16_ranges() -> None:
@@ -106,3 +130,47 @@ def test_bench_edit_plan_utf16_ranges() -> None:
             )
         assert td.source == client.text(doc.uri), kind
         json.loads(td.source)
+
+
+def test_bench_typing_and_minified_plans() -> None:
+    """The typing plan types the node object one keystroke at a time (UTF-16 ranges that
+    pygls applies to the same text) and ends in valid JSON holding it; the minified plan edits
+    labels of a one-line document that stays valid JSON; both documents carry the planted
+    schema error where the manifest says."""
+    import json
+
+    from lsprotocol import types as T
+    from pygls.workspace import TextDocument
+
+    bench = _load_bench_run()
+    from lsp_driver import LspClient, _Doc
+
+    seed = bench.generate.DEFAULT_SEED
+    doc = bench.load_document(1000, seed)
+    assert doc.text[doc.schema_error_at : doc.schema_error_at + 2] == '""'
+    plan = bench.make_typing_plan(doc, 0, seed)
+    assert len(plan) == len(bench.TYPED_NODE) + 1 and {k for k, _ in plan} == {"keystroke"}
+    client = LspClient(["true"])
+    client._docs[doc.uri] = _Doc(doc.uri, doc.text, 1, "json")
+    td = TextDocument(doc.uri, doc.text, version=1, sync_kind=T.TextDocumentSyncKind.Incremental)
+    for _, edits in plan:
+        for ch in client.make_changes(doc.uri, edits):
+            r = ch["range"]
+            td.apply_change(
+                T.TextDocumentContentChangePartial(
+                    range=T.Range(T.Position(**r["start"]), T.Position(**r["end"])), text=ch["text"]
+                )
+            )
+    assert td.source == client.text(doc.uri)
+    typed = json.loads(td.source)["nodes"]
+    assert len(typed) == 1001 and any(n["id"] == "typed_tool.1" for n in typed)
+
+    mini = bench.load_document(1000, seed, minified=True)
+    assert "\n" not in mini.text.rstrip("\n") and mini.schema_error_line == 0
+    assert mini.text[mini.schema_error_at : mini.schema_error_at + 2] == '""'
+    text = mini.text
+    for kind, [(start, end, new)] in bench.make_minified_label_plan(mini, 0, 6, seed):
+        assert kind == "label" and start == end and text[start] == '"'
+        text = text[:start] + new + text[end:]
+    labels = {n["data"]["label"] for n in json.loads(text)["nodes"]}
+    assert len(labels - {n["data"]["label"] for n in json.loads(mini.text)["nodes"]}) >= 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from flowdrop_lsp.core.jsonsyntax import (
@@ -140,14 +141,25 @@ class Node:
     string_finder: StringFinder | None = field(default=None, compare=False, repr=False)
     routing: Routing | None = None
     item_finder: ItemFinder | None = field(default=None, compare=False, repr=False)
+    # Which strings `data` may hold outside its label and metadata, as a bit mask over their
+    # hashes (see `string_bits`); None: unknown (every question goes to `string_finder`).
+    string_hint: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def spans(self) -> NodeSpans:
         return self.detail.get()  # type: ignore[no-any-return]
 
     def strings_equal_to(self, values: frozenset[str]) -> tuple[DataString, ...]:
-        """The string values in `data` equal to one of `values`, in document order."""
-        return self.string_finder(values) if self.string_finder is not None else ()
+        """The string values in `data` equal to one of `values`, in document order. Strings in
+        `data.label` and `data.metadata` are left out when the hint rules a node out: they are
+        names, never references (the only use of this, CMP-9's fixes, skips them)."""
+        if self.string_finder is None:
+            return ()
+        hint = self.string_hint
+        if hint is not None and not hint & _bits_of(values):
+            # The usual case: looking a node's text over costs ≈30 µs, this well under 1.
+            return ()
+        return self.string_finder(values)
 
     def list_items(self, path: tuple[str | int, ...]) -> tuple[Span, ...]:
         """The spans of the items of the list at `path` below `data` (none when it is not a
@@ -445,13 +457,36 @@ def data_strings(
 
 # ----- the fast path: values only, spans on demand ----------------------------------------------
 
+_HINT_BITS = 512  # few strings per node: a false "maybe" for ≈1 % of the values asked about
+_HINT_MASK = _HINT_BITS - 1
+_NAME_MEMBERS = ("label", "metadata")  # names of the node, not references to other nodes
 
-def _py_str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
+
+@lru_cache(maxsize=8)
+def _bits_of(values: frozenset[str]) -> int:
+    """The mask of `values` (the same few sets are asked about for every node)."""
+    bits = 0
+    for value in values:
+        bits |= 1 << (hash(value) & _HINT_MASK)
+    return bits
 
 
-def _py_dict(value: Any) -> dict[str, Any] | None:
-    return value if isinstance(value, dict) else None
+def string_bits(data: dict[str, Any]) -> int:
+    """A bit mask of the hashes of the string values in `data` outside its label and metadata:
+    a Bloom filter that answers "certainly not there" cheaply and exactly. A string's hash is
+    fixed for the process's life, which is as long as the mask lives."""
+    bits = 0
+    stack: list[Any] = [v for k, v in data.items() if k not in _NAME_MEMBERS]
+    while stack:
+        value = stack.pop()
+        kind = type(value)  # JSON values are exactly str, dict, list, int, float, bool, None
+        if kind is str:
+            bits |= 1 << (hash(value) & _HINT_MASK)
+        elif kind is dict:
+            stack.extend(value.values())
+        elif kind is list:
+            stack.extend(value)
+    return bits
 
 
 def read_node_value(
@@ -465,8 +500,7 @@ def read_node_value(
 ) -> Node:
     """The node of an element read whole (its Python value); the same rules as `read_node`,
     with the spans computed by `spans()` when first needed."""
-    obj = _py_dict(value)
-    if obj is None:
+    if not isinstance(value, dict):
         return Node(
             index,
             span,
@@ -478,47 +512,50 @@ def read_node_value(
             sanitize_tool_name(""),
             SpanDetail(_NO_NODE_SPANS),
         )
-    data = _py_dict(obj.get("data"))
-    metadata = _py_dict(data.get("metadata")) if data else None
-    type_id = None
-    for position, candidate in enumerate(
-        (
-            metadata.get("node_type_id") if metadata else None,
-            obj.get("type"),
-            metadata.get("id") if metadata else None,
-        )
-    ):
-        if (
-            isinstance(candidate, str)
-            and candidate
-            and not (position == 1 and candidate == EDITOR_RENDER_TYPE)
-        ):
-            type_id = candidate
-            break
-    label = _py_str(data.get("label")) if data else None
+    # Called for every element of a large document: plain lookups, no helper calls.
+    data = value.get("data")
+    if not isinstance(data, dict):
+        data = None
+    metadata = data.get("metadata") if data else None
+    if not isinstance(metadata, dict):
+        metadata = None
+    # docs/domain.md §4, as `resolve_node_type`: node_type_id, `type` unless it is the
+    # editor's render type, metadata.id.
+    type_id = metadata.get("node_type_id") if metadata else None
+    if not (isinstance(type_id, str) and type_id):
+        type_id = value.get("type")
+        if not (isinstance(type_id, str) and type_id and type_id != EDITOR_RENDER_TYPE):
+            type_id = metadata.get("id") if metadata else None
+            if not (isinstance(type_id, str) and type_id):
+                type_id = None
+    label = data.get("label") if data else None
+    if not isinstance(label, str):
+        label = None
     name_source = None
     if settings.use_instance_title and data is not None:
-        config = _py_dict(data.get("config"))
-        title = config.get("instanceTitle") if config else None
+        config = data.get("config")
+        title = config.get("instanceTitle") if isinstance(config, dict) else None
         if isinstance(title, str) and title:
             name_source = title
     if name_source is None and label:
         name_source = label
     if name_source is None:
         name_source = type_id or ""
+    node_id = value.get("id")
     return Node(
-        index=index,
-        span=span,
-        id=_py_str(obj.get("id")),
-        type_id=type_id,
-        label=label,
-        data_is_empty=not data if data is not None else True,
-        name_source=name_source,
-        tool_name=sanitize_tool_name(name_source),
-        detail=SpanDetail(compute=spans),
-        string_finder=strings,
-        routing=routing_of(data.get("config")) if data else None,
-        item_finder=items,
+        index,
+        span,
+        node_id if isinstance(node_id, str) else None,
+        type_id,
+        label,
+        not data,
+        name_source,
+        sanitize_tool_name(name_source),
+        SpanDetail(compute=spans),
+        strings,
+        routing_of(data.get("config")) if data else None,
+        items,
+        string_bits(data) if data is not None else None,
     )
 
 
@@ -526,25 +563,31 @@ def read_edge_value(
     index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], EdgeSpans]
 ) -> Edge:
     """The edge of an element read whole (its Python value); see `read_node_value`."""
-    obj = _py_dict(value)
-    if obj is None:
+    if not isinstance(value, dict):
         return Edge(
             index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS)
         )
-    data = _py_dict(obj.get("data"))
-    declared = (_py_str(data.get("edgeType")) if data else None) or None
-    target_handle = _py_str(obj.get("targetHandle"))
+    # Called for every element of a large document: plain lookups, no helper calls.
+    get = value.get
+    data = get("data")
+    declared = data.get("edgeType") if isinstance(data, dict) else None
+    if not (isinstance(declared, str) and declared):
+        declared = None
+    edge_id, source, target = get("id"), get("source"), get("target")
+    source_handle, target_handle = get("sourceHandle"), get("targetHandle")
+    if not isinstance(target_handle, str):
+        target_handle = None
     return Edge(
-        index=index,
-        span=span,
-        id=_py_str(obj.get("id")),
-        source=_py_str(obj.get("source")),
-        target=_py_str(obj.get("target")),
-        source_handle=_py_str(obj.get("sourceHandle")),
-        target_handle=target_handle,
-        declared_type=declared,
-        is_tool=classify_tool_edge(declared, target_handle, settings),
-        detail=SpanDetail(compute=spans),
+        index,
+        span,
+        edge_id if isinstance(edge_id, str) else None,
+        source if isinstance(source, str) else None,
+        target if isinstance(target, str) else None,
+        source_handle if isinstance(source_handle, str) else None,
+        target_handle,
+        declared,
+        classify_tool_edge(declared, target_handle, settings),
+        SpanDetail(compute=spans),
     )
 
 
