@@ -57,10 +57,10 @@ VISIBLE_LINES = 60
 _plain_capabilities = lsp_driver.client_capabilities
 
 
-def _editor_capabilities() -> dict:
+def _editor_capabilities(pull_diagnostics: bool = False) -> dict:
     """The driver's capabilities plus what an editor says about hover and inlay hints (the
     driver is shared and read-only here: this wraps it)."""
-    capabilities = _plain_capabilities()
+    capabilities = _plain_capabilities(pull_diagnostics)
     capabilities["textDocument"]["hover"] = {"contentFormat": ["markdown", "plaintext"]}
     capabilities["textDocument"]["inlayHint"] = {}
     return capabilities
