@@ -295,6 +295,7 @@ class _Parser:
         # cuts_element).
         self.in_element = False
         self.cut = False
+        self.element_problems = 0  # where the problems of the element being read start
 
     # ----- lexing -------------------------------------------------------------------------
     def peek(self) -> tuple[str, int, int]:
@@ -448,12 +449,17 @@ class _Parser:
         member, a ':' or a ',' starts the NEXT element (a line break precedes it): the element
         is half-typed, and the '{' is not read into it. Without this rule a node being typed
         swallowed every node after it. The innermost container opened at `container` is
-        reported unterminated, once per element (the enclosing ones end there too)."""
+        reported unterminated (the enclosing ones end there too), unless the element has a
+        syntax problem already."""
         kind, start, _ = token
         if not self.in_element or kind != "{" or not _LINE_BREAK.search(self.text, self.pos, start):
             return False
         if not self.cut:
             self.cut = True
+            # One finding per half-typed element: when something in it was reported already
+            # (an unterminated string, mostly), that says where it is broken.
+            if any(p.kind == "syntax" for p in self.problems[self.element_problems :]):
+                return True
             closer = "}" if what == "object" else "]"
             self.error(f"unterminated {what}: expected '{closer}'", container, container + 1)
         return True
@@ -611,6 +617,7 @@ class _Parser:
                     continue
                 if elements:
                     self.in_element, self.cut = True, False
+                    self.element_problems = len(self.problems)
                     value = self.parse_value(depth, item_shape)
                     self.in_element = False
                 else:
