@@ -11,9 +11,13 @@ updates only what the edit touched:
 - the tool graph (graph.ToolGraph) by removing the old and adding the new elements, and the
   per-consumer rules (CMP-9, CMP-10) for only the consumers the change can reach.
 
-An edit that breaks the document's structure (a syntax error, an edit outside the arrays' interiors)
-falls back to re-reading everything; once the text is whole again, the next edit is incremental
-again. `analyze()` is this engine reading a text from scratch, so the CLI, the server and the
+A syntax error inside `nodes`/`edges` stays local (JSON): the stretch it is in is re-read as a
+whole read reads it, so a half-typed element becomes an element (what the tolerant parser
+recovers of it, with its FD-SYNTAX finding, anchored to it) and a stray comma a finding between
+elements (`ElementList.gaps`); the next edits there re-read that stretch again. An edit that
+breaks the structure above the elements (an array no longer closed by its ']', a token running
+past it), an edit outside the arrays' interiors, or any syntax error in YAML falls back to
+re-reading everything; once the structure is whole again, the next edit is incremental again. `analyze()` is this engine reading a text from scratch, so the CLI, the server and the
 incremental path share every line of analysis; `stats` says what the last change re-did.
 """
 

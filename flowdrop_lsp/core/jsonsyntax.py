@@ -15,6 +15,12 @@ reported (json.loads and json_decode refuse it too, but editors hide it, so it g
 message); nesting deeper than MAX_DEPTH is reported and skipped rather than recursed into, so a
 hostile document cannot exhaust the stack; comments and trailing commas are allowed in JSONC
 (`allow_comments`). tests/core/test_syntax_exact.py holds the property.
+
+Recovery inside `nodes` and `edges` knows where elements start: in an unfinished element, a '{'
+on a new line where a member name, ':' or ',' is expected is the next element (the half-typed
+one ends there, `_Parser.cuts_element`), so typing a node does not swallow the nodes after it.
+`parse_array_region` re-reads a stretch of those arrays exactly as a whole read does, which is
+what keeps the incremental engine local while the text is broken.
 """
 
 from __future__ import annotations
