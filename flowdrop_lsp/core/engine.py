@@ -230,6 +230,7 @@ class WorkflowDocument:
         self._findings: tuple[Finding, ...] | None = None
         problems = list(parsed.problems)
         arrays_ok = True
+        arrays_closed = True  # (JSON) each by its own ']'
         if self._is_workflow:
             assert isinstance(root, JObject)
             for name in ARRAYS:
@@ -237,7 +238,7 @@ class WorkflowDocument:
                 if isinstance(value, JArray):
                     self.array_spans[name] = [value.start, value.end]
                     self._read_elements(self.lists[name], 0, value.items, text, 0, problems)
-                    arrays_ok = arrays_ok and _closed(value, text, problems)
+                    arrays_closed = arrays_closed and _closed(value, text, problems)
                 else:
                     arrays_ok = False
             # Problems between the elements belong to their array: an edit there re-reads them.
@@ -266,8 +267,8 @@ class WorkflowDocument:
             and self._is_workflow
             and arrays_ok
             and (
-                self.reader.local_syntax_errors
-                or not any(p.kind == "syntax" for p in parsed.problems)
+                not any(p.kind == "syntax" for p in parsed.problems)
+                or (self.reader.local_syntax_errors and arrays_closed)
             )
         )
         self._stats = ChangeStats(
