@@ -17,7 +17,8 @@ recovers of it, with its FD-SYNTAX finding, anchored to it) and a stray comma a 
 elements (`ElementList.gaps`); the next edits there re-read that stretch again. An edit that
 breaks the structure above the elements (an array no longer closed by its ']', a token running
 past it), an edit outside the arrays' interiors, or any syntax error in YAML falls back to
-re-reading everything; once the structure is whole again, the next edit is incremental again. `analyze()` is this engine reading a text from scratch, so the CLI, the server and the
+re-reading everything; once the structure is whole again, the next edit is incremental again.
+`analyze()` is this engine reading a text from scratch, so the CLI, the server and the
 incremental path share every line of analysis; `stats` says what the last change re-did.
 """
 
