@@ -11,16 +11,21 @@ updates only what the edit touched:
 - the tool graph (graph.ToolGraph) by removing the old and adding the new elements, and the
   per-consumer rules (CMP-9, CMP-10) for only the consumers the change can reach.
 
-An edit that breaks the document's structure (a syntax error, an edit outside the arrays' interiors)
-falls back to re-reading everything; once the text is whole again, the next edit is incremental
-again. `analyze()` is this engine reading a text from scratch, so the CLI, the server and the
+A syntax error inside `nodes`/`edges` stays local (JSON): the stretch it is in is re-read as a
+whole read reads it, so a half-typed element becomes an element (what the tolerant parser
+recovers of it, with its FD-SYNTAX finding, anchored to it) and a stray comma a finding between
+elements (`ElementList.gaps`); the next edits there re-read that stretch again. An edit that
+breaks the structure above the elements (an array no longer closed by its ']', a token running
+past it), an edit outside the arrays' interiors, or any syntax error in YAML falls back to
+re-reading everything; once the structure is whole again, the next edit is incremental again.
+`analyze()` is this engine reading a text from scratch, so the CLI, the server and the
 incremental path share every line of analysis; `stats` says what the last change re-did.
 """
 
 from __future__ import annotations
 
 import gc
-from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -51,7 +56,7 @@ from flowdrop_lsp.core.model import (
     read_node,
     read_node_value,
 )
-from flowdrop_lsp.core.readers import reader_for
+from flowdrop_lsp.core.readers import REGION_CONTEXT, reader_for
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
@@ -80,11 +85,22 @@ class ChangeStats:
         }
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """The elements [first, stop) of `array` an edit touches (old offsets); `inside_one` when
+    it falls strictly inside one element without syntax problems."""
+
+    array: str
+    first: int
+    stop: int
+    inside_one: bool
+
+
 class Element:
     """One element of `nodes` or `edges`: what was read from it, and the anchor its spans move
     with. Its spans were made when `created_start` was its start offset."""
 
-    __slots__ = ("owner", "index", "created_start", "model", "findings", "schema")
+    __slots__ = ("owner", "index", "created_start", "model", "findings", "schema", "broken")
 
     def __init__(self, owner: ElementList, index: int, created_start: int) -> None:
         self.owner = owner
@@ -93,6 +109,9 @@ class Element:
         self.model: Node | Edge | None = None
         self.findings: list[Finding] = []
         self.schema: list[tuple[list[Any], str, Span]] = []
+        # A syntax problem inside: the element may be half-typed, and then what follows it
+        # decides where it ends (an edit just after it is re-read with it).
+        self.broken = False
 
     def offset(self) -> int:
         return self.owner.starts.value(self.index) - self.created_start
@@ -103,13 +122,15 @@ class Element:
 
 
 class ElementList:
-    """The elements of one array, in order, with their current start and end offsets."""
+    """The elements of one array, in order, with their current start and end offsets, and the
+    syntax findings between them (`gaps`: a stray comma, a missing one; absolute spans)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.elements: list[Element] = []
         self.starts = PendingShift([])
         self.ends = PendingShift([])
+        self.gaps: list[Finding] = []
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -210,6 +231,7 @@ class WorkflowDocument:
         self._findings: tuple[Finding, ...] | None = None
         problems = list(parsed.problems)
         arrays_ok = True
+        arrays_closed = True  # (JSON) each by its own ']'
         if self._is_workflow:
             assert isinstance(root, JObject)
             for name in ARRAYS:
@@ -217,8 +239,15 @@ class WorkflowDocument:
                 if isinstance(value, JArray):
                     self.array_spans[name] = [value.start, value.end]
                     self._read_elements(self.lists[name], 0, value.items, text, 0, problems)
+                    arrays_closed = arrays_closed and _closed(value, text, problems)
                 else:
                     arrays_ok = False
+            # Problems between the elements belong to their array: an edit there re-reads them.
+            for name, (array_start, array_end) in self.array_spans.items():
+                inside = [p for p in problems if array_start < p.start < array_end]
+                if inside:
+                    self.lists[name].gaps = list(syntax_findings(inside))
+                    problems = [p for p in problems if not array_start < p.start < array_end]
             for path, message, start, end in [] if self._all_valid else root_problems(root, text):
                 self.root_findings.append(
                     Finding(
@@ -232,11 +261,16 @@ class WorkflowDocument:
         elif parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems):
             self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
         self.root_findings.extend(syntax_findings(problems))
+        # A syntax error inside the arrays stays local (JSON): `_apply` re-reads broken
+        # stretches. Anything else broken (YAML, an array not closed by its ']') is re-read whole.
         self.incremental = (
             reading.local_edits
             and self._is_workflow
             and arrays_ok
-            and not any(p.kind == "syntax" for p in parsed.problems)
+            and (
+                not any(p.kind == "syntax" for p in parsed.problems)
+                or (self.reader.local_syntax_errors and arrays_closed)
+            )
         )
         self._stats = ChangeStats(
             True, sum(len(lst) for lst in self.lists.values()), sorted(self.context.recomputed)
@@ -290,16 +324,11 @@ class WorkflowDocument:
         problems: list[SyntaxProblem] | None,
     ) -> list[Element]:
         """Elements for `values` (parsed from `text`, whose offset 0 is document offset
-        `offset`), inserted into `owner` at `first_index`. Duplicate-key problems inside an
-        element move from `problems` to the element (so they move with it)."""
+        `offset`), inserted into `owner` at `first_index`. The problems inside an element move
+        from `problems` to the element (so that they move with it, and go with it)."""
         created = []
         kind = _KIND[owner.name]
-        # Duplicate-key problems inside an element belong to it (they move with it).
-        duplicate_keys = sorted(
-            (p for p in problems or () if p.kind == "duplicate-key"), key=lambda p: p.start
-        )
-        duplicate_key_starts = [p.start for p in duplicate_keys]
-        taken: set[int] = set()
+        inside = _problems_inside(values, problems) if problems else {}
         for position, value in enumerate(values):
             element = Element(owner, first_index + position, value.start + offset)
             if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
@@ -338,17 +367,15 @@ class WorkflowDocument:
                     element.schema.append(
                         (path, message, Span(start + offset, end + offset, element))
                     )
-            if duplicate_keys:
-                # Problems and values are both in document order: take those inside this value.
-                first = bisect_left(duplicate_key_starts, value.start)
-                last = bisect_left(duplicate_key_starts, value.end)
-                for problem in duplicate_keys[first:last]:
-                    taken.add(id(problem))
-                    element.findings.extend(
-                        _anchor_finding(f, offset, element) for f in syntax_findings((problem,))
-                    )
+            owned = inside.get(position)
+            if owned:
+                element.broken = any(p.kind == "syntax" for p in owned)
+                element.findings.extend(
+                    _anchor_finding(f, offset, element) for f in syntax_findings(owned)
+                )
             created.append(element)
-        if taken and problems is not None:
+        if inside and problems is not None:
+            taken = {id(p) for owned in inside.values() for p in owned}
             problems[:] = [p for p in problems if id(p) not in taken]
         owner.elements[first_index:first_index] = created
         starts = [e.created_start for e in created]
@@ -370,6 +397,8 @@ class WorkflowDocument:
         self._fresh()
         if self._findings is None:
             found: list[Finding] = list(self.root_findings)
+            for owner in self.lists.values():
+                found.extend(owner.gaps)
             for element in self._with_findings:
                 found.extend(element.findings)
                 for path, message, span in element.schema:
@@ -444,48 +473,78 @@ class WorkflowDocument:
         self._fresh()
         return self._is_workflow
 
-    def _plan(self, start: int, end: int) -> tuple[str, int, int, int, int] | None:
-        """Which stretch of which array an edit falls in, before the text changes: (array,
-        first and stop index of the elements it touches, region start and end offsets), or
-        None when it is not inside an array's interior."""
+    def _plan(self, start: int, end: int) -> _Plan | None:
+        """Which elements of which array an edit touches, before the text changes; None when
+        it is not inside an array's interior."""
         name = next((n for n, (a, b) in self.array_spans.items() if a < start and end < b), None)
         if name is None:
             return None
         owner = self.lists[name]
         first = owner.ends.bisect_right(start)  # the first element ending after `start`
         stop = owner.starts.bisect_right(end - 1)  # the first element starting at or after `end`
-        if stop == first + 1 and owner.start(first) < start and end < owner.end(first):
-            return name, first, stop, owner.start(first), owner.end(first)  # inside one element
-        region_start = owner.end(first - 1) if first > 0 else self.array_spans[name][0] + 1
-        region_end = owner.start(stop) if stop < len(owner) else self.array_spans[name][1] - 1
-        return name, first, stop, region_start, region_end
+        inside_one = (
+            stop == first + 1
+            and owner.start(first) < start
+            and end < owner.end(first)
+            and not owner.elements[first].broken
+        )
+        return _Plan(name, first, stop, inside_one)
 
-    def _apply(
-        self, plan: tuple[str, int, int, int, int], start: int, end: int, delta: int
-    ) -> bool:
-        """Re-read the planned stretch of the (already edited) text; False to re-read all."""
-        name, first, stop, region_start, region_end = plan
+    def _apply(self, plan: _Plan, start: int, end: int, delta: int) -> bool:
+        """Re-read what the edit touched in the (already edited) text; False to re-read all.
+
+        An edit inside one whole element re-reads that element alone, when it is still one
+        whole element (the usual case: a label being typed). Otherwise the stretch between the
+        untouched elements around the edit is re-read as a whole read reads it, broken or not:
+        a half-typed element in it becomes an element with its syntax findings, a stray comma a
+        finding between elements. A broken element just before the stretch is re-read with it
+        (what follows a half-typed element decides where it ends), and when what is read runs
+        on into the next element (an unclosed element swallowing it), the stretch grows."""
+        name, first, stop = plan.array, plan.first, plan.stop
         owner = self.lists[name]
-        region_text = self.buffer.slice(region_start, region_end + delta)
-        inside_one = stop == first + 1 and region_start == owner.start(first)
-        if inside_one:
-            column = self.buffer.position(region_start)[1] if self.reader.needs_column else 0
-            value, found = self.reader.reread_element(region_text, column, name)
+        if plan.inside_one:
+            element_start, element_end = owner.start(first), owner.end(first)
+            element_text = self.buffer.slice(element_start, element_end + delta)
+            column = self.buffer.position(element_start)[1] if self.reader.needs_column else 0
+            value, found = self.reader.reread_element(element_text, column, name)
             if (
-                value is None
-                or value.start != 0
-                or value.end != len(region_text)
-                or any(p.kind == "syntax" for p in found)
+                value is not None
+                and value.start == 0
+                and value.end == len(element_text)
+                and not any(p.kind == "syntax" for p in found)
             ):
-                return False
-            values, problems = [value], list(found)
-        else:
-            region = self.reader.reread_region(region_text, name, first > 0, stop < len(owner))
+                self._move_after(name, end, delta, first_in_array=stop)
+                self._replace_elements(
+                    owner, first, stop, [value], element_text, element_start, list(found)
+                )
+                return True
+        while first > 0 and owner.elements[first - 1].broken:
+            first -= 1
+        array_start, array_end = self.array_spans[name]
+        growth = 1
+        while True:
+            region_start = owner.end(first - 1) if first > 0 else array_start + 1
+            region_end = owner.start(stop) if stop < len(owner) else array_end - 1
+            new_end = region_end + delta
+            region_text = self.buffer.slice(
+                region_start, min(len(self.buffer), new_end + REGION_CONTEXT)
+            )
+            region = self.reader.reread_region(region_text, new_end - region_start, name, first > 0)
             if region is None:
                 return False
-            values, problems = region[0], list(region[1])
+            if not isinstance(region, str):
+                break
+            if stop == len(owner):  # …past the array's end: the structure above is broken
+                return False
+            stop = min(len(owner), stop + growth)
+            growth *= 2
+        values, problems = region[0], list(region[1])
+        # The stretch's findings between elements are made again (old offsets, inclusive: a
+        # missing ',' is reported at the next element's start).
+        owner.gaps = [g for g in owner.gaps if not region_start <= g.span.start <= region_end]
         self._move_after(name, end, delta, first_in_array=stop)
         self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
+        owner.gaps.extend(_absolute(f, region_start) for f in syntax_findings(problems))
         return True
 
     def _move_after(self, name: str, end: int, delta: int, first_in_array: int) -> None:
@@ -500,6 +559,9 @@ class WorkflowDocument:
                 self.array_spans[other][1] += delta
                 self.lists[other].shift_from(0, delta)
         self.root_findings = [_shift_finding(f, end, delta) for f in self.root_findings]
+        for owner in self.lists.values():
+            if owner.gaps:
+                owner.gaps = [_shift_finding(f, end, delta) for f in owner.gaps]
 
     def _replace_elements(
         self,
@@ -544,6 +606,36 @@ class WorkflowDocument:
         if isinstance(model, Edge) and model.is_tool and model.target is not None:
             return self.graph.consumers_affected_by(model.target) | {model.target}
         return set()
+
+
+def _absolute(finding: Finding, offset: int) -> Finding:
+    """A finding made in a stretch's own coordinates, in the document's."""
+    return finding.map_spans(lambda span: Span(span.start + offset, span.end + offset))
+
+
+def _closed(array: JArray, text: str, problems: list[SyntaxProblem]) -> bool:
+    """Whether an array ends with its own ']' (not unterminated, not cut short by a '}'): only
+    then can what is inside it be re-read without what is around it."""
+    return text[array.end - 1 : array.end] == "]" and not any(
+        p.kind == "syntax" and p.start in (array.start, array.end) for p in problems
+    )
+
+
+def _problems_inside(
+    values: list[JsonValue], problems: list[SyntaxProblem]
+) -> dict[int, list[SyntaxProblem]]:
+    """The problems inside each of `values` (in document order), by position in `values`. A
+    missing ',' reported (empty) at an element's start is not the element's: it is between."""
+    starts = [value.start for value in values]
+    inside: dict[int, list[SyntaxProblem]] = {}
+    for problem in problems:
+        position = bisect_right(starts, problem.start) - 1
+        if position < 0:
+            continue
+        value = values[position]
+        if problem.start < value.end and not (problem.start == problem.end == value.start):
+            inside.setdefault(position, []).append(problem)
+    return inside
 
 
 def _anchor_finding(finding: Finding, offset: int, element: Element) -> Finding:

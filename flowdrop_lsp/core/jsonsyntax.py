@@ -15,6 +15,12 @@ reported (json.loads and json_decode refuse it too, but editors hide it, so it g
 message); nesting deeper than MAX_DEPTH is reported and skipped rather than recursed into, so a
 hostile document cannot exhaust the stack; comments and trailing commas are allowed in JSONC
 (`allow_comments`). tests/core/test_syntax_exact.py holds the property.
+
+Recovery inside `nodes` and `edges` knows where elements start: in an unfinished element, a '{'
+on a new line where a member name, ':' or ',' is expected is the next element (the half-typed
+one ends there, `_Parser.cuts_element`), so typing a node does not swallow the nodes after it.
+`parse_array_region` re-reads a stretch of those arrays exactly as a whole read does, which is
+what keeps the incremental engine local while the text is broken.
 """
 
 from __future__ import annotations
@@ -271,6 +277,7 @@ SHAPE: dict[str, Any] = {"nodes": [(ELEMENT, _NODE_SHAPE)], "edges": [(ELEMENT, 
 
 _NEXT = re.compile(r"[ \t\r\n]*(?:" + _TOKEN.pattern + ")")
 _EOF = ("eof", -1, -1)
+_LINE_BREAK = re.compile(r"[\r\n]")
 
 
 class _Parser:
@@ -290,6 +297,11 @@ class _Parser:
         self._peek_pos = -1
         self._peek: tuple[str, int, int] = _EOF
         self._loose_strings: set[int] = set()
+        # Reading an element of `nodes`/`edges`, and whether it was found half-typed (see
+        # cuts_element).
+        self.in_element = False
+        self.cut = False
+        self.element_problems = 0  # where the problems of the element being read start
 
     # ----- lexing -------------------------------------------------------------------------
     def peek(self) -> tuple[str, int, int]:
@@ -438,6 +450,26 @@ class _Parser:
                 if level == 0:
                     return None
 
+    def cuts_element(self, token: tuple[str, int, int], container: int, what: str) -> bool:
+        """Whether a '{' met where an unfinished container of a nodes/edges element expects a
+        member, a ':' or a ',' starts the NEXT element (a line break precedes it): the element
+        is half-typed, and the '{' is not read into it. Without this rule a node being typed
+        swallowed every node after it. The innermost container opened at `container` is
+        reported unterminated (the enclosing ones end there too), unless the element has a
+        syntax problem already."""
+        kind, start, _ = token
+        if not self.in_element or kind != "{" or not _LINE_BREAK.search(self.text, self.pos, start):
+            return False
+        if not self.cut:
+            self.cut = True
+            # One finding per half-typed element: when something in it was reported already
+            # (an unterminated string, mostly), that says where it is broken.
+            if any(p.kind == "syntax" for p in self.problems[self.element_problems :]):
+                return True
+            closer = "}" if what == "object" else "]"
+            self.error(f"unterminated {what}: expected '{closer}'", container, container + 1)
+        return True
+
     def parse_object(self, depth: int, shape: Any) -> JObject:
         _, start, end = self.peek()
         self.advance()
@@ -465,6 +497,9 @@ class _Parser:
                 self.advance()
                 continue
             if kind != "s" and kind != "u":
+                if self.cuts_element(token, start, "object"):
+                    end = self.pos
+                    break
                 if kind == "w":
                     self.error("property names must be strings in double quotes", tstart, tend)
                 else:
@@ -480,16 +515,21 @@ class _Parser:
             key = self.string(kind, tstart, tend)
             child_shape = shape.get(key.value, OPAQUE) if partial else FULL
             value: JsonValue | None = None
-            if self.peek()[0] == ":":
+            following = self.peek()
+            if following[0] == ":":
                 self.advance()
                 following = self.peek()
                 if following[0] in ",}]":
                     self.error(f"missing value for '{key.value[:40]}'", following[1], following[2])
                 else:
                     value = self.parse_value(depth, child_shape)
-            else:
+            elif not (
+                self.in_element
+                and following[0] == "{"
+                and self.cuts_element(following, start, "object")
+            ):
                 self.error(f"expected ':' after property name '{key.value[:40]}'", tend, tend)
-                if self.peek()[0] in "{[snw":
+                if following[0] in "{[snw":
                     value = self.parse_value(depth, child_shape)
             member = JMember(key, value)
             previous = last.get(key.value)
@@ -506,6 +546,9 @@ class _Parser:
                 )
             members.append(member)
             last[key.value] = member
+            if self.cuts_element(self.peek(), start, "object"):
+                end = self.pos
+                break
             if value is None and self.peek()[0] not in ",}]seof":
                 # Could not read a value: resynchronise at the next ',' '}' or ']' at this level.
                 self.resync()
@@ -531,43 +574,79 @@ class _Parser:
         _, start, end = self.peek()
         self.advance()
         items: list[JsonValue] = []
+        ending, tstart, tend = self.array_items(depth, item_shape, items, start)
+        if ending == "eof":
+            self.error("unterminated array: expected ']'", start, start + 1)
+            end = self.length
+        elif ending == "]":
+            end = tend
+        elif ending == "}":
+            self.error("expected ']' before '}'", tstart, tend)
+            end = tstart
+        else:  # "cut": the element this array is in is half-typed (cuts_element)
+            end = self.pos
+        return JArray(start, end, items)
+
+    def array_items(
+        self,
+        depth: int,
+        item_shape: Any,
+        items: list[JsonValue],
+        opened_at: int,
+        after_item: bool = False,
+        stop: int = -1,
+    ) -> tuple[str, int, int]:
+        """Read an array's items into `items`, from the cursor to the token that ends them:
+        returns its kind ("]" consumed, "}", "eof", "cut") and span. `after_item`: the cursor
+        is just after an item (expecting ',' or ']'). With `stop` >= 0 (re-reading a stretch
+        of `nodes`/`edges` between two elements, `parse_element_stretch`), "stop" when the
+        next item would start exactly at `stop`, "overrun" when anything read reaches past it.
+
+        In `nodes` and `edges` (`item_shape` is an ELEMENT shape) each item is read with
+        `in_element` set, so that a half-typed element ends at the next element (cuts_element)
+        instead of swallowing it; after such an item the missing ',' is not reported again."""
+        elements = isinstance(item_shape, tuple)
         while True:
+            if not after_item:
+                token = self.peek()
+                kind, tstart, tend = token
+                if stop >= 0 and tstart >= stop:
+                    return ("stop" if tstart == stop else "overrun"), tstart, tend
+                if kind == "eof" or kind == "}":
+                    return kind, tstart, tend
+                if kind == "]":
+                    self.advance()
+                    return kind, tstart, tend
+                if kind == ",":
+                    self.error("unexpected ','", tstart, tend)
+                    self.advance()
+                    continue
+                if elements:
+                    self.in_element, self.cut = True, False
+                    self.element_problems = len(self.problems)
+                    value = self.parse_value(depth, item_shape)
+                    self.in_element = False
+                else:
+                    value = self.parse_value(depth, item_shape)
+                if stop >= 0 and self.pos > stop:
+                    return "overrun", self.pos, self.pos
+                if value is None:
+                    if self.peek()[0] not in ",]}eof":
+                        self.advance()
+                    continue
+                items.append(value)
+            after_item = False
             token = self.peek()
             kind, tstart, tend = token
-            if kind == "eof":
-                self.error("unterminated array: expected ']'", start, start + 1)
-                end = self.length
-                break
-            if kind == "]":
-                self.advance()
-                end = tend
-                break
-            if kind == "}":
-                self.error("expected ']' before '}'", tstart, tend)
-                end = tstart
-                break
-            if kind == ",":
-                self.error("unexpected ','", tstart, tend)
-                self.advance()
-                continue
-            value = self.parse_value(depth, item_shape)
-            if value is None:
-                if self.peek()[0] not in ",]}eof":
-                    self.advance()
-                continue
-            items.append(value)
-            kind, tstart, tend = self.peek()
             if kind == ",":
                 self.advance()
                 if self.peek()[0] == "]" and not self.allow_trailing_commas:
                     self.error("trailing comma", tstart, tend)
             elif kind not in "]}eof":
-                self.error(
-                    f"expected ',' or ']', found {self.describe((kind, tstart, tend))}",
-                    tstart,
-                    tstart,
-                )
-        return JArray(start, end, items)
+                if self.cuts_element(token, opened_at, "array"):
+                    return "cut", tstart, tend
+                if not (elements and self.cut):
+                    self.error(f"expected ',' or ']', found {self.describe(token)}", tstart, tstart)
 
     def resync(self) -> None:
         """Skip to the next ',' '}' or ']' at the current nesting level."""
@@ -640,40 +719,36 @@ def parse_element(text: str, shape: Any) -> tuple[JsonValue | None, tuple[Syntax
     return parsed.root, parsed.problems
 
 
+# What `parse_array_region` returns when the stretch it read reaches past its end.
+OVERRUN = "overrun"
+# How much of the text after a stretch `parse_array_region` needs: the token there is looked
+# at (and quoted in messages, up to 20 characters), never read.
+REGION_CONTEXT = 64
+
+
 def parse_array_region(
-    text: str, start: int, end: int, shape: Any, leading_comma: bool, trailing_comma: bool
-) -> tuple[list[JsonValue], tuple[SyntaxProblem, ...]] | None:
-    """Read the elements between `start` and `end` of an array's interior: `leading_comma`
-    when an element precedes the region, `trailing_comma` when one follows it. None when the
-    region is not exactly such a clean sequence (the caller then re-reads the document)."""
+    text: str, stop: int, shape: Any, after_element: bool
+) -> tuple[list[JsonValue], tuple[SyntaxProblem, ...]] | str | None:
+    """Re-read the stretch `[0, stop)` of the interior of `nodes` or `edges` exactly as a whole
+    read of the document reads it: the elements in it, and every problem met on the way (in the
+    stretch's coordinates). `after_element` when an element precedes the stretch (the read
+    starts expecting ',' or ']'); `text` goes on past `stop` with REGION_CONTEXT characters of
+    what follows (the next element or the array's ']').
+
+    OVERRUN when what is read reaches past `stop` (a half-typed element that swallows the next
+    one, a token running on into it): the caller re-reads a longer stretch. None when the array
+    would end (or break) inside the stretch: the structure above the elements changed."""
     problems: list[SyntaxProblem] = []
     parser = _Parser(text, problems, allow_trailing_commas=False, allow_comments=False)
-    parser.pos, parser.length = start, end
     items: list[JsonValue] = []
-    pattern = []
-    while True:
-        kind = parser.peek()[0]
-        if kind == "eof":
-            break
-        if kind == ",":
-            pattern.append(",")
-            parser.advance()
-            continue
-        value = parser.parse_value(ELEMENT_DEPTH, shape)
-        if value is None:
-            return None
-        items.append(value)
-        pattern.append("v")
-    if items:
-        expected = (
-            ("," if leading_comma else "")
-            + ",".join("v" * len(items))
-            + ("," if trailing_comma else "")
-        )
-    else:
-        expected = "," if leading_comma and trailing_comma else ""
-    if "".join(pattern) != expected or any(p.kind == "syntax" for p in problems):
+    ending, _, _ = parser.array_items(
+        ELEMENT_DEPTH, (ELEMENT, shape), items, -1, after_item=after_element, stop=stop
+    )
+    if ending == OVERRUN:
+        return OVERRUN
+    if ending != "stop":
         return None
+    problems.sort(key=lambda problem: (problem.start, problem.end))
     return items, tuple(problems)
 
 

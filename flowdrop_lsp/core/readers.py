@@ -18,6 +18,7 @@ from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.jsonsyntax import (
     EDGE_SHAPE,
     NODE_SHAPE,
+    REGION_CONTEXT,
     JsonValue,
     ParsedJson,
     SyntaxProblem,
@@ -34,6 +35,8 @@ from flowdrop_lsp.core.yamlwrite import yaml_fixes
 
 _SHAPES = {"nodes": NODE_SHAPE, "edges": EDGE_SHAPE}
 Region = tuple[list[JsonValue], Sequence[SyntaxProblem]]
+# How much text after a stretch `reread_region` needs (what follows is looked at, not read).
+__all__ = ["REGION_CONTEXT", "reader_for"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class WorkflowReader(Protocol):
     name: str
     # Whether re-reading an element needs the column it starts at (indentation matters).
     needs_column: bool
+    # Whether a syntax error inside `nodes`/`edges` stays local: a document with one is still
+    # edited incrementally (`reread_region` re-reads broken stretches as a whole read would).
+    local_syntax_errors: bool
 
     def read(self, text: str) -> WholeRead: ...
 
@@ -62,9 +68,12 @@ class WorkflowReader(Protocol):
         ...
 
     def reread_region(
-        self, text: str, array: str, after_element: bool, before_element: bool
-    ) -> Region | None:
-        """The elements of a stretch of `array` between two elements (None: not possible)."""
+        self, text: str, stop: int, array: str, after_element: bool
+    ) -> Region | str | None:
+        """The elements of the stretch `[0, stop)` of `array` (after an element when
+        `after_element`; `text` goes on with what follows the stretch), with the problems met,
+        exactly as a whole read reads them; a string (jsonsyntax.OVERRUN) when what is read runs
+        on past `stop` (re-read a longer stretch), None when it cannot be re-read alone."""
         ...
 
     def reread_value(self, text: str, column: int) -> JsonValue | None:
@@ -90,6 +99,7 @@ class JsonReader:
 
     def __init__(self, allow_comments: bool = False) -> None:
         self.allow_comments = allow_comments
+        self.local_syntax_errors = not allow_comments
 
     def read(self, text: str) -> WholeRead:
         fast = None if self.allow_comments else scan_workflow(text)
@@ -104,12 +114,9 @@ class JsonReader:
         return parse_element(text, _SHAPES[array])
 
     def reread_region(
-        self, text: str, array: str, after_element: bool, before_element: bool
-    ) -> Region | None:
-        region = parse_array_region(
-            text, 0, len(text), _SHAPES[array], after_element, before_element
-        )
-        return None if region is None else (list(region[0]), region[1])
+        self, text: str, stop: int, array: str, after_element: bool
+    ) -> Region | str | None:
+        return parse_array_region(text, stop, _SHAPES[array], after_element)
 
     def reread_value(self, text: str, column: int) -> JsonValue | None:
         return parse_value_at(text, 0, len(text))
@@ -138,6 +145,9 @@ class YamlReader:
 
     name = "yaml"
     needs_column = True
+    # A broken YAML document is re-read whole on every edit (element boundaries are lines and
+    # indentation, which a half-typed element changes).
+    local_syntax_errors = False
 
     def read(self, text: str) -> WholeRead:
         parsed, aliased = read_yaml(text)
@@ -150,8 +160,8 @@ class YamlReader:
         return (None, ()) if aliased else (parsed.root, parsed.problems)
 
     def reread_region(
-        self, text: str, array: str, after_element: bool, before_element: bool
-    ) -> Region | None:
+        self, text: str, stop: int, array: str, after_element: bool
+    ) -> Region | str | None:
         return None  # element boundaries in YAML are lines and indentation: re-read the whole
 
     def reread_value(self, text: str, column: int) -> JsonValue | None:

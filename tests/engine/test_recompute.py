@@ -84,12 +84,23 @@ def test_deleting_a_node_with_its_edges_is_incremental() -> None:
     assert document.findings() == WorkflowDocument(text).findings()
 
 
-def test_a_broken_edit_falls_back_and_the_next_whole_text_is_incremental_again() -> None:
+def test_a_broken_element_stays_local_and_so_does_its_repair() -> None:
     document = WorkflowDocument(DOC)
-    text = edit(document, DOC, '"Fetch"', '"Fetch')  # unterminated string: structure broken
-    assert document.stats.full_reread
+    text = edit(document, DOC, '"Fetch"', '"Fetch')  # unterminated string: inside one node
+    assert not document.stats.full_reread
+    assert document.stats.elements_reread == 1
     assert any(f.code == "FD-SYNTAX" for f in document.findings())
     text = edit(document, text, '"Fetch', '"Fetch"')
+    assert not document.stats.full_reread
+    assert document.findings() == WorkflowDocument(text).findings()
+
+
+def test_a_broken_structure_falls_back_and_the_next_whole_text_is_incremental_again() -> None:
+    document = WorkflowDocument(DOC)
+    text = edit(document, DOC, '"Fetch"', '"Fetch"]')  # closes `nodes` early: structure broken
+    assert document.stats.full_reread
+    assert any(f.code == "FD-SYNTAX" for f in document.findings())
+    text = edit(document, text, '"Fetch"]', '"Fetch"')
     assert document.stats.full_reread  # the repair itself re-reads the whole text
     edit(document, text, '"Calc"', '"Calcs"')
     assert not document.stats.full_reread
