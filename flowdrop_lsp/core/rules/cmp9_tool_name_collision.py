@@ -15,7 +15,12 @@ renames the others in its group(s); a renamed label's preferred fix is its own p
 being changed are pointed out, and each fix's title says how many there are.
 
 Messages name at most a few of the other tools and consumers, and related locations are capped,
-so that N same-named tools cost O(N) text per finding, not a quadratic pile of it.
+so that N same-named tools cost O(N) text per finding, not a quadratic pile of it. A finding's
+`consumers` list is capped too (the message counts them all). A consumer where more than
+MAX_COLLIDING_PAIRS pairs of tools collide (a generated workflow: thousands of same-named tools)
+gets ONE summary finding instead of one per tool there: per-tool findings would each list
+thousands of others at thousands of consumers (cubic output), and a rename plan for them would
+be of no use to anyone. Leaves colliding elsewhere too still get their per-tool findings there.
 """
 
 from __future__ import annotations
@@ -47,6 +52,9 @@ MAX_RELATED_OTHERS = 20  # other colliding tools given as related locations
 MAX_RELATED_CONSUMERS = 20  # consumers given as related locations
 MAX_RELATED_REFERENCES = 20  # references to a changed name given as related locations
 MAX_NAMED_BOXES = 4  # toolboxes named in a route
+MAX_CONSUMER_ENTRIES = 50  # consumers listed in a finding's `consumers` (the message counts all)
+MAX_COLLIDING_PAIRS = 5000  # at one consumer; beyond it, one summary finding for the consumer
+MAX_SUMMARY_NAMES = 5  # colliding names quoted in a summary finding
 NAME_LIMIT = 40  # characters of a label quoted in a message
 
 NameCounts = dict[str, Counter[str]]  # consumer → how many of its leaves have each tool name
@@ -366,7 +374,7 @@ class _FindingBuilder:
         others_at: dict[str, str] = {}  # other leaf → the first consumer they collide at
         entries = []
         related: list[RelatedLocation] = []
-        for collision in collisions:
+        for collision in collisions[:MAX_CONSUMER_ENTRIES]:
             flat = ctx.flat(collision.consumer)
             route = flat.route(leaf)
             others = sorted(
@@ -390,6 +398,10 @@ class _FindingBuilder:
                             + (f"reached {_route_text(ctx, route)}" if route else "wired directly"),
                         )
                     )
+        for collision in collisions[MAX_CONSUMER_ENTRIES:]:  # counted, not listed
+            for other in collision.leaves:
+                if other != leaf:
+                    others_at.setdefault(other, collision.consumer)
         others = sorted(others_at, key=lambda o: doc_order(graph.nodes_by_id[o]))
         for other in others[:MAX_RELATED_OTHERS]:
             route = ctx.flat(others_at[other]).route(other)
@@ -410,7 +422,7 @@ class _FindingBuilder:
             )
             for ref in refs[:MAX_RELATED_REFERENCES]
         )
-        consumers = [c.consumer for c in collisions]
+        consumers = [c.consumer for c in collisions]  # all of them: the message counts them
         where = _listing(
             [_name(ctx, c) for c in consumers[:MAX_NAMED_CONSUMERS]], len(consumers), "more"
         )
@@ -436,16 +448,64 @@ class _FindingBuilder:
         )
 
 
+def colliding_pairs(collisions: Iterable[Collision]) -> int:
+    return sum(len(c.leaves) * (len(c.leaves) - 1) // 2 for c in collisions)
+
+
+def crowded_summary(ctx: RuleContext, consumer: str, collisions: list[Collision]) -> Finding:
+    """The one finding for a consumer with more than MAX_COLLIDING_PAIRS colliding pairs."""
+    groups = sorted(collisions, key=lambda c: (-len(c.leaves), c.tool_name))
+    tools = sum(len(c.leaves) for c in groups)
+    names = [f'"{short_text(c.tool_name, NAME_LIMIT)}" ×{len(c.leaves)}' for c in groups]
+    listed = _listing(names[:MAX_SUMMARY_NAMES], len(names), "other names")
+    first_leaf = groups[0].leaves[0]
+    flat = ctx.flat(consumer)
+    route = flat.route(first_leaf)
+    anchor = _consumer_anchor(ctx, consumer, route[-1] if route else first_leaf)
+    related = tuple(
+        RelatedLocation(
+            ctx.graph.nodes_by_id[leaf].anchor,
+            f'"{short_text(group.tool_name)}": {ctx.describe(leaf)}',
+        )
+        for group in groups[:MAX_SUMMARY_NAMES]
+        for leaf in group.leaves[: MAX_RELATED_OTHERS // MAX_SUMMARY_NAMES]
+    )
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"{tools} tools at {_name(ctx, consumer)} share {len(groups)} tool "
+        f"name{'s' if len(groups) > 1 else ''} ({colliding_pairs(groups)} colliding pairs, "
+        f"too many to report tool by tool): {listed}; the runtime would call only one tool "
+        "of each name",
+        anchor if anchor is not None else ctx.graph.nodes_by_id[first_leaf].anchor,
+        node=consumer,
+        related=related,
+        extra=(
+            ("consumer", consumer),
+            ("tool_names", tuple(c.tool_name for c in groups)),
+            ("colliding_tools", tools),
+            ("colliding_pairs", colliding_pairs(groups)),
+        ),
+    )
+
+
 def check(ctx: RuleContext) -> Iterator[Finding]:
     # The collisions per consumer are cached (RuleContext.refresh recomputes the consumers an
     # edit affects); the findings are rebuilt from them each time: their messages name labels
     # of other nodes, the renames are planned over all collisions together, and references
     # may be anywhere in the document. All of it only when there is a collision at all.
     by_leaf: dict[str, list[Collision]] = {}
-    for per_consumer in ctx.results_of(RULE.code).values():
+    crowded: list[str] = []
+    results = ctx.results_of(RULE.code)
+    for consumer, per_consumer in results.items():
+        if colliding_pairs(per_consumer) > MAX_COLLIDING_PAIRS:
+            crowded.append(consumer)
+            continue
         for collision in per_consumer:
             for leaf in collision.leaves:
                 by_leaf.setdefault(leaf, []).append(collision)
+    for consumer in sorted(crowded, key=lambda c: _consumer_key(ctx, c)):
+        yield crowded_summary(ctx, consumer, results[consumer])
     if not by_leaf:
         ctx.memo.pop(RULE.code, None)  # nothing to keep alive
         ctx.graph.node_changes.clear()
