@@ -22,10 +22,11 @@ TOOLBOX = "flowdrop_node_processor_toolbox"
 
 
 @contextmanager
-def caps(pairs: int, entries: int) -> Iterator[None]:
+def caps(pairs: int, entries: int, listed: int = 100) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(cmp9, "MAX_COLLIDING_PAIRS", pairs)
         patch.setattr(cmp9, "MAX_CONSUMER_ENTRIES", entries)
+        patch.setattr(cmp9, "MAX_COLLIDING_LISTED", listed)
         yield
 
 
@@ -90,9 +91,35 @@ def test_the_consumers_list_is_capped_and_the_message_counts_them_all() -> None:
             "agent1",
         ]
         assert len(uncapped[leaf].extra_dict()["consumers"]) == 5
-        assert "(5 consumers)" in capped[leaf].message
-        assert capped[leaf].message == uncapped[leaf].message
+        assert "(5 consumers)" in uncapped[leaf].message
+        assert capped[leaf].message == uncapped[leaf].message.replace(
+            "(5 consumers)", "(5 consumers; tools counted at the first 2)"
+        )
         assert capped[leaf].fixes == uncapped[leaf].fixes
+
+
+def test_each_consumers_list_of_colliding_tools_is_capped_and_counted() -> None:
+    nodes, edges = same_named(5)
+    nodes.append(node("agent", AGENT, "Agent"))
+    text = workflow(nodes, edges)
+    uncapped = {f.node: f for f in cmp9_findings(text)}
+    with caps(pairs=5000, entries=50, listed=2):
+        capped = {f.node: f for f in cmp9_findings(text)}
+    (entry,) = capped["s0"].extra_dict()["consumers"]
+    assert dict(entry) == {
+        "consumer": "agent",
+        "colliding_with": ("s1", "s2"),
+        "route": (),
+        "colliding_count": 4,
+    }
+    (full,) = uncapped["s0"].extra_dict()["consumers"]
+    assert dict(full) == {
+        "consumer": "agent",
+        "colliding_with": ("s1", "s2", "s3", "s4"),
+        "route": (),
+    }
+    assert capped["s0"].message == uncapped["s0"].message
+    assert capped["s0"].fixes == uncapped["s0"].fixes
 
 
 # ----- below the caps, nothing changes ------------------------------------------------------

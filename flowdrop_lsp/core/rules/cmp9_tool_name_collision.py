@@ -16,7 +16,8 @@ being changed are pointed out, and each fix's title says how many there are.
 
 Messages name at most a few of the other tools and consumers, and related locations are capped,
 so that N same-named tools cost O(N) text per finding, not a quadratic pile of it. A finding's
-`consumers` list is capped too (the message counts them all). A consumer where more than
+`consumers` list is capped too, and so is each entry's `colliding_with` (the message counts the
+consumers; the other tools are counted at the consumers listed). A consumer where more than
 MAX_COLLIDING_PAIRS pairs of tools collide (a generated workflow: thousands of same-named tools)
 gets ONE summary finding instead of one per tool there: per-tool findings would each list
 thousands of others at thousands of consumers (cubic output), and a rename plan for them would
@@ -53,7 +54,10 @@ MAX_RELATED_CONSUMERS = 20  # consumers given as related locations
 MAX_RELATED_REFERENCES = 20  # references to a changed name given as related locations
 MAX_NAMED_BOXES = 4  # toolboxes named in a route
 MAX_CONSUMER_ENTRIES = 50  # consumers listed in a finding's `consumers` (the message counts all)
-MAX_COLLIDING_PAIRS = 5000  # at one consumer; beyond it, one summary finding for the consumer
+MAX_COLLIDING_LISTED = 100  # tools in one entry's `colliding_with` (`colliding_count` says all)
+# At one consumer; beyond it, one summary finding for the consumer. 200k pairs ≈ 630 tools of
+# one name: hundreds of same-named tools still get their own findings and fixes.
+MAX_COLLIDING_PAIRS = 200_000
 MAX_SUMMARY_NAMES = 5  # colliding names quoted in a summary finding
 NAME_LIMIT = 40  # characters of a label quoted in a message
 
@@ -383,11 +387,14 @@ class _FindingBuilder:
             )
             for other in others:
                 others_at.setdefault(other, collision.consumer)
-            entries.append(
-                ConsumerEntry(
-                    consumer=collision.consumer, colliding_with=tuple(others), route=route
-                )
+            entry = ConsumerEntry(
+                consumer=collision.consumer,
+                colliding_with=tuple(others[:MAX_COLLIDING_LISTED]),
+                route=route,
             )
+            if len(others) > MAX_COLLIDING_LISTED:
+                entry = ConsumerEntry(**entry, colliding_count=len(others))
+            entries.append(entry)
             if len(entries) <= MAX_RELATED_CONSUMERS:
                 anchor = _consumer_anchor(ctx, collision.consumer, route[-1] if route else leaf)
                 if anchor is not None:
@@ -398,10 +405,6 @@ class _FindingBuilder:
                             + (f"reached {_route_text(ctx, route)}" if route else "wired directly"),
                         )
                     )
-        for collision in collisions[MAX_CONSUMER_ENTRIES:]:  # counted, not listed
-            for other in collision.leaves:
-                if other != leaf:
-                    others_at.setdefault(other, collision.consumer)
         others = sorted(others_at, key=lambda o: doc_order(graph.nodes_by_id[o]))
         for other in others[:MAX_RELATED_OTHERS]:
             route = ctx.flat(others_at[other]).route(other)
@@ -426,7 +429,10 @@ class _FindingBuilder:
         where = _listing(
             [_name(ctx, c) for c in consumers[:MAX_NAMED_CONSUMERS]], len(consumers), "more"
         )
-        if len(consumers) > 1:
+        if len(consumers) > MAX_CONSUMER_ENTRIES:
+            # Counting the tools at every consumer would cost consumers × tools per finding.
+            where += f" ({len(consumers)} consumers; tools counted at the first {len(entries)})"
+        elif len(consumers) > 1:
             where += f" ({len(consumers)} consumers)"
         message = (
             f'tool name "{short_text(tool_name)}" also used by '
