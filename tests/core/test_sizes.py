@@ -133,12 +133,14 @@ def small_tool_graphs(draw: st.DrawFn) -> str:
     nodes = [
         node(leaf, label=rng.choice(["Search", "search", "Fetch", "Lookup 😀"])) for leaf in leaves
     ]
-    nodes += [node(box, TOOLBOX, f"Box {box}") for box in boxes]
-    nodes += [node(agent, AGENT, f"Agent {agent}") for agent in agents]
+    names = ["Search", "Fetch", "Box", "Agent"]  # toolboxes and agents share names sometimes
+    nodes += [node(box, TOOLBOX, rng.choice(names)) for box in boxes]
+    nodes += [node(agent, AGENT, rng.choice(names)) for agent in agents]
     edges = []
     for _ in range(draw(st.integers(0, 30))):
-        source = rng.choice(leaves + boxes)
-        edges.append(tool_edge(source, rng.choice(boxes + agents)))
+        # Agents as tools of agents, self-edges, cycles, and an endpoint no node defines.
+        source = rng.choice(leaves + boxes + agents + ["ghost"])
+        edges.append(tool_edge(source, rng.choice(boxes + agents + leaves[:1])))
     return workflow(nodes, edges, indent=rng.choice([None, 2]))
 
 
@@ -163,3 +165,15 @@ def test_crowded_consumers_replace_exactly_their_per_tool_findings(text: str) ->
         c["consumer"] for f in everything if f.code == "CMP-9" for c in f.extra_dict()["consumers"]
     }
     assert {f.node for f in summarised if f.code == "CMP-9"} == consumers
+
+
+@given(small_tool_graphs())
+def test_collisions_by_reach_equal_collisions_by_flattening(text: str) -> None:
+    """CMP-9 finds a consumer's collisions either by flattening it or, when few nodes share a
+    name, by checking which of those reach it: both give the same findings."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cmp9, "MAX_CANDIDATES_FOR_REACH", -1)
+        flattened = analyze(text).findings
+        patch.setattr(cmp9, "MAX_CANDIDATES_FOR_REACH", 10**9)
+        reached = analyze(text).findings
+    assert reached == flattened

@@ -26,7 +26,6 @@ be of no use to anyone. Leaves colliding elsewhere too still get their per-tool 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,8 +60,6 @@ MAX_COLLIDING_PAIRS = 200_000
 MAX_SUMMARY_NAMES = 5  # colliding names quoted in a summary finding
 NAME_LIMIT = 40  # characters of a label quoted in a message
 
-NameCounts = dict[str, Counter[str]]  # consumer → how many of its leaves have each tool name
-
 
 @dataclass(frozen=True)
 class Collision:
@@ -71,18 +68,36 @@ class Collision:
     leaves: tuple[str, ...]  # in document order
 
 
+# Above this many nodes sharing tool names, a consumer's collisions are found by flattening it;
+# below, by checking which of those nodes reach it (cached per graph state): a long chain of
+# toolboxes, each wired to an agent, would otherwise cost the square of its length.
+MAX_CANDIDATES_FOR_REACH = 64
+
+
 def collisions_at(ctx: RuleContext, consumer: str) -> list[Collision]:
     """The groups of leaves with one tool name in `consumer`'s flattened set."""
+    graph = ctx.graph
+    shared = graph.shared_names
+    if not shared:
+        return []  # no two nodes share a tool name: no collision anywhere
     by_name: dict[str, list[str]] = {}
-    for leaf in ctx.flat(consumer).leaves:
-        node = ctx.node(leaf)
-        if node is not None:  # an undefined leaf has no name to compare (R8 reports it)
-            by_name.setdefault(node.tool_name, []).append(leaf)
+    candidates = sum(len(graph.ids_by_name[name]) for name in shared)
+    if candidates <= MAX_CANDIDATES_FOR_REACH:
+        for name in shared:
+            for leaf in graph.ids_by_name[name]:
+                if not graph.is_passthrough(leaf) and consumer in graph.consumers_of_leaf(leaf):
+                    by_name.setdefault(name, []).append(leaf)
+    else:
+        for leaf in ctx.flat(consumer).leaves:
+            node = ctx.node(leaf)
+            if node is not None:  # an undefined leaf has no name to compare (R8 reports it)
+                by_name.setdefault(node.tool_name, []).append(leaf)
     collisions = []
     for name, leaves in by_name.items():
         if len(leaves) > 1:
-            leaves.sort(key=lambda leaf: doc_order(ctx.graph.nodes_by_id[leaf]))
+            leaves.sort(key=lambda leaf: doc_order(graph.nodes_by_id[leaf]))
             collisions.append(Collision(consumer, name, tuple(leaves)))
+    collisions.sort(key=lambda c: doc_order(graph.nodes_by_id[c.leaves[0]]))
     return collisions
 
 
@@ -103,28 +118,15 @@ class ConsumerEntry(dict[str, Any]):
     update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
 
 
-def _name_counts(ctx: RuleContext, consumer: str, cache: NameCounts) -> Counter[str]:
-    counts = cache.get(consumer)
-    if counts is None:
-        counts = Counter()
-        for other in ctx.flat(consumer).leaves:
-            node = ctx.node(other)
-            if node is not None:
-                counts[node.tool_name] += 1
-        cache[consumer] = counts
-    return counts
-
-
-def names_around(ctx: RuleContext, leaf: str, cache: NameCounts | None = None) -> set[str]:
-    """The tool names of every other leaf at every consumer that `leaf` reaches."""
-    cache = {} if cache is None else cache
-    node = ctx.node(leaf)
-    own = node.tool_name if node is not None else None
+def names_around(ctx: RuleContext, leaf: str) -> set[str]:
+    """The tool names of every other leaf at every consumer that `leaf` reaches (the leaf is
+    in each of their sets, so its own name counts when another leaf there has it too)."""
+    graph = ctx.graph
     names: set[str] = set()
-    for consumer in ctx.graph.consumers_reached_from(leaf):
-        for name, count in _name_counts(ctx, consumer, cache).items():
-            if name != own or count > 1:  # the leaf itself counts once under its own name
-                names.add(name)
+    for other in graph.leaves_reaching_any(graph.consumers_reached_from(leaf)):
+        node = ctx.node(other)
+        if other != leaf and node is not None:
+            names.add(node.tool_name)
     return names
 
 
@@ -137,12 +139,11 @@ class RenamePlan:
     planned: set[str] = field(default_factory=set)  # the tool names of the planned labels
     numbers: LabelNumbers = field(default_factory=LabelNumbers)
     around: dict[str, set[str]] = field(default_factory=dict)  # leaf → names_around, cached
-    counts: NameCounts = field(default_factory=dict)
 
     def names_around(self, ctx: RuleContext, leaf: str) -> set[str]:
         found = self.around.get(leaf)
         if found is None:
-            found = self.around[leaf] = names_around(ctx, leaf, self.counts)
+            found = self.around[leaf] = names_around(ctx, leaf)
         return found
 
     def is_taken_for(self, ctx: RuleContext, leaf: str) -> Callable[[str], bool]:
