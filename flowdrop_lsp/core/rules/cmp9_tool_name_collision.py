@@ -376,25 +376,22 @@ class _FindingBuilder:
         node = graph.nodes_by_id[leaf]
         tool_name = collisions[0].tool_name
         collisions.sort(key=lambda c: _consumer_key(ctx, c.consumer))
-        others_at: dict[str, str] = {}  # other leaf → the first consumer they collide at
+        listed = collisions[:MAX_CONSUMER_ENTRIES]
         entries = []
         related: list[RelatedLocation] = []
-        for collision in collisions[:MAX_CONSUMER_ENTRIES]:
-            flat = ctx.flat(collision.consumer)
-            route = flat.route(leaf)
-            others = sorted(
-                (o for o in collision.leaves if o != leaf),
-                key=lambda o: doc_order(graph.nodes_by_id[o]),
-            )
-            for other in others:
-                others_at.setdefault(other, collision.consumer)
+        for collision in listed:
+            route = ctx.flat(collision.consumer).route(leaf)
+            # A collision's leaves are in document order already (collisions_at sorts them,
+            # and edits never reorder existing nodes); only the listed part is copied, so that
+            # hundreds of same-named tools cost no tools × tools × consumers work.
+            head = collision.leaves[: MAX_COLLIDING_LISTED + 1]
             entry = ConsumerEntry(
                 consumer=collision.consumer,
-                colliding_with=tuple(others[:MAX_COLLIDING_LISTED]),
+                colliding_with=tuple(o for o in head if o != leaf)[:MAX_COLLIDING_LISTED],
                 route=route,
             )
-            if len(others) > MAX_COLLIDING_LISTED:
-                entry = ConsumerEntry(**entry, colliding_count=len(others))
+            if len(collision.leaves) - 1 > MAX_COLLIDING_LISTED:
+                entry = ConsumerEntry(**entry, colliding_count=len(collision.leaves) - 1)
             entries.append(entry)
             if len(entries) <= MAX_RELATED_CONSUMERS:
                 anchor = _consumer_anchor(ctx, collision.consumer, route[-1] if route else leaf)
@@ -406,14 +403,19 @@ class _FindingBuilder:
                             + (f"reached {_route_text(ctx, route)}" if route else "wired directly"),
                         )
                     )
-        others = sorted(others_at, key=lambda o: doc_order(graph.nodes_by_id[o]))
+        colliding: set[str] = set()
+        for collision in listed:
+            colliding.update(collision.leaves)
+        colliding.discard(leaf)
+        others = sorted(colliding, key=lambda o: doc_order(graph.nodes_by_id[o]))
         for other in others[:MAX_RELATED_OTHERS]:
-            route = ctx.flat(others_at[other]).route(other)
+            first_at = next(c.consumer for c in listed if other in c.leaves)
+            route = ctx.flat(first_at).route(other)
             related.append(
                 RelatedLocation(
                     graph.nodes_by_id[other].anchor,
                     f'also "{short_text(tool_name)}": {ctx.describe(other)}, '
-                    f"{_route_text(ctx, route)} to {_name(ctx, others_at[other])}",
+                    f"{_route_text(ctx, route)} to {_name(ctx, first_at)}",
                 )
             )
         fixes, renamed = self.fixes(leaf, others, entries[0]["route"])
