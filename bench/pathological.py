@@ -169,7 +169,8 @@ def minified(scale: float) -> list[Case]:
 CASES: dict[str, Callable[[float], list[Case]]] = {
     "numbers_edges": lambda s: [numbers_edges(s)],
     "edge_objects": lambda s: [edge_objects(s)],
-    "toolbox_chain": lambda s: [toolbox_chain(s, False), toolbox_chain(s, True)],
+    "toolbox_chain": lambda s: [toolbox_chain(s, False)],
+    "toolbox_chain_same_names": lambda s: [toolbox_chain(s, True)],
     "label_10mb": lambda s: [label_10mb(s)],
     "wide_consumer": lambda s: [wide_consumer(s)],
     "minified": minified,

@@ -112,11 +112,11 @@ class UnitCounts:
         self, first: int, last: int, count: int, chunks: list[str], chunk_starts: list[int]
     ) -> None:
         """Chunks `[first, last]` became `count` new ones (the lists are the text's, new)."""
-        if len(chunks) != len(self.chunks) - (last + 1 - first) + count:
-            self.blocks.clear()  # chunks were dropped elsewhere too (empty ones): start over
-        else:
-            for per_chunk in self.blocks.values():
+        for encoding, per_chunk in list(self.blocks.items()):
+            if len(per_chunk) - (last + 1 - first) + count == len(chunks):
                 per_chunk[first : last + 1] = [None] * count
+            else:  # chunks were dropped elsewhere too (empty ones): start over
+                del self.blocks[encoding]
         self.chunks, self.chunk_starts = chunks, chunk_starts
         self.before.clear()
 

@@ -192,3 +192,14 @@ def test_a_real_long_minified_line_after_many_edits() -> None:
         editable.replace(start, end, new)
         assert editable.text == text
         check_against_oracle(text, editable, rng, samples=2)
+
+
+def test_an_edit_forgets_only_the_unit_counts_of_the_chunks_it_rebuilt() -> None:
+    text = "数😀a" * text_module._CHUNK  # three chunks, one line
+    editable = EditableText(text)
+    assert editable.position(len(text), "utf-16") == (0, 4 * text_module._CHUNK)
+    last = editable.units.blocks["utf-16"][-1]
+    editable.replace(10, 10, "x")  # the first chunk grows past the chunk size: it splits in two
+    assert len(editable.chunks) == 4
+    assert editable.units.blocks["utf-16"][-1] is last  # kept, not recounted
+    assert editable.position(len(text) + 1, "utf-16") == (0, 4 * text_module._CHUNK + 1)
