@@ -177,20 +177,3 @@ def test_collisions_by_reach_equal_collisions_by_flattening(text: str) -> None:
         patch.setattr(cmp9, "MAX_CANDIDATES_FOR_REACH", 10**9)
         reached = analyze(text).findings
     assert reached == flattened
-
-
-def test_a_route_through_thousands_of_toolboxes_is_capped_and_its_length_given() -> None:
-    boxes = [f"box{k}" for k in range(7)]
-    nodes = [node("a", label="Search"), node("b", label="Search"), node("agent", AGENT, "A")]
-    nodes += [node(box, TOOLBOX, f"Box {box}") for box in boxes]
-    edges = [tool_edge("a", "box0"), tool_edge("b", "agent"), tool_edge("box6", "agent")]
-    edges += [tool_edge(boxes[k], boxes[k + 1]) for k in range(6)]
-    text = workflow(nodes, edges)
-    (uncapped,) = cmp9_findings(text)[0].extra_dict()["consumers"]
-    assert uncapped["route"] == tuple(boxes) and "route_length" not in uncapped
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cmp9, "MAX_ROUTE_LISTED", 3)
-        found = cmp9_findings(text)
-    (entry,) = found[0].extra_dict()["consumers"]
-    assert entry["route"] == ("box0", "box1", "box2") and entry["route_length"] == 7
-    assert found[0].message == cmp9_findings(text)[0].message

@@ -16,8 +16,8 @@ being changed are pointed out, and each fix's title says how many there are.
 
 Messages name at most a few of the other tools and consumers, and related locations are capped,
 so that N same-named tools cost O(N) text per finding, not a quadratic pile of it. A finding's
-`consumers` list is capped too, and so are each entry's `colliding_with` and `route` (the
-message counts the consumers; the other tools are counted at the consumers listed). A consumer where more than
+`consumers` list is capped too, and so is each entry's `colliding_with` (the message counts the
+consumers; the other tools are counted at the consumers listed). A consumer where more than
 MAX_COLLIDING_PAIRS pairs of tools collide (a generated workflow: thousands of same-named tools)
 gets ONE summary finding instead of one per tool there: per-tool findings would each list
 thousands of others at thousands of consumers (cubic output), and a rename plan for them would
@@ -54,7 +54,6 @@ MAX_RELATED_REFERENCES = 20  # references to a changed name given as related loc
 MAX_NAMED_BOXES = 4  # toolboxes named in a route
 MAX_CONSUMER_ENTRIES = 50  # consumers listed in a finding's `consumers` (the message counts all)
 MAX_COLLIDING_LISTED = 100  # tools in one entry's `colliding_with` (`colliding_count` says all)
-MAX_ROUTE_LISTED = 100  # toolboxes in one entry's `route`, from the tool (`route_length`: all)
 # At one consumer; beyond it, one summary finding for the consumer. 200k pairs ≈ 630 tools of
 # one name: hundreds of same-named tools still get their own findings and fixes.
 MAX_COLLIDING_PAIRS = 200_000
@@ -389,12 +388,10 @@ class _FindingBuilder:
             entry = ConsumerEntry(
                 consumer=collision.consumer,
                 colliding_with=tuple(o for o in head if o != leaf)[:MAX_COLLIDING_LISTED],
-                route=route[:MAX_ROUTE_LISTED],
+                route=route,
             )
             if len(collision.leaves) - 1 > MAX_COLLIDING_LISTED:
                 entry = ConsumerEntry(**entry, colliding_count=len(collision.leaves) - 1)
-            if len(route) > MAX_ROUTE_LISTED:
-                entry = ConsumerEntry(**entry, route_length=len(route))
             entries.append(entry)
             if len(entries) <= MAX_RELATED_CONSUMERS:
                 anchor = _consumer_anchor(ctx, collision.consumer, route[-1] if route else leaf)
