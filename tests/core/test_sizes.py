@@ -22,8 +22,9 @@ TOOLBOX = "flowdrop_node_processor_toolbox"
 
 
 @contextmanager
-def caps(pairs: int, entries: int, listed: int = 100) -> Iterator[None]:
+def caps(pairs: int, entries: int, listed: int = 100, per_finding: int = 1000) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cmp9, "MAX_COLLIDING_PER_FINDING", per_finding)
         patch.setattr(cmp9, "MAX_COLLIDING_PAIRS", pairs)
         patch.setattr(cmp9, "MAX_CONSUMER_ENTRIES", entries)
         patch.setattr(cmp9, "MAX_COLLIDING_LISTED", listed)
@@ -177,3 +178,15 @@ def test_collisions_by_reach_equal_collisions_by_flattening(text: str) -> None:
         patch.setattr(cmp9, "MAX_CANDIDATES_FOR_REACH", 10**9)
         reached = analyze(text).findings
     assert reached == flattened
+
+
+def test_all_the_consumers_lists_of_one_finding_share_a_budget() -> None:
+    nodes, edges = same_named(4, consumer="agent0")
+    for k in range(3):
+        nodes.append(node(f"agent{k}", AGENT, f"Agent {k}"))
+        edges += [tool_edge(f"s{i}", f"agent{k}") for i in range(4)] if k else []
+    with caps(pairs=5000, entries=50, listed=100, per_finding=5):
+        found = {f.node: f for f in cmp9_findings(workflow(nodes, edges))}
+    entries = [dict(e) for e in found["s0"].extra_dict()["consumers"]]
+    assert [e["colliding_with"] for e in entries] == [("s1", "s2", "s3"), ("s1", "s2"), ()]
+    assert [e.get("colliding_count") for e in entries] == [None, 3, 3]

@@ -16,8 +16,8 @@ being changed are pointed out, and each fix's title says how many there are.
 
 Messages name at most a few of the other tools and consumers, and related locations are capped,
 so that N same-named tools cost O(N) text per finding, not a quadratic pile of it. A finding's
-`consumers` list is capped too, and so is each entry's `colliding_with` (the message counts the
-consumers; the other tools are counted at the consumers listed). A consumer where more than
+`consumers` list is capped too, and so are the entries' `colliding_with` lists, each and all
+together (the message counts the consumers; the other tools are counted at the consumers listed). A consumer where more than
 MAX_COLLIDING_PAIRS pairs of tools collide (a generated workflow: thousands of same-named tools)
 gets ONE summary finding instead of one per tool there: per-tool findings would each list
 thousands of others at thousands of consumers (cubic output), and a rename plan for them would
@@ -54,6 +54,7 @@ MAX_RELATED_REFERENCES = 20  # references to a changed name given as related loc
 MAX_NAMED_BOXES = 4  # toolboxes named in a route
 MAX_CONSUMER_ENTRIES = 50  # consumers listed in a finding's `consumers` (the message counts all)
 MAX_COLLIDING_LISTED = 100  # tools in one entry's `colliding_with` (`colliding_count` says all)
+MAX_COLLIDING_PER_FINDING = 1000  # tools in all its entries' `colliding_with` together
 # At one consumer; beyond it, one summary finding for the consumer. 200k pairs ≈ 630 tools of
 # one name: hundreds of same-named tools still get their own findings and fixes.
 MAX_COLLIDING_PAIRS = 200_000
@@ -377,6 +378,7 @@ class _FindingBuilder:
         tool_name = collisions[0].tool_name
         collisions.sort(key=lambda c: _consumer_key(ctx, c.consumer))
         listed = collisions[:MAX_CONSUMER_ENTRIES]
+        budget = MAX_COLLIDING_PER_FINDING
         entries = []
         related: list[RelatedLocation] = []
         for collision in listed:
@@ -384,13 +386,15 @@ class _FindingBuilder:
             # A collision's leaves are in document order already (collisions_at sorts them,
             # and edits never reorder existing nodes); only the listed part is copied, so that
             # hundreds of same-named tools cost no tools × tools × consumers work.
-            head = collision.leaves[: MAX_COLLIDING_LISTED + 1]
+            limit = min(MAX_COLLIDING_LISTED, budget)
+            head = collision.leaves[: limit + 1]
             entry = ConsumerEntry(
                 consumer=collision.consumer,
-                colliding_with=tuple(o for o in head if o != leaf)[:MAX_COLLIDING_LISTED],
+                colliding_with=tuple(o for o in head if o != leaf)[:limit],
                 route=route,
             )
-            if len(collision.leaves) - 1 > MAX_COLLIDING_LISTED:
+            budget -= len(entry["colliding_with"])
+            if len(collision.leaves) - 1 > len(entry["colliding_with"]):
                 entry = ConsumerEntry(**entry, colliding_count=len(collision.leaves) - 1)
             entries.append(entry)
             if len(entries) <= MAX_RELATED_CONSUMERS:
