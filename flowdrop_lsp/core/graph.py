@@ -92,6 +92,16 @@ class ToolGraph:
         # Nodes added (True) and removed (False) since a rule last took them (CMP-9 keeps an
         # index of strings in nodes' data up to date from it).
         self.node_changes: list[tuple[bool, Node]] = []
+        # Tool names of the first definitions: a consumer can only have a collision among names
+        # that two nodes share, so CMP-9 looks at those few nodes instead of flattening every
+        # consumer (a chain of thousands of toolboxes, each wired to its own agent, would cost
+        # the square of its length).
+        self.ids_by_name: dict[str, set[str]] = {}
+        self.name_of: dict[str, str] = {}
+        self.shared_names: set[str] = set()
+        self.version = 0  # bumped by every change: what caches of reachability key on
+        self._consumers_of_leaf: dict[str, set[str]] = {}
+        self._cached_version = -1
 
     # ----- maintenance ----------------------------------------------------------------------
     def _first_changed(self, node_id: str) -> None:
@@ -99,6 +109,7 @@ class ToolGraph:
         nodes = self.definitions.get(node_id)
         first = nodes[0] if nodes else None
         was_box = node_id in self.passthroughs
+        self._index_name(node_id, first.tool_name if first is not None else None)
         if first is None:
             self.nodes_by_id.pop(node_id, None)
             self.passthroughs.discard(node_id)
@@ -127,6 +138,23 @@ class ToolGraph:
             self.duplicate_ids.discard(node_id)
         if was_box or node_id in self.passthroughs:
             self.cycles_dirty = True  # a toolbox appeared, vanished, or was renamed
+
+    def _index_name(self, node_id: str, name: str | None) -> None:
+        self.version += 1
+        old = self.name_of.pop(node_id, None)
+        if old is not None:
+            same = self.ids_by_name[old]
+            same.discard(node_id)
+            if len(same) < 2:
+                self.shared_names.discard(old)
+            if not same:
+                del self.ids_by_name[old]
+        if name is not None:
+            self.name_of[node_id] = name
+            same = self.ids_by_name.setdefault(name, set())
+            same.add(node_id)
+            if len(same) > 1:
+                self.shared_names.add(name)
 
     def add(self, model: Node | Edge | None) -> None:
         """Add a node or an edge (an element read as neither is ignored)."""
@@ -165,6 +193,7 @@ class ToolGraph:
         return (edge.source, edge.target, edge.source_handle, edge.target_handle)
 
     def add_edge(self, edge: Edge) -> None:
+        self.version += 1
         for end in (edge.source, edge.target):
             if end is not None:
                 self.edges_by_endpoint.setdefault(end, _Ordered()).add(edge)
@@ -184,6 +213,7 @@ class ToolGraph:
             self.cycles_dirty = True
 
     def remove_edge(self, edge: Edge) -> None:
+        self.version += 1
         for end in (edge.source, edge.target):
             if end is not None and end in self.edges_by_endpoint:
                 edges = self.edges_by_endpoint[end]
@@ -242,6 +272,50 @@ class ToolGraph:
                 elif source not in leaves:
                     leaves[source] = edge
         return FlatToolSet(consumer, leaves, box_parent)
+
+    def consumers_of_leaf(self, leaf: str) -> set[str]:
+        """The consumers whose flattened set holds `leaf` (a non-toolbox): the targets its tool
+        edges reach forwards through toolboxes, itself included if it is wired into itself.
+        Cached until the graph changes."""
+        if self._cached_version != self.version:
+            self._consumers_of_leaf.clear()
+            self._cached_version = self.version
+        found = self._consumers_of_leaf.get(leaf)
+        if found is not None:
+            return found
+        found = set()
+        seen_boxes: set[str] = set()
+        queue: deque[str] = deque([leaf])
+        while queue:
+            current = queue.popleft()
+            for edge in self.outgoing.get(current, ()):
+                target = edge.target
+                assert target is not None
+                if target not in self.passthroughs:
+                    found.add(target)
+                elif target not in seen_boxes:
+                    seen_boxes.add(target)
+                    queue.append(target)
+        self._consumers_of_leaf[leaf] = found
+        return found
+
+    def leaves_reaching_any(self, consumers: Iterable[str]) -> set[str]:
+        """The union of the consumers' flattened sets, in one backwards walk (not one each)."""
+        leaves: set[str] = set()
+        seen = set(consumers)
+        queue: deque[str] = deque(seen)
+        while queue:
+            current = queue.popleft()
+            for edge in self.incoming.get(current, ()):
+                source = edge.source
+                assert source is not None
+                if source in self.passthroughs:
+                    if source not in seen:
+                        seen.add(source)
+                        queue.append(source)
+                else:
+                    leaves.add(source)
+        return leaves
 
     def consumers_reached_from(self, node_id: str) -> list[str]:
         """The consumers a node's tools reach, forwards through any number of toolboxes."""

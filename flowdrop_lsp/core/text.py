@@ -77,6 +77,107 @@ def code_points_for_units(segment: str, units: int, encoding: Encoding) -> int:
     return len(segment)
 
 
+_BLOCK = 1024  # code points per block of the unit counts: what one conversion scans at most
+_SHORT = 4096  # a line segment shorter than this is simply counted (no index needed)
+
+
+def _block_units(chunk: str, encoding: Encoding) -> list[int]:
+    """Cumulative code units at each block boundary of `chunk` (first 0, last the total)."""
+    if chunk.isascii():
+        return [*range(0, len(chunk), _BLOCK), len(chunk)]
+    totals = [0]
+    running = 0
+    for at in range(0, len(chunk), _BLOCK):
+        running += units_in(chunk[at : at + _BLOCK], encoding)
+        totals.append(running)
+    return totals
+
+
+class UnitCounts:
+    """Code units before any offset of a chunked text, found in time independent of line
+    length: per chunk, the cumulative units at every `_BLOCK` code points; across chunks, their
+    running totals. A minified document is one line of megabytes: counting from the line start
+    on each conversion made each one cost the whole line. Built lazily, per chunk and encoding;
+    an edit forgets only the chunks it rebuilt."""
+
+    __slots__ = ("chunks", "chunk_starts", "blocks", "before")
+
+    def __init__(self, chunks: list[str], chunk_starts: list[int]) -> None:
+        self.chunks = chunks
+        self.chunk_starts = chunk_starts
+        self.blocks: dict[str, list[list[int] | None]] = {}  # encoding → per chunk
+        self.before: dict[str, list[int]] = {}  # encoding → units before each chunk, and total
+
+    def chunks_replaced(
+        self, first: int, last: int, count: int, chunks: list[str], chunk_starts: list[int]
+    ) -> None:
+        """Chunks `[first, last]` became `count` new ones (the lists are the text's, new)."""
+        for encoding, per_chunk in list(self.blocks.items()):
+            if len(per_chunk) - (last + 1 - first) + count == len(chunks):
+                per_chunk[first : last + 1] = [None] * count
+            else:  # chunks were dropped elsewhere too (empty ones): start over
+                del self.blocks[encoding]
+        self.chunks, self.chunk_starts = chunks, chunk_starts
+        self.before.clear()
+
+    def _blocks_of(self, index: int, encoding: Encoding) -> list[int]:
+        per_chunk = self.blocks.get(encoding)
+        if per_chunk is None:
+            per_chunk = self.blocks[encoding] = [None] * len(self.chunks)
+        found = per_chunk[index]
+        if found is None:
+            found = per_chunk[index] = _block_units(self.chunks[index], encoding)
+        return found
+
+    def _before(self, encoding: Encoding) -> list[int]:
+        found = self.before.get(encoding)
+        if found is None:
+            found = [0]
+            for index in range(len(self.chunks)):
+                found.append(found[-1] + self._blocks_of(index, encoding)[-1])
+            self.before[encoding] = found
+        return found
+
+    def _chunk_of(self, offset: int) -> int:
+        return max(0, bisect_right(self.chunk_starts, offset) - 1)
+
+    def units_before(self, offset: int, encoding: Encoding) -> int:
+        """Code units in `encoding` of the text before `offset`."""
+        if encoding == "utf-32":
+            return offset
+        index = self._chunk_of(offset)
+        local = offset - self.chunk_starts[index]
+        block = local // _BLOCK
+        chunk = self.chunks[index]
+        return (
+            self._before(encoding)[index]
+            + self._blocks_of(index, encoding)[block]
+            + units_in(chunk[block * _BLOCK : local], encoding)
+        )
+
+    def offset_at(self, units: int, encoding: Encoding) -> int:
+        """The first offset with at least `units` code units before it (a column inside a
+        character rounds up past it, as `code_points_for_units` does); the end if none."""
+        if encoding == "utf-32":
+            return max(0, min(units, self.chunk_starts[-1] + len(self.chunks[-1])))
+        if units <= 0:
+            return 0
+        before = self._before(encoding)
+        index = bisect_left(before, units) - 1  # before[index] < units <= before[index + 1]
+        if index + 1 >= len(before):
+            return self.chunk_starts[-1] + len(self.chunks[-1])
+        blocks = self._blocks_of(index, encoding)
+        local = units - before[index]
+        block = bisect_left(blocks, local) - 1  # blocks[block] < local <= blocks[block + 1]
+        start = block * _BLOCK
+        segment = self.chunks[index][start : start + _BLOCK]
+        return (
+            self.chunk_starts[index]
+            + start
+            + code_points_for_units(segment, local - blocks[block], encoding)
+        )
+
+
 # Line breaks that str.splitlines knows but LSP does not.
 _OTHER_BREAKS = re.compile("[\v\f\x1c-\x1e\x85\u2028\u2029]")
 
@@ -116,12 +217,20 @@ class Positions(Protocol):
 class LineIndex:
     """Maps offsets to lines and back for one immutable text."""
 
-    __slots__ = ("text", "line_starts")
+    __slots__ = ("text", "line_starts", "_units")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.line_starts = [0]
         self.line_starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        self._units: UnitCounts | None = None
+
+    @property
+    def units(self) -> UnitCounts:
+        """The unit counts, made on the first conversion on a long line."""
+        if self._units is None:
+            self._units = UnitCounts([self.text], [0])
+        return self._units
 
     def line_of(self, offset: int) -> int:
         return bisect_right(self.line_starts, offset) - 1
@@ -143,7 +252,12 @@ class LineIndex:
         offset = max(0, min(offset, len(self.text)))
         line = self.line_of(offset)
         start = self.line_starts[line]
-        return line, units_in(self.text[start:offset], encoding)
+        if encoding == "utf-32":
+            return line, offset - start
+        if offset - start <= _SHORT:
+            return line, units_in(self.text[start:offset], encoding)
+        units = self.units
+        return line, units.units_before(offset, encoding) - units.units_before(start, encoding)
 
     def offset(self, line: int, column: int, encoding: Encoding = "utf-32") -> int:
         """Offset of a 0-based (line, column); out-of-range values clamp as LSP asks."""
@@ -152,8 +266,20 @@ class LineIndex:
         if line >= len(self.line_starts):
             return len(self.text)
         start = self.line_starts[line]
-        content = self.text[start : self.line_end(line)]
-        return start + code_points_for_units(content, max(column, 0), encoding)
+        end = self.line_end(line)
+        if end - start <= _SHORT:
+            content = self.text[start:end]
+            return start + code_points_for_units(content, max(column, 0), encoding)
+        return _offset_on_long_line(self.units, start, end, column, encoding)
+
+
+def _offset_on_long_line(
+    units: UnitCounts, start: int, end: int, column: int, encoding: Encoding
+) -> int:
+    """`start + code_points_for_units(text[start:end], column)`, without scanning the line."""
+    if column <= 0:
+        return start
+    return min(end, units.offset_at(units.units_before(start, encoding) + column, encoding))
 
 
 class PendingShift:
@@ -271,6 +397,7 @@ class EditableText:
     def __init__(self, text: str) -> None:
         self.chunks = [text[i : i + _CHUNK] for i in range(0, len(text), _CHUNK)] or [""]
         self._recount()
+        self.units = UnitCounts(self.chunks, self.chunk_starts)
         self._joined: str | None = text
         self.lines = PendingShift(line_start_array(text))
 
@@ -330,6 +457,7 @@ class EditableText:
         if len(self.chunks) > 1 and "" in pieces:
             self.chunks = [chunk for chunk in self.chunks if chunk] or [""]
         self._recount()
+        self.units.chunks_replaced(first, last, len(pieces), self.chunks, self.chunk_starts)
         self._joined = None
 
     def _update_lines(self, start: int, end: int, new_text: str) -> None:
@@ -375,7 +503,12 @@ class EditableText:
         offset = max(0, min(offset, self.length))
         line = self.line_of(offset)
         start = self.lines.value(line)
-        return line, units_in(self.slice(start, offset), encoding)
+        if encoding == "utf-32":
+            return line, offset - start
+        if offset - start <= _SHORT:
+            return line, units_in(self.slice(start, offset), encoding)
+        units = self.units
+        return line, units.units_before(offset, encoding) - units.units_before(start, encoding)
 
     def offset(self, line: int, column: int, encoding: Encoding = "utf-32") -> int:
         if line < 0:
@@ -383,5 +516,8 @@ class EditableText:
         if line >= len(self.lines):
             return self.length
         start = self.lines.value(line)
-        content = self.slice(start, self.line_end(line))
-        return start + code_points_for_units(content, max(column, 0), encoding)
+        end = self.line_end(line)
+        if end - start <= _SHORT:
+            content = self.slice(start, end)
+            return start + code_points_for_units(content, max(column, 0), encoding)
+        return _offset_on_long_line(self.units, start, end, column, encoding)

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import random
+import re
 from array import array
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import flowdrop_lsp.core.text as text_module
-from flowdrop_lsp.core.text import EditableText, LineIndex, PendingShift, line_starts
+from flowdrop_lsp.core.text import (
+    EditableText,
+    Encoding,
+    LineIndex,
+    PendingShift,
+    Positions,
+    line_starts,
+)
 
 PIECES = ["a", "b", "\n", "\r\n", "\r", "数", "😀", " ", "{", "\n\n"]
 
@@ -69,3 +81,125 @@ def test_line_starts_by_windows_match_the_regex(monkeypatch: pytest.MonkeyPatch)
     for _ in range(2000):
         text = "".join(rng.choice("ab\n\r\u2028") for _ in range(rng.randint(0, 40)))
         assert line_starts(text) == LineIndex(text).line_starts
+
+
+# ----- positions on long lines: exact against a naive oracle ---------------------------------
+# Emoji (surrogate pairs in UTF-16, 4 bytes in UTF-8), CJK (3 bytes), a combining mark, ASCII,
+# and every line break LSP knows.
+LONG_PIECES = ["a", "{", '"', "😀", "数", "e\u0301", "\u0301", "\n", "\r\n", "\r", "é"]
+ENCODINGS: tuple[Encoding, ...] = ("utf-8", "utf-16", "utf-32")
+
+
+def naive_line_starts(text: str) -> list[int]:
+    return [0, *(match.end() for match in re.finditer(r"\r\n|\r|\n", text))]
+
+
+def oracle_position(text: str, offset: int, encoding: Encoding) -> tuple[int, int]:
+    offset = max(0, min(offset, len(text)))
+    starts = naive_line_starts(text)
+    line = max(i for i, start in enumerate(starts) if start <= offset)
+    return line, naive_units(text[starts[line] : offset], encoding)
+
+
+def naive_units(segment: str, encoding: Encoding) -> int:
+    if encoding == "utf-32":
+        return len(segment)
+    if encoding == "utf-16":
+        return len(segment.encode("utf-16-le", "surrogatepass")) // 2
+    return len(segment.encode("utf-8", "surrogatepass"))
+
+
+def oracle_offset(text: str, line: int, column: int, encoding: Encoding) -> int:
+    starts = naive_line_starts(text)
+    if line < 0:
+        return 0
+    if line >= len(starts):
+        return len(text)
+    end = starts[line + 1] if line + 1 < len(starts) else len(text)
+    content = text[starts[line] : end]
+    if line + 1 < len(starts):  # only the line's own break goes, not a \r before a \r\n's \r
+        content = content[:-2] if content.endswith("\r\n") else content[:-1]
+    counted = 0
+    for index, char in enumerate(content):
+        if counted >= column:
+            return starts[line] + index
+        counted += naive_units(char, encoding)
+    return starts[line] + len(content)
+
+
+def check_against_oracle(
+    text: str, positions: Positions, rng: random.Random, samples: int = 12
+) -> None:
+    offsets = {0, len(text), *(rng.randint(0, len(text)) for _ in range(samples))}
+    for offset in sorted(offsets):
+        for encoding in ENCODINGS:
+            line, column = oracle_position(text, offset, encoding)
+            assert positions.position(offset, encoding) == (line, column), (offset, encoding)
+            assert positions.offset(line, column, encoding) == oracle_offset(
+                text, line, column, encoding
+            )
+            for nudge in (-1, 1, 3):  # inside a surrogate pair or a UTF-8 sequence; past the end
+                assert positions.offset(line, column + nudge, encoding) == oracle_offset(
+                    text, line, column + nudge, encoding
+                ), (line, column + nudge, encoding)
+
+
+@contextmanager
+def small_blocks() -> Iterator[None]:
+    """Tiny chunks, blocks and 'long line' threshold: short texts take the long-line paths."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(text_module, "_CHUNK", 7)
+        patch.setattr(text_module, "_BLOCK", 3)
+        patch.setattr(text_module, "_SHORT", 2)
+        yield
+
+
+long_texts = st.lists(st.sampled_from(LONG_PIECES), max_size=120).map("".join)
+edits = st.lists(
+    st.tuples(st.integers(0, 10_000), st.integers(0, 6), long_texts.map(lambda s: s[:5])),
+    max_size=12,
+)
+
+
+@given(long_texts, edits, st.randoms(use_true_random=False))
+def test_positions_on_long_lines_match_the_oracle_after_edits(
+    text: str, changes: list[tuple[int, int, str]], rng: random.Random
+) -> None:
+    with small_blocks():
+        editable = EditableText(text)
+        check_against_oracle(text, LineIndex(text), rng)
+        check_against_oracle(text, editable, rng)
+        for at, length, new in changes:
+            start = at % (len(text) + 1)
+            end = min(len(text), start + length)
+            text = text[:start] + new + text[end:]
+            editable.replace(start, end, new)
+            check_against_oracle(text, editable, rng)
+
+
+def test_a_real_long_minified_line_after_many_edits() -> None:
+    """Default block sizes, a 40k-code-point line (the shape of an API export), edits of up
+    to a whole chunk."""
+    rng = random.Random(7)
+    text = "".join(rng.choice(LONG_PIECES[:7]) for _ in range(40_000))
+    editable = EditableText(text)
+    check_against_oracle(text, LineIndex(text), rng, samples=4)
+    for _ in range(8):
+        start = rng.randint(0, len(text))
+        end = min(len(text), start + rng.randint(0, 70_000 if rng.random() < 0.2 else 5))
+        new = "".join(rng.choice(LONG_PIECES) for _ in range(rng.randint(0, 9)))
+        text = text[:start] + new + text[end:]
+        editable.replace(start, end, new)
+        assert editable.text == text
+        check_against_oracle(text, editable, rng, samples=2)
+
+
+def test_an_edit_forgets_only_the_unit_counts_of_the_chunks_it_rebuilt() -> None:
+    text = "数😀a" * text_module._CHUNK  # three chunks, one line
+    editable = EditableText(text)
+    assert editable.position(len(text), "utf-16") == (0, 4 * text_module._CHUNK)
+    last = editable.units.blocks["utf-16"][-1]
+    editable.replace(10, 10, "x")  # the first chunk grows past the chunk size: it splits in two
+    assert len(editable.chunks) == 4
+    assert editable.units.blocks["utf-16"][-1] is last  # kept, not recounted
+    assert editable.position(len(text) + 1, "utf-16") == (0, 4 * text_module._CHUNK + 1)

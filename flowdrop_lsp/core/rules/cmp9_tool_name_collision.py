@@ -15,12 +15,17 @@ renames the others in its group(s); a renamed label's preferred fix is its own p
 being changed are pointed out, and each fix's title says how many there are.
 
 Messages name at most a few of the other tools and consumers, and related locations are capped,
-so that N same-named tools cost O(N) text per finding, not a quadratic pile of it.
+so that N same-named tools cost O(N) text per finding, not a quadratic pile of it. A finding's
+`consumers` list is capped too, and so are the entries' `colliding_with` lists, each and all
+together (the message counts the consumers; the other tools are counted at the consumers listed). A consumer where more than
+MAX_COLLIDING_PAIRS pairs of tools collide (a generated workflow: thousands of same-named tools)
+gets ONE summary finding instead of one per tool there: per-tool findings would each list
+thousands of others at thousands of consumers (cubic output), and a rename plan for them would
+be of no use to anyone. Leaves colliding elsewhere too still get their per-tool findings there.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,9 +52,14 @@ MAX_RELATED_OTHERS = 20  # other colliding tools given as related locations
 MAX_RELATED_CONSUMERS = 20  # consumers given as related locations
 MAX_RELATED_REFERENCES = 20  # references to a changed name given as related locations
 MAX_NAMED_BOXES = 4  # toolboxes named in a route
+MAX_CONSUMER_ENTRIES = 50  # consumers listed in a finding's `consumers` (the message counts all)
+MAX_COLLIDING_LISTED = 100  # tools in one entry's `colliding_with` (`colliding_count` says all)
+MAX_COLLIDING_PER_FINDING = 1000  # tools in all its entries' `colliding_with` together
+# At one consumer; beyond it, one summary finding for the consumer. 200k pairs ≈ 630 tools of
+# one name: hundreds of same-named tools still get their own findings and fixes.
+MAX_COLLIDING_PAIRS = 200_000
+MAX_SUMMARY_NAMES = 5  # colliding names quoted in a summary finding
 NAME_LIMIT = 40  # characters of a label quoted in a message
-
-NameCounts = dict[str, Counter[str]]  # consumer → how many of its leaves have each tool name
 
 
 @dataclass(frozen=True)
@@ -59,18 +69,36 @@ class Collision:
     leaves: tuple[str, ...]  # in document order
 
 
+# Above this many nodes sharing tool names, a consumer's collisions are found by flattening it;
+# below, by checking which of those nodes reach it (cached per graph state): a long chain of
+# toolboxes, each wired to an agent, would otherwise cost the square of its length.
+MAX_CANDIDATES_FOR_REACH = 64
+
+
 def collisions_at(ctx: RuleContext, consumer: str) -> list[Collision]:
     """The groups of leaves with one tool name in `consumer`'s flattened set."""
+    graph = ctx.graph
+    shared = graph.shared_names
+    if not shared:
+        return []  # no two nodes share a tool name: no collision anywhere
     by_name: dict[str, list[str]] = {}
-    for leaf in ctx.flat(consumer).leaves:
-        node = ctx.node(leaf)
-        if node is not None:  # an undefined leaf has no name to compare (R8 reports it)
-            by_name.setdefault(node.tool_name, []).append(leaf)
+    candidates = sum(len(graph.ids_by_name[name]) for name in shared)
+    if candidates <= MAX_CANDIDATES_FOR_REACH:
+        for name in shared:
+            for leaf in graph.ids_by_name[name]:
+                if not graph.is_passthrough(leaf) and consumer in graph.consumers_of_leaf(leaf):
+                    by_name.setdefault(name, []).append(leaf)
+    else:
+        for leaf in ctx.flat(consumer).leaves:
+            node = ctx.node(leaf)
+            if node is not None:  # an undefined leaf has no name to compare (R8 reports it)
+                by_name.setdefault(node.tool_name, []).append(leaf)
     collisions = []
     for name, leaves in by_name.items():
         if len(leaves) > 1:
-            leaves.sort(key=lambda leaf: doc_order(ctx.graph.nodes_by_id[leaf]))
+            leaves.sort(key=lambda leaf: doc_order(graph.nodes_by_id[leaf]))
             collisions.append(Collision(consumer, name, tuple(leaves)))
+    collisions.sort(key=lambda c: doc_order(graph.nodes_by_id[c.leaves[0]]))
     return collisions
 
 
@@ -91,28 +119,15 @@ class ConsumerEntry(dict[str, Any]):
     update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
 
 
-def _name_counts(ctx: RuleContext, consumer: str, cache: NameCounts) -> Counter[str]:
-    counts = cache.get(consumer)
-    if counts is None:
-        counts = Counter()
-        for other in ctx.flat(consumer).leaves:
-            node = ctx.node(other)
-            if node is not None:
-                counts[node.tool_name] += 1
-        cache[consumer] = counts
-    return counts
-
-
-def names_around(ctx: RuleContext, leaf: str, cache: NameCounts | None = None) -> set[str]:
-    """The tool names of every other leaf at every consumer that `leaf` reaches."""
-    cache = {} if cache is None else cache
-    node = ctx.node(leaf)
-    own = node.tool_name if node is not None else None
+def names_around(ctx: RuleContext, leaf: str) -> set[str]:
+    """The tool names of every other leaf at every consumer that `leaf` reaches (the leaf is
+    in each of their sets, so its own name counts when another leaf there has it too)."""
+    graph = ctx.graph
     names: set[str] = set()
-    for consumer in ctx.graph.consumers_reached_from(leaf):
-        for name, count in _name_counts(ctx, consumer, cache).items():
-            if name != own or count > 1:  # the leaf itself counts once under its own name
-                names.add(name)
+    for other in graph.leaves_reaching_any(graph.consumers_reached_from(leaf)):
+        node = ctx.node(other)
+        if other != leaf and node is not None:
+            names.add(node.tool_name)
     return names
 
 
@@ -125,12 +140,11 @@ class RenamePlan:
     planned: set[str] = field(default_factory=set)  # the tool names of the planned labels
     numbers: LabelNumbers = field(default_factory=LabelNumbers)
     around: dict[str, set[str]] = field(default_factory=dict)  # leaf → names_around, cached
-    counts: NameCounts = field(default_factory=dict)
 
     def names_around(self, ctx: RuleContext, leaf: str) -> set[str]:
         found = self.around.get(leaf)
         if found is None:
-            found = self.around[leaf] = names_around(ctx, leaf, self.counts)
+            found = self.around[leaf] = names_around(ctx, leaf)
         return found
 
     def is_taken_for(self, ctx: RuleContext, leaf: str) -> Callable[[str], bool]:
@@ -363,23 +377,26 @@ class _FindingBuilder:
         node = graph.nodes_by_id[leaf]
         tool_name = collisions[0].tool_name
         collisions.sort(key=lambda c: _consumer_key(ctx, c.consumer))
-        others_at: dict[str, str] = {}  # other leaf → the first consumer they collide at
+        listed = collisions[:MAX_CONSUMER_ENTRIES]
+        budget = MAX_COLLIDING_PER_FINDING
         entries = []
         related: list[RelatedLocation] = []
-        for collision in collisions:
-            flat = ctx.flat(collision.consumer)
-            route = flat.route(leaf)
-            others = sorted(
-                (o for o in collision.leaves if o != leaf),
-                key=lambda o: doc_order(graph.nodes_by_id[o]),
+        for collision in listed:
+            route = ctx.flat(collision.consumer).route(leaf)
+            # A collision's leaves are in document order already (collisions_at sorts them,
+            # and edits never reorder existing nodes); only the listed part is copied, so that
+            # hundreds of same-named tools cost no tools × tools × consumers work.
+            limit = min(MAX_COLLIDING_LISTED, budget)
+            head = collision.leaves[: limit + 1]
+            entry = ConsumerEntry(
+                consumer=collision.consumer,
+                colliding_with=tuple(o for o in head if o != leaf)[:limit],
+                route=route,
             )
-            for other in others:
-                others_at.setdefault(other, collision.consumer)
-            entries.append(
-                ConsumerEntry(
-                    consumer=collision.consumer, colliding_with=tuple(others), route=route
-                )
-            )
+            budget -= len(entry["colliding_with"])
+            if len(collision.leaves) - 1 > len(entry["colliding_with"]):
+                entry = ConsumerEntry(**entry, colliding_count=len(collision.leaves) - 1)
+            entries.append(entry)
             if len(entries) <= MAX_RELATED_CONSUMERS:
                 anchor = _consumer_anchor(ctx, collision.consumer, route[-1] if route else leaf)
                 if anchor is not None:
@@ -390,14 +407,19 @@ class _FindingBuilder:
                             + (f"reached {_route_text(ctx, route)}" if route else "wired directly"),
                         )
                     )
-        others = sorted(others_at, key=lambda o: doc_order(graph.nodes_by_id[o]))
+        colliding: set[str] = set()
+        for collision in listed:
+            colliding.update(collision.leaves)
+        colliding.discard(leaf)
+        others = sorted(colliding, key=lambda o: doc_order(graph.nodes_by_id[o]))
         for other in others[:MAX_RELATED_OTHERS]:
-            route = ctx.flat(others_at[other]).route(other)
+            first_at = next(c.consumer for c in listed if other in c.leaves)
+            route = ctx.flat(first_at).route(other)
             related.append(
                 RelatedLocation(
                     graph.nodes_by_id[other].anchor,
                     f'also "{short_text(tool_name)}": {ctx.describe(other)}, '
-                    f"{_route_text(ctx, route)} to {_name(ctx, others_at[other])}",
+                    f"{_route_text(ctx, route)} to {_name(ctx, first_at)}",
                 )
             )
         fixes, renamed = self.fixes(leaf, others, entries[0]["route"])
@@ -410,11 +432,14 @@ class _FindingBuilder:
             )
             for ref in refs[:MAX_RELATED_REFERENCES]
         )
-        consumers = [c.consumer for c in collisions]
+        consumers = [c.consumer for c in collisions]  # all of them: the message counts them
         where = _listing(
             [_name(ctx, c) for c in consumers[:MAX_NAMED_CONSUMERS]], len(consumers), "more"
         )
-        if len(consumers) > 1:
+        if len(consumers) > MAX_CONSUMER_ENTRIES:
+            # Counting the tools at every consumer would cost consumers × tools per finding.
+            where += f" ({len(consumers)} consumers; tools counted at the first {len(entries)})"
+        elif len(consumers) > 1:
             where += f" ({len(consumers)} consumers)"
         message = (
             f'tool name "{short_text(tool_name)}" also used by '
@@ -436,16 +461,64 @@ class _FindingBuilder:
         )
 
 
+def colliding_pairs(collisions: Iterable[Collision]) -> int:
+    return sum(len(c.leaves) * (len(c.leaves) - 1) // 2 for c in collisions)
+
+
+def crowded_summary(ctx: RuleContext, consumer: str, collisions: list[Collision]) -> Finding:
+    """The one finding for a consumer with more than MAX_COLLIDING_PAIRS colliding pairs."""
+    groups = sorted(collisions, key=lambda c: (-len(c.leaves), c.tool_name))
+    tools = sum(len(c.leaves) for c in groups)
+    names = [f'"{short_text(c.tool_name, NAME_LIMIT)}" ×{len(c.leaves)}' for c in groups]
+    listed = _listing(names[:MAX_SUMMARY_NAMES], len(names), "other names")
+    first_leaf = groups[0].leaves[0]
+    flat = ctx.flat(consumer)
+    route = flat.route(first_leaf)
+    anchor = _consumer_anchor(ctx, consumer, route[-1] if route else first_leaf)
+    related = tuple(
+        RelatedLocation(
+            ctx.graph.nodes_by_id[leaf].anchor,
+            f'"{short_text(group.tool_name)}": {ctx.describe(leaf)}',
+        )
+        for group in groups[:MAX_SUMMARY_NAMES]
+        for leaf in group.leaves[: MAX_RELATED_OTHERS // MAX_SUMMARY_NAMES]
+    )
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"{tools} tools at {_name(ctx, consumer)} share {len(groups)} tool "
+        f"name{'s' if len(groups) > 1 else ''} ({colliding_pairs(groups)} colliding pairs, "
+        f"too many to report tool by tool): {listed}; the runtime would call only one tool "
+        "of each name",
+        anchor if anchor is not None else ctx.graph.nodes_by_id[first_leaf].anchor,
+        node=consumer,
+        related=related,
+        extra=(
+            ("consumer", consumer),
+            ("tool_names", tuple(c.tool_name for c in groups)),
+            ("colliding_tools", tools),
+            ("colliding_pairs", colliding_pairs(groups)),
+        ),
+    )
+
+
 def check(ctx: RuleContext) -> Iterator[Finding]:
     # The collisions per consumer are cached (RuleContext.refresh recomputes the consumers an
     # edit affects); the findings are rebuilt from them each time: their messages name labels
     # of other nodes, the renames are planned over all collisions together, and references
     # may be anywhere in the document. All of it only when there is a collision at all.
     by_leaf: dict[str, list[Collision]] = {}
-    for per_consumer in ctx.results_of(RULE.code).values():
+    crowded: list[str] = []
+    results = ctx.results_of(RULE.code)
+    for consumer, per_consumer in results.items():
+        if colliding_pairs(per_consumer) > MAX_COLLIDING_PAIRS:
+            crowded.append(consumer)
+            continue
         for collision in per_consumer:
             for leaf in collision.leaves:
                 by_leaf.setdefault(leaf, []).append(collision)
+    for consumer in sorted(crowded, key=lambda c: _consumer_key(ctx, c)):
+        yield crowded_summary(ctx, consumer, results[consumer])
     if not by_leaf:
         ctx.memo.pop(RULE.code, None)  # nothing to keep alive
         ctx.graph.node_changes.clear()
