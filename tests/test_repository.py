@@ -17,6 +17,8 @@ SCANNED = (
     "editors/vscode/e2e",
     "editors/vscode/scripts",
     "editors/nvim",
+    "editors/vim",
+    "editors/emacs",
     "Makefile",
     ".ci",
 )

@@ -72,6 +72,7 @@ class Document:
         # full-text change (or reopening) brings them back together.
         self.out_of_sync = False
         self.warned = False  # the user was told to reopen the file
+        self._flowdrop_verdict: tuple[tuple[object, ...], bool] | None = None
 
     @property
     def syntax(self) -> str:
@@ -144,10 +145,17 @@ class Document:
         """A FlowDrop workflow: a path matching the configured globs (relative to the settings
         file's folder, else `workspace_folder`), or JSON whose content is FlowDrop's shape
         (core.selection). Unrelated JSON gets nothing."""
+        # Every request asks (hover, definition, code lens…), and the answer costs glob matching
+        # or element parses: it is kept until the text, the settings or the folder change.
+        key = (self.version, id(self.engine), self.settings, workspace_folder)
+        if self._flowdrop_verdict is not None and self._flowdrop_verdict[0] == key:
+            return self._flowdrop_verdict[1]
         path = uri_path(self.uri)
-        if path is not None and named_as_workflow(path, self.settings, workspace_folder):
-            return True
-        return self.engine.looks_like_flowdrop
+        verdict = (
+            path is not None and named_as_workflow(path, self.settings, workspace_folder)
+        ) or self.engine.looks_like_flowdrop
+        self._flowdrop_verdict = (key, verdict)
+        return verdict
 
 
 class DocumentStore:

@@ -225,6 +225,12 @@ class FlowdropServer(LanguageServer):
         for document in self.documents.all():
             document.reconfigure(self.settings_for(document))
             self.schedule(document.uri)
+        # Inlay hints and code lenses are pulled by the client after edits, not after a settings
+        # change: ask for them again where the client lets us.
+        if self._capability("workspace", "inlay_hint", "refresh_support"):
+            self.workspace_inlay_hint_refresh(None)
+        if self._capability("workspace", "code_lens", "refresh_support"):
+            self.workspace_code_lens_refresh(None)
 
 
 def create_server() -> FlowdropServer:

@@ -79,6 +79,8 @@ class Session:
     result: types.InitializeResult
     # What the server registered dynamically (client/registerCapability), as editors accept it.
     registrations: list[types.Registration] = field(default_factory=list)
+    # The refresh requests the server sent (workspace/inlayHint/refresh, …), answered as editors do.
+    refreshes: list[str] = field(default_factory=list)
 
     def open(self, uri: str, text: str, version: int = 1, language_id: str = "json") -> None:
         self.client.text_document_did_open(
@@ -136,6 +138,9 @@ async def start_session(
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
     registrations = accept_registrations(lsp_client)
+    refreshes: list[str] = []
+    for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH):
+        features[method] = lambda *args, method=method: refreshes.append(method)
 
     capabilities = client_capabilities(kind)
     result = await lsp_client.initialize_session(
@@ -154,7 +159,7 @@ async def start_session(
         )
         or "utf-16"
     )
-    return Session(lsp_client, publishes, kind, encoding, result, registrations)
+    return Session(lsp_client, publishes, kind, encoding, result, registrations, refreshes)
 
 
 @pytest_lsp.fixture(params=CLIENTS, config=ClientServerConfig(server_command=server_command()))

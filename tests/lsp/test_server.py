@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from lsprotocol import types
+from pytest_lsp import client_capabilities
 
 from flowdrop_lsp.core.text import LineIndex
 from tests.lsp.conftest import REPO, SPEC_EXAMPLES, Session
@@ -414,3 +416,32 @@ async def test_stats_command_reports_what_the_last_change_recomputed(session: Se
     assert stats["fullReread"] is False
     assert stats["elementsReread"] == 1
     assert stats["consumersRecomputed"] == ["agent"]
+
+
+async def test_a_settings_change_asks_the_client_to_refresh_inlay_hints_and_lenses(
+    session: Session,
+) -> None:
+    """Hints and lenses are pulled after edits; after a settings change only a refresh request
+    brings them up to date (sent where the client supports it: Neovim's capabilities do)."""
+    asked = session.refreshes
+    session.open(URI, EXAMPLE.read_text(encoding="utf-8"))
+    await session.publishes.wait_for(URI, 1)
+    session.client.set_configuration({"severity": {"CMP-9": "warning"}}, section="flowdrop")
+    session.client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"flowdrop": {"severity": {"CMP-9": "warning"}}}
+        )
+    )
+    capabilities = client_capabilities(session.kind).workspace
+    wanted = []
+    if capabilities.inlay_hint and capabilities.inlay_hint.refresh_support:
+        wanted.append(types.WORKSPACE_INLAY_HINT_REFRESH)
+    if capabilities.code_lens and capabilities.code_lens.refresh_support:
+        wanted.append(types.WORKSPACE_CODE_LENS_REFRESH)
+    assert wanted or session.kind != "neovim"  # Neovim supports the inlay-hint refresh
+    for _ in range(200):
+        if len(asked) >= len(wanted):
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    assert set(asked) == set(wanted)
