@@ -42,10 +42,10 @@ def _rss_mib() -> float:
         return float("nan")
 
 
-def open_once(text: str) -> tuple[dict[str, float], WorkflowDocument]:
+def open_once(text: str, freeze: bool) -> tuple[dict[str, float], WorkflowDocument]:
     """Time one open up to its first findings, then the first full collection."""
     started = time.perf_counter()
-    document = WorkflowDocument(text)
+    document = WorkflowDocument(text, freeze_after_read=freeze)
     opened = time.perf_counter()
     findings = document.findings()
     first_findings = time.perf_counter()
@@ -63,6 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--freeze",
+        choices=("off", "on", "both"),
+        default="both",
+        help="freeze_after_read (as the server opens): off, on, or both interleaved",
+    )
     parser.add_argument("--memory", action="store_true", help="tracemalloc peak of one open")
     parser.add_argument("--profile", action="store_true", help="cProfile top 20 of one open")
     args = parser.parse_args(argv)
@@ -74,17 +80,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     gc.collect()
     rss_before = _rss_mib()
+    modes = {"off": [False], "on": [True], "both": [False, True]}[args.freeze]
     for run in range(args.repeat):
-        figures, document = open_once(text)
-        rss_after = _rss_mib()
-        print(
-            f"run {run + 1}: construct {figures['construct_ms']:.0f} ms, first findings "
-            f"{figures['first_findings_ms']:.0f} ms, first full gc "
-            f"{figures['first_full_gc_ms']:.0f} ms, findings {figures['findings']:.0f}, "
-            f"RSS +{rss_after - rss_before:.0f} MiB"
-        )
-        del document
-        gc.collect()
+        for freeze in modes:
+            figures, document = open_once(text, freeze)
+            rss_after = _rss_mib()
+            print(
+                f"run {run + 1} freeze {'on ' if freeze else 'off'}: construct "
+                f"{figures['construct_ms']:.0f} ms, first findings "
+                f"{figures['first_findings_ms']:.0f} ms, first full gc "
+                f"{figures['first_full_gc_ms']:.0f} ms, findings {figures['findings']:.0f}, "
+                f"RSS +{rss_after - rss_before:.0f} MiB"
+            )
+            document.close()
+            del document
+            gc.collect()
     if args.memory:
         tracemalloc.start()
         document = WorkflowDocument(text)
