@@ -64,9 +64,7 @@ class Document:
         self.language_id = language_id
         self.version = version
         self.settings = settings
-        self.engine = WorkflowDocument(
-            text, settings, allow_comments=self.allow_comments, syntax=self.syntax
-        )
+        self.engine = self._engine(text)
         self.published = False  # whether diagnostics were published (so they can be cleared)
         # After a change we could not apply, our buffer no longer matches the client's: only a
         # full-text change (or reopening) brings them back together.
@@ -127,10 +125,20 @@ class Document:
     def _line_count(self) -> int:
         return len(self.engine.buffer.lines)
 
-    def _reset(self, text: str) -> None:
-        self.engine = WorkflowDocument(
-            text, self.settings, allow_comments=self.allow_comments, syntax=self.syntax
+    def _engine(self, text: str) -> WorkflowDocument:
+        # The server closes every engine it drops (`_reset`, DocumentStore.close), so the
+        # engine may freeze its analysis out of the collector's way (see WorkflowDocument._load).
+        return WorkflowDocument(
+            text,
+            self.settings,
+            allow_comments=self.allow_comments,
+            syntax=self.syntax,
+            freeze_after_read=True,
         )
+
+    def _reset(self, text: str) -> None:
+        self.engine.close()
+        self.engine = self._engine(text)
 
     def reconfigure(self, settings: Settings) -> None:
         """New settings: re-read the text under them (only when they differ)."""
@@ -165,6 +173,7 @@ class DocumentStore:
     def open(
         self, uri: str, language_id: str, version: int, text: str, settings: Settings
     ) -> Document:
+        self.close(uri)  # reopened without a close: the old engine is closed all the same
         document = Document(uri, language_id, version, text, settings)
         self._documents[uri] = document
         return document
@@ -173,7 +182,10 @@ class DocumentStore:
         return self._documents.get(uri)
 
     def close(self, uri: str) -> Document | None:
-        return self._documents.pop(uri, None)
+        document = self._documents.pop(uri, None)
+        if document is not None:
+            document.engine.close()
+        return document
 
     def all(self) -> list[Document]:
         return list(self._documents.values())
