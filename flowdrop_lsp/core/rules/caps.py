@@ -1,0 +1,69 @@
+"""Cap exploding output (issue 10 §5): past a bound, one summary finding instead of thousands.
+
+A document with a million bad `edges` items or a million duplicate edges would otherwise give a
+million findings: tens of megabytes of CLI output and an editor that chokes on the diagnostics.
+Past `FINDINGS_PER_GROUP` findings of one group (a rule's code; FD-SCHEMA per array), the first
+ones by position are kept and one summary finding of the same code says how many more there are.
+The cap is decided on the whole set of findings each time they are collected, so an edit that
+fixes one item changes the count exactly as a from-scratch analysis would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import replace
+
+from flowdrop_lsp.core.findings import Finding
+
+FINDINGS_PER_GROUP = 100
+# CMP-9 already bounds its own findings (consumers and colliding names per finding, and a
+# summary past many colliding pairs); each of its findings is about a different tool name.
+UNCAPPED_CODES = frozenset({"CMP-9"})
+
+
+def schema_array_group(finding: Finding) -> Hashable:
+    """FD-SCHEMA findings are capped per array (`nodes[3].id: …` → "nodes"), the rest per code."""
+    if finding.code == "FD-SCHEMA":
+        head = finding.message.split(":", 1)[0]
+        return (finding.code, head.split("[", 1)[0] if "[" in head else head)
+    return finding.code
+
+
+def cap_with_summary(
+    findings: Iterable[Finding],
+    *,
+    limit: int = FINDINGS_PER_GROUP,
+    group_of: Callable[[Finding], Hashable] = schema_array_group,
+) -> list[Finding]:
+    """`findings`, each group cut to its first `limit` by position plus one summary finding
+    (anchored on the first finding left out) that counts the rest. Below the cap, unchanged."""
+    groups: dict[Hashable, list[Finding]] = {}
+    kept: list[Finding] = []
+    for finding in findings:
+        if finding.code in UNCAPPED_CODES:
+            kept.append(finding)
+        else:
+            groups.setdefault(group_of(finding), []).append(finding)
+    for group, members in groups.items():
+        if len(members) <= limit:
+            kept.extend(members)
+            continue
+        members.sort(key=Finding.sort_key)
+        kept.extend(members[:limit])
+        kept.append(_summary(members[limit], len(members) - limit, limit, group))
+    return kept
+
+
+def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable) -> Finding:
+    where = f" in `{group[1]}`" if isinstance(group, tuple) else ""
+    return replace(
+        first_left_out,
+        message=(
+            f"… and {left_out:,} more {first_left_out.code} findings{where} from here on "
+            f"(only the first {limit:,} are listed one by one)"
+        ),
+        node=None,
+        related=(),
+        fixes=(),
+        extra=(("capped", left_out),),
+    )
