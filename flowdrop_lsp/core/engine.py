@@ -410,7 +410,7 @@ class WorkflowDocument:
                     found.extend(check(self.context))
             # Capped after resolving (positions decide which are kept), before settings (an
             # ignored code drops its summary too; a per-code severity applies to it).
-            capped = cap_with_summary(map(resolve_finding, found))
+            capped = cap_with_summary(found, resolve=resolve_finding)
             findings = apply_settings(capped, self.settings)
             self._findings = tuple(self.reader.write_fixes(f, self.buffer) for f in findings)
         return self._findings

@@ -34,24 +34,34 @@ def cap_with_summary(
     *,
     limit: int = FINDINGS_PER_GROUP,
     group_of: Callable[[Finding], Hashable] = schema_array_group,
+    resolve: Callable[[Finding], Finding] = lambda finding: finding,
 ) -> list[Finding]:
     """`findings`, each group cut to its first `limit` by position plus one summary finding
-    (anchored on the first finding left out) that counts the rest. Below the cap, unchanged."""
+    (anchored on the first finding left out) that counts the rest. Below the cap, unchanged.
+
+    `resolve` makes a finding's spans absolute; it is applied to the findings kept only (the
+    order is decided on resolved main spans), since a million findings left out need not be
+    copied with their related locations and fixes first."""
     groups: dict[Hashable, list[Finding]] = {}
     kept: list[Finding] = []
     for finding in findings:
         if finding.code in UNCAPPED_CODES:
-            kept.append(finding)
+            kept.append(resolve(finding))
         else:
             groups.setdefault(group_of(finding), []).append(finding)
     for group, members in groups.items():
         if len(members) <= limit:
-            kept.extend(members)
+            kept.extend(map(resolve, members))
             continue
-        members.sort(key=Finding.sort_key)
-        kept.extend(members[:limit])
-        kept.append(_summary(members[limit], len(members) - limit, limit, group))
+        members.sort(key=_resolved_sort_key)
+        kept.extend(map(resolve, members[:limit]))
+        kept.append(_summary(resolve(members[limit]), len(members) - limit, limit, group))
     return kept
+
+
+def _resolved_sort_key(finding: Finding) -> tuple[int, int, str, str]:
+    span = finding.span.resolve()
+    return (span.start, span.end, finding.code, finding.message)  # as Finding.sort_key
 
 
 def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable) -> Finding:
