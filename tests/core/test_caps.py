@@ -141,3 +141,13 @@ def test_cmp9_keeps_its_own_bounds() -> None:
     many = [Finding("CMP-9", Severity.ERROR, f"tool {i}", span) for i in range(CAP + 5)]
     assert cap_with_summary(many) == many
     assert len(cap_with_summary([replace(f, code="R8") for f in many])) == CAP + 1
+
+
+def test_per_edge_rules_are_capped_too() -> None:
+    """R12 (found while an edge is read, kept per element) goes through the same cap."""
+    self_edges = [{"source": "a", "target": "a", "sourceHandle": f"h{i}"} for i in range(CAP + 7)]
+    found = of("R12", analyze(workflow([node("a")], self_edges)).findings)
+    assert len(found) == CAP + 1
+    assert summaries(found)[0].extra_dict()["capped"] == 7
+    found = of("R12", analyze(workflow([node("a")], self_edges[:CAP])).findings)
+    assert len(found) == CAP and summaries(found) == []
