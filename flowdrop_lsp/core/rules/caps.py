@@ -10,10 +10,13 @@ fixes one item changes the count exactly as a from-scratch analysis would.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from flowdrop_lsp.core.findings import Finding
+
+T = TypeVar("T")
 
 FINDINGS_PER_GROUP = 100
 # CMP-9 already bounds its own findings (consumers and colliding names per finding, and a
@@ -50,13 +53,35 @@ def cap_with_summary(
         else:
             groups.setdefault(group_of(finding), []).append(finding)
     for group, members in groups.items():
-        if len(members) <= limit:
+        # A rule may have capped itself already (`first_with_summary`): its summary's count
+        # joins the count of the findings cut here, in one summary.
+        summaries = [m for m in members if _capped(m)]
+        if not summaries and len(members) <= limit:
             kept.extend(map(resolve, members))
             continue
-        members.sort(key=_resolved_sort_key)
-        kept.extend(map(resolve, members[:limit]))
-        kept.append(_summary(resolve(members[limit]), len(members) - limit, limit, group))
+        listed = sorted((m for m in members if not _capped(m)), key=_resolved_sort_key)
+        kept.extend(map(resolve, listed[:limit]))
+        left_out = sum(_capped(m) for m in summaries) + max(0, len(listed) - limit)
+        first_left_out = min([*listed[limit : limit + 1], *summaries], key=_resolved_sort_key)
+        kept.append(_summary(resolve(first_left_out), left_out, limit, group))
     return kept
+
+
+def first_with_summary(
+    items: Sequence[T], finding_of: Callable[[T], Finding], limit: int = FINDINGS_PER_GROUP
+) -> Iterator[Finding]:
+    """The findings of the first `limit` of `items` (in document order), then one summary
+    counting the rest: for a rule whose findings are costly to make (R13 re-reads each edge
+    for its span), so that a million of them are never made."""
+    for item in items[:limit]:
+        yield finding_of(item)
+    if len(items) > limit:
+        first_left_out = finding_of(items[limit])
+        yield _summary(first_left_out, len(items) - limit, limit, first_left_out.code)
+
+
+def _capped(finding: Finding) -> int:
+    return int(dict(finding.extra).get("capped", 0)) if finding.extra else 0
 
 
 def _resolved_sort_key(finding: Finding) -> tuple[int, int, str, str]:
