@@ -58,7 +58,7 @@ from flowdrop_lsp.core.model import (
 )
 from flowdrop_lsp.core.readers import REGION_CONTEXT, reader_for
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
-from flowdrop_lsp.core.rules.caps import cap_with_summary
+from flowdrop_lsp.core.rules.base import cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
 from flowdrop_lsp.core.settings import Settings

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from flowdrop_lsp.core import analyze
 from flowdrop_lsp.core.engine import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.caps import FINDINGS_PER_GROUP, cap_with_summary
+from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
 from flowdrop_lsp.core.schema import workflow_schema
 from flowdrop_lsp.entry import main
 from tests.core.builders import node, workflow

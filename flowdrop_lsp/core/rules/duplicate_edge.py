@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.graph import doc_order
 from flowdrop_lsp.core.model import Edge
-from flowdrop_lsp.core.rules.base import Rule, RuleContext
-from flowdrop_lsp.core.rules.caps import first_with_summary
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, first_with_summary
 
 RULE = Rule(
     "R13", "Duplicate edge", Severity.WARNING, "Two edges have the same source, target and handles."
