@@ -130,8 +130,10 @@ T = TypeVar("T")
 
 FINDINGS_PER_GROUP = 100
 # CMP-9 already bounds its own findings (consumers and colliding names per finding, and a
-# summary past many colliding pairs); each of its findings is about a different tool name.
-UNCAPPED_CODES = frozenset({"CMP-9"})
+# summary past many colliding pairs); each of its findings is about a different tool name. The
+# syntax reader bounds its own FD-SYNTAX findings, and the one that says why it stopped (e.g.
+# nesting too deep) comes last: it must not be cut.
+UNCAPPED_CODES = frozenset({"CMP-9", "FD-SYNTAX"})
 
 
 def schema_array_group(finding: Finding) -> Hashable:
