@@ -58,6 +58,7 @@ from flowdrop_lsp.core.model import (
 )
 from flowdrop_lsp.core.readers import REGION_CONTEXT, reader_for
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
+from flowdrop_lsp.core.rules.base import cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
 from flowdrop_lsp.core.settings import Settings
@@ -458,7 +459,10 @@ class WorkflowDocument:
             if self._is_workflow:
                 for _rule, check in GRAPH_RULES:
                     found.extend(check(self.context))
-            findings = apply_settings(map(resolve_finding, found), self.settings)
+            # Capped after resolving (positions decide which are kept), before settings (an
+            # ignored code drops its summary too; a per-code severity applies to it).
+            capped = cap_with_summary(found, resolve=resolve_finding)
+            findings = apply_settings(capped, self.settings)
             self._findings = tuple(self.reader.write_fixes(f, self.buffer) for f in findings)
         return self._findings
 

@@ -97,6 +97,7 @@ def _item_validators(kind: str) -> tuple[Draft202012Validator, Callable[[Any], b
 
 
 Problem = tuple[list[Any], str, int, int]  # path, message, start, end (in the text's coordinates)
+_NO_PATH: list[Any] = []  # shared, never mutated: the path of a problem with the item itself
 
 
 def _problems(
@@ -132,7 +133,13 @@ def _problems(
 def element_problems(kind: str, value: JsonValue, text: str) -> list[Problem]:
     """Schema problems of one element of `nodes` (kind "node") or `edges` ("edge")."""
     validator, fast = _item_validators(kind)
-    return _problems(validator, fast, value, to_python(value), text)
+    instance = to_python(value)
+    if not isinstance(instance, dict):
+        # Every item schema is an object schema: a number or string where an object belongs has
+        # exactly this one error, so a million of them need no million jsonschema calls. (The
+        # message is jsonschema's own; tests/core/test_caps.py compares the two.)
+        return [(_NO_PATH, f"{instance!r} is not of type 'object'", value.start, value.end)]
+    return _problems(validator, fast, value, instance, text)
 
 
 def root_problems(root: JObject, text: str) -> list[Problem]:
