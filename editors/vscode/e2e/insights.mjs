@@ -23,7 +23,7 @@ export async function insightScenario(e2e) {
   const editor = '.editor-group-container.active .monaco-editor';
 
   /** Screenshot into ARTIFACTS; with --docs-shot also the README's picture (editor area). */
-  const picture = async (name, { wholeWindow = false } = {}) => {
+  const picture = async (name, { wholeWindow = false, fullHeight = false } = {}) => {
     await e2e.shot(`01d-${name}`);
     if (!e2e.docsDir) return;
     const ed = await page.locator('.editor-group-container.active').first().boundingBox();
@@ -31,7 +31,7 @@ export async function insightScenario(e2e) {
     const file = path.join(e2e.docsDir, name);
     const clip = wholeWindow
       ? { x: 0, y: 0, width: 1280, height: Math.min(ed.y + ed.height, 560) }
-      : { x: ed.x, y: ed.y, width: 1280 - ed.x, height: Math.min(ed.height, 520) };
+      : { x: ed.x, y: ed.y, width: 1280 - ed.x, height: fullHeight ? ed.height : Math.min(ed.height, 520) };
     await page.screenshot({ path: file, clip });
     log(`README screenshot ${file} (${fs.statSync(file).size} bytes)`);
   };
@@ -78,7 +78,7 @@ export async function insightScenario(e2e) {
     return tool && agent ? [tool, agent] : null;
   });
   log(`OK inlay hints: ${hintLine.map((l) => JSON.stringify(l.trim())).join(', ')}`);
-  await picture('inlay-hints.png');
+  await picture('inlay-hints.png', { fullHeight: true }); // both labels are 18 lines apart
 
   // Code lens above the agent: "3 tools · 1 collision" (Web Search and web-search collide).
   const agent = find(/"id": "reason\.1"/);
@@ -146,7 +146,12 @@ export async function insightScenario(e2e) {
   log('OK rename undone (Ctrl+Z) and saved back');
 
   // Outline: Ctrl+Shift+O lists the agent under its role ("Consumers").
+  // VS Code's JSON support lists its own symbols (every key) beside ours, and the list is
+  // virtual (only the rows in view are in the DOM): filter it to "Research".
   await page.keyboard.press('Control+Shift+O');
+  const symbolInput = page.locator('.quick-input-widget input');
+  await symbolInput.waitFor({ state: 'visible', timeout: e2e.step });
+  await symbolInput.fill('@Research');
   const row = await e2e.waitFor('"Research Agent" under "Consumers" in Go to Symbol in Editor', async () => {
     const rows = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((els) =>
       els.map((r) => `${r.getAttribute('aria-label') || ''} | ${r.textContent || ''}`),
@@ -169,7 +174,7 @@ export async function insightScenario(e2e) {
   });
   log(`OK completion in "target": ${JSON.stringify(offeredIds)}`);
   await page.waitForTimeout(300); // the details pane
-  await picture('completion.png');
+  await picture('completion.png', { fullHeight: true }); // the list opens below the line
   await dismiss();
   await page.locator('.suggest-widget').first().waitFor({ state: 'hidden', timeout: e2e.step }).catch(() => {});
 }
