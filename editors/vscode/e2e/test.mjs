@@ -5,7 +5,9 @@
 //   WORKSPACE   workspace folder (holds research-agent.flowdrop.json + package.json)
 //   ARTIFACTS   folder for screenshots
 //   DOCS_SHOT   optional: where to write the README screenshot (quick-fix menu open);
-//               the hover screenshot goes beside it as hover.png
+//               the hover screenshot goes beside it as hover.png, and those of
+//               insights.mjs (inlay hints, code lens, definition, references, rename,
+//               outline, completion) too
 //   CHECK_BAD_PATH=1  finally set a broken flowdrop.server.path (workspace settings)
 //               and check that the error message names the setting
 //   YAML_WORKFLOW  optional: a Drupal config workflow (path relative to WORKSPACE, e.g.
@@ -18,6 +20,7 @@ import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { insightScenario } from './insights.mjs';
 
 const URL_BASE = process.env.CS_URL;
 const WORKSPACE = process.env.WORKSPACE;
@@ -173,6 +176,14 @@ async function main() {
   //     shows the resolved tool name, the agent it reaches and the collision there; the
   //     agent's code lens shows its tool count.
   await hoverScenario(original, idx + 1, col);
+
+  // 1c. Inlay hints, code lens, F12, Shift+F12, F2, Ctrl+Shift+O, Ctrl+Space (insights.mjs);
+  //     the rename is undone, so the file is as on disk again afterwards.
+  await insightScenario({
+    page, text: original, file: wsFile, docsDir: DOCS_SHOT ? path.dirname(DOCS_SHOT) : '', step: STEP,
+    waitFor, fail, log, shot, gotoLineCol,
+  });
+  await gotoLineCol(idx + 1, col);
 
   // 2. The Problems panel lists CMP-9 entries.
   await openProblems();
