@@ -19,10 +19,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    examples = SLOW_EXAMPLES if config.getoption("--slow") else DEFAULT_EXAMPLES
+    slow = config.getoption("--slow")
+    examples = SLOW_EXAMPLES if slow else DEFAULT_EXAMPLES
     settings.register_profile(
         "flowdrop",
         max_examples=examples,
+        # `make test` (and CI) draws the same examples on every run, so that a red CI can be
+        # reproduced anywhere and a green one is not luck; `make fuzz` (`--slow`) explores
+        # fresh random examples and keeps what fails in hypothesis's database.
+        derandomize=not slow,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )

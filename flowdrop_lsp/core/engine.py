@@ -34,8 +34,10 @@ from typing import Any
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.graph import ToolGraph
 from flowdrop_lsp.core.jsonsyntax import (
+    ARRAY_CUT_SHORT,
     EDGE_SHAPE,
     NODE_SHAPE,
+    OBJECT_CUT_SHORT,
     JArray,
     JObject,
     JOpaque,
@@ -110,8 +112,9 @@ class Element:
         self.model: Node | Edge | None = None
         self.findings: list[Finding] = []
         self.schema: list[tuple[list[Any], str, Span]] = []
-        # A syntax problem inside: the element may be half-typed, and then what follows it
-        # decides where it ends (an edit just after it is re-read with it).
+        # A syntax problem inside (or right at its end: cut short by the array's ']'): the
+        # element may be half-typed, and then what follows it decides where it ends (an edit
+        # just after it is re-read with it).
         self.broken = False
 
     def offset(self) -> int:
@@ -381,6 +384,13 @@ class WorkflowDocument:
         created = []
         kind = _KIND[owner.name]
         inside = _problems_inside(values, problems) if problems else {}
+        # An element cut short by the array's ']' has its problem just past its end, not
+        # inside it; it is half-typed all the same.
+        cut_short = (
+            {p.start for p in problems if p.message in (OBJECT_CUT_SHORT, ARRAY_CUT_SHORT)}
+            if problems
+            else set()
+        )
         for position, value in enumerate(values):
             element = Element(owner, first_index + position, value.start + offset)
             if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
@@ -420,8 +430,9 @@ class WorkflowDocument:
                         (path, message, Span(start + offset, end + offset, element))
                     )
             owned = inside.get(position)
+            element.broken = value.end in cut_short
             if owned:
-                element.broken = any(p.kind == "syntax" for p in owned)
+                element.broken = element.broken or any(p.kind == "syntax" for p in owned)
                 element.findings.extend(
                     _anchor_finding(f, offset, element) for f in syntax_findings(owned)
                 )

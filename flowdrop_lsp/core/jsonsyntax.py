@@ -167,6 +167,12 @@ class ParsedJson:
     problems: tuple[SyntaxProblem, ...]
 
 
+# The problems of a container closed by an enclosing container's bracket: reported at that
+# bracket, just past the container's end (the engine still counts them as the container's).
+OBJECT_CUT_SHORT = "expected '}' before ']'"
+ARRAY_CUT_SHORT = "expected ']' before '}'"
+
+
 def control_character_message(char: str) -> str:
     """`control character U+0009 (tab) in a string must be escaped as \\t`."""
     code = ord(char)
@@ -489,7 +495,7 @@ class _Parser:
                 break
             if kind == "]":
                 # A bracket that closes an enclosing array: this object was never closed.
-                self.error("expected '}' before ']'", tstart, tend)
+                self.error(OBJECT_CUT_SHORT, tstart, tend)
                 end = tstart
                 break
             if kind == ",":
@@ -581,7 +587,7 @@ class _Parser:
         elif ending == "]":
             end = tend
         elif ending == "}":
-            self.error("expected ']' before '}'", tstart, tend)
+            self.error(ARRAY_CUT_SHORT, tstart, tend)
             end = tstart
         else:  # "cut": the element this array is in is half-typed (cuts_element)
             end = self.pos

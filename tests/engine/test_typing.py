@@ -109,6 +109,26 @@ def test_only_an_open_brace_reports_the_unterminated_object() -> None:
     assert_same_as_a_whole_read(document)
 
 
+def test_a_brace_cut_short_by_the_arrays_bracket_is_half_typed() -> None:
+    """`{` typed right before the array's `]`: its problem ("expected '}' before ']'") lies
+    just past its end, yet it is half-typed, so typing after it re-reads it (found by the state
+    machine in CI: the `,` typed next was read as a trailing comma after a finished element)."""
+    document = WorkflowDocument(DOC)
+    nodes_end = document.text.index("\n  ],")
+    # `{` typed with no line break before the `]`: `…},\n    {],`
+    document.apply_edit(nodes_end, nodes_end + len("\n  "), ",\n    {")
+    brace = nodes_end + len(",\n    ")
+    assert document.text[brace : brace + 3] == "{],"
+    assert document.lists["nodes"].elements[-1].broken
+    assert_same_as_a_whole_read(document)
+    document.apply_edit(brace + 1, brace + 1, ",\n    ")
+    assert syntax(document) == [
+        ("unexpected ','", brace + 1, brace + 2),
+        ("expected '}' before ']'", brace + 7, brace + 8),
+    ]
+    assert_same_as_a_whole_read(document)
+
+
 def test_a_missing_value_swallows_one_element_until_the_value_is_typed() -> None:
     # Documented: after `"id": ` the next element is read as the value (it is JSON's only
     # reading); the next keystroke gives it back.
