@@ -18,6 +18,7 @@ from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.lsp.convert import SOURCE, fix_data, range_from_json, to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Document
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 FIX_ALL_KIND = "source.fixAll.flowdrop"
@@ -154,11 +155,8 @@ def register(server: FlowdropServer) -> None:
             code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=False
         ),
     )
+    @answers_on_failure("textDocument/codeAction", [])
     def on_code_action(
         ls: FlowdropServer, params: types.CodeActionParams
     ) -> list[types.CodeAction]:
-        try:
-            return code_actions(ls, params)
-        except Exception as error:  # noqa: BLE001 - a code-action request never fails
-            ls.log_error("textDocument/codeAction", error)
-            return []
+        return code_actions(ls, params)

@@ -18,6 +18,7 @@ from flowdrop_lsp.core import insight
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 SHOW_TOOLS = "flowdrop.showTools"
@@ -123,17 +124,11 @@ def show_tools(ls: FlowdropServer, *args: Any) -> dict[str, Any] | None:
 
 def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+    @answers_on_failure("textDocument/codeLens", [])
     def on_code_lens(ls: FlowdropServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-        try:
-            return code_lenses(ls, params)
-        except Exception as error:  # noqa: BLE001 - a request must still be answered
-            ls.log_error("textDocument/codeLens", error)
-            return []
+        return code_lenses(ls, params)
 
     @server.command(SHOW_TOOLS)
+    @answers_on_failure(SHOW_TOOLS, None)
     def on_show_tools(ls: FlowdropServer, *args: Any) -> dict[str, Any] | None:
-        try:
-            return show_tools(ls, *args)
-        except Exception as error:  # noqa: BLE001
-            ls.log_error(SHOW_TOOLS, error)
-            return None
+        return show_tools(ls, *args)

@@ -20,6 +20,7 @@ from flowdrop_lsp.core.navigation import (
 )
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 MAX_ITEMS = 1000  # beyond this the list is marked incomplete: the client asks again as you type
@@ -36,14 +37,11 @@ def register(server: FlowdropServer) -> None:
         types.TEXT_DOCUMENT_COMPLETION,
         types.CompletionOptions(trigger_characters=['"', "'", " "]),
     )
+    @answers_on_failure("completion", None)
     def completion(
         ls: FlowdropServer, params: types.CompletionParams
     ) -> types.CompletionList | None:
-        try:
-            return _complete(ls, params)
-        except Exception as error:  # noqa: BLE001 - a request never takes the server down
-            ls.log_error("completion", error)
-            return None
+        return _complete(ls, params)
 
 
 def _complete(ls: FlowdropServer, params: types.CompletionParams) -> types.CompletionList | None:

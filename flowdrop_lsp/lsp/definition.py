@@ -14,6 +14,7 @@ from flowdrop_lsp.core.navigation import NavigationIndex, Occurrence, navigation
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Document
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 
@@ -30,6 +31,18 @@ def occurrence_at(
     return document, index, index.occurrence_at(offset)
 
 
+def node_id_at(
+    ls: FlowdropServer, uri: str, position: types.Position
+) -> tuple[Document, NavigationIndex, Occurrence] | None:
+    """`occurrence_at` for the features that answer nothing off a node id (rename alone tells
+    the two Nones apart: off a node id it refuses with a message)."""
+    found = occurrence_at(ls, uri, position)
+    if found is None:
+        return None
+    document, index, occurrence = found
+    return None if occurrence is None else (document, index, occurrence)
+
+
 def locations(
     ls: FlowdropServer, document: Document, occurrences: list[Occurrence]
 ) -> list[types.Location]:
@@ -42,15 +55,12 @@ def locations(
 
 def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @answers_on_failure("definition", None)
     def definition(
         ls: FlowdropServer, params: types.DefinitionParams
     ) -> list[types.Location] | None:
-        try:
-            found = occurrence_at(ls, params.text_document.uri, params.position)
-            if found is None or found[2] is None:
-                return None
-            document, index, occurrence = found
-            return locations(ls, document, index.definitions(occurrence.node_id)) or None
-        except Exception as error:  # noqa: BLE001 - a request never takes the server down
-            ls.log_error("definition", error)
+        found = node_id_at(ls, params.text_document.uri, params.position)
+        if found is None:
             return None
+        document, index, occurrence = found
+        return locations(ls, document, index.definitions(occurrence.node_id)) or None

@@ -13,7 +13,8 @@ from lsprotocol import types
 
 from flowdrop_lsp.lsp import node_types_sync
 from flowdrop_lsp.lsp.current import document_at
-from flowdrop_lsp.lsp.documents import Change, ChangeRejected
+from flowdrop_lsp.lsp.documents import Change, ChangeRejected, Document
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 from flowdrop_lsp.lsp.settings_sync import show_new_problems
 
@@ -31,13 +32,13 @@ def pull_diagnostics(
     ls: FlowdropServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     document = document_at(ls, params.text_document.uri)
-    items: list[types.Diagnostic] = []
-    if document is not None:
-        try:
-            items = ls.diagnostics_of(document)
-        except Exception as error:  # noqa: BLE001 - a request must still be answered
-            ls.log_error("textDocument/diagnostic", error)
+    items: list[types.Diagnostic] = [] if document is None else _pulled_items(ls, document)
     return types.RelatedFullDocumentDiagnosticReport(items=items)
+
+
+@answers_on_failure("textDocument/diagnostic", [])
+def _pulled_items(ls: FlowdropServer, document: Document) -> list[types.Diagnostic]:
+    return ls.diagnostics_of(document)
 
 
 def enable_pull_diagnostics(ls: FlowdropServer) -> None:

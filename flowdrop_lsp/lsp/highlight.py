@@ -7,30 +7,28 @@ from lsprotocol import types
 
 from flowdrop_lsp.core.navigation import REFERENCE_KINDS, Kind
 from flowdrop_lsp.lsp.convert import to_range
-from flowdrop_lsp.lsp.definition import occurrence_at
+from flowdrop_lsp.lsp.definition import node_id_at
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 
 def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    @answers_on_failure("documentHighlight", None)
     def highlight(
         ls: FlowdropServer, params: types.DocumentHighlightParams
     ) -> list[types.DocumentHighlight] | None:
-        try:
-            found = occurrence_at(ls, params.text_document.uri, params.position)
-            if found is None or found[2] is None:
-                return None
-            document, index, occurrence = found
-            encoding = ls.encoding
-            return [
-                types.DocumentHighlight(
-                    range=to_range(document.lines, o.span, encoding),
-                    kind=types.DocumentHighlightKind.Write
-                    if o.kind is Kind.DECLARATION
-                    else types.DocumentHighlightKind.Read,
-                )
-                for o in index.occurrences(occurrence.node_id, REFERENCE_KINDS)
-            ]
-        except Exception as error:  # noqa: BLE001 - a request never takes the server down
-            ls.log_error("documentHighlight", error)
+        found = node_id_at(ls, params.text_document.uri, params.position)
+        if found is None:
             return None
+        document, index, occurrence = found
+        encoding = ls.encoding
+        return [
+            types.DocumentHighlight(
+                range=to_range(document.lines, o.span, encoding),
+                kind=types.DocumentHighlightKind.Write
+                if o.kind is Kind.DECLARATION
+                else types.DocumentHighlightKind.Read,
+            )
+            for o in index.occurrences(occurrence.node_id, REFERENCE_KINDS)
+        ]

@@ -25,6 +25,7 @@ from flowdrop_lsp.core.model import short_text
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 MAX_ROWS = 50  # tools listed in one hover (a consumer may be offered thousands)
@@ -253,9 +254,6 @@ def hover(ls: FlowdropServer, params: types.HoverParams) -> types.Hover | None:
 
 def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @answers_on_failure("textDocument/hover", None)
     def on_hover(ls: FlowdropServer, params: types.HoverParams) -> types.Hover | None:
-        try:
-            return hover(ls, params)
-        except Exception as error:  # noqa: BLE001 - a hover must still be answered
-            ls.log_error("textDocument/hover", error)
-            return None
+        return hover(ls, params)

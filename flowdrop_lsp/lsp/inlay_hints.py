@@ -15,6 +15,7 @@ from lsprotocol import types
 from flowdrop_lsp.core import insight
 from flowdrop_lsp.lsp.convert import to_position
 from flowdrop_lsp.lsp.current import document_at
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 
@@ -68,9 +69,6 @@ def inlay_hints(ls: FlowdropServer, params: types.InlayHintParams) -> list[types
 
 def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    @answers_on_failure("textDocument/inlayHint", [])
     def on_inlay_hint(ls: FlowdropServer, params: types.InlayHintParams) -> list[types.InlayHint]:
-        try:
-            return inlay_hints(ls, params)
-        except Exception as error:  # noqa: BLE001 - a request must still be answered
-            ls.log_error("textDocument/inlayHint", error)
-            return []
+        return inlay_hints(ls, params)

@@ -15,6 +15,7 @@ from pygls.exceptions import JsonRpcException
 from flowdrop_lsp.core.navigation import RenameRefused, rename_edits
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.definition import occurrence_at
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 REQUEST_FAILED = -32803  # LSP's RequestFailed: the request was valid, the answer is "no"
@@ -29,27 +30,18 @@ def _refuse(message: str) -> JsonRpcException:
 
 
 def register(server: FlowdropServer) -> None:
+    # A refusal (JsonRpcException) is the answer the editor shows: it is not a failure.
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    @answers_on_failure("prepareRename", None, passing=(JsonRpcException,))
     def prepare_rename(
         ls: FlowdropServer, params: types.PrepareRenameParams
     ) -> types.PrepareRenamePlaceholder | None:
-        try:
-            return _prepare(ls, params)
-        except JsonRpcException:
-            raise
-        except Exception as error:  # noqa: BLE001 - a request never takes the server down
-            ls.log_error("prepareRename", error)
-            return None
+        return _prepare(ls, params)
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
+    @answers_on_failure("rename", None, passing=(JsonRpcException,))
     def rename(ls: FlowdropServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-        try:
-            return _rename(ls, params)
-        except JsonRpcException:
-            raise
-        except Exception as error:  # noqa: BLE001 - a request never takes the server down
-            ls.log_error("rename", error)
-            return None
+        return _rename(ls, params)
 
 
 def _prepare(

@@ -27,6 +27,7 @@ from flowdrop_lsp.core.text import EditableText, Encoding, Span, units_in
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Document, uri_path
+from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
 MAX_WORKSPACE_SYMBOLS = 500
@@ -155,49 +156,43 @@ def _file_name(uri: str) -> str:
 
 def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @answers_on_failure("documentSymbol", None)
     def document_symbol(
         ls: FlowdropServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
-        try:
-            document = document_at(ls, params.text_document.uri)
-            if document is None or not ls.is_flowdrop(document):
-                return None
-            groups = document_symbols(ls, document)
-            hierarchical = ls._capability(
-                "text_document", "document_symbol", "hierarchical_document_symbol_support"
-            )
-            return groups if hierarchical else flat_symbols(groups, document.uri)
-        except Exception as error:  # noqa: BLE001 - a request never takes the server down
-            ls.log_error("documentSymbol", error)
+        document = document_at(ls, params.text_document.uri)
+        if document is None or not ls.is_flowdrop(document):
             return None
+        groups = document_symbols(ls, document)
+        hierarchical = ls._capability(
+            "text_document", "document_symbol", "hierarchical_document_symbol_support"
+        )
+        return groups if hierarchical else flat_symbols(groups, document.uri)
 
     @server.feature(types.WORKSPACE_SYMBOL)
+    @answers_on_failure("workspace/symbol", None)
     def workspace_symbol(
         ls: FlowdropServer, params: types.WorkspaceSymbolParams
     ) -> list[types.WorkspaceSymbol] | None:
-        try:
-            found: list[types.WorkspaceSymbol] = []
-            for opened in ls.documents.all():
-                room = MAX_WORKSPACE_SYMBOLS - len(found)
-                if room <= 0:
-                    break
-                # The one way to a document's analysis (it refuses a buffer out of sync).
-                document = document_at(ls, opened.uri)
-                if document is None or not ls.is_flowdrop(document):
-                    continue
-                for node in matching_nodes(document.engine, params.query, room):
-                    found.append(
-                        types.WorkspaceSymbol(
-                            name=node.name,
-                            kind=KIND_OF_ROLE[node.role],
-                            location=types.Location(
-                                uri=document.uri,
-                                range=to_range(document.lines, node.span, ls.encoding),
-                            ),
-                            container_name=f"{node.node_id} · {_file_name(document.uri)}",
-                        )
+        found: list[types.WorkspaceSymbol] = []
+        for opened in ls.documents.all():
+            room = MAX_WORKSPACE_SYMBOLS - len(found)
+            if room <= 0:
+                break
+            # The one way to a document's analysis (it refuses a buffer out of sync).
+            document = document_at(ls, opened.uri)
+            if document is None or not ls.is_flowdrop(document):
+                continue
+            for node in matching_nodes(document.engine, params.query, room):
+                found.append(
+                    types.WorkspaceSymbol(
+                        name=node.name,
+                        kind=KIND_OF_ROLE[node.role],
+                        location=types.Location(
+                            uri=document.uri,
+                            range=to_range(document.lines, node.span, ls.encoding),
+                        ),
+                        container_name=f"{node.node_id} · {_file_name(document.uri)}",
                     )
-            return found
-        except Exception as error:  # noqa: BLE001 - a request never takes the server down
-            ls.log_error("workspace/symbol", error)
-            return None
+                )
+        return found
