@@ -100,6 +100,9 @@ def to_diagnostic(
     if finding.fixes:
         data["fixes"] = [fix_data(fix, lines, encoding) for fix in finding.fixes]
     extra = finding.extra_dict()
+    # Read back by code_actions._current_fixes: a stale CMP-9 summary about a crowded consumer
+    # (node = consumer, no fixes) must not borrow the rename of that node's own collision as a
+    # tool elsewhere. Only the summary carries a consumer.
     if "consumer" in extra:
         data["consumer"] = extra["consumer"]
     return types.Diagnostic(
