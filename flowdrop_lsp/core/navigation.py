@@ -26,7 +26,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from itertools import islice
+from typing import TYPE_CHECKING, TypeVar
 
 from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.jsonsyntax import JObject, JsonValue, JString
@@ -401,45 +402,38 @@ def _resolved(span: Span) -> Span:
     return span.resolve() if span.base is not None else span
 
 
+Model = TypeVar("Model", Node, Edge)
+
+
+def _models(
+    document: WorkflowDocument, array: str, kind: type[Model], limit: int | None = None
+) -> Iterator[Model]:
+    """What the first `limit` elements of `array` were read as, where that is a `kind` (an
+    element too broken to be one is no symbol), in document order."""
+    for element in islice(document.lists[array].elements, limit):
+        if isinstance(element.model, kind):
+            yield element.model
+
+
+def _node_symbol(document: WorkflowDocument, node: Node) -> NodeSymbol:
+    span = _resolved(node.span)
+    return NodeSymbol(
+        node.id, node.label, node.type_id, role_of(document, node), span, _first_character(span)
+    )
+
+
+def _edge_symbol(edge: Edge) -> EdgeSymbol:
+    span = _resolved(edge.span)
+    return EdgeSymbol(edge.id, edge.source, edge.target, edge.is_tool, span, _first_character(span))
+
+
 def node_symbols(document: WorkflowDocument, limit: int | None = None) -> list[NodeSymbol]:
-    """The nodes as symbols, in document order (at most `limit` of them)."""
-    found: list[NodeSymbol] = []
-    for element in document.lists["nodes"].elements[:limit]:
-        model = element.model
-        if not isinstance(model, Node):
-            continue
-        span = _resolved(model.span)
-        found.append(
-            NodeSymbol(
-                model.id,
-                model.label,
-                model.type_id,
-                role_of(document, model),
-                span,
-                _first_character(span),
-            )
-        )
-    return found
+    """The nodes as symbols, in document order (those among the first `limit` elements)."""
+    return [_node_symbol(document, node) for node in _models(document, "nodes", Node, limit)]
 
 
 def edge_symbols(document: WorkflowDocument) -> list[EdgeSymbol]:
-    found: list[EdgeSymbol] = []
-    for element in document.lists["edges"].elements:
-        model = element.model
-        if not isinstance(model, Edge):
-            continue
-        span = _resolved(model.span)
-        found.append(
-            EdgeSymbol(
-                model.id,
-                model.source,
-                model.target,
-                model.is_tool,
-                span,
-                _first_character(span),
-            )
-        )
-    return found
+    return [_edge_symbol(edge) for edge in _models(document, "edges", Edge)]
 
 
 def _first_character(element: Span) -> Span:
@@ -473,24 +467,12 @@ def _fuzzy(query: str) -> re.Pattern[str]:
 
 def matching_nodes(document: WorkflowDocument, query: str, limit: int) -> list[NodeSymbol]:
     """Up to `limit` nodes whose id or label matches `query`; spans are read only for those."""
-    found: list[NodeSymbol] = []
-    for element in document.lists["nodes"].elements:
-        model = element.model
-        if isinstance(model, Node) and matches_query(query, model.id, model.label):
-            span = _resolved(model.span)
-            found.append(
-                NodeSymbol(
-                    model.id,
-                    model.label,
-                    model.type_id,
-                    role_of(document, model),
-                    span,
-                    _first_character(span),
-                )
-            )
-            if len(found) >= limit:
-                break
-    return found
+    matching = (
+        node
+        for node in _models(document, "nodes", Node)
+        if matches_query(query, node.id, node.label)
+    )
+    return [_node_symbol(document, node) for node in islice(matching, limit)]
 
 
 # ----- completion -----------------------------------------------------------------------------
