@@ -11,26 +11,27 @@ editors-deps` (run by `.ci/run`) installs them.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-SHIPPED = REPO / "editors" / "emacs"
-EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
-DRUPAL_WORKFLOW = (
-    Path(__file__).resolve().parent
-    / "fixtures"
-    / "config"
-    / "sync"
-    / "flowdrop_workflow.flowdrop_workflow.research.yml"
+from tests.editors.harness import (
+    EMOJI_PREFIX,
+    EMOJI_WORKFLOW,
+    EXAMPLE,
+    REPO,
+    assert_no_server_on_system_path,
+    assert_one_missing_server_warning,
+    copy_workflows,
+    line_of,
+    run_driven,
+    venv_bin,
 )
+
+SHIPPED = REPO / "editors" / "emacs"
 TIMEOUT_S = 90  # hard limit per Emacs run; a passing run takes a few seconds
-SYSTEM_PATH = "/usr/bin:/bin"
 MESSAGE = (
     'flowdrop [CMP-9]: tool name "web_search" also used by "{other}" ({node}) at "{consumer}"; '
     "the runtime would call only one of them"
@@ -122,57 +123,18 @@ DRIVER = r"""
 """
 
 
-def _venv_bin(name: str) -> str:
-    beside = Path(sys.executable).parent / name
-    found = str(beside) if beside.is_file() and os.access(beside, os.X_OK) else shutil.which(name)
-    assert found, f"`{name}` not found next to {sys.executable} or on PATH; install '.[test]'"
-    return found
-
-
-def _line_of(text: str, needle: str) -> tuple[int, str]:
-    """1-based line of the one line holding `needle`, and that line."""
-    hits = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if needle in line]
-    assert len(hits) == 1, f"{needle!r} on lines {[n for n, _ in hits]}"
-    return hits[0]
-
-
 def _run_emacs(tmp_path: Path, files: list[dict[str, object]], **params: object) -> dict:
     assert EMACS is not None
-    driver = tmp_path / "driver.el"
-    driver.write_text(DRIVER, encoding="utf-8")
-    out = tmp_path / "out.json"
-    params_file = tmp_path / "params.json"
-    params_file.write_text(
-        json.dumps(
-            {"load_path": str(SHIPPED), "timeout_s": 20, "out": str(out), "files": files, **params}
-        ),
-        encoding="utf-8",
+    return run_driven(
+        tmp_path,
+        [EMACS, "--batch", "-q", "-l"],
+        DRIVER,
+        "driver.el",
+        "FLOWDROP_EMACS_PARAMS",
+        {"load_path": str(SHIPPED), "timeout_s": 20, "files": files, **params},
+        TIMEOUT_S,
+        stdin="\n\n",  # what the minibuffer reads in batch mode: RET takes the default
     )
-    env = {
-        **os.environ,
-        "PATH": SYSTEM_PATH,
-        "HOME": str(tmp_path / "home"),  # no ~/.emacs.d of the user
-        "FLOWDROP_EMACS_PARAMS": str(params_file),
-    }
-    cmd = [EMACS, "--batch", "-q", "-l", str(driver)]
-    try:
-        proc = subprocess.run(
-            cmd,
-            cwd=tmp_path,
-            env=env,
-            input="\n\n",  # what the minibuffer reads in batch mode: RET takes the default
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-        )
-    except subprocess.TimeoutExpired as error:
-        raise AssertionError(f"emacs did not finish within {TIMEOUT_S} s: {error}") from None
-    assert proc.returncode == 0 and out.exists(), (
-        f"emacs exited {proc.returncode}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"
-    )
-    result: dict = json.loads(out.read_text(encoding="utf-8"))
-    print(json.dumps(result, indent=1, ensure_ascii=False))  # shown on failure or with -s
-    return result
 
 
 def _summary(diagnostics: list[dict]) -> list[tuple[int, int, str, str]]:
@@ -181,13 +143,8 @@ def _summary(diagnostics: list[dict]) -> list[tuple[int, int, str, str]]:
 
 def test_emacs_eglot_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> None:
     project = tmp_path / "project"
-    sync = project / "config" / "sync"
-    sync.mkdir(parents=True)
+    workflow, drupal = copy_workflows(project)
     (project / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
-    workflow = project / EXAMPLE.name
-    shutil.copyfile(EXAMPLE, workflow)
-    drupal = sync / DRUPAL_WORKFLOW.name
-    shutil.copyfile(DRUPAL_WORKFLOW, drupal)
     package = project / "package.json"  # workflow-shaped, but not a workflow file: nothing
     shutil.copyfile(EXAMPLE, package)
 
@@ -198,7 +155,7 @@ def test_emacs_eglot_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> No
             {"path": str(drupal), "expect": 2},
             {"path": str(package), "expect": 0},
         ],
-        executable=_venv_bin("flowdrop-lsp"),
+        executable=venv_bin("flowdrop-lsp"),
     )
     json_file, yaml_file, package_file = result["files"]
 
@@ -208,13 +165,13 @@ def test_emacs_eglot_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> No
     # Columns are 0-based character offsets; these lines are ASCII.
     assert _summary(json_file["diagnostics"]) == [
         (
-            _line_of(text, '"label": "Web Search"')[0],
+            line_of(text, '"label": "Web Search"')[0],
             25,
             "eglot-error",
             MESSAGE.format(other="web-search", node="http_request.2", consumer=consumer),
         ),
         (
-            _line_of(text, '"label": "web-search"')[0],
+            line_of(text, '"label": "web-search"')[0],
             25,
             "eglot-error",
             MESSAGE.format(other="Web Search", node="http_request.1", consumer=consumer),
@@ -226,13 +183,13 @@ def test_emacs_eglot_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> No
     assert yaml_file["mode"] == "flowdrop-yaml-mode" and yaml_file["eglot"] is True
     assert _summary(yaml_file["diagnostics"]) == [
         (
-            _line_of(text, "label: 'Web Search 🔎'")[0],
+            line_of(text, "label: 'Web Search 🔎'")[0],
             13,
             "eglot-error",
             MESSAGE.format(other="web-search", node="http_request.2", consumer=consumer),
         ),
         (
-            _line_of(text, "label: web-search")[0],
+            line_of(text, "label: web-search")[0],
             13,
             "eglot-error",
             MESSAGE.format(other="Web Search 🔎", node="http_request.1", consumer=consumer),
@@ -250,12 +207,12 @@ def test_emacs_eglot_code_action_applies_the_preferred_fix(tmp_path: Path) -> No
     result = _run_emacs(
         tmp_path,
         [{"path": str(workflow), "expect": 2, "fix": True}],
-        executable=_venv_bin("flowdrop-lsp"),
+        executable=venv_bin("flowdrop-lsp"),
     )
     (fixed,) = result["files"]
     assert fixed["diagnostics"] == []
     # The first label ("Web Search") keeps its name: its preferred fix renames the other one.
-    lnum, line = _line_of(original, '"label": "web-search"')
+    lnum, line = line_of(original, '"label": "web-search"')
     expected = original.split("\n")
     expected[lnum - 1] = line.replace('"web-search"', '"web-search 2"')
     assert fixed["text"] == "\n".join(expected)
@@ -265,37 +222,20 @@ def test_emacs_eglot_code_action_applies_the_preferred_fix(tmp_path: Path) -> No
 def test_emacs_eglot_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
     (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
     workflow = tmp_path / "emoji.flowdrop.json"
-    prefix = '    {"id": "t1", "data": {"note": "🚀 数据", "label": '
-    workflow.write_text(
-        "{\n"
-        '  "nodes": [\n'
-        '    {"id": "agent", "data": {"label": "Agent", "metadata": {"node_type_id": "agent"}}},\n'
-        + prefix
-        + '"web-search", "metadata": {"node_type_id": "http_request"}}},\n'
-        '    {"id": "t2", "data": {"label": "Web Search", "metadata": {"node_type_id": "http_request"}}}\n'
-        "  ],\n"
-        '  "edges": [\n'
-        '    {"id": "e1", "source": "t1", "target": "agent", "targetHandle": "agent-input-tool"},\n'
-        '    {"id": "e2", "source": "t2", "target": "agent", "targetHandle": "agent-input-tool"}\n'
-        "  ]\n"
-        "}\n",
-        encoding="utf-8",
-    )
+    workflow.write_text(EMOJI_WORKFLOW, encoding="utf-8")
     result = _run_emacs(
-        tmp_path, [{"path": str(workflow), "expect": 2}], executable=_venv_bin("flowdrop-lsp")
+        tmp_path, [{"path": str(workflow), "expect": 2}], executable=venv_bin("flowdrop-lsp")
     )
     diagnostics = sorted(result["files"][0]["diagnostics"], key=lambda d: d["line"])
     assert [d["line"] for d in diagnostics] == [4, 5]
     # Emacs columns are characters: the emoji (2 UTF-16 units) and CJK text are one each.
-    assert len(prefix) != len(prefix.encode("utf-16-le")) // 2
-    assert diagnostics[0]["column"] == len(prefix)
+    assert len(EMOJI_PREFIX) != len(EMOJI_PREFIX.encode("utf-16-le")) // 2
+    assert diagnostics[0]["column"] == len(EMOJI_PREFIX)
     assert diagnostics[0]["text"] == MESSAGE.format(other="Web Search", node="t2", consumer="Agent")
 
 
 def test_emacs_missing_server_is_one_warning(tmp_path: Path) -> None:
-    assert shutil.which("flowdrop-lsp", path=SYSTEM_PATH) is None, (
-        f"a flowdrop-lsp is installed in {SYSTEM_PATH}: this test cannot hide it"
-    )
+    assert_no_server_on_system_path()
     (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
     first, second = tmp_path / "a.flowdrop.json", tmp_path / "b.flowdrop.json"
     shutil.copyfile(EXAMPLE, first)
@@ -304,7 +244,4 @@ def test_emacs_missing_server_is_one_warning(tmp_path: Path) -> None:
         tmp_path, [{"path": str(first), "expect": 0}, {"path": str(second), "expect": 0}]
     )
     assert all(f["eglot"] is False for f in result["files"])
-    warnings = [line for line in result["warnings"].splitlines() if "flowdrop-lsp" in line]
-    assert len(warnings) == 1, result["warnings"]
-    assert f"flowdrop-lsp is neither on PATH nor in {tmp_path}/.venv/bin" in warnings[0]
-    assert "pipx install" in warnings[0]
+    assert_one_missing_server_warning(result["warnings"], tmp_path)

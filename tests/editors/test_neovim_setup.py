@@ -16,34 +16,23 @@ tests/editors/nvim/flowdrop_setup.lua.
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.editors.harness import (
+    DRUPAL_WORKFLOW,
+    EXAMPLE,
+    REPO,
+    SYSTEM_PATH,
+    assert_no_server_on_system_path,
+    copy_workflows,
+    run_nvim,
+    venv_bin,
+)
+
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_setup.lua"
 SHIPPED = REPO / "editors" / "nvim"
-EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
-DRUPAL_WORKFLOW = (
-    Path(__file__).resolve().parent
-    / "fixtures"
-    / "config"
-    / "sync"
-    / "flowdrop_workflow.flowdrop_workflow.research.yml"
-)
 TIMEOUT_S = 60  # hard limit per nvim run; a passing run takes about a second
-SYSTEM_PATH = "/usr/bin:/bin"  # no venv, no ~/.local/bin: where a stray flowdrop-lsp is unlikely
-
-
-def _venv_bin(name: str) -> str:
-    """`name` next to this interpreter (the venv's bin; not resolved, so symlinks keep it)."""
-    beside = Path(sys.executable).parent / name
-    found = str(beside) if beside.is_file() and os.access(beside, os.X_OK) else shutil.which(name)
-    assert found, f"`{name}` not found next to {sys.executable} or on PATH; install '.[test]'"
-    return found
 
 
 def _wrapper(bin_dir: Path, record: Path) -> Path:
@@ -51,7 +40,7 @@ def _wrapper(bin_dir: Path, record: Path) -> Path:
     bin_dir.mkdir(parents=True, exist_ok=True)
     script = bin_dir / "flowdrop-lsp"
     script.write_text(
-        f'#!/bin/sh\necho "$0" >> "{record}"\nexec "{_venv_bin("flowdrop-lsp")}" "$@"\n',
+        f'#!/bin/sh\necho "$0" >> "{record}"\nexec "{venv_bin("flowdrop-lsp")}" "$@"\n',
         encoding="utf-8",
     )
     script.chmod(0o755)
@@ -68,52 +57,27 @@ def _cmp9_lines(text: str) -> list[int]:
 
 
 def _run(tmp_path: Path, workflow: Path, path_env: str, params: dict[str, object]) -> str:
-    params_file = tmp_path / "params.json"
-    params_file.write_text(
-        json.dumps({"rtp": str(SHIPPED), "timeout_ms": 15000, **params}), encoding="utf-8"
+    return run_nvim(
+        tmp_path,
+        SCRIPT,
+        workflow,
+        {"rtp": str(SHIPPED), "timeout_ms": 15000, **params},
+        cwd=workflow.parent,
+        timeout_s=TIMEOUT_S,
+        path_env=path_env,
     )
-    home = tmp_path / "home"  # keep Neovim's state, log and cache out of the user's home
-    env = {
-        **os.environ,
-        "PATH": path_env,
-        "VIRTUAL_ENV": "",
-        "FLOWDROP_NVIM_PARAMS": str(params_file),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-    }
-    cmd = [_venv_bin("nvim"), "--headless", "--clean", "-u", str(SCRIPT), str(workflow)]
-    try:
-        proc = subprocess.run(
-            cmd, cwd=workflow.parent, env=env, capture_output=True, text=True, timeout=TIMEOUT_S
-        )
-    except subprocess.TimeoutExpired as error:
-        raise AssertionError(f"nvim did not finish within {TIMEOUT_S} s: {error}") from None
-    log = home / "state" / "nvim" / "lsp.log"
-    report = f"--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}\n--- lsp.log\n" + (
-        log.read_text(encoding="utf-8", errors="replace")[-4000:] if log.exists() else ""
-    )
-    print(report)  # shown by pytest -s or on failure
-    assert proc.returncode == 0, f"nvim exited {proc.returncode}\n{report}"
-    assert proc.stdout.rstrip().endswith("OK"), f"nvim did not report OK\n{report}"
-    return proc.stdout
 
 
 def _project(tmp_path: Path) -> Path:
     """A project (root marker `flowdrop-lsp.toml`) holding a JSON and a YAML workflow."""
     project = tmp_path / "project"
-    (project / "config" / "sync").mkdir(parents=True)
+    copy_workflows(project)
     (project / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
-    shutil.copyfile(EXAMPLE, project / EXAMPLE.name)
-    shutil.copyfile(DRUPAL_WORKFLOW, project / "config" / "sync" / DRUPAL_WORKFLOW.name)
     return project
 
 
 def test_missing_server_is_reported_once_with_how_to_install(tmp_path: Path) -> None:
-    assert shutil.which("flowdrop-lsp", path=SYSTEM_PATH) is None, (
-        f"a flowdrop-lsp is installed in {SYSTEM_PATH}: this test cannot hide it"
-    )
+    assert_no_server_on_system_path()
     project = _project(tmp_path)
     second = tmp_path / "other" / "second.flowdrop.json"  # another root: root_dir runs again
     second.parent.mkdir()
@@ -141,7 +105,7 @@ def test_missing_configured_server_path_is_reported_once(tmp_path: Path) -> None
     stdout = _run(
         tmp_path,
         project / EXAMPLE.name,
-        f"{Path(_venv_bin('flowdrop-lsp')).parent}:{SYSTEM_PATH}",  # PATH has one: not used
+        f"{Path(venv_bin('flowdrop-lsp')).parent}:{SYSTEM_PATH}",  # PATH has one: not used
         {
             "expect": "missing",
             "settings": {"flowdrop": {"server": {"path": str(missing)}}},

@@ -9,29 +9,28 @@ editors-deps` (run by `.ci/run`) installs them.
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-SHIPPED = REPO / "editors" / "vim"
-EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
-DRUPAL_WORKFLOW = (
-    Path(__file__).resolve().parent
-    / "fixtures"
-    / "config"
-    / "sync"
-    / "flowdrop_workflow.flowdrop_workflow.research.yml"
+from tests.editors.harness import (
+    EMOJI_PREFIX,
+    EMOJI_WORKFLOW,
+    EXAMPLE,
+    REPO,
+    assert_no_server_on_system_path,
+    assert_one_missing_server_warning,
+    copy_workflows,
+    line_of,
+    run_driven,
+    venv_bin,
 )
+
+SHIPPED = REPO / "editors" / "vim"
 # Where Debian's vim-ale puts ALE (an optional package: `packadd ale`).
 ALE_PACKAGE = Path("/usr/share/vim/vimfiles/pack/dist-bundle/opt/ale")
 TIMEOUT_S = 60  # hard limit per Vim run; a passing run takes 2-3 seconds
-SYSTEM_PATH = "/usr/bin:/bin"
 MESSAGE = (
     'tool name "web_search" also used by "{other}" ({node}) at "{consumer}"; '
     "the runtime would call only one of them"
@@ -84,57 +83,17 @@ autocmd VimEnter * ++nested call s:Run()
 """
 
 
-def _venv_bin(name: str) -> str:
-    beside = Path(sys.executable).parent / name
-    found = str(beside) if beside.is_file() and os.access(beside, os.X_OK) else shutil.which(name)
-    assert found, f"`{name}` not found next to {sys.executable} or on PATH; install '.[test]'"
-    return found
-
-
-def _line_of(text: str, needle: str) -> int:
-    """1-based line of the one line holding `needle`."""
-    hits = [n for n, line in enumerate(text.split("\n"), start=1) if needle in line]
-    assert len(hits) == 1, f"{needle!r} on lines {hits}"
-    return hits[0]
-
-
 def _run_vim(tmp_path: Path, files: list[dict[str, object]], **params: object) -> dict:
     assert VIM is not None
-    driver = tmp_path / "driver.vim"
-    driver.write_text(DRIVER, encoding="utf-8")
-    out = tmp_path / "out.json"
-    params_file = tmp_path / "params.json"
-    params_file.write_text(
-        json.dumps(
-            {"rtp": str(SHIPPED), "timeout_s": 20, "out": str(out), "files": files, **params}
-        ),
-        encoding="utf-8",
+    return run_driven(
+        tmp_path,
+        [VIM, "-N", "-es", "-i", "NONE", "-n", "-u"],  # -i NONE: no viminfo of the user
+        DRIVER,
+        "driver.vim",
+        "FLOWDROP_VIM_PARAMS",
+        {"rtp": str(SHIPPED), "timeout_s": 20, "files": files, **params},
+        TIMEOUT_S,
     )
-    env = {
-        **os.environ,
-        "PATH": SYSTEM_PATH,
-        "HOME": str(tmp_path / "home"),  # no ~/.vim, no viminfo of the user
-        "FLOWDROP_VIM_PARAMS": str(params_file),
-    }
-    cmd = [VIM, "-N", "-es", "-i", "NONE", "-n", "-u", str(driver)]
-    try:
-        proc = subprocess.run(
-            cmd,
-            cwd=tmp_path,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-        )
-    except subprocess.TimeoutExpired as error:
-        raise AssertionError(f"vim did not finish within {TIMEOUT_S} s: {error}") from None
-    assert proc.returncode == 0 and out.exists(), (
-        f"vim exited {proc.returncode}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"
-    )
-    result: dict = json.loads(out.read_text(encoding="utf-8"))
-    print(json.dumps(result, indent=1, ensure_ascii=False))  # shown on failure or with -s
-    return result
 
 
 def _summary(items: list[dict]) -> list[tuple[int, int, str, str, str]]:
@@ -143,13 +102,8 @@ def _summary(items: list[dict]) -> list[tuple[int, int, str, str, str]]:
 
 def test_vim_ale_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> None:
     project = tmp_path / "project"
-    sync = project / "config" / "sync"
-    sync.mkdir(parents=True)
+    workflow, drupal = copy_workflows(project)
     (project / ".git").mkdir()  # the project root marker
-    workflow = project / EXAMPLE.name
-    shutil.copyfile(EXAMPLE, workflow)
-    drupal = sync / DRUPAL_WORKFLOW.name
-    shutil.copyfile(DRUPAL_WORKFLOW, drupal)
     package = project / "package.json"  # workflow-shaped, but not a workflow file: nothing
     shutil.copyfile(EXAMPLE, package)
 
@@ -160,7 +114,7 @@ def test_vim_ale_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> None:
             {"path": str(drupal), "expect": 2},
             {"path": str(package), "expect": 0},
         ],
-        executable=_venv_bin("flowdrop-lsp"),
+        executable=venv_bin("flowdrop-lsp"),
     )
     json_file, yaml_file, package_file = result["files"]
 
@@ -169,14 +123,14 @@ def test_vim_ale_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> None:
     # ALE's columns are 1-based; these lines are ASCII, so every encoding agrees.
     assert _summary(json_file["items"]) == [
         (
-            _line_of(text, '"label": "Web Search"'),
+            line_of(text, '"label": "Web Search"')[0],
             26,
             "E",
             "CMP-9",
             MESSAGE.format(other="web-search", node="http_request.2", consumer="Research Agent"),
         ),
         (
-            _line_of(text, '"label": "web-search"'),
+            line_of(text, '"label": "web-search"')[0],
             26,
             "E",
             "CMP-9",
@@ -189,14 +143,14 @@ def test_vim_ale_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> None:
     assert yaml_file["filetype"] == "yaml"
     assert _summary(yaml_file["items"]) == [
         (
-            _line_of(text, "label: 'Web Search 🔎'"),
+            line_of(text, "label: 'Web Search 🔎'")[0],
             14,
             "E",
             "CMP-9",
             MESSAGE.format(other="web-search", node="http_request.2", consumer=consumer),
         ),
         (
-            _line_of(text, "label: web-search"),
+            line_of(text, "label: web-search")[0],
             14,
             "E",
             "CMP-9",
@@ -213,39 +167,22 @@ def test_vim_ale_columns_are_utf16_code_units(tmp_path: Path) -> None:
     mark sits left of the label (lines are always right). This pins that behaviour."""
     (tmp_path / ".git").mkdir()
     workflow = tmp_path / "emoji.flowdrop.json"
-    prefix = '    {"id": "t1", "data": {"note": "🚀 数据", "label": '
-    workflow.write_text(
-        "{\n"
-        '  "nodes": [\n'
-        '    {"id": "agent", "data": {"label": "Agent", "metadata": {"node_type_id": "agent"}}},\n'
-        + prefix
-        + '"web-search", "metadata": {"node_type_id": "http_request"}}},\n'
-        '    {"id": "t2", "data": {"label": "Web Search", "metadata": {"node_type_id": "http_request"}}}\n'
-        "  ],\n"
-        '  "edges": [\n'
-        '    {"id": "e1", "source": "t1", "target": "agent", "targetHandle": "agent-input-tool"},\n'
-        '    {"id": "e2", "source": "t2", "target": "agent", "targetHandle": "agent-input-tool"}\n'
-        "  ]\n"
-        "}\n",
-        encoding="utf-8",
-    )
+    workflow.write_text(EMOJI_WORKFLOW, encoding="utf-8")
     result = _run_vim(
         tmp_path,
         [{"path": str(workflow), "expect": 2}],
-        executable=_venv_bin("flowdrop-lsp"),
+        executable=venv_bin("flowdrop-lsp"),
     )
     items = sorted(result["files"][0]["items"], key=lambda i: i["lnum"])
     assert [i["lnum"] for i in items] == [4, 5]
-    utf16_units = len(prefix.encode("utf-16-le")) // 2
-    assert utf16_units < len(prefix.encode("utf-8"))
+    utf16_units = len(EMOJI_PREFIX.encode("utf-16-le")) // 2
+    assert utf16_units < len(EMOJI_PREFIX.encode("utf-8"))
     assert items[0]["col"] == utf16_units + 1
     assert items[0]["text"] == MESSAGE.format(other="Web Search", node="t2", consumer="Agent")
 
 
 def test_vim_ale_missing_server_is_reported_once(tmp_path: Path) -> None:
-    assert shutil.which("flowdrop-lsp", path=SYSTEM_PATH) is None, (
-        f"a flowdrop-lsp is installed in {SYSTEM_PATH}: this test cannot hide it"
-    )
+    assert_no_server_on_system_path()
     (tmp_path / ".git").mkdir()
     first, second = tmp_path / "a.flowdrop.json", tmp_path / "b.flowdrop.json"
     shutil.copyfile(EXAMPLE, first)
@@ -254,7 +191,4 @@ def test_vim_ale_missing_server_is_reported_once(tmp_path: Path) -> None:
         tmp_path, [{"path": str(first), "expect": 0}, {"path": str(second), "expect": 0}]
     )
     assert all(f["items"] == [] for f in result["files"])
-    warnings = [line for line in result["messages"].splitlines() if "flowdrop-lsp" in line]
-    assert len(warnings) == 1, result["messages"]
-    assert f"flowdrop-lsp is neither on PATH nor in {tmp_path}/.venv/bin" in warnings[0]
-    assert "pipx install" in warnings[0]
+    assert_one_missing_server_warning(result["messages"], tmp_path)
