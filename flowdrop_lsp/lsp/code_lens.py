@@ -20,17 +20,14 @@ from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
+from flowdrop_lsp.lsp.wording import counted
 
 SHOW_TOOLS = "flowdrop.showTools"
 MAX_SHOWN = 30  # tools listed in the message (the command's answer holds them all)
 
 
-def _count(count: int, what: str) -> str:
-    return f"{count} {what}{'' if count == 1 else 's'}"
-
-
-def lens_title(counted: insight.ToolCount) -> str:
-    return f"{_count(counted.tools, 'tool')} · {_count(counted.collisions, 'collision')}"
+def lens_title(count: insight.ToolCount) -> str:
+    return f"{counted(count.tools, 'tool')} · {counted(count.collisions, 'collision')}"
 
 
 def code_lenses(ls: FlowdropServer, params: types.CodeLensParams) -> list[types.CodeLens]:
@@ -91,8 +88,8 @@ def message_of(ctx: RuleContext, answer: dict[str, Any]) -> str:
         listed.append(f'{tool["toolName"]} ← "{tool["label"] or tool["node"]}"{via}{clash}')
     more = f"; … and {len(tools) - MAX_SHOWN} more" if len(tools) > MAX_SHOWN else ""
     return (
-        f'FlowDrop: "{name}" is offered {_count(len(tools), "tool")} '
-        f"({_count(answer['collisions'], 'collision')}): " + "; ".join(listed) + more
+        f'FlowDrop: "{name}" is offered {counted(len(tools), "tool")} '
+        f"({counted(answer['collisions'], 'collision')}): " + "; ".join(listed) + more
     )
 
 

@@ -27,6 +27,7 @@ from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
+from flowdrop_lsp.lsp.wording import counted
 
 MAX_ROWS = 50  # tools listed in one hover (a consumer may be offered thousands)
 MAX_CONSUMERS = 20  # consumers listed for one tool or toolbox
@@ -106,7 +107,7 @@ def tool_hover(ctx: RuleContext, w: Writer, tool: str) -> list[str]:
     ]
     if not reach.reaches:
         return [*lines, "Offered to no consumer: its tool edges lead to no agent."]
-    lines.append(f"Offered to {_count(len(reach.reaches), 'consumer')}:")
+    lines.append(f"Offered to {counted(len(reach.reaches), 'consumer')}:")
     lines.append("")
     for one in reach.reaches[:MAX_CONSUMERS]:
         line = f"- {_named(ctx, w, one.consumer)}, {_via(ctx, w, one.route)}"
@@ -123,17 +124,13 @@ def _via(ctx: RuleContext, w: Writer, route: tuple[str, ...]) -> str:
     return "wired directly" if not route else f"through {_route(ctx, w, route)}"
 
 
-def _count(count: int, what: str) -> str:
-    return f"{count} {what}{'' if count == 1 else 's'}"
-
-
 def consumer_hover(ctx: RuleContext, w: Writer, consumer: str) -> list[str]:
     seen = insight.consumer_tools(ctx, consumer)
-    heading = f"{w.strong('Consumer')} {_named(ctx, w, consumer)} is offered " + _count(
+    heading = f"{w.strong('Consumer')} {_named(ctx, w, consumer)} is offered " + counted(
         len(seen.tools), "tool"
     )
     if seen.collisions:
-        heading += f" · ⚠ {_count(seen.collisions, 'collision')}"
+        heading += f" · ⚠ {counted(seen.collisions, 'collision')}"
     rows = [
         [
             w.code(tool.tool_name) + (" ⚠" if tool.collides else ""),
@@ -165,7 +162,7 @@ def toolbox_hover(ctx: RuleContext, w: Writer, toolbox: str) -> list[str]:
     ]
     lines = [
         f"{w.strong('Toolbox')} {_named(ctx, w, toolbox)} forwards "
-        f"{_count(len(forwarding.tools), 'tool')} to {to}",
+        f"{counted(len(forwarding.tools), 'tool')} to {to}",
     ]
     if rows:
         lines += ["", *w.table(["tool name", "node", "through"], rows)]

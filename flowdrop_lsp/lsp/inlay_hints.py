@@ -17,10 +17,7 @@ from flowdrop_lsp.lsp.convert import to_position
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
-
-
-def _tools_label(count: int) -> str:
-    return f"{count} tool{'' if count == 1 else 's'}"
+from flowdrop_lsp.lsp.wording import counted
 
 
 def inlay_hints(ls: FlowdropServer, params: types.InlayHintParams) -> list[types.InlayHint]:
@@ -59,7 +56,7 @@ def inlay_hints(ls: FlowdropServer, params: types.InlayHintParams) -> list[types
             hints.append(
                 types.InlayHint(
                     position=position,
-                    label=_tools_label(insight.tool_count(ctx, node.id).tools),
+                    label=counted(insight.tool_count(ctx, node.id).tools, "tool"),
                     padding_left=True,
                     tooltip="tools offered to this agent, through every toolbox",
                 )
