@@ -15,7 +15,13 @@ from lsprotocol import types
 
 from flowdrop_lsp.core.edits import preferred_edits
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.lsp.convert import SOURCE, fix_data, range_from_json, to_range
+from flowdrop_lsp.lsp.convert import (
+    SOURCE,
+    fix_data,
+    range_from_json,
+    to_range,
+    workspace_edit,
+)
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Document
 from flowdrop_lsp.lsp.guard import answers_on_failure
@@ -34,18 +40,7 @@ def _wants(only: Sequence[str] | None, kind: str) -> bool:
 def _workspace_edit(
     ls: FlowdropServer, document: Document, edits: list[types.TextEdit]
 ) -> types.WorkspaceEdit:
-    if ls.supports_document_changes:
-        return types.WorkspaceEdit(
-            document_changes=[
-                types.TextDocumentEdit(
-                    text_document=types.OptionalVersionedTextDocumentIdentifier(
-                        uri=document.uri, version=document.version
-                    ),
-                    edits=list(edits),
-                )
-            ]
-        )
-    return types.WorkspaceEdit(changes={document.uri: list(edits)})
+    return workspace_edit(document.uri, document.version, edits, ls.supports_document_changes)
 
 
 def _current_fixes(

@@ -48,6 +48,25 @@ def to_text_edits(fix: Fix, lines: Positions, encoding: Encoding) -> list[types.
     ]
 
 
+def workspace_edit(
+    uri: str, version: int, edits: list[types.TextEdit], document_changes: bool
+) -> types.WorkspaceEdit:
+    """`edits` to one document: versioned (`documentChanges`, so a client refuses them on a
+    newer text) where the client supports that, else as plain `changes`."""
+    if document_changes:
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=uri, version=version
+                    ),
+                    edits=list(edits),
+                )
+            ]
+        )
+    return types.WorkspaceEdit(changes={uri: list(edits)})
+
+
 def fix_data(fix: Fix, lines: Positions, encoding: Encoding) -> dict[str, Any]:
     return {
         "title": fix.title,

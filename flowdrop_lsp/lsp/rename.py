@@ -12,9 +12,10 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from flowdrop_lsp.core.navigation import RenameRefused, rename_edits
-from flowdrop_lsp.lsp.convert import to_range
+from flowdrop_lsp.core.navigation import Occurrence, RenameRefused, rename_edits
+from flowdrop_lsp.lsp.convert import to_range, workspace_edit
 from flowdrop_lsp.lsp.definition import occurrence_at
+from flowdrop_lsp.lsp.documents import Document
 from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer
 
@@ -44,15 +45,27 @@ def register(server: FlowdropServer) -> None:
         return _rename(ls, params)
 
 
-def _prepare(
-    ls: FlowdropServer, params: types.PrepareRenameParams
-) -> types.PrepareRenamePlaceholder | None:
+def _renamed_at(
+    ls: FlowdropServer, params: types.PrepareRenameParams | types.RenameParams
+) -> tuple[Document, Occurrence] | None:
+    """The node id a rename at `params` would rename; None when the document is not an open
+    workflow; refused (with why) when the position is not on a node id."""
     found = occurrence_at(ls, params.text_document.uri, params.position)
     if found is None:
         return None
     document, _index, occurrence = found
     if occurrence is None:
         raise _refuse(NOT_AN_ID)
+    return document, occurrence
+
+
+def _prepare(
+    ls: FlowdropServer, params: types.PrepareRenameParams
+) -> types.PrepareRenamePlaceholder | None:
+    found = _renamed_at(ls, params)
+    if found is None:
+        return None
+    document, occurrence = found
     return types.PrepareRenamePlaceholder(
         range=to_range(document.lines, occurrence.span, ls.encoding),
         placeholder=occurrence.node_id,
@@ -60,12 +73,10 @@ def _prepare(
 
 
 def _rename(ls: FlowdropServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-    found = occurrence_at(ls, params.text_document.uri, params.position)
+    found = _renamed_at(ls, params)
     if found is None:
         return None
-    document, _index, occurrence = found
-    if occurrence is None:
-        raise _refuse(NOT_AN_ID)
+    document, occurrence = found
     try:
         edits = rename_edits(document.engine, occurrence.node_id, params.new_name)
     except RenameRefused as refused:
@@ -75,15 +86,4 @@ def _rename(ls: FlowdropServer, params: types.RenameParams) -> types.WorkspaceEd
         types.TextEdit(range=to_range(document.lines, e.span, encoding), new_text=e.new_text)
         for e in edits
     ]
-    if ls.supports_document_changes:
-        return types.WorkspaceEdit(
-            document_changes=[
-                types.TextDocumentEdit(
-                    text_document=types.OptionalVersionedTextDocumentIdentifier(
-                        uri=document.uri, version=document.version
-                    ),
-                    edits=list(text_edits),
-                )
-            ]
-        )
-    return types.WorkspaceEdit(changes={document.uri: text_edits})
+    return workspace_edit(document.uri, document.version, text_edits, ls.supports_document_changes)
