@@ -14,11 +14,11 @@
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
+import { STEP, Failure, fail, waitFor } from './wait.mjs';
 
 const URL_BASE = process.env.CS_URL;
 const WORKSPACE = process.env.WORKSPACE;
 const ARTIFACTS = process.env.ARTIFACTS;
-const STEP = Number(process.env.STEP_TIMEOUT_MS || 60000);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const FILE = 'broken.flowdrop.json';
 // Node "a" twice (R2, from the server) and a label that is a number (the schema's problem).
@@ -37,25 +37,6 @@ if (!URL_BASE || !WORKSPACE || !ARTIFACTS) {
 }
 const t0 = Date.now();
 const log = (msg) => console.log(`[schema +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
-class Failure extends Error {}
-const fail = (msg) => {
-  throw new Failure(msg);
-};
-
-async function waitFor(what, fn, timeout = STEP) {
-  const end = Date.now() + timeout;
-  let last;
-  for (;;) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) fail(`timed out after ${timeout / 1000}s waiting for ${what}` + (last instanceof Error ? ` (${last.message})` : ''));
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 let browser;
 let page;

@@ -21,13 +21,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { insightScenario } from './insights.mjs';
+import { STEP, Failure, fail, waitFor } from './wait.mjs';
 
 const URL_BASE = process.env.CS_URL;
 const WORKSPACE = process.env.WORKSPACE;
 const ARTIFACTS = process.env.ARTIFACTS;
 const DOCS_SHOT = process.env.DOCS_SHOT || '';
 const CHECK_BAD_PATH = process.env.CHECK_BAD_PATH === '1';
-const STEP = Number(process.env.STEP_TIMEOUT_MS || 60000);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const WORKFLOW = 'research-agent.flowdrop.json';
 const UNRELATED = 'package.json';
@@ -44,27 +44,6 @@ fs.mkdirSync(ARTIFACTS, { recursive: true });
 
 const t0 = Date.now();
 const log = (msg) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
-
-class Failure extends Error {}
-const fail = (msg) => {
-  throw new Failure(msg);
-};
-
-/** Poll `fn` until it returns a truthy value or the step bound passes. */
-async function waitFor(what, fn, timeout = STEP) {
-  const end = Date.now() + timeout;
-  let last;
-  for (;;) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) fail(`timed out after ${timeout / 1000}s waiting for ${what}` + (last instanceof Error ? ` (${last.message})` : ''));
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function waitForServer() {
   await waitFor(`code-server at ${URL_BASE}`, async () => {
