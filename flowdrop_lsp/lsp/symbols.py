@@ -79,6 +79,21 @@ class _Positions:
         return types.Range(start=self.found[span.start], end=self.found[span.end])
 
 
+def _group(
+    name: str, span: Span, children: list[types.DocumentSymbol], at: _Positions
+) -> types.DocumentSymbol:
+    """A role's nodes, or the edges, under one symbol that covers their array (its count as
+    detail, selected at the array's start)."""
+    return types.DocumentSymbol(
+        name=name,
+        detail=str(len(children)),
+        kind=types.SymbolKind.Namespace,
+        range=at.range(span),
+        selection_range=at.range(Span(span.start, span.start)),
+        children=children,
+    )
+
+
 def document_symbols(ls: FlowdropServer, document: Document) -> list[types.DocumentSymbol]:
     engine = document.engine
     nodes = node_symbols(engine)
@@ -94,45 +109,29 @@ def document_symbols(ls: FlowdropServer, document: Document) -> list[types.Docum
         members = [n for n in nodes if n.role is role]
         if not members or node_group is None:
             continue
-        groups.append(
+        children = [
             types.DocumentSymbol(
-                name=role.value,
-                detail=str(len(members)),
-                kind=types.SymbolKind.Namespace,
-                range=at.range(node_group),
-                selection_range=at.range(Span(node_group.start, node_group.start)),
-                children=[
-                    types.DocumentSymbol(
-                        name=n.name,
-                        detail=_node_detail(n),
-                        kind=KIND_OF_ROLE[n.role],
-                        range=at.range(n.span),
-                        selection_range=at.range(n.selection),
-                    )
-                    for n in members
-                ],
+                name=n.name,
+                detail=_node_detail(n),
+                kind=KIND_OF_ROLE[n.role],
+                range=at.range(n.span),
+                selection_range=at.range(n.selection),
             )
-        )
+            for n in members
+        ]
+        groups.append(_group(role.value, node_group, children, at))
     if edges and edge_group is not None:
-        groups.append(
+        children = [
             types.DocumentSymbol(
-                name=EDGES,
-                detail=str(len(edges)),
-                kind=types.SymbolKind.Namespace,
-                range=at.range(edge_group),
-                selection_range=at.range(Span(edge_group.start, edge_group.start)),
-                children=[
-                    types.DocumentSymbol(
-                        name=e.name,
-                        detail=_edge_detail(e),
-                        kind=types.SymbolKind.Event,
-                        range=at.range(e.span),
-                        selection_range=at.range(e.selection),
-                    )
-                    for e in edges
-                ],
+                name=e.name,
+                detail=_edge_detail(e),
+                kind=types.SymbolKind.Event,
+                range=at.range(e.span),
+                selection_range=at.range(e.selection),
             )
-        )
+            for e in edges
+        ]
+        groups.append(_group(EDGES, edge_group, children, at))
     return groups
 
 
