@@ -27,12 +27,12 @@ SYSTEM_PATH = "/usr/bin:/bin"  # no venv, no ~/.local/bin: where a stray flowdro
 # One line holds emoji and CJK text before the offending label `web-search` (of node t1, which
 # collides with t2's "Web Search" at "Agent"): columns in bytes, UTF-16 units and characters
 # all differ there.
-EMOJI_PREFIX = '    {"id": "t1", "data": {"note": "🚀 数据", "label": '
-EMOJI_WORKFLOW = (
+EMOJI_CJK_PREFIX = '    {"id": "t1", "data": {"note": "🚀 数据", "label": '
+EMOJI_CJK_WORKFLOW = (
     "{\n"
     '  "nodes": [\n'
     '    {"id": "agent", "data": {"label": "Agent", "metadata": {"node_type_id": "agent"}}},\n'
-    + EMOJI_PREFIX
+    + EMOJI_CJK_PREFIX
     + '"web-search", "metadata": {"node_type_id": "http_request"}}},\n'
     '    {"id": "t2", "data": {"label": "Web Search", "metadata": {"node_type_id": "http_request"}}}\n'
     "  ],\n"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests.editors.harness import (
-    EMOJI_PREFIX,
-    EMOJI_WORKFLOW,
+    EMOJI_CJK_PREFIX,
+    EMOJI_CJK_WORKFLOW,
     EXAMPLE,
     REPO,
     assert_no_server_on_system_path,
@@ -222,15 +222,15 @@ def test_emacs_eglot_code_action_applies_the_preferred_fix(tmp_path: Path) -> No
 def test_emacs_eglot_columns_after_emoji_and_cjk(tmp_path: Path) -> None:
     (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
     workflow = tmp_path / "emoji.flowdrop.json"
-    workflow.write_text(EMOJI_WORKFLOW, encoding="utf-8")
+    workflow.write_text(EMOJI_CJK_WORKFLOW, encoding="utf-8")
     result = _run_emacs(
         tmp_path, [{"path": str(workflow), "expect": 2}], executable=venv_bin("flowdrop-lsp")
     )
     diagnostics = sorted(result["files"][0]["diagnostics"], key=lambda d: d["line"])
     assert [d["line"] for d in diagnostics] == [4, 5]
     # Emacs columns are characters: the emoji (2 UTF-16 units) and CJK text are one each.
-    assert len(EMOJI_PREFIX) != len(EMOJI_PREFIX.encode("utf-16-le")) // 2
-    assert diagnostics[0]["column"] == len(EMOJI_PREFIX)
+    assert len(EMOJI_CJK_PREFIX) != len(EMOJI_CJK_PREFIX.encode("utf-16-le")) // 2
+    assert diagnostics[0]["column"] == len(EMOJI_CJK_PREFIX)
     assert diagnostics[0]["text"] == MESSAGE.format(other="Web Search", node="t2", consumer="Agent")
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.editors.harness import (
-    EMOJI_PREFIX,
-    EMOJI_WORKFLOW,
+    EMOJI_CJK_PREFIX,
+    EMOJI_CJK_WORKFLOW,
     EXAMPLE,
     REPO,
     assert_no_server_on_system_path,
@@ -167,7 +167,7 @@ def test_vim_ale_columns_are_utf16_code_units(tmp_path: Path) -> None:
     mark sits left of the label (lines are always right). This pins that behaviour."""
     (tmp_path / ".git").mkdir()
     workflow = tmp_path / "emoji.flowdrop.json"
-    workflow.write_text(EMOJI_WORKFLOW, encoding="utf-8")
+    workflow.write_text(EMOJI_CJK_WORKFLOW, encoding="utf-8")
     result = _run_vim(
         tmp_path,
         [{"path": str(workflow), "expect": 2}],
@@ -175,8 +175,8 @@ def test_vim_ale_columns_are_utf16_code_units(tmp_path: Path) -> None:
     )
     items = sorted(result["files"][0]["items"], key=lambda i: i["lnum"])
     assert [i["lnum"] for i in items] == [4, 5]
-    utf16_units = len(EMOJI_PREFIX.encode("utf-16-le")) // 2
-    assert utf16_units < len(EMOJI_PREFIX.encode("utf-8"))
+    utf16_units = len(EMOJI_CJK_PREFIX.encode("utf-16-le")) // 2
+    assert utf16_units < len(EMOJI_CJK_PREFIX.encode("utf-8"))
     assert items[0]["col"] == utf16_units + 1
     assert items[0]["text"] == MESSAGE.format(other="Web Search", node="t2", consumer="Agent")
 
