@@ -57,14 +57,19 @@ async def _registered(session: Session) -> types.Registration:
     return await asyncio.wait_for(until(), WAIT)
 
 
-async def test_a_changed_definition_on_disk_republishes(
-    watcher: LanguageClient, tmp_path: Path
-) -> None:
+async def _site(watcher: LanguageClient, tmp_path: Path) -> tuple[Session, str]:
+    """A site defining `http_request` (not `my_site_agent`) with WORKFLOW on disk, and a VS Code
+    session on it; answers the session and the workflow's uri (not opened yet)."""
     (tmp_path / f"{PREFIX}http_request.yml").write_text("id: http_request\n")
     document = tmp_path / "site.flowdrop.json"
     document.write_text(WORKFLOW)
-    uri = document.as_uri()
-    session = await start_session(watcher, "visual-studio-code")
+    return await start_session(watcher, "visual-studio-code"), document.as_uri()
+
+
+async def test_a_changed_definition_on_disk_republishes(
+    watcher: LanguageClient, tmp_path: Path
+) -> None:
+    session, uri = await _site(watcher, tmp_path)
     registration = await _registered(session)
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     options = registration.register_options
@@ -105,11 +110,7 @@ async def test_a_changed_definition_on_disk_republishes(
 async def test_an_open_definition_buffer_wins_over_the_disk(
     watcher: LanguageClient, tmp_path: Path
 ) -> None:
-    (tmp_path / f"{PREFIX}http_request.yml").write_text("id: http_request\n")
-    document = tmp_path / "site.flowdrop.json"
-    document.write_text(WORKFLOW)
-    uri = document.as_uri()
-    session = await start_session(watcher, "visual-studio-code")
+    session, uri = await _site(watcher, tmp_path)
     session.open(uri, WORKFLOW)
     assert len(_unknown(await session.publishes.wait_for(uri, 1))) == 1
 
