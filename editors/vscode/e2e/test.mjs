@@ -81,6 +81,40 @@ async function quickOpen(file) {
 /** Squiggles in the active editor. */
 const activeSquiggles = () => page.locator('.editor-group-container.active .monaco-editor .squiggly-error');
 
+/** With the cursor on a squiggled label, Ctrl+. (once `squiggle` shows): the quick-fix menu's
+ * widget and the actions it lists (logged). */
+async function openQuickFixMenu(squiggle) {
+  await waitFor(squiggle, async () => (await activeSquiggles().count()) > 0);
+  // Give the light bulb a moment to compute, then open the quick-fix menu.
+  await page.keyboard.press('Control+.');
+  const widget = page.locator('.action-widget').first();
+  await widget.waitFor({ state: 'visible', timeout: STEP });
+  const items = await waitFor('quick-fix items in the menu', async () => {
+    const t = await page.locator('.action-widget .monaco-list-row.action').allTextContents();
+    return t.length > 0 ? t : null;
+  });
+  log(`quick-fix menu: ${items.map((s) => JSON.stringify(s.trim())).join(', ')}`);
+  return { widget, items };
+}
+
+/** After a fix: the squiggles and the Problems panel's CMP-9 entries are gone (logged `where`). */
+async function problemsGone(where) {
+  await waitFor('the squiggles to disappear after the quick fix', async () => (await activeSquiggles().count()) === 0);
+  await waitFor('no CMP-9 entry left in the Problems panel', async () =>
+    (await problemRows()).every((t) => !t.includes('CMP-9')),
+  );
+  log(`OK squiggles and CMP-9 problems gone ${where}`);
+}
+
+/** Ctrl+S, then `file`'s text once it is no longer `original`. */
+async function saved(file, original, what) {
+  await page.keyboard.press('Control+S');
+  return waitFor(`${what} to be saved`, async () => {
+    const now = fs.readFileSync(file, 'utf8');
+    return now !== original ? now : null;
+  });
+}
+
 async function openProblems() {
   if (!(await page.locator('.markers-panel').first().isVisible().catch(() => false))) {
     await page.keyboard.press('Control+Shift+M');
@@ -196,16 +230,7 @@ async function main() {
 
   // 3. Cursor on a squiggled label, Ctrl+. then Enter applies the preferred quick fix.
   await gotoLineCol(idx + 1, col);
-  await waitFor('a squiggle under the cursor line', async () => (await activeSquiggles().count()) > 0);
-  // Give the light bulb a moment to compute, then open the quick-fix menu.
-  await page.keyboard.press('Control+.');
-  const widget = page.locator('.action-widget').first();
-  await widget.waitFor({ state: 'visible', timeout: STEP });
-  const items = await waitFor('quick-fix items in the menu', async () => {
-    const t = await page.locator('.action-widget .monaco-list-row.action').allTextContents();
-    return t.length > 0 ? t : null;
-  });
-  log(`quick-fix menu: ${items.map((s) => JSON.stringify(s.trim())).join(', ')}`);
+  const { widget, items } = await openQuickFixMenu('a squiggle under the cursor line');
   await shot('02-quickfix-menu.png');
   if (DOCS_SHOT) {
     // Editor (squiggles + quick-fix menu) and the top of the Problems panel.
@@ -221,17 +246,9 @@ async function main() {
   await widget.waitFor({ state: 'hidden', timeout: STEP }).catch(() => {});
 
   // 4. The squiggles disappear and the Problems panel has no CMP-9 entry.
-  await waitFor('the squiggles to disappear after the quick fix', async () => (await activeSquiggles().count()) === 0);
-  await waitFor('no CMP-9 entry left in the Problems panel', async () =>
-    (await problemRows()).every((t) => !t.includes('CMP-9')),
-  );
-  log('OK squiggles and CMP-9 problems gone after the quick fix');
+  await problemsGone('after the quick fix');
   // Save and check on disk that exactly the edit of a quick fix happened.
-  await page.keyboard.press('Control+S');
-  const fixed = await waitFor('the fixed file to be saved', async () => {
-    const now = fs.readFileSync(wsFile, 'utf8');
-    return now !== original ? now : null;
-  });
+  const fixed = await saved(wsFile, original, 'the fixed file');
   let doc;
   try {
     doc = JSON.parse(fixed);
@@ -406,29 +423,13 @@ async function yamlScenario() {
 
   // Ctrl+. then Enter on the 'web-search' label.
   await gotoLineCol(b.line, bCol + 2);
-  await waitFor('a squiggle in view', async () => (await activeSquiggles().count()) > 0);
-  await page.keyboard.press('Control+.');
-  const widget = page.locator('.action-widget').first();
-  await widget.waitFor({ state: 'visible', timeout: STEP });
-  const items = await waitFor('quick-fix items in the menu', async () => {
-    const t = await page.locator('.action-widget .monaco-list-row.action').allTextContents();
-    return t.length > 0 ? t : null;
-  });
-  log(`quick-fix menu: ${items.map((s) => JSON.stringify(s.trim())).join(', ')}`);
+  const { widget, items } = await openQuickFixMenu('a squiggle in view');
   await shot('06-yaml-quickfix-menu.png');
   await page.keyboard.press('Enter');
   await widget.waitFor({ state: 'hidden', timeout: STEP }).catch(() => {});
 
-  await waitFor('the squiggles to disappear after the quick fix', async () => (await activeSquiggles().count()) === 0);
-  await waitFor('no CMP-9 entry left in the Problems panel', async () =>
-    (await problemRows()).every((t) => !t.includes('CMP-9')),
-  );
-  log(`OK squiggles and CMP-9 problems gone in ${name}`);
-  await page.keyboard.press('Control+S');
-  const fixed = await waitFor('the fixed YAML file to be saved', async () => {
-    const now = fs.readFileSync(file, 'utf8');
-    return now !== original ? now : null;
-  });
+  await problemsGone(`in ${name}`);
+  const fixed = await saved(file, original, 'the fixed YAML file');
   const before = loadYaml(original, `the original ${name}`).nodes.map((node) => node.data.label);
   const after = loadYaml(fs.readFileSync(file, 'utf8'), `the saved ${name}`).nodes.map((node) => node.data.label);
   const changed = after.map((l, i) => [before[i], l]).filter(([x, y]) => x !== y);
