@@ -101,7 +101,8 @@ def document_symbols(ls: FlowdropServer, document: Document) -> list[types.Docum
     node_group = _group_span(document, "nodes", [n.span for n in nodes]) if nodes else None
     edge_group = _group_span(document, "edges", [e.span for e in edges]) if edges else None
     groups_at = [g for g in (node_group, edge_group) if g is not None]
-    offsets = [o for x in (*nodes, *edges) for o in (x.span.start, x.span.end, x.selection.end)]
+    offsets = [o for n in nodes for o in (n.span.start, n.span.end, n.selection.end)]
+    offsets += [o for e in edges for o in (e.span.start, e.span.end, e.selection.end)]
     offsets += [o for g in groups_at for o in (g.start, g.end)]
     at = _Positions(document.lines, offsets, ls.encoding)
     groups: list[types.DocumentSymbol] = []
