@@ -10,14 +10,19 @@ Flattening walks backwards from one consumer through passthroughs with a visited
 toolbox is expanded once per consumer however many routes lead to it: a 40-layer diamond
 lattice or a chain of thousands of toolboxes costs time linear in what the consumer can reach,
 never the number of paths, and cycles among toolboxes terminate.
+
+When many nodes share tool names, `reach_masks()` answers "which of them reach this consumer"
+and "which consumers does this node reach" as bit sets (Python ints) propagated once per graph
+state through the toolboxes, so that a chain of thousands of toolboxes, each wired to its own
+agent, costs a few big-integer ORs per toolbox instead of one flattening per agent.
 """
 
 from __future__ import annotations
 
 from bisect import insort
 from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 
 from flowdrop_lsp.core.model import Edge, Node
 from flowdrop_lsp.core.names import llm_name_problem
@@ -43,14 +48,238 @@ class FlatToolSet:
         str, str
     ]  # toolbox id → where it forwards on the route (a box or the consumer)
 
-    def route(self, leaf: str) -> tuple[str, ...]:
-        """The toolboxes a leaf passes through, from the leaf's side to the consumer's side."""
+    # toolbox → (length of the route from it to the consumer, the route's last toolbox); filled
+    # lazily by `outline`, so that a message about a route thousands of toolboxes long does not
+    # walk it.
+    _ends: dict[str, tuple[int, str]] = field(default_factory=dict, compare=False, repr=False)
+
+    def _on_route(self, hop: str | None) -> bool:
+        return hop is not None and hop != self.consumer and hop in self.box_parent
+
+    def route(self, leaf: str, limit: int | None = None) -> tuple[str, ...]:
+        """The toolboxes a leaf passes through, from the leaf's side to the consumer's side (the
+        first `limit` of them, if given)."""
         boxes: list[str] = []
-        hop = self.leaves[leaf].target
-        while hop is not None and hop != self.consumer and hop in self.box_parent:
+        hop: str | None = self.leaves[leaf].target
+        while self._on_route(hop) and (limit is None or len(boxes) < limit):
+            assert hop is not None
             boxes.append(hop)
             hop = self.box_parent[hop]
         return tuple(boxes)
+
+    def outline(self, leaf: str, head: int) -> RouteOutline:
+        """The leaf's route in brief: its first `head` toolboxes, its length and its last one,
+        in time independent of its length (amortised over the leaves of this set)."""
+        parent, consumer, ends = self.box_parent, self.consumer, self._ends
+        first = self.leaves[leaf].target
+        path: list[str] = []
+        hop = first
+        while hop is not None and hop not in ends and hop != consumer and hop in parent:
+            path.append(hop)
+            hop = parent[hop]
+        length, last = ends.get(hop, (0, "")) if hop is not None else (0, "")
+        for box in reversed(path):
+            length += 1
+            last = last or box
+            ends[box] = (length, last)
+        boxes: list[str] = []
+        hop = first
+        for _ in range(min(head, length)):
+            assert hop is not None
+            boxes.append(hop)
+            hop = parent[hop]
+        return RouteOutline(tuple(boxes), length, last or None)
+
+
+@dataclass(frozen=True, slots=True)
+class RouteOutline:
+    """A route through toolboxes in brief: its first few toolboxes, how many there are in all
+    and the last one (next to the consumer; None for a tool wired directly)."""
+
+    head: tuple[str, ...]
+    length: int
+    last: str | None
+
+    @classmethod
+    def of(cls, route: tuple[str, ...]) -> RouteOutline:
+        return cls(route, len(route), route[-1] if route else None)
+
+
+def set_bits(mask: int) -> Iterator[int]:
+    """The indexes of the bits set in `mask`, lowest first (C-speed scan of its binary text)."""
+    digits = format(mask, "b")[::-1]
+    at = digits.find("1")
+    while at >= 0:
+        yield at
+        at = digits.find("1", at + 1)
+
+
+def lowest_bits(mask: int, count: int) -> list[int]:
+    """The indexes of the lowest `count` bits set in `mask`."""
+    found: list[int] = []
+    while mask and len(found) < count:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class NameGroup:
+    """The non-toolbox nodes sharing one tool name, as a run of consecutive bits (in document
+    order: bit `start + i` is `members[i]`)."""
+
+    name: str
+    members: tuple[str, ...]
+    start: int
+    mask: int
+
+
+class ReachMasks:
+    """Reachability as bit sets, for one state of the graph (`ToolGraph.reach_masks`).
+
+    Backwards: each node sharing a tool name with another (toolboxes aside) has a bit, grouped
+    by name and in document order within a name; `leaves_reaching(consumer)` is the set of them
+    in the consumer's flattened set. Forwards: each consumer has a bit, and
+    `consumers_reached(node)` is the set of consumers the node's tools reach (what
+    `consumers_of_leaf` answers one node at a time). Toolbox masks are computed lazily and
+    once: strongly connected groups of toolboxes (cycles) share one mask, found by an
+    iterative Tarjan whose finished groups stay finished across queries."""
+
+    def __init__(self, graph: ToolGraph) -> None:
+        self.graph = graph
+        groups: list[NameGroup] = []
+        self.members: list[str] = []  # bit → node id
+        self.group_of_bit: list[int] = []  # bit → index in `groups`
+        self.bit_of: dict[str, int] = {}
+        for name in sorted(graph.shared_names):
+            members = sorted(
+                (m for m in graph.ids_by_name[name] if m not in graph.passthroughs),
+                key=lambda m: doc_order(graph.nodes_by_id[m]),
+            )
+            if len(members) < 2:  # the others are toolboxes: never in a flattened set
+                continue
+            start = len(self.members)
+            for offset, member in enumerate(members):
+                self.bit_of[member] = start + offset
+            self.members += members
+            self.group_of_bit += [len(groups)] * len(members)
+            groups.append(
+                NameGroup(name, tuple(members), start, ((1 << len(members)) - 1) << start)
+            )
+        self.groups = groups
+        self._backward: dict[str, int] = {}  # toolbox → shared-name leaves reaching it
+        self._forward: dict[str, int] = {}  # toolbox → consumers it reaches
+        self._consumer_bit: dict[str, int] | None = None
+
+    # ----- backwards: which shared-name leaves reach a consumer -----------------------------
+    def _leaf_bits_into(self, target: str) -> tuple[int, list[str]]:
+        """The bits of the non-toolbox sources of `target`'s tool edges, and the toolboxes
+        among its sources."""
+        mask = 0
+        boxes: list[str] = []
+        passthroughs, bit_of = self.graph.passthroughs, self.bit_of
+        for edge in self.graph.incoming.get(target, ()):
+            source = edge.source
+            assert source is not None
+            if source in passthroughs:
+                boxes.append(source)
+            else:
+                bit = bit_of.get(source)
+                if bit is not None:
+                    mask |= 1 << bit
+        return mask, boxes
+
+    def leaves_reaching(self, consumer: str) -> int:
+        """The shared-name leaves in `consumer`'s flattened set, as bits."""
+        mask, boxes = self._leaf_bits_into(consumer)
+        for box in boxes:
+            mask |= _closure(box, self._backward, self._leaf_bits_into)
+        return mask
+
+    # ----- forwards: which consumers a node reaches ------------------------------------------
+    def consumer_bit(self) -> dict[str, int]:
+        if self._consumer_bit is None:
+            self._consumer_bit = {c: i for i, c in enumerate(self.graph.consumers)}
+        return self._consumer_bit
+
+    def _consumer_bits_from(self, source: str) -> tuple[int, list[str]]:
+        mask = 0
+        boxes: list[str] = []
+        passthroughs, consumer_bit = self.graph.passthroughs, self.consumer_bit()
+        for edge in self.graph.outgoing.get(source, ()):
+            target = edge.target
+            assert target is not None
+            if target in passthroughs:
+                boxes.append(target)
+            else:
+                mask |= 1 << consumer_bit[target]
+        return mask, boxes
+
+    def consumers_reached(self, node_id: str) -> int:
+        """The consumers `node_id`'s tools reach through any number of toolboxes, as bits
+        (itself included when it reaches itself, as in `ToolGraph.consumers_of_leaf`)."""
+        mask, boxes = self._consumer_bits_from(node_id)
+        for box in boxes:
+            mask |= _closure(box, self._forward, self._consumer_bits_from)
+        return mask
+
+
+def _closure(root: str, done: dict[str, int], step: Callable[[str], tuple[int, list[str]]]) -> int:
+    """The union of the bits `step` gives for every toolbox reachable from `root` through the
+    toolboxes `step` lists (root included), memoised in `done` for every toolbox it finishes.
+
+    Tarjan's algorithm, iteratively: a strongly connected group of toolboxes reaches the same
+    set, so each group is given its members' own bits ORed with the groups it leads to, which
+    Tarjan always finishes first."""
+    if root in done:
+        return done[root]
+    own: dict[str, int] = {}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+
+    def enter(box: str) -> Iterator[str]:
+        index[box] = low[box] = len(index)
+        stack.append(box)
+        on_stack.add(box)
+        own[box], boxes = step(box)
+        return iter(boxes)
+
+    work: list[tuple[str, Iterator[str]]] = [(root, enter(root))]
+    while work:
+        box, children = work[-1]
+        for child in children:
+            if child in done:
+                own[box] |= done[child]
+            elif child not in index:
+                work.append((child, enter(child)))
+                break
+            elif child in on_stack:
+                low[box] = min(low[box], index[child])
+        else:
+            work.pop()
+            if low[box] == index[box]:  # `box` heads a group: everything it leads to is done
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == box:
+                        break
+                mask = 0
+                for member in group:
+                    mask |= own[member]
+                for member in group:
+                    done[member] = mask
+            if work:
+                parent = work[-1][0]
+                if box in done:
+                    own[parent] |= done[box]
+                else:
+                    low[parent] = min(low[parent], low[box])
+    return done[root]
 
 
 class _Ordered(list):  # type: ignore[type-arg]
@@ -102,6 +331,8 @@ class ToolGraph:
         self.version = 0  # bumped by every change: what caches of reachability key on
         self._consumers_of_leaf: dict[str, set[str]] = {}
         self._cached_version = -1
+        self._reach_masks: ReachMasks | None = None
+        self._reach_version = -1
 
     # ----- maintenance ----------------------------------------------------------------------
     def _first_changed(self, node_id: str) -> None:
@@ -272,6 +503,13 @@ class ToolGraph:
                 elif source not in leaves:
                     leaves[source] = edge
         return FlatToolSet(consumer, leaves, box_parent)
+
+    def reach_masks(self) -> ReachMasks:
+        """Reachability as bit sets for the graph as it is now (rebuilt after any change)."""
+        if self._reach_masks is None or self._reach_version != self.version:
+            self._reach_masks = ReachMasks(self)
+            self._reach_version = self.version
+        return self._reach_masks
 
     def consumers_of_leaf(self, leaf: str) -> set[str]:
         """The consumers whose flattened set holds `leaf` (a non-toolbox): the targets its tool
