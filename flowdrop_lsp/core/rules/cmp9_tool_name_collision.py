@@ -43,7 +43,12 @@ from flowdrop_lsp.core.graph import (
 from flowdrop_lsp.core.model import DataString, Node, short_text
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.renames import LabelNumbers, rename_blocker, rename_edit
-from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.base import (
+    FINDINGS_PER_GROUP,
+    Rule,
+    RuleContext,
+    first_with_summary,
+)
 from flowdrop_lsp.core.text import Span
 
 RULE = Rule(
@@ -70,6 +75,9 @@ MAX_ROUTE_LISTED = 10
 # one name: hundreds of same-named tools still get their own findings and fixes.
 MAX_COLLIDING_PAIRS = 200_000
 MAX_SUMMARY_NAMES = 5  # colliding names quoted in a summary finding
+# Crowded consumers summarised one by one; past them, one finding counts the rest (a chain of
+# thousands of toolboxes, each to its own agent, has thousands of crowded agents).
+MAX_CROWDED_SUMMARIES = FINDINGS_PER_GROUP
 NAME_LIMIT = 40  # characters of a label quoted in a message
 
 
@@ -323,15 +331,18 @@ def _display(ctx: RuleContext, node_id: str) -> str:
     return node.display
 
 
-def _route_text(ctx: RuleContext, route: RouteOutline) -> str:
+def _route_text(
+    ctx: RuleContext, route: RouteOutline, name: Callable[[str], str] | None = None
+) -> str:
     if not route.length:
         return "wired directly"
-    named = [_name(ctx, box) for box in route.head[:2]]
+    name = name or (lambda node_id: _name(ctx, node_id))
+    named = [name(box) for box in route.head[:2]]
     if route.length > MAX_NAMED_BOXES:  # a chain of thousands of toolboxes: name its ends
         assert route.last is not None
-        named += [f"… {route.length - 3} more …", _name(ctx, route.last)]
+        named += [f"… {route.length - 3} more …", name(route.last)]
     else:
-        named += [_name(ctx, box) for box in route.head[2:]]
+        named += [name(box) for box in route.head[2:MAX_NAMED_BOXES]]
     return f"through toolbox{'es' if route.length > 1 else ''} {' → '.join(named)}"
 
 
@@ -380,6 +391,16 @@ class _FindingBuilder:
         self.ctx, self.plan, self.references = ctx, plan, references
         self.order = order  # every colliding leaf → its document order
         self.consumer_keys: dict[str, tuple[int, int, str]] = {}
+        self.names: dict[str, str] = {}  # node id → _name, for the many route texts
+
+    def name(self, node_id: str) -> str:
+        found = self.names.get(node_id)
+        if found is None:
+            found = self.names[node_id] = _name(self.ctx, node_id)
+        return found
+
+    def route_text(self, route: RouteOutline) -> str:
+        return _route_text(self.ctx, route, self.name)
 
     def consumer_key(self, consumer: str) -> tuple[int, int, str]:
         key = self.consumer_keys.get(consumer)
@@ -496,7 +517,7 @@ class _FindingBuilder:
                             anchor,
                             f"consumer {ctx.describe(collision.consumer)}: "
                             + (
-                                f"reached {_route_text(ctx, outline)}"
+                                f"reached {self.route_text(outline)}"
                                 if outline.length
                                 else "wired directly"
                             ),
@@ -512,7 +533,7 @@ class _FindingBuilder:
                 RelatedLocation(
                     graph.nodes_by_id[other].anchor,
                     f'also "{short_text(tool_name)}": {ctx.describe(other)}, '
-                    f"{_route_text(ctx, outline)} to {_name(ctx, first_at)}",
+                    f"{self.route_text(outline)} to {self.name(first_at)}",
                 )
             )
         fixes, renamed = self.fixes(leaf, others, entries[0]["route"])
@@ -611,8 +632,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         for collision in per_consumer:
             for leaf in collision.leaves:
                 by_leaf.setdefault(leaf, []).append(collision)
-    for consumer in sorted(crowded, key=lambda c: _consumer_key(ctx, c)):
-        yield crowded_summary(ctx, consumer, results[consumer])
+    yield from first_with_summary(
+        sorted(crowded, key=lambda c: _consumer_key(ctx, c)),
+        lambda consumer: crowded_summary(ctx, consumer, results[consumer]),
+        MAX_CROWDED_SUMMARIES,
+    )
     if not by_leaf:
         ctx.memo.pop(RULE.code, None)  # nothing to keep alive
         ctx.graph.node_changes.clear()
