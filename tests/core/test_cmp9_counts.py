@@ -233,21 +233,23 @@ def test_a_same_named_chain_counts_every_agent_and_summarises_the_crowded_ones()
         assert analyze(text).findings == analysis.findings
 
 
-def test_a_long_route_is_listed_from_the_tools_side_and_counted() -> None:
+def test_a_long_route_is_listed_whole_and_named_by_its_ends() -> None:
     nodes, edges = [node("a", label="Search"), node("b", label="Search")], []
-    for k in range(30):
+    for k in range(60):
         nodes.append(node(f"box{k}", TOOLBOX, f"Box {k}"))
         edges.append(tool_edge(f"box{k - 1}" if k else "a", f"box{k}"))
     nodes.append(node("agent", AGENT, "Agent"))
-    edges += [tool_edge("box29", "agent"), tool_edge("b", "agent")]
+    edges += [tool_edge("box59", "agent"), tool_edge("b", "agent")]
     found = {f.node: f for f in analyze(workflow(nodes, edges)).findings if f.code == "CMP-9"}
     (entry,) = found["a"].extra_dict()["consumers"]
-    assert entry["route"] == tuple(f"box{k}" for k in range(cmp9.MAX_ROUTE_LISTED))
-    assert entry["route_length"] == 30
+    assert entry["route"] == tuple(f"box{k}" for k in range(60))
     (direct,) = found["b"].extra_dict()["consumers"]
-    assert direct["route"] == () and "route_length" not in direct
-    assert "through toolboxes" in found["b"].related[1].message
-    assert "… 27 more …" in found["b"].related[1].message  # the related text names both ends
+    assert direct["route"] == ()
+    # The related text of the other tool, from the route's outline: both ends, the rest counted.
+    assert found["b"].related[1].message == (
+        'also "search": "Search" (a), through toolboxes "Box 0" → "Box 1" → … 57 more … → '
+        '"Box 59" to "Agent"'
+    )
 
 
 @pytest.mark.parametrize(

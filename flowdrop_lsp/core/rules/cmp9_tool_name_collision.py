@@ -68,9 +68,6 @@ MAX_NAMED_BOXES = 4  # toolboxes named in a route
 MAX_CONSUMER_ENTRIES = 50  # consumers listed in a finding's `consumers` (the message counts all)
 MAX_COLLIDING_LISTED = 100  # tools in one entry's `colliding_with` (`colliding_count` says all)
 MAX_COLLIDING_PER_FINDING = 1000  # tools in all its entries' `colliding_with` together
-# Toolboxes in one entry's `route`, from the tool's side (`route_length` says how many there
-# are): a chain of thousands of toolboxes would otherwise list thousands per consumer.
-MAX_ROUTE_LISTED = 10
 # At one consumer; beyond it, one summary finding for the consumer. 200k pairs ≈ 630 tools of
 # one name: hundreds of same-named tools still get their own findings and fixes.
 MAX_COLLIDING_PAIRS = 200_000
@@ -390,7 +387,6 @@ class _FindingBuilder:
     ) -> None:
         self.ctx, self.plan, self.references = ctx, plan, references
         self.order = order  # every colliding leaf → its document order
-        self.consumer_keys: dict[str, tuple[int, int, str]] = {}
         self.names: dict[str, str] = {}  # node id → _name, for the many route texts
 
     def name(self, node_id: str) -> str:
@@ -401,12 +397,6 @@ class _FindingBuilder:
 
     def route_text(self, route: RouteOutline) -> str:
         return _route_text(self.ctx, route, self.name)
-
-    def consumer_key(self, consumer: str) -> tuple[int, int, str]:
-        key = self.consumer_keys.get(consumer)
-        if key is None:
-            key = self.consumer_keys[consumer] = _consumer_key(self.ctx, consumer)
-        return key
 
     def rename_fix(self, node: Node, label: str, title: str, preferred: bool) -> Fix:
         refs = self.references.to([node])
@@ -477,19 +467,17 @@ class _FindingBuilder:
         return tuple(fixes), renamed
 
     def build(self, leaf: str, collisions: list[Collision]) -> Finding:
+        """`collisions`: the leaf's, in the order of their consumers (`_consumer_key`)."""
         ctx, graph = self.ctx, self.ctx.graph
         node = graph.nodes_by_id[leaf]
         tool_name = collisions[0].tool_name
-        collisions.sort(key=lambda c: self.consumer_key(c.consumer))
         listed = collisions[:MAX_CONSUMER_ENTRIES]
         budget = MAX_COLLIDING_PER_FINDING
         entries = []
         related: list[RelatedLocation] = []
         for collision in listed:
-            outline = ctx.flat(collision.consumer).outline(
-                leaf, max(MAX_ROUTE_LISTED, MAX_NAMED_BOXES)
-            )
-            route = outline.head[:MAX_ROUTE_LISTED]
+            route = ctx.flat(collision.consumer).route(leaf)  # whole: routes are never cut
+            outline = RouteOutline.of(route)
             # A collision's leaves are in document order already (collisions_at sorts them,
             # and edits never reorder existing nodes); only the listed part is copied, so that
             # hundreds of same-named tools cost no tools × tools × consumers work.
@@ -506,8 +494,6 @@ class _FindingBuilder:
             budget -= len(fields["colliding_with"])
             if len(collision.leaves) - 1 > len(fields["colliding_with"]):
                 fields["colliding_count"] = len(collision.leaves) - 1
-            if outline.length > len(route):
-                fields["route_length"] = outline.length
             entries.append(ConsumerEntry(fields))
             if len(entries) <= MAX_RELATED_CONSUMERS:
                 anchor = _consumer_anchor(ctx, collision.consumer, outline.last or leaf)
@@ -625,7 +611,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     by_leaf: dict[str, list[Collision]] = {}
     crowded: list[str] = []
     results = ctx.results_of(RULE.code)
-    for consumer, per_consumer in results.items():
+    # Consumers in document order, so that each leaf's collisions come in the order its
+    # finding lists them (sorted once here, not once per leaf).
+    for consumer in sorted(results, key=lambda c: _consumer_key(ctx, c)):
+        per_consumer = results[consumer]
         if colliding_pairs(per_consumer) > MAX_COLLIDING_PAIRS:
             crowded.append(consumer)
             continue
@@ -633,7 +622,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             for leaf in collision.leaves:
                 by_leaf.setdefault(leaf, []).append(collision)
     yield from first_with_summary(
-        sorted(crowded, key=lambda c: _consumer_key(ctx, c)),
+        crowded,
         lambda consumer: crowded_summary(ctx, consumer, results[consumer]),
         MAX_CROWDED_SUMMARIES,
     )
