@@ -147,7 +147,12 @@ class ReachMasks:
     iterative Tarjan whose finished groups stay finished across queries."""
 
     def __init__(self, graph: ToolGraph) -> None:
-        self.graph = graph
+        # The graph's indexes, not the graph: the graph caches this object, and a reference
+        # back would be a cycle that outlives a closed document (tests/engine/test_release.py).
+        self.passthroughs = graph.passthroughs
+        self.incoming = graph.incoming
+        self.outgoing = graph.outgoing
+        self.ids_by_name = graph.ids_by_name
         groups: list[NameGroup] = []
         self.members: list[str] = []  # bit → node id
         self.group_of_bit: list[int] = []  # bit → index in `groups`
@@ -178,8 +183,8 @@ class ReachMasks:
         among its sources."""
         mask = 0
         boxes: list[str] = []
-        passthroughs, bit_of = self.graph.passthroughs, self.bit_of
-        for edge in self.graph.incoming.get(target, ()):
+        passthroughs, bit_of = self.passthroughs, self.bit_of
+        for edge in self.incoming.get(target, ()):
             source = edge.source
             assert source is not None
             if source in passthroughs:
@@ -200,14 +205,15 @@ class ReachMasks:
     # ----- forwards: which consumers a node reaches ------------------------------------------
     def consumer_bit(self) -> dict[str, int]:
         if self._consumer_bit is None:
-            self._consumer_bit = {c: i for i, c in enumerate(self.graph.consumers)}
+            consumers = (t for t in self.incoming if t not in self.passthroughs)  # as .consumers
+            self._consumer_bit = {c: i for i, c in enumerate(consumers)}
         return self._consumer_bit
 
     def _consumer_bits_from(self, source: str) -> tuple[int, list[str]]:
         mask = 0
         boxes: list[str] = []
-        passthroughs, consumer_bit = self.graph.passthroughs, self.consumer_bit()
-        for edge in self.graph.outgoing.get(source, ()):
+        passthroughs, consumer_bit = self.passthroughs, self.consumer_bit()
+        for edge in self.outgoing.get(source, ()):
             target = edge.target
             assert target is not None
             if target in passthroughs:

@@ -214,12 +214,12 @@ class RenamePlan:
         around = self.consumers_around(leaf)
         if not around:
             return False
-        graph = self.reach.graph
+        reach = self.reach
         return any(
             other != leaf
-            and other not in graph.passthroughs
-            and self.reach.consumers_reached(other) & around
-            for other in graph.ids_by_name.get(name, ())
+            and other not in reach.passthroughs
+            and reach.consumers_reached(other) & around
+            for other in reach.ids_by_name.get(name, ())
         )
 
     def is_taken_for(self, leaf: str) -> Callable[[str], bool]:
