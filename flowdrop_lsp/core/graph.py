@@ -543,24 +543,6 @@ class ToolGraph:
         self._consumers_of_leaf[leaf] = found
         return found
 
-    def leaves_reaching_any(self, consumers: Iterable[str]) -> set[str]:
-        """The union of the consumers' flattened sets, in one backwards walk (not one each)."""
-        leaves: set[str] = set()
-        seen = set(consumers)
-        queue: deque[str] = deque(seen)
-        while queue:
-            current = queue.popleft()
-            for edge in self.incoming.get(current, ()):
-                source = edge.source
-                assert source is not None
-                if source in self.passthroughs:
-                    if source not in seen:
-                        seen.add(source)
-                        queue.append(source)
-                else:
-                    leaves.add(source)
-        return leaves
-
     def consumers_reached_from(self, node_id: str) -> list[str]:
         """The consumers a node's tools reach, forwards through any number of toolboxes."""
         reached: list[str] = []

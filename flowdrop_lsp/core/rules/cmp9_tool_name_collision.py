@@ -22,6 +22,11 @@ MAX_COLLIDING_PAIRS pairs of tools collide (a generated workflow: thousands of s
 gets ONE summary finding instead of one per tool there: per-tool findings would each list
 thousands of others at thousands of consumers (cubic output), and a rename plan for them would
 be of no use to anyone. Leaves colliding elsewhere too still get their per-tool findings there.
+Past MAX_CROWDED_SUMMARIES crowded consumers, one finding counts the rest, as other rules' caps do.
+
+Finding collisions never flattens every consumer when many nodes share names: the graph's bit
+sets (graph.ReachMasks) count each consumer's tools per name, and only a consumer that is not
+crowded has its colliding tools listed (tests/core/test_cmp9_counts.py: equal to flattening).
 """
 
 from __future__ import annotations
@@ -204,7 +209,7 @@ class RenamePlan:
             own = self.reach.consumer_bit().get(leaf)
             if own is not None:
                 found &= ~(1 << own)
-            found = self.around[leaf] = found
+            self.around[leaf] = found
         return found
 
     def visible_around(self, leaf: str, name: str) -> bool:
