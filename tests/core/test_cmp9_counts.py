@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from flowdrop_lsp.core import analyze
@@ -159,14 +159,12 @@ def assert_results_match_the_oracle(analysis: Analysis) -> None:
                 assert collision.leaves == whole
 
 
-@settings(max_examples=150)
 @given(same_named_graphs(), st.sampled_from([None, 3, 0]))
 def test_collisions_from_bit_sets_equal_the_flattening_oracle(text: str, pairs: int | None) -> None:
     with path("masks", pairs):
         assert_results_match_the_oracle(analyze(text))
 
 
-@settings(max_examples=150)
 @given(same_named_graphs(), st.sampled_from([None, 3, 0]))
 def test_findings_are_the_same_whichever_way_collisions_are_found(
     text: str, pairs: int | None
@@ -181,7 +179,6 @@ def test_findings_are_the_same_whichever_way_collisions_are_found(
     assert reached == flattened
 
 
-@settings(max_examples=150)
 @given(same_named_graphs())
 def test_the_rename_plan_equals_the_flattening_oracle(text: str) -> None:
     analysis = analyze(text)
