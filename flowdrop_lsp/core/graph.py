@@ -23,6 +23,7 @@ from bisect import insort
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from flowdrop_lsp.core.model import Edge, Node
 from flowdrop_lsp.core.names import llm_name_problem
@@ -49,39 +50,26 @@ class FlatToolSet:
     ]  # toolbox id → where it forwards on the route (a box or the consumer)
 
     # toolbox → (length of the route from it to the consumer, the route's last toolbox); filled
-    # lazily by `outline`, so that a message about a route thousands of toolboxes long does not
-    # walk it.
+    # on the first `outline`, so that a message about a route thousands of toolboxes long does
+    # not walk it.
     _ends: dict[str, tuple[int, str]] = field(default_factory=dict, compare=False, repr=False)
 
-    def _on_route(self, hop: str | None) -> bool:
-        return hop is not None and hop != self.consumer and hop in self.box_parent
-
-    def route(self, leaf: str, limit: int | None = None) -> tuple[str, ...]:
-        """The toolboxes a leaf passes through, from the leaf's side to the consumer's side (the
-        first `limit` of them, if given)."""
+    def route(self, leaf: str) -> tuple[str, ...]:
+        """The toolboxes a leaf passes through, from the leaf's side to the consumer's side."""
         boxes: list[str] = []
-        hop: str | None = self.leaves[leaf].target
-        while self._on_route(hop) and (limit is None or len(boxes) < limit):
-            assert hop is not None
+        parent, consumer = self.box_parent, self.consumer
+        hop = self.leaves[leaf].target
+        while hop is not None and hop != consumer and hop in parent:
             boxes.append(hop)
-            hop = self.box_parent[hop]
+            hop = parent[hop]
         return tuple(boxes)
 
     def outline(self, leaf: str, head: int) -> RouteOutline:
         """The leaf's route in brief: its first `head` toolboxes, its length and its last one,
-        in time independent of its length (amortised over the leaves of this set)."""
-        parent, consumer, ends = self.box_parent, self.consumer, self._ends
+        without walking all of it (the lengths are found once per set, in `_route_ends`)."""
+        parent, ends = self.box_parent, self._route_ends()
         first = self.leaves[leaf].target
-        path: list[str] = []
-        hop = first
-        while hop is not None and hop not in ends and hop != consumer and hop in parent:
-            path.append(hop)
-            hop = parent[hop]
-        length, last = ends.get(hop, (0, "")) if hop is not None else (0, "")
-        for box in reversed(path):
-            length += 1
-            last = last or box
-            ends[box] = (length, last)
+        length, last = ends.get(first, (0, "")) if first is not None else (0, "")
         boxes: list[str] = []
         hop = first
         for _ in range(min(head, length)):
@@ -90,11 +78,26 @@ class FlatToolSet:
             hop = parent[hop]
         return RouteOutline(tuple(boxes), length, last or None)
 
+    def _route_ends(self) -> dict[str, tuple[int, str]]:
+        """Each toolbox's route length to the consumer and the route's last toolbox, in one pass:
+        `box_parent` was filled breadth first, so a toolbox's parent always comes before it."""
+        ends = self._ends
+        if not ends and self.box_parent:
+            consumer = self.consumer
+            for box, toward in self.box_parent.items():
+                if toward == consumer or toward not in ends:
+                    ends[box] = (1, box)
+                else:
+                    length, last = ends[toward]
+                    ends[box] = (length + 1, last)
+        return ends
 
-@dataclass(frozen=True, slots=True)
-class RouteOutline:
+
+class RouteOutline(NamedTuple):
     """A route through toolboxes in brief: its first few toolboxes, how many there are in all
-    and the last one (next to the consumer; None for a tool wired directly)."""
+    and the last one (next to the consumer; None for a tool wired directly). A named tuple, not
+    a frozen dataclass: CMP-9 makes tens of thousands of them for one long chain, and a frozen
+    dataclass costs several times more to construct."""
 
     head: tuple[str, ...]
     length: int

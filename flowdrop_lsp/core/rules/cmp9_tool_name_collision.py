@@ -482,7 +482,6 @@ class _FindingBuilder:
         related: list[RelatedLocation] = []
         for collision in listed:
             route = ctx.flat(collision.consumer).route(leaf)  # whole: routes are never cut
-            outline = RouteOutline.of(route)
             # A collision's leaves are in document order already (collisions_at sorts them,
             # and edits never reorder existing nodes); only the listed part is copied, so that
             # hundreds of same-named tools cost no tools × tools × consumers work.
@@ -501,6 +500,7 @@ class _FindingBuilder:
                 fields["colliding_count"] = len(collision.leaves) - 1
             entries.append(ConsumerEntry(fields))
             if len(entries) <= MAX_RELATED_CONSUMERS:
+                outline = RouteOutline.of(route)
                 anchor = _consumer_anchor(ctx, collision.consumer, outline.last or leaf)
                 if anchor is not None:
                     related.append(
