@@ -211,13 +211,22 @@ def server_edit(case: Case, profile: bool) -> tuple[float, float, str]:
     if profiler:
         profiler.enable()
     document.apply_edit(at, at + len(case.find), case.replace)
+    found = document.findings()  # cached: publish() below reuses them
+    analysed = time.perf_counter() - started
     diagnostics = publish(document)
     if profiler:
         profiler.disable()
     edit = time.perf_counter() - started
     if profiler:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(15)
-    return opened, edit, f"{len(diagnostics)} diagnostics"
+    # Where an edit's time goes: the analysis (findings), or converting every diagnostic to
+    # LSP (UTF-16 positions of each range, related location and fix edit).
+    return (
+        opened,
+        edit,
+        f"{len(diagnostics)} diagnostics ({len(found)} findings in {analysed:.3f} s, "
+        f"converted in {edit - analysed:.3f} s)",
+    )
 
 
 def publish(document: WorkflowDocument) -> list[object]:

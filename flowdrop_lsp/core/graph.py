@@ -10,14 +10,20 @@ Flattening walks backwards from one consumer through passthroughs with a visited
 toolbox is expanded once per consumer however many routes lead to it: a 40-layer diamond
 lattice or a chain of thousands of toolboxes costs time linear in what the consumer can reach,
 never the number of paths, and cycles among toolboxes terminate.
+
+When many nodes share tool names, `reach_masks()` answers "which of them reach this consumer"
+and "which consumers does this node reach" as bit sets (Python ints) propagated once per graph
+state through the toolboxes, so that a chain of thousands of toolboxes, each wired to its own
+agent, costs a few big-integer ORs per toolbox instead of one flattening per agent.
 """
 
 from __future__ import annotations
 
 from bisect import insort
 from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from flowdrop_lsp.core.model import Edge, Node
 from flowdrop_lsp.core.names import llm_name_problem
@@ -43,14 +49,246 @@ class FlatToolSet:
         str, str
     ]  # toolbox id → where it forwards on the route (a box or the consumer)
 
+    # toolbox → (length of the route from it to the consumer, the route's last toolbox); filled
+    # on the first `outline`, so that a message about a route thousands of toolboxes long does
+    # not walk it.
+    _ends: dict[str, tuple[int, str]] = field(default_factory=dict, compare=False, repr=False)
+
     def route(self, leaf: str) -> tuple[str, ...]:
         """The toolboxes a leaf passes through, from the leaf's side to the consumer's side."""
         boxes: list[str] = []
+        parent, consumer = self.box_parent, self.consumer
         hop = self.leaves[leaf].target
-        while hop is not None and hop != self.consumer and hop in self.box_parent:
+        while hop is not None and hop != consumer and hop in parent:
             boxes.append(hop)
-            hop = self.box_parent[hop]
+            hop = parent[hop]
         return tuple(boxes)
+
+    def outline(self, leaf: str, head: int) -> RouteOutline:
+        """The leaf's route in brief: its first `head` toolboxes, its length and its last one,
+        without walking all of it (the lengths are found once per set, in `_route_ends`)."""
+        parent, ends = self.box_parent, self._route_ends()
+        first = self.leaves[leaf].target
+        length, last = ends.get(first, (0, "")) if first is not None else (0, "")
+        boxes: list[str] = []
+        hop = first
+        for _ in range(min(head, length)):
+            assert hop is not None
+            boxes.append(hop)
+            hop = parent[hop]
+        return RouteOutline(tuple(boxes), length, last or None)
+
+    def _route_ends(self) -> dict[str, tuple[int, str]]:
+        """Each toolbox's route length to the consumer and the route's last toolbox, in one pass:
+        `box_parent` was filled breadth first, so a toolbox's parent always comes before it."""
+        ends = self._ends
+        if not ends and self.box_parent:
+            consumer = self.consumer
+            for box, toward in self.box_parent.items():
+                if toward == consumer or toward not in ends:
+                    ends[box] = (1, box)
+                else:
+                    length, last = ends[toward]
+                    ends[box] = (length + 1, last)
+        return ends
+
+
+class RouteOutline(NamedTuple):
+    """A route through toolboxes in brief: its first few toolboxes, how many there are in all
+    and the last one (next to the consumer; None for a tool wired directly). A named tuple, not
+    a frozen dataclass: CMP-9 makes tens of thousands of them for one long chain, and a frozen
+    dataclass costs several times more to construct."""
+
+    head: tuple[str, ...]
+    length: int
+    last: str | None
+
+    @classmethod
+    def of(cls, route: tuple[str, ...]) -> RouteOutline:
+        return cls(route, len(route), route[-1] if route else None)
+
+
+def set_bits(mask: int) -> Iterator[int]:
+    """The indexes of the bits set in `mask`, lowest first (C-speed scan of its binary text)."""
+    digits = format(mask, "b")[::-1]
+    at = digits.find("1")
+    while at >= 0:
+        yield at
+        at = digits.find("1", at + 1)
+
+
+def lowest_bits(mask: int, count: int) -> list[int]:
+    """The indexes of the lowest `count` bits set in `mask`."""
+    found: list[int] = []
+    while mask and len(found) < count:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class NameGroup:
+    """The non-toolbox nodes sharing one tool name, as a run of consecutive bits (in document
+    order: bit `start + i` is `members[i]`)."""
+
+    name: str
+    members: tuple[str, ...]
+    start: int
+    mask: int
+
+
+class ReachMasks:
+    """Reachability as bit sets, for one state of the graph (`ToolGraph.reach_masks`).
+
+    Backwards: each node sharing a tool name with another (toolboxes aside) has a bit, grouped
+    by name and in document order within a name; `leaves_reaching(consumer)` is the set of them
+    in the consumer's flattened set. Forwards: each consumer has a bit, and
+    `consumers_reached(node)` is the set of consumers the node's tools reach (what
+    `consumers_of_leaf` answers one node at a time). Toolbox masks are computed lazily and
+    once: strongly connected groups of toolboxes (cycles) share one mask, found by an
+    iterative Tarjan whose finished groups stay finished across queries."""
+
+    def __init__(self, graph: ToolGraph) -> None:
+        # The graph's indexes, not the graph: the graph caches this object, and a reference
+        # back would be a cycle that outlives a closed document (tests/engine/test_release.py).
+        self.passthroughs = graph.passthroughs
+        self.incoming = graph.incoming
+        self.outgoing = graph.outgoing
+        self.ids_by_name = graph.ids_by_name
+        groups: list[NameGroup] = []
+        self.members: list[str] = []  # bit → node id
+        self.group_of_bit: list[int] = []  # bit → index in `groups`
+        self.bit_of: dict[str, int] = {}
+        for name in sorted(graph.shared_names):
+            members = sorted(
+                (m for m in graph.ids_by_name[name] if m not in graph.passthroughs),
+                key=lambda m: doc_order(graph.nodes_by_id[m]),
+            )
+            if len(members) < 2:  # the others are toolboxes: never in a flattened set
+                continue
+            start = len(self.members)
+            for offset, member in enumerate(members):
+                self.bit_of[member] = start + offset
+            self.members += members
+            self.group_of_bit += [len(groups)] * len(members)
+            groups.append(
+                NameGroup(name, tuple(members), start, ((1 << len(members)) - 1) << start)
+            )
+        self.groups = groups
+        self._backward: dict[str, int] = {}  # toolbox → shared-name leaves reaching it
+        self._forward: dict[str, int] = {}  # toolbox → consumers it reaches
+        self._consumer_bit: dict[str, int] | None = None
+
+    # ----- backwards: which shared-name leaves reach a consumer -----------------------------
+    def _leaf_bits_into(self, target: str) -> tuple[int, list[str]]:
+        """The bits of the non-toolbox sources of `target`'s tool edges, and the toolboxes
+        among its sources."""
+        mask = 0
+        boxes: list[str] = []
+        passthroughs, bit_of = self.passthroughs, self.bit_of
+        for edge in self.incoming.get(target, ()):
+            source = edge.source
+            assert source is not None
+            if source in passthroughs:
+                boxes.append(source)
+            else:
+                bit = bit_of.get(source)
+                if bit is not None:
+                    mask |= 1 << bit
+        return mask, boxes
+
+    def leaves_reaching(self, consumer: str) -> int:
+        """The shared-name leaves in `consumer`'s flattened set, as bits."""
+        mask, boxes = self._leaf_bits_into(consumer)
+        for box in boxes:
+            mask |= _closure(box, self._backward, self._leaf_bits_into)
+        return mask
+
+    # ----- forwards: which consumers a node reaches ------------------------------------------
+    def consumer_bit(self) -> dict[str, int]:
+        if self._consumer_bit is None:
+            consumers = (t for t in self.incoming if t not in self.passthroughs)  # as .consumers
+            self._consumer_bit = {c: i for i, c in enumerate(consumers)}
+        return self._consumer_bit
+
+    def _consumer_bits_from(self, source: str) -> tuple[int, list[str]]:
+        mask = 0
+        boxes: list[str] = []
+        passthroughs, consumer_bit = self.passthroughs, self.consumer_bit()
+        for edge in self.outgoing.get(source, ()):
+            target = edge.target
+            assert target is not None
+            if target in passthroughs:
+                boxes.append(target)
+            else:
+                mask |= 1 << consumer_bit[target]
+        return mask, boxes
+
+    def consumers_reached(self, node_id: str) -> int:
+        """The consumers `node_id`'s tools reach through any number of toolboxes, as bits
+        (itself included when it reaches itself, as in `ToolGraph.consumers_of_leaf`)."""
+        mask, boxes = self._consumer_bits_from(node_id)
+        for box in boxes:
+            mask |= _closure(box, self._forward, self._consumer_bits_from)
+        return mask
+
+
+def _closure(root: str, done: dict[str, int], step: Callable[[str], tuple[int, list[str]]]) -> int:
+    """The union of the bits `step` gives for every toolbox reachable from `root` through the
+    toolboxes `step` lists (root included), memoised in `done` for every toolbox it finishes.
+
+    Tarjan's algorithm, iteratively: a strongly connected group of toolboxes reaches the same
+    set, so each group is given its members' own bits ORed with the groups it leads to, which
+    Tarjan always finishes first."""
+    if root in done:
+        return done[root]
+    own: dict[str, int] = {}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+
+    def enter(box: str) -> Iterator[str]:
+        index[box] = low[box] = len(index)
+        stack.append(box)
+        on_stack.add(box)
+        own[box], boxes = step(box)
+        return iter(boxes)
+
+    work: list[tuple[str, Iterator[str]]] = [(root, enter(root))]
+    while work:
+        box, children = work[-1]
+        for child in children:
+            if child in done:
+                own[box] |= done[child]
+            elif child not in index:
+                work.append((child, enter(child)))
+                break
+            elif child in on_stack:
+                low[box] = min(low[box], index[child])
+        else:
+            work.pop()
+            if low[box] == index[box]:  # `box` heads a group: everything it leads to is done
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == box:
+                        break
+                mask = 0
+                for member in group:
+                    mask |= own[member]
+                for member in group:
+                    done[member] = mask
+            if work:
+                parent = work[-1][0]
+                if box in done:
+                    own[parent] |= done[box]
+                else:
+                    low[parent] = min(low[parent], low[box])
+    return done[root]
 
 
 class _Ordered(list):  # type: ignore[type-arg]
@@ -102,6 +340,8 @@ class ToolGraph:
         self.version = 0  # bumped by every change: what caches of reachability key on
         self._consumers_of_leaf: dict[str, set[str]] = {}
         self._cached_version = -1
+        self._reach_masks: ReachMasks | None = None
+        self._reach_version = -1
 
     # ----- maintenance ----------------------------------------------------------------------
     def _first_changed(self, node_id: str) -> None:
@@ -273,6 +513,13 @@ class ToolGraph:
                     leaves[source] = edge
         return FlatToolSet(consumer, leaves, box_parent)
 
+    def reach_masks(self) -> ReachMasks:
+        """Reachability as bit sets for the graph as it is now (rebuilt after any change)."""
+        if self._reach_masks is None or self._reach_version != self.version:
+            self._reach_masks = ReachMasks(self)
+            self._reach_version = self.version
+        return self._reach_masks
+
     def consumers_of_leaf(self, leaf: str) -> set[str]:
         """The consumers whose flattened set holds `leaf` (a non-toolbox): the targets its tool
         edges reach forwards through toolboxes, itself included if it is wired into itself.
@@ -298,24 +545,6 @@ class ToolGraph:
                     queue.append(target)
         self._consumers_of_leaf[leaf] = found
         return found
-
-    def leaves_reaching_any(self, consumers: Iterable[str]) -> set[str]:
-        """The union of the consumers' flattened sets, in one backwards walk (not one each)."""
-        leaves: set[str] = set()
-        seen = set(consumers)
-        queue: deque[str] = deque(seen)
-        while queue:
-            current = queue.popleft()
-            for edge in self.incoming.get(current, ()):
-                source = edge.source
-                assert source is not None
-                if source in self.passthroughs:
-                    if source not in seen:
-                        seen.add(source)
-                        queue.append(source)
-                else:
-                    leaves.add(source)
-        return leaves
 
     def consumers_reached_from(self, node_id: str) -> list[str]:
         """The consumers a node's tools reach, forwards through any number of toolboxes."""

@@ -22,20 +22,38 @@ MAX_COLLIDING_PAIRS pairs of tools collide (a generated workflow: thousands of s
 gets ONE summary finding instead of one per tool there: per-tool findings would each list
 thousands of others at thousands of consumers (cubic output), and a rename plan for them would
 be of no use to anyone. Leaves colliding elsewhere too still get their per-tool findings there.
+Past MAX_CROWDED_SUMMARIES crowded consumers, one finding counts the rest, as other rules' caps do.
+
+Finding collisions never flattens every consumer when many nodes share names: the graph's bit
+sets (graph.ReachMasks) count each consumer's tools per name, and only a consumer that is not
+crowded has its colliding tools listed (tests/core/test_cmp9_counts.py: equal to flattening).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
-from flowdrop_lsp.core.graph import doc_order
+from flowdrop_lsp.core.graph import (
+    NameGroup,
+    ReachMasks,
+    RouteOutline,
+    doc_order,
+    lowest_bits,
+    set_bits,
+)
 from flowdrop_lsp.core.model import DataString, Node, short_text
 from flowdrop_lsp.core.names import sanitize_tool_name
 from flowdrop_lsp.core.renames import LabelNumbers, rename_blocker, rename_edit
-from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.base import (
+    FINDINGS_PER_GROUP,
+    Rule,
+    RuleContext,
+    first_with_summary,
+)
 from flowdrop_lsp.core.text import Span
 
 RULE = Rule(
@@ -59,6 +77,9 @@ MAX_COLLIDING_PER_FINDING = 1000  # tools in all its entries' `colliding_with` t
 # one name: hundreds of same-named tools still get their own findings and fixes.
 MAX_COLLIDING_PAIRS = 200_000
 MAX_SUMMARY_NAMES = 5  # colliding names quoted in a summary finding
+# Crowded consumers summarised one by one; past them, one finding counts the rest (a chain of
+# thousands of toolboxes, each to its own agent, has thousands of crowded agents).
+MAX_CROWDED_SUMMARIES = FINDINGS_PER_GROUP
 NAME_LIMIT = 40  # characters of a label quoted in a message
 
 
@@ -66,13 +87,28 @@ NAME_LIMIT = 40  # characters of a label quoted in a message
 class Collision:
     consumer: str
     tool_name: str
-    leaves: tuple[str, ...]  # in document order
+    # In document order: all of them, or for a crowded consumer (more than MAX_COLLIDING_PAIRS
+    # pairs, which gets one summary finding) only the first KEPT_OF_CROWDED.
+    leaves: tuple[str, ...]
+    size: int  # how many leaves of this name the consumer sees
+
+    @cached_property
+    def members(self) -> frozenset[str]:
+        return frozenset(self.leaves)
 
 
-# Above this many nodes sharing tool names, a consumer's collisions are found by flattening it;
-# below, by checking which of those nodes reach it (cached per graph state): a long chain of
-# toolboxes, each wired to an agent, would otherwise cost the square of its length.
+def collision(consumer: str, tool_name: str, leaves: tuple[str, ...]) -> Collision:
+    return Collision(consumer, tool_name, leaves, len(leaves))
+
+
+# Above this many nodes sharing tool names, a consumer's collisions are found from bit sets of
+# which of them reach it (graph.ReachMasks); below, by checking which of those nodes reach it
+# (cached per graph state). Flattening every consumer would cost a long chain of toolboxes,
+# each wired to an agent, the square of its length.
 MAX_CANDIDATES_FOR_REACH = 64
+# Bit sets cost (nodes sharing names) × (toolboxes) bits at most: past this, flatten instead.
+MAX_MASK_BITS = 1 << 28
+KEPT_OF_CROWDED = MAX_RELATED_OTHERS // MAX_SUMMARY_NAMES  # leaves a summary names per name
 
 
 def collisions_at(ctx: RuleContext, consumer: str) -> list[Collision]:
@@ -88,6 +124,8 @@ def collisions_at(ctx: RuleContext, consumer: str) -> list[Collision]:
             for leaf in graph.ids_by_name[name]:
                 if not graph.is_passthrough(leaf) and consumer in graph.consumers_of_leaf(leaf):
                     by_name.setdefault(name, []).append(leaf)
+    elif candidates * (len(graph.passthroughs) + 1) <= MAX_MASK_BITS:
+        return _collisions_by_masks(ctx, consumer)
     else:
         for leaf in ctx.flat(consumer).leaves:
             node = ctx.node(leaf)
@@ -97,7 +135,39 @@ def collisions_at(ctx: RuleContext, consumer: str) -> list[Collision]:
     for name, leaves in by_name.items():
         if len(leaves) > 1:
             leaves.sort(key=lambda leaf: doc_order(graph.nodes_by_id[leaf]))
-            collisions.append(Collision(consumer, name, tuple(leaves)))
+            collisions.append(collision(consumer, name, tuple(leaves)))
+    collisions.sort(key=lambda c: doc_order(graph.nodes_by_id[c.leaves[0]]))
+    return collisions
+
+
+def _collisions_by_masks(ctx: RuleContext, consumer: str) -> list[Collision]:
+    """`collisions_at` from the bits of the shared-name leaves reaching `consumer`: counted per
+    name without listing them, then listed whole only where the consumer is not crowded."""
+    graph = ctx.graph
+    reach = graph.reach_masks()
+    mask = reach.leaves_reaching(consumer)
+    if not mask:
+        return []
+    groups = reach.groups
+    counted: list[tuple[NameGroup, int, int]] = []  # (group, count, its bits in `mask`)
+    if mask.bit_count() <= len(groups):  # few leaves: look at each
+        bits_by_group: dict[int, int] = {}
+        for bit in set_bits(mask):
+            group = reach.group_of_bit[bit]
+            bits_by_group[group] = bits_by_group.get(group, 0) | 1 << bit
+        for index, bits in bits_by_group.items():
+            counted.append((groups[index], bits.bit_count(), bits))
+    else:  # many leaves: count each name's at once
+        for name_group in groups:
+            bits = mask & name_group.mask
+            counted.append((name_group, bits.bit_count(), bits))
+    counted = [c for c in counted if c[1] > 1]
+    crowded = sum(n * (n - 1) // 2 for _, n, _ in counted) > MAX_COLLIDING_PAIRS
+    collisions = []
+    for name_group, count, bits in counted:
+        listed = lowest_bits(bits, KEPT_OF_CROWDED) if crowded else set_bits(bits)
+        leaves = tuple(reach.members[bit] for bit in listed)
+        collisions.append(Collision(consumer, name_group.name, leaves, count))
     collisions.sort(key=lambda c: doc_order(graph.nodes_by_id[c.leaves[0]]))
     return collisions
 
@@ -119,61 +189,69 @@ class ConsumerEntry(dict[str, Any]):
     update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
 
 
-def names_around(ctx: RuleContext, leaf: str) -> set[str]:
-    """The tool names of every other leaf at every consumer that `leaf` reaches (the leaf is
-    in each of their sets, so its own name counts when another leaf there has it too)."""
-    graph = ctx.graph
-    names: set[str] = set()
-    for other in graph.leaves_reaching_any(graph.consumers_reached_from(leaf)):
-        node = ctx.node(other)
-        if other != leaf and node is not None:
-            names.add(node.tool_name)
-    return names
-
-
 @dataclass
 class RenamePlan:
     """Which colliding leaves keep their names and the new labels of the others."""
 
+    reach: ReachMasks  # the graph's reachability bit sets (consumers reached, per node)
     renames: dict[str, str] = field(default_factory=dict)  # leaf → its planned new label
     blocked: dict[str, str] = field(default_factory=dict)  # leaf → why it cannot be renamed
     planned: set[str] = field(default_factory=set)  # the tool names of the planned labels
     numbers: LabelNumbers = field(default_factory=LabelNumbers)
-    around: dict[str, set[str]] = field(default_factory=dict)  # leaf → names_around, cached
+    around: dict[str, int] = field(default_factory=dict)  # leaf → consumers_around, cached
 
-    def names_around(self, ctx: RuleContext, leaf: str) -> set[str]:
+    def consumers_around(self, leaf: str) -> int:
+        """The consumers `leaf` reaches (as in `ToolGraph.consumers_reached_from`: not itself),
+        as bits."""
         found = self.around.get(leaf)
         if found is None:
-            found = self.around[leaf] = names_around(ctx, leaf)
+            found = self.reach.consumers_reached(leaf)
+            own = self.reach.consumer_bit().get(leaf)
+            if own is not None:
+                found &= ~(1 << own)
+            self.around[leaf] = found
         return found
 
-    def is_taken_for(self, ctx: RuleContext, leaf: str) -> Callable[[str], bool]:
-        around = self.names_around(ctx, leaf)
+    def visible_around(self, leaf: str, name: str) -> bool:
+        """Whether another leaf named `name` is in the flattened set of a consumer that `leaf`
+        reaches: asked for the few names a rename tries, instead of collecting every name
+        around a leaf (thousands, in a long chain of toolboxes, for each renamed leaf)."""
+        around = self.consumers_around(leaf)
+        if not around:
+            return False
+        reach = self.reach
+        return any(
+            other != leaf
+            and other not in reach.passthroughs
+            and reach.consumers_reached(other) & around
+            for other in reach.ids_by_name.get(name, ())
+        )
+
+    def is_taken_for(self, leaf: str) -> Callable[[str], bool]:
         planned = self.planned
-        return lambda name: name in around or name in planned
+        return lambda name: name in planned or self.visible_around(leaf, name)
 
 
 def plan_renames(ctx: RuleContext, leaves: Iterable[str]) -> RenamePlan:
     """The rename plan for every colliding leaf (see the module docstring)."""
-    plan = RenamePlan()
+    plan = RenamePlan(ctx.graph.reach_masks())
     nodes = ctx.graph.nodes_by_id
     for leaf in leaves:
         blocker = rename_blocker(nodes[leaf])
         if blocker is not None:
             plan.blocked[leaf] = blocker
     order = sorted(leaves, key=lambda leaf: (leaf not in plan.blocked, doc_order(nodes[leaf])))
-    claimed: dict[str, set[str]] = {}  # consumer → names kept there
+    claimed: dict[str, int] = {}  # tool name → the consumers where a leaf keeps it, as bits
     for leaf in order:
         node = nodes[leaf]
-        consumers = ctx.graph.consumers_reached_from(leaf)
-        clash = any(node.tool_name in claimed.get(c, ()) for c in consumers)
+        consumers = plan.consumers_around(leaf)
+        clash = bool(consumers & claimed.get(node.tool_name, 0))
         if clash and leaf not in plan.blocked:
-            label = plan.numbers.label(node, plan.is_taken_for(ctx, leaf))
+            label = plan.numbers.label(node, plan.is_taken_for(leaf))
             plan.planned.add(sanitize_tool_name(label))
             plan.renames[leaf] = label
         else:  # keeps its name (a blocked leaf keeps it even when it clashes: it must)
-            for consumer in consumers:
-                claimed.setdefault(consumer, set()).add(node.tool_name)
+            claimed[node.tool_name] = claimed.get(node.tool_name, 0) | consumers
     return plan
 
 
@@ -255,15 +333,19 @@ def _display(ctx: RuleContext, node_id: str) -> str:
     return node.display
 
 
-def _route_text(ctx: RuleContext, route: tuple[str, ...]) -> str:
-    if not route:
+def _route_text(
+    ctx: RuleContext, route: RouteOutline, name: Callable[[str], str] | None = None
+) -> str:
+    if not route.length:
         return "wired directly"
-    named = [_name(ctx, box) for box in route[:2]]
-    if len(route) > MAX_NAMED_BOXES:  # a chain of thousands of toolboxes: name its ends
-        named += [f"… {len(route) - 3} more …", _name(ctx, route[-1])]
+    name = name or (lambda node_id: _name(ctx, node_id))
+    named = [name(box) for box in route.head[:2]]
+    if route.length > MAX_NAMED_BOXES:  # a chain of thousands of toolboxes: name its ends
+        assert route.last is not None
+        named += [f"… {route.length - 3} more …", name(route.last)]
     else:
-        named += [_name(ctx, box) for box in route[2:]]
-    return f"through toolbox{'es' if len(route) > 1 else ''} {' → '.join(named)}"
+        named += [name(box) for box in route.head[2:MAX_NAMED_BOXES]]
+    return f"through toolbox{'es' if route.length > 1 else ''} {' → '.join(named)}"
 
 
 def _listing(names: list[str], total: int, rest: str) -> str:
@@ -301,8 +383,25 @@ def _referenced(count: int, whose: str) -> str:
 class _FindingBuilder:
     """The finding on one colliding leaf, from the plan and the references."""
 
-    def __init__(self, ctx: RuleContext, plan: RenamePlan, references: References) -> None:
+    def __init__(
+        self,
+        ctx: RuleContext,
+        plan: RenamePlan,
+        references: References,
+        order: dict[str, int],
+    ) -> None:
         self.ctx, self.plan, self.references = ctx, plan, references
+        self.order = order  # every colliding leaf → its document order
+        self.names: dict[str, str] = {}  # node id → _name, for the many route texts
+
+    def name(self, node_id: str) -> str:
+        found = self.names.get(node_id)
+        if found is None:
+            found = self.names[node_id] = _name(self.ctx, node_id)
+        return found
+
+    def route_text(self, route: RouteOutline) -> str:
+        return _route_text(self.ctx, route, self.name)
 
     def rename_fix(self, node: Node, label: str, title: str, preferred: bool) -> Fix:
         refs = self.references.to([node])
@@ -352,7 +451,7 @@ class _FindingBuilder:
                 fixes.append(keep)
                 renamed += [o for o in others if o in plan.renames]
             if leaf not in plan.blocked:
-                label = plan.numbers.label(node, plan.is_taken_for(ctx, leaf), reserve=False)
+                label = plan.numbers.label(node, plan.is_taken_for(leaf), reserve=False)
                 title = f'Rename "{current}" instead, to "{short_text(label, NAME_LIMIT)}"'
                 fixes.append(self.rename_fix(node, label, title, keep is None))
                 new_names.add(sanitize_tool_name(label))
@@ -362,7 +461,7 @@ class _FindingBuilder:
             box_name = box.name_source if box is not None and box.name_source else route[0]
             qualified = f"{box_name}: {node.name_source}"
             name = sanitize_tool_name(qualified)
-            if name not in plan.names_around(ctx, leaf) and name not in new_names:
+            if not plan.visible_around(leaf, name) and name not in new_names:
                 title = (
                     f'Qualify with its toolbox: rename "{current}" to '
                     f'"{short_text(qualified, NAME_LIMIT)}"'
@@ -373,53 +472,59 @@ class _FindingBuilder:
         return tuple(fixes), renamed
 
     def build(self, leaf: str, collisions: list[Collision]) -> Finding:
+        """`collisions`: the leaf's, in the order of their consumers (`_consumer_key`)."""
         ctx, graph = self.ctx, self.ctx.graph
         node = graph.nodes_by_id[leaf]
         tool_name = collisions[0].tool_name
-        collisions.sort(key=lambda c: _consumer_key(ctx, c.consumer))
         listed = collisions[:MAX_CONSUMER_ENTRIES]
         budget = MAX_COLLIDING_PER_FINDING
         entries = []
         related: list[RelatedLocation] = []
         for collision in listed:
-            route = ctx.flat(collision.consumer).route(leaf)
+            route = ctx.flat(collision.consumer).route(leaf)  # whole: routes are never cut
             # A collision's leaves are in document order already (collisions_at sorts them,
             # and edits never reorder existing nodes); only the listed part is copied, so that
             # hundreds of same-named tools cost no tools × tools × consumers work.
             limit = min(MAX_COLLIDING_LISTED, budget)
             head = collision.leaves[: limit + 1]
-            entry = ConsumerEntry(
-                consumer=collision.consumer,
-                colliding_with=tuple(o for o in head if o != leaf)[:limit],
-                route=route,
-            )
-            budget -= len(entry["colliding_with"])
-            if len(collision.leaves) - 1 > len(entry["colliding_with"]):
-                entry = ConsumerEntry(**entry, colliding_count=len(collision.leaves) - 1)
-            entries.append(entry)
+            if leaf in head:
+                at = head.index(leaf)
+                head = head[:at] + head[at + 1 :]
+            fields: dict[str, Any] = {
+                "consumer": collision.consumer,
+                "colliding_with": head[:limit],
+                "route": route,
+            }
+            budget -= len(fields["colliding_with"])
+            if len(collision.leaves) - 1 > len(fields["colliding_with"]):
+                fields["colliding_count"] = len(collision.leaves) - 1
+            entries.append(ConsumerEntry(fields))
             if len(entries) <= MAX_RELATED_CONSUMERS:
-                anchor = _consumer_anchor(ctx, collision.consumer, route[-1] if route else leaf)
+                outline = RouteOutline.of(route)
+                anchor = _consumer_anchor(ctx, collision.consumer, outline.last or leaf)
                 if anchor is not None:
                     related.append(
                         RelatedLocation(
                             anchor,
                             f"consumer {ctx.describe(collision.consumer)}: "
-                            + (f"reached {_route_text(ctx, route)}" if route else "wired directly"),
+                            + (
+                                f"reached {self.route_text(outline)}"
+                                if outline.length
+                                else "wired directly"
+                            ),
                         )
                     )
-        colliding: set[str] = set()
-        for collision in listed:
-            colliding.update(collision.leaves)
+        colliding: set[str] = set().union(*(c.leaves for c in listed))
         colliding.discard(leaf)
-        others = sorted(colliding, key=lambda o: doc_order(graph.nodes_by_id[o]))
+        others = sorted(colliding, key=self.order.__getitem__)
         for other in others[:MAX_RELATED_OTHERS]:
-            first_at = next(c.consumer for c in listed if other in c.leaves)
-            route = ctx.flat(first_at).route(other)
+            first_at = next(c.consumer for c in listed if other in c.members)
+            outline = ctx.flat(first_at).outline(other, MAX_NAMED_BOXES)
             related.append(
                 RelatedLocation(
                     graph.nodes_by_id[other].anchor,
                     f'also "{short_text(tool_name)}": {ctx.describe(other)}, '
-                    f"{_route_text(ctx, route)} to {_name(ctx, first_at)}",
+                    f"{self.route_text(outline)} to {self.name(first_at)}",
                 )
             )
         fixes, renamed = self.fixes(leaf, others, entries[0]["route"])
@@ -462,26 +567,27 @@ class _FindingBuilder:
 
 
 def colliding_pairs(collisions: Iterable[Collision]) -> int:
-    return sum(len(c.leaves) * (len(c.leaves) - 1) // 2 for c in collisions)
+    return sum(c.size * (c.size - 1) // 2 for c in collisions)
 
 
 def crowded_summary(ctx: RuleContext, consumer: str, collisions: list[Collision]) -> Finding:
     """The one finding for a consumer with more than MAX_COLLIDING_PAIRS colliding pairs."""
-    groups = sorted(collisions, key=lambda c: (-len(c.leaves), c.tool_name))
-    tools = sum(len(c.leaves) for c in groups)
-    names = [f'"{short_text(c.tool_name, NAME_LIMIT)}" ×{len(c.leaves)}' for c in groups]
+    groups = sorted(collisions, key=lambda c: (-c.size, c.tool_name))
+    tools = sum(c.size for c in groups)
+    names = [f'"{short_text(c.tool_name, NAME_LIMIT)}" ×{c.size}' for c in groups]
     listed = _listing(names[:MAX_SUMMARY_NAMES], len(names), "other names")
     first_leaf = groups[0].leaves[0]
-    flat = ctx.flat(consumer)
-    route = flat.route(first_leaf)
-    anchor = _consumer_anchor(ctx, consumer, route[-1] if route else first_leaf)
+    last_hop = first_leaf
+    if ctx.node(consumer) is None:  # anchored on the edge into it: which one is on the route
+        last_hop = ctx.flat(consumer).outline(first_leaf, 0).last or first_leaf
+    anchor = _consumer_anchor(ctx, consumer, last_hop)
     related = tuple(
         RelatedLocation(
             ctx.graph.nodes_by_id[leaf].anchor,
             f'"{short_text(group.tool_name)}": {ctx.describe(leaf)}',
         )
         for group in groups[:MAX_SUMMARY_NAMES]
-        for leaf in group.leaves[: MAX_RELATED_OTHERS // MAX_SUMMARY_NAMES]
+        for leaf in group.leaves[:KEPT_OF_CROWDED]
     )
     return Finding(
         RULE.code,
@@ -510,15 +616,21 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     by_leaf: dict[str, list[Collision]] = {}
     crowded: list[str] = []
     results = ctx.results_of(RULE.code)
-    for consumer, per_consumer in results.items():
+    # Consumers in document order, so that each leaf's collisions come in the order its
+    # finding lists them (sorted once here, not once per leaf).
+    for consumer in sorted(results, key=lambda c: _consumer_key(ctx, c)):
+        per_consumer = results[consumer]
         if colliding_pairs(per_consumer) > MAX_COLLIDING_PAIRS:
             crowded.append(consumer)
             continue
         for collision in per_consumer:
             for leaf in collision.leaves:
                 by_leaf.setdefault(leaf, []).append(collision)
-    for consumer in sorted(crowded, key=lambda c: _consumer_key(ctx, c)):
-        yield crowded_summary(ctx, consumer, results[consumer])
+    yield from first_with_summary(
+        crowded,
+        lambda consumer: crowded_summary(ctx, consumer, results[consumer]),
+        MAX_CROWDED_SUMMARIES,
+    )
     if not by_leaf:
         ctx.memo.pop(RULE.code, None)  # nothing to keep alive
         ctx.graph.node_changes.clear()
@@ -528,7 +640,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     wanted = frozenset(
         {nodes[leaf].tool_name for leaf in by_leaf} | {nodes[leaf].name_source for leaf in by_leaf}
     )
-    builder = _FindingBuilder(ctx, plan, References(ctx, wanted))
+    order = {leaf: doc_order(nodes[leaf]) for leaf in by_leaf}
+    builder = _FindingBuilder(ctx, plan, References(ctx, wanted), order)
     for leaf, collisions in by_leaf.items():
         yield builder.build(leaf, collisions)
 
