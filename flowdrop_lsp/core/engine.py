@@ -42,6 +42,7 @@ from flowdrop_lsp.core.jsonsyntax import (
     JObject,
     JOpaque,
     JsonValue,
+    ScannedArray,
     SyntaxProblem,
     to_python,
 )
@@ -60,7 +61,7 @@ from flowdrop_lsp.core.model import (
 )
 from flowdrop_lsp.core.readers import REGION_CONTEXT, reader_for
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
-from flowdrop_lsp.core.rules.base import cap_with_summary
+from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
 from flowdrop_lsp.core.settings import Settings
@@ -133,13 +134,41 @@ class Element:
         self.schema = []
 
 
+class PlainItem:
+    """An item of `nodes`/`edges` that is not an object (a number, a string, an array…), read
+    without syntax problems (JSON). It is no node or edge, and its one finding (FD-SCHEMA
+    "… is not of type 'object'") depends on its text alone, so it is made from that text when
+    findings are collected, and only for the first ones (the rest are counted: the cap). One
+    shared instance, PLAIN, stands for every such item: a million numbers in `edges` cost a
+    list slot each, not an element, a model and a finding each."""
+
+    __slots__ = ()
+    model: None = None
+    broken = False
+    has_findings = False
+
+    def release(self) -> None:
+        """Nothing was read from it."""
+
+
+PLAIN = PlainItem()
+
+
+def _is_plain(value: JsonValue) -> bool:
+    """Whether an item read from `nodes`/`edges` is not an object."""
+    if isinstance(value, JOpaque):
+        return not isinstance(value.value, dict)
+    return not isinstance(value, JObject)
+
+
 class ElementList:
     """The elements of one array, in order, with their current start and end offsets, and the
     syntax findings between them (`gaps`: a stray comma, a missing one; absolute spans)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.elements: list[Element] = []
+        self.elements: list[Element | PlainItem] = []
+        self.plain = 0  # how many of `elements` are PLAIN
         self.starts = PendingShift([])
         self.ends = PendingShift([])
         self.gaps: list[Finding] = []
@@ -164,6 +193,7 @@ class ElementList:
         for element in self.elements:
             element.release()
         self.elements = []
+        self.plain = 0
 
 
 def _shift_span(span: Span, at: int, delta: int) -> Span:
@@ -270,7 +300,10 @@ class WorkflowDocument:
             assert isinstance(root, JObject)
             for name in ARRAYS:
                 value = root.get(name)
-                if isinstance(value, JArray):
+                if isinstance(value, ScannedArray):  # the fast path: no JOpaque per item
+                    self.array_spans[name] = [value.start, value.end]
+                    self._read_scanned(self.lists[name], value, text)
+                elif isinstance(value, JArray):
                     self.array_spans[name] = [value.start, value.end]
                     self._read_elements(self.lists[name], 0, value.items, text, 0, problems)
                     arrays_closed = arrays_closed and _closed(value, text, problems)
@@ -288,9 +321,11 @@ class WorkflowDocument:
                         SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)
                     )
                 )
+            add = self.graph.add
             for name in ARRAYS:  # all nodes before any edge: endpoints resolve as they are added
                 for element in self.lists[name].elements:
-                    self.graph.add(element.model)
+                    if element is not PLAIN:
+                        add(element.model)
             self.context.refresh_all()
         elif parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems):
             self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
@@ -336,10 +371,13 @@ class WorkflowDocument:
 
     def _element_text(self, element: Element) -> tuple[str, int]:
         """An element's current text, and the column it starts at (when the format cares)."""
-        owner = element.owner
-        start = owner.start(element.index)
+        return self._item_text(element.owner, element.index)
+
+    def _item_text(self, owner: ElementList, index: int) -> tuple[str, int]:
+        """The current text of item `index` of `owner`, and the column it starts at."""
+        start = owner.start(index)
         column = self.buffer.position(start)[1] if self.reader.needs_column else 0
-        return self.buffer.slice(start, owner.end(element.index)), column
+        return self.buffer.slice(start, owner.end(index)), column
 
     def _element_spans(self, element: Element, kind: str) -> Any:
         """The spans of an element read by the fast path, re-read from its current text (in the
@@ -369,6 +407,64 @@ class WorkflowDocument:
         spans = _Spans(element.created_start, element)
         return list_item_spans(self.reader.reread_value(text, column), spans, path)
 
+    def _read_scanned(self, owner: ElementList, array: ScannedArray, text: str) -> None:
+        """A whole read's `nodes` or `edges` from the fast path (values read whole by the C
+        scanner, spans in flat arrays): an element for each object, PLAIN for anything else."""
+        elements = owner.elements
+        starts, ends = array.starts, array.ends
+        plain = 0
+        for index, value in enumerate(array.values):
+            if type(value) is not dict:  # the C scanner makes exactly dicts of objects
+                elements.append(PLAIN)
+                plain += 1
+                continue
+            element = Element(owner, index, starts[index])
+            self._read_whole_element(element, value, starts[index], ends[index], text, 0)
+            elements.append(element)
+        owner.plain = plain
+        owner.starts = PendingShift(starts)
+        owner.ends = PendingShift(ends)
+        self._after_reading(elements)
+
+    def _read_whole_element(
+        self, element: Element, value: Any, start: int, end: int, text: str, offset: int
+    ) -> None:
+        """Read an element whose Python `value` the fast path read whole (spans on demand);
+        `[start, end)` is where it is in `text`, whose offset 0 is document offset `offset`."""
+        kind = _KIND[element.owner.name]
+        span = Span(start + offset, end + offset, element)
+        spans_later = partial(self._element_spans, element, kind)
+        if kind == "node":
+            element.model = read_node_value(
+                element.index,
+                value,
+                span,
+                self.settings,
+                spans_later,
+                partial(self._element_strings, element),
+                partial(self._element_items, element),
+            )
+        else:
+            element.model = read_edge_value(element.index, value, span, self.settings, spans_later)
+        if not self._all_valid:
+            for path, message, problem_start, problem_end in element_problems(
+                kind, JOpaque(start, end, value), text
+            ):
+                element.schema.append(
+                    (path, message, Span(problem_start + offset, problem_end + offset, element))
+                )
+
+    def _after_reading(self, created: list[Element | PlainItem]) -> None:
+        """The per-edge rules of elements just read (now that their offsets are known: lazy
+        spans), and which of them have findings."""
+        for element in created:
+            if isinstance(element, Element):
+                if isinstance(element.model, Edge):
+                    for _rule, check in EDGE_RULES:
+                        element.findings.extend(check(element.model, self.settings))
+                if element.has_findings:
+                    self._with_findings.add(element)
+
     def _read_elements(
         self,
         owner: ElementList,
@@ -377,11 +473,11 @@ class WorkflowDocument:
         text: str,
         offset: int,
         problems: list[SyntaxProblem] | None,
-    ) -> list[Element]:
+    ) -> list[Element | PlainItem]:
         """Elements for `values` (parsed from `text`, whose offset 0 is document offset
         `offset`), inserted into `owner` at `first_index`. The problems inside an element move
         from `problems` to the element (so that they move with it, and go with it)."""
-        created = []
+        created: list[Element | PlainItem] = []
         kind = _KIND[owner.name]
         inside = _problems_inside(values, problems) if problems else {}
         # An element cut short by the array's ']' has its problem just past its end, not
@@ -391,45 +487,49 @@ class WorkflowDocument:
             if problems
             else set()
         )
+        # A non-object item's finding is made again from its text (`_plain_findings`): JSON
+        # only, where an item's text alone reads as the whole read read it.
+        plain_allowed = self.reader.name == "json"
         for position, value in enumerate(values):
-            element = Element(owner, first_index + position, value.start + offset)
-            if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
-                span = Span(value.start + offset, value.end + offset, element)
-                spans_later = partial(self._element_spans, element, kind)
-                if kind == "node":
-                    element.model = read_node_value(
-                        element.index,
-                        value.value,
-                        span,
-                        self.settings,
-                        spans_later,
-                        partial(self._element_strings, element),
-                        partial(self._element_items, element),
-                    )
-                else:
-                    element.model = read_edge_value(
-                        element.index, value.value, span, self.settings, spans_later
-                    )
-            else:
-                spans = _Spans(offset, element)
-                if kind == "node":
-                    element.model = read_node(
-                        element.index,
-                        value,
-                        self.settings,
-                        text,
-                        spans,
-                        partial(self._element_strings, element),
-                        partial(self._element_items, element),
-                    )
-                else:
-                    element.model = read_edge(element.index, value, self.settings, spans)
-            if not self._all_valid:
-                for path, message, start, end in element_problems(kind, value, text):
-                    element.schema.append(
-                        (path, message, Span(start + offset, end + offset, element))
-                    )
             owned = inside.get(position)
+            if plain_allowed and not owned and value.end not in cut_short and _is_plain(value):
+                created.append(PLAIN)
+                owner.plain += 1
+                continue
+            element = Element(owner, first_index + position, value.start + offset)
+            if isinstance(value, JOpaque) and isinstance(value.value, dict):
+                self._read_whole_element(element, value.value, value.start, value.end, text, offset)
+            else:
+                if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
+                    span = Span(value.start + offset, value.end + offset, element)
+                    spans_later = partial(self._element_spans, element, kind)
+                    if kind == "node":
+                        element.model = read_node_value(
+                            element.index, value.value, span, self.settings, spans_later
+                        )
+                    else:
+                        element.model = read_edge_value(
+                            element.index, value.value, span, self.settings, spans_later
+                        )
+                else:
+                    spans = _Spans(offset, element)
+                    if kind == "node":
+                        element.model = read_node(
+                            element.index,
+                            value,
+                            self.settings,
+                            text,
+                            spans,
+                            partial(self._element_strings, element),
+                            partial(self._element_items, element),
+                        )
+                    else:
+                        element.model = read_edge(element.index, value, self.settings, spans)
+                if not self._all_valid:
+                    for path, message, start, end in element_problems(kind, value, text):
+                        element.schema.append(
+                            (path, message, Span(start + offset, end + offset, element))
+                        )
             element.broken = value.end in cut_short
             if owned:
                 element.broken = element.broken or any(p.kind == "syntax" for p in owned)
@@ -441,18 +541,42 @@ class WorkflowDocument:
             taken = {id(p) for owned in inside.values() for p in owned}
             problems[:] = [p for p in problems if id(p) not in taken]
         owner.elements[first_index:first_index] = created
-        starts = [e.created_start for e in created]
+        starts = [v.start + offset for v in values]
         ends = [v.end + offset for v in values]
         owner.starts.replace(first_index, first_index, starts)
         owner.ends.replace(first_index, first_index, ends)
-        for element in created:
-            if isinstance(element.model, Edge):  # now that its offsets are known (lazy spans)
-                for _rule, check in EDGE_RULES:
-                    element.findings.extend(check(element.model, self.settings))
-        for element in created:
-            if element.has_findings:
-                self._with_findings.add(element)
+        self._after_reading(created)
         return created
+
+    def _plain_findings(self, owner: ElementList) -> list[Finding]:
+        """The FD-SCHEMA findings of `owner`'s PLAIN items, made from their text: of the first
+        FINDINGS_PER_GROUP + 1 only, the last one carrying the count of all the others left
+        out (`extra` "capped"), which the cap (`cap_with_summary`) merges into its summary.
+        Only the first ones by position can be kept by the cap, so the rest are never made."""
+        elements = owner.elements
+        wanted = min(owner.plain, FINDINGS_PER_GROUP + 1)
+        made: list[Finding] = []
+        index = -1
+        while len(made) < wanted:
+            index = elements.index(PLAIN, index + 1)  # a C-speed scan
+            text, column = self._item_text(owner, index)
+            value, _ = self.reader.reread_element(text, column, owner.name)
+            assert value is not None
+            start = owner.start(index)
+            for _path, message, problem_start, problem_end in element_problems(
+                _KIND[owner.name], value, text
+            ):
+                made.append(
+                    Finding(
+                        SCHEMA,
+                        Severity.ERROR,
+                        f"{path_text([owner.name, index])}: {message}",
+                        Span(start + problem_start, start + problem_end),
+                    )
+                )
+        if owner.plain > FINDINGS_PER_GROUP:
+            made[-1] = replace(made[-1], extra=(("capped", owner.plain - FINDINGS_PER_GROUP),))
+        return made
 
     # ----- findings ---------------------------------------------------------------------------
     def findings(self) -> tuple[Finding, ...]:
@@ -462,6 +586,8 @@ class WorkflowDocument:
             found: list[Finding] = list(self.root_findings)
             for owner in self.lists.values():
                 found.extend(owner.gaps)
+                if owner.plain:
+                    found.extend(self._plain_findings(owner))
             for element in self._with_findings:
                 found.extend(element.findings)
                 for path, message, span in element.schema:
@@ -517,7 +643,7 @@ class WorkflowDocument:
         for name in ARRAYS:
             owner = self.lists[name]
             parsed = (
-                self.reader.reread_element(*self._element_text(owner.elements[i]), name)
+                self.reader.reread_element(*self._item_text(owner, i), name)
                 for i in range(min(SNIFFED_ITEMS, len(owner)))
             )
             # A half-typed element says nothing about the document's shape: it is left out.
@@ -645,7 +771,10 @@ class WorkflowDocument:
         affected: set[str] = set()
         for element in old:
             affected |= self._affected_by(element.model)
-            self._with_findings.discard(element)
+            if isinstance(element, Element):
+                self._with_findings.discard(element)
+            else:
+                owner.plain -= 1
         for element in old:
             graph.remove(element.model)
         del owner.elements[first:stop]
@@ -654,7 +783,9 @@ class WorkflowDocument:
         created = self._read_elements(owner, first, values, text, offset, problems)
         if len(created) != stop - first:
             for index in range(first + len(created), len(owner)):
-                owner.elements[index].index = index
+                moved = owner.elements[index]
+                if isinstance(moved, Element):
+                    moved.index = index
         for element in created:
             graph.add(element.model)
         # …and after it, for the old ids too: a toolbox deleted may leave a consumer behind.
