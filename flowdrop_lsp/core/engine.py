@@ -28,7 +28,6 @@ import gc
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -59,7 +58,7 @@ from flowdrop_lsp.core.model import (
     read_node,
     read_node_value,
 )
-from flowdrop_lsp.core.readers import REGION_CONTEXT, reader_for
+from flowdrop_lsp.core.readers import REGION_CONTEXT, WorkflowReader, reader_for
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
@@ -100,11 +99,66 @@ class _Plan:
     inside_one: bool
 
 
+class ElementSource:
+    """Re-reads an element from its current text, for what the fast path left for later: its
+    model's spans, the string values in a node's `data`, the items of a list there. (It holds
+    the document's buffer, reader and settings, never the document: no cycle through it.)"""
+
+    __slots__ = ("buffer", "reader", "settings")
+
+    def __init__(self, buffer: EditableText, reader: WorkflowReader, settings: Settings) -> None:
+        self.buffer, self.reader, self.settings = buffer, reader, settings
+
+    def text(self, owner: ElementList, index: int) -> tuple[str, int]:
+        """The current text of item `index` of `owner`, and the column it starts at (when the
+        format cares)."""
+        start = owner.start(index)
+        column = self.buffer.position(start)[1] if self.reader.needs_column else 0
+        return self.buffer.slice(start, owner.end(index)), column
+
+    def spans(self, element: Element) -> Any:
+        """The spans of an element read by the fast path, re-read from its current text (in the
+        coordinates it was created in, so that they move with it like any other)."""
+        text, column = self.text(element.owner, element.index)
+        value, _ = self.reader.reread_element(text, column, element.owner.name)
+        assert value is not None
+        spans = _Spans(element.created_start, element)
+        if element.owner.name == "nodes":
+            return read_node(element.index, value, self.settings, text, spans).spans
+        return read_edge(element.index, value, self.settings, spans).spans
+
+    def strings(self, element: Element, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in a node's `data` equal to one of `values`, re-read from its
+        current text (spans in the coordinates it was created in, like `spans`). A text that
+        cannot hold one is decided without parsing (the usual case)."""
+        text, column = self.text(element.owner, element.index)
+        if not self.reader.may_hold(text, values):
+            return ()
+        spans = _Spans(element.created_start, element)
+        return data_strings(self.reader.reread_value(text, column), spans, values)
+
+    def items(self, element: Element, path: tuple[str | int, ...]) -> tuple[Span, ...]:
+        """The spans of the items of the list at `path` below a node's `data`, re-read from its
+        current text (like `strings`)."""
+        text, column = self.text(element.owner, element.index)
+        spans = _Spans(element.created_start, element)
+        return list_item_spans(self.reader.reread_value(text, column), spans, path)
+
+
 class Element:
     """One element of `nodes` or `edges`: what was read from it, and the anchor its spans move
     with. Its spans were made when `created_start` was its start offset."""
 
-    __slots__ = ("owner", "index", "created_start", "model", "findings", "schema", "broken")
+    __slots__ = (
+        "owner",
+        "index",
+        "created_start",
+        "model",
+        "findings",
+        "schema",
+        "broken",
+        "spans",
+    )
 
     def __init__(self, owner: ElementList, index: int, created_start: int) -> None:
         self.owner = owner
@@ -117,9 +171,28 @@ class Element:
         # element may be half-typed, and then what follows it decides where it ends (an edit
         # just after it is re-read with it).
         self.broken = False
+        # The model's spans when it was read by the fast path: re-read from the element's text
+        # when first asked for (`get`; the element is its model's `detail`, so that a million
+        # elements need no SpanDetail and callback each).
+        self.spans: Any = None
 
     def offset(self) -> int:
         return self.owner.starts.value(self.index) - self.created_start
+
+    def get(self) -> Any:
+        """The spans of the model read whole by the fast path (model.SpanSource)."""
+        spans = self.spans
+        if spans is None:
+            spans = self.spans = self.owner.source.spans(self)
+        return spans
+
+    def strings(self, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in the node's `data` equal to one of `values` (model.StringFinder)."""
+        return self.owner.source.strings(self, values)
+
+    def items(self, path: tuple[str | int, ...]) -> tuple[Span, ...]:
+        """The spans of the items of the list at `path` below `data` (model.ItemFinder)."""
+        return self.owner.source.items(self, path)
 
     @property
     def has_findings(self) -> bool:
@@ -132,6 +205,7 @@ class Element:
         self.model = None
         self.findings = []
         self.schema = []
+        self.spans = None
 
 
 class PlainItem:
@@ -165,8 +239,9 @@ class ElementList:
     """The elements of one array, in order, with their current start and end offsets, and the
     syntax findings between them (`gaps`: a stray comma, a missing one; absolute spans)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, source: ElementSource) -> None:
         self.name = name
+        self.source = source  # what re-reads its elements' text
         self.elements: list[Element | PlainItem] = []
         self.plain = 0  # how many of `elements` are PLAIN
         self.starts = PendingShift([])
@@ -243,6 +318,7 @@ class WorkflowDocument:
         # `allow_comments`) or "yaml" (Drupal config).
         self.reader = reader_for(syntax, allow_comments)
         self.buffer = EditableText(text)
+        self._source = ElementSource(self.buffer, self.reader, self.settings)
         self._stats = ChangeStats()
         self.incremental_failures: list[str] = []
         self._load()
@@ -288,7 +364,7 @@ class WorkflowDocument:
         self._is_workflow = looks_like_workflow(root)
         self.graph = ToolGraph(self.settings)
         self.context = RuleContext(self.graph, self.settings, CONSUMER_RULES)
-        self.lists = {name: ElementList(name) for name in ARRAYS}
+        self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self.array_spans: dict[str, list[int]] = {}
         self.root_findings: list[Finding] = []
         self._with_findings: set[Element] = set()
@@ -356,7 +432,7 @@ class WorkflowDocument:
         afterwards."""
         self._release_analysis()
         # The graph's nodes hold the callbacks too (a cycle through this document).
-        self.lists = {name: ElementList(name) for name in ARRAYS}
+        self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self._with_findings = set()
         self.graph = ToolGraph(self.settings)
         self.context = RuleContext(self.graph, self.settings, CONSUMER_RULES)
@@ -369,43 +445,8 @@ class WorkflowDocument:
         for owner in getattr(self, "lists", {}).values():
             owner.release()
 
-    def _element_text(self, element: Element) -> tuple[str, int]:
-        """An element's current text, and the column it starts at (when the format cares)."""
-        return self._item_text(element.owner, element.index)
-
     def _item_text(self, owner: ElementList, index: int) -> tuple[str, int]:
-        """The current text of item `index` of `owner`, and the column it starts at."""
-        start = owner.start(index)
-        column = self.buffer.position(start)[1] if self.reader.needs_column else 0
-        return self.buffer.slice(start, owner.end(index)), column
-
-    def _element_spans(self, element: Element, kind: str) -> Any:
-        """The spans of an element read by the fast path, re-read from its current text (in the
-        coordinates it was created in, so that they move with it like any other)."""
-        text, column = self._element_text(element)
-        value, _ = self.reader.reread_element(text, column, element.owner.name)
-        assert value is not None
-        spans = _Spans(element.created_start, element)
-        if kind == "node":
-            return read_node(element.index, value, self.settings, text, spans).spans
-        return read_edge(element.index, value, self.settings, spans).spans
-
-    def _element_strings(self, element: Element, values: frozenset[str]) -> tuple[DataString, ...]:
-        """The string values in a node's `data` equal to one of `values`, re-read from its
-        current text (spans in the coordinates it was created in, like `_element_spans`). A
-        text that cannot hold one is decided without parsing (the usual case)."""
-        text, column = self._element_text(element)
-        if not self.reader.may_hold(text, values):
-            return ()
-        spans = _Spans(element.created_start, element)
-        return data_strings(self.reader.reread_value(text, column), spans, values)
-
-    def _element_items(self, element: Element, path: tuple[str | int, ...]) -> tuple[Span, ...]:
-        """The spans of the items of the list at `path` below a node's `data`, re-read from its
-        current text (like `_element_strings`)."""
-        text, column = self._element_text(element)
-        spans = _Spans(element.created_start, element)
-        return list_item_spans(self.reader.reread_value(text, column), spans, path)
+        return self._source.text(owner, index)
 
     def _read_scanned(self, owner: ElementList, array: ScannedArray, text: str) -> None:
         """A whole read's `nodes` or `edges` from the fast path (values read whole by the C
@@ -433,19 +474,12 @@ class WorkflowDocument:
         `[start, end)` is where it is in `text`, whose offset 0 is document offset `offset`."""
         kind = _KIND[element.owner.name]
         span = Span(start + offset, end + offset, element)
-        spans_later = partial(self._element_spans, element, kind)
         if kind == "node":
             element.model = read_node_value(
-                element.index,
-                value,
-                span,
-                self.settings,
-                spans_later,
-                partial(self._element_strings, element),
-                partial(self._element_items, element),
+                element.index, value, span, self.settings, element, element.strings, element.items
             )
         else:
-            element.model = read_edge_value(element.index, value, span, self.settings, spans_later)
+            element.model = read_edge_value(element.index, value, span, self.settings, element)
         if not self._all_valid:
             for path, message, problem_start, problem_end in element_problems(
                 kind, JOpaque(start, end, value), text
@@ -502,14 +536,13 @@ class WorkflowDocument:
             else:
                 if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
                     span = Span(value.start + offset, value.end + offset, element)
-                    spans_later = partial(self._element_spans, element, kind)
                     if kind == "node":
                         element.model = read_node_value(
-                            element.index, value.value, span, self.settings, spans_later
+                            element.index, value.value, span, self.settings, element
                         )
                     else:
                         element.model = read_edge_value(
-                            element.index, value.value, span, self.settings, spans_later
+                            element.index, value.value, span, self.settings, element
                         )
                 else:
                     spans = _Spans(offset, element)
@@ -520,8 +553,8 @@ class WorkflowDocument:
                             self.settings,
                             text,
                             spans,
-                            partial(self._element_strings, element),
-                            partial(self._element_items, element),
+                            element.strings,
+                            element.items,
                         )
                     else:
                         element.model = read_edge(element.index, value, self.settings, spans)

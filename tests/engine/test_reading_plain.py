@@ -12,7 +12,7 @@ import json
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import rule
+from hypothesis.stateful import rule, run_state_machine_as_test
 
 from flowdrop_lsp.core.engine import PLAIN, Element, WorkflowDocument
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP
@@ -80,13 +80,16 @@ class WithNonObjectItems(IncrementalEqualsScratch):
 
 def test_incremental_equals_from_scratch_with_non_object_items(request) -> None:  # type: ignore[no-untyped-def]
     examples = 200 if request.config.getoption("--slow") else 25
-    run = settings(
-        max_examples=examples,
-        stateful_step_count=15,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )(WithNonObjectItems)
-    run.TestCase().runTest()
+    # (run_state_machine_as_test: the parent class may already carry a @settings decorator.)
+    run_state_machine_as_test(
+        WithNonObjectItems,
+        settings=settings(
+            max_examples=examples,
+            stateful_step_count=15,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )
 
 
 def test_a_non_object_item_makes_no_element() -> None:
