@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -62,7 +63,13 @@ from flowdrop_lsp.core.readers import REGION_CONTEXT, WorkflowReader, reader_for
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
-from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
+from flowdrop_lsp.core.schema import (
+    document_is_valid,
+    element_problems,
+    path_text,
+    root_problems,
+    workflow_schema,
+)
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.shape import SNIFFED_ITEMS, flowdrop_shaped
 from flowdrop_lsp.core.text import EditableText, PendingShift, Span
@@ -453,6 +460,8 @@ class WorkflowDocument:
         scanner, spans in flat arrays): an element for each object, PLAIN for anything else."""
         elements = owner.elements
         starts, ends = array.starts, array.ends
+        # One schema error elsewhere (another array) must not cost a validation per element.
+        validate = not self._all_valid and not _items_valid(_KIND[owner.name], array.values)
         plain = 0
         for index, value in enumerate(array.values):
             if type(value) is not dict:  # the C scanner makes exactly dicts of objects
@@ -460,7 +469,7 @@ class WorkflowDocument:
                 plain += 1
                 continue
             element = Element(owner, index, starts[index])
-            self._read_whole_element(element, value, starts[index], ends[index], text, 0)
+            self._read_whole_element(element, value, starts[index], ends[index], text, 0, validate)
             elements.append(element)
         owner.plain = plain
         owner.starts = PendingShift(starts)
@@ -468,7 +477,14 @@ class WorkflowDocument:
         self._after_reading(elements)
 
     def _read_whole_element(
-        self, element: Element, value: Any, start: int, end: int, text: str, offset: int
+        self,
+        element: Element,
+        value: Any,
+        start: int,
+        end: int,
+        text: str,
+        offset: int,
+        validate: bool,
     ) -> None:
         """Read an element whose Python `value` the fast path read whole (spans on demand);
         `[start, end)` is where it is in `text`, whose offset 0 is document offset `offset`."""
@@ -480,7 +496,7 @@ class WorkflowDocument:
             )
         else:
             element.model = read_edge_value(element.index, value, span, self.settings, element)
-        if not self._all_valid:
+        if validate:
             for path, message, problem_start, problem_end in element_problems(
                 kind, JOpaque(start, end, value), text
             ):
@@ -532,7 +548,9 @@ class WorkflowDocument:
                 continue
             element = Element(owner, first_index + position, value.start + offset)
             if isinstance(value, JOpaque) and isinstance(value.value, dict):
-                self._read_whole_element(element, value.value, value.start, value.end, text, offset)
+                self._read_whole_element(
+                    element, value.value, value.start, value.end, text, offset, not self._all_valid
+                )
             else:
                 if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
                     span = Span(value.start + offset, value.end + offset, element)
@@ -836,6 +854,33 @@ class WorkflowDocument:
         if isinstance(model, Edge) and model.is_tool and model.target is not None:
             return self.graph.consumers_affected_by(model.target) | {model.target}
         return set()
+
+
+@lru_cache(maxsize=2)
+def _array_validator(kind: str) -> Callable[[Any], bool] | None:
+    """jsonschema-rs's "valid?" for a whole array of `kind` ("node", "edge") items."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - an optional speed-up
+        return None
+    schema = workflow_schema()
+    array = {
+        "$schema": schema["$schema"],
+        "type": "array",
+        "items": {"$ref": f"#/$defs/{kind}"},
+        "$defs": schema["$defs"],
+    }
+    return jsonschema_rs.Draft202012Validator(array).is_valid  # type: ignore[no-any-return]
+
+
+def _items_valid(kind: str, values: list[Any]) -> bool:
+    """Whether every item of `values` is a valid `kind`, answered in one call (False when
+    unsure: each element is then validated alone, with its errors)."""
+    check = _array_validator(kind)
+    try:
+        return check is not None and bool(check(values))
+    except ValueError:  # e.g. a lone surrogate from a \ud83d escape: per element, as before
+        return False
 
 
 def _absolute(finding: Finding, offset: int) -> Finding:
