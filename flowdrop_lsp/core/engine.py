@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -460,8 +460,11 @@ class WorkflowDocument:
         scanner, spans in flat arrays): an element for each object, PLAIN for anything else."""
         elements = owner.elements
         starts, ends = array.starts, array.ends
-        # One schema error elsewhere (another array) must not cost a validation per element.
-        validate = not self._all_valid and not _items_valid(_KIND[owner.name], array.values)
+        # One schema error must not cost a validation per element: only the elements of a
+        # block that fails as a whole are validated one by one (with their errors).
+        suspects: Container[int] = (
+            () if self._all_valid else _suspects(_KIND[owner.name], array.values)
+        )
         plain = 0
         for index, value in enumerate(array.values):
             if type(value) is not dict:  # the C scanner makes exactly dicts of objects
@@ -469,7 +472,9 @@ class WorkflowDocument:
                 plain += 1
                 continue
             element = Element(owner, index, starts[index])
-            self._read_whole_element(element, value, starts[index], ends[index], text, 0, validate)
+            self._read_whole_element(
+                element, value, starts[index], ends[index], text, 0, index in suspects
+            )
             elements.append(element)
         owner.plain = plain
         owner.starts = PendingShift(starts)
@@ -873,14 +878,26 @@ def _array_validator(kind: str) -> Callable[[Any], bool] | None:
     return jsonschema_rs.Draft202012Validator(array).is_valid  # type: ignore[no-any-return]
 
 
-def _items_valid(kind: str, values: list[Any]) -> bool:
-    """Whether every item of `values` is a valid `kind`, answered in one call (False when
-    unsure: each element is then validated alone, with its errors)."""
+_BLOCK = 256  # items validated in one call; a block that fails is validated item by item
+
+
+def _suspects(kind: str, values: list[Any]) -> range | set[int]:
+    """The indices of `values` that may not be valid `kind` items: those of the blocks of
+    _BLOCK items that fail as a whole (one jsonschema-rs call each, so that a document with
+    one schema error costs one block's per-element validation, not every element's)."""
     check = _array_validator(kind)
-    try:
-        return check is not None and bool(check(values))
-    except ValueError:  # e.g. a lone surrogate from a \ud83d escape: per element, as before
-        return False
+    if check is None:  # pragma: no cover - without jsonschema-rs every element is validated
+        return range(len(values))
+    suspects: set[int] = set()
+    for at in range(0, len(values), _BLOCK):
+        block = values[at : at + _BLOCK]
+        try:
+            valid = bool(check(block))
+        except ValueError:  # e.g. a lone surrogate from a \ud83d escape: item by item
+            valid = False
+        if not valid:
+            suspects.update(range(at, at + len(block)))
+    return suspects
 
 
 def _absolute(finding: Finding, offset: int) -> Finding:

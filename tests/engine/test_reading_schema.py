@@ -30,6 +30,10 @@ def schema(document: WorkflowDocument) -> list[tuple[str, int, int]]:
         ([GOOD_NODE, BAD_NODE], [GOOD_EDGE] * 3, 2),
         ([BAD_NODE, GOOD_NODE], [BAD_EDGE, BAD_EDGE], 4),
         ([GOOD_NODE], [GOOD_EDGE], 0),
+        # Across the blocks validated in one call each (256 items): the first and last item
+        # of a block, and a last block shorter than the others.
+        ([GOOD_NODE] * 600, [GOOD_EDGE] * 255 + [BAD_EDGE, BAD_EDGE] + [GOOD_EDGE] * 342, 2),
+        ([GOOD_NODE] * 599 + [BAD_NODE], [GOOD_EDGE] * 513 + [BAD_EDGE], 3),
     ],
 )
 def test_fast_read_reports_what_the_tolerant_read_does(
