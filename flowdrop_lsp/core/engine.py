@@ -184,7 +184,12 @@ class Element:
         self.spans: Any = None
 
     def offset(self) -> int:
-        return self.owner.starts.value(self.index) - self.created_start
+        starts = self.owner.starts
+        if starts.marks:
+            return starts.value(self.index) - self.created_start
+        # No shift pending (a document just read): the graph asks this for every element it
+        # adds, several times, so the common case is inlined.
+        return starts.items[self.index] - self.created_start
 
     def get(self) -> Any:
         """The spans of the model read whole by the fast path (model.SpanSource)."""
