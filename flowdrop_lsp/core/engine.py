@@ -363,6 +363,15 @@ class WorkflowDocument:
                 gc.enable()
             if self.freeze_after_read:
                 gc.freeze()
+            elif gc.get_freeze_count() == 0:
+                # Not frozen (the CLI): hand what was read straight to the oldest generation
+                # (freeze + unfreeze: two list splices). Left in the youngest, it would be walked
+                # whole by the next young collection, again by the middle one, then by a full
+                # one; from the oldest it is walked only by a full collection, which still
+                # frees whatever cyclic garbage it holds. (Skipped when something is frozen:
+                # unfreeze would hand that back to the collector too.)
+                gc.freeze()
+                gc.unfreeze()
 
     def _read_whole_text(self) -> None:
         self._release_analysis()  # the previous analysis, if any: freed now, not by the collector
