@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache
 from typing import Any
 
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -42,6 +42,7 @@ from flowdrop_lsp.core.jsonsyntax import (
     JObject,
     JOpaque,
     JsonValue,
+    ScannedArray,
     SyntaxProblem,
     to_python,
 )
@@ -58,11 +59,17 @@ from flowdrop_lsp.core.model import (
     read_node,
     read_node_value,
 )
-from flowdrop_lsp.core.readers import REGION_CONTEXT, reader_for
+from flowdrop_lsp.core.readers import REGION_CONTEXT, WorkflowReader, reader_for
 from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
-from flowdrop_lsp.core.rules.base import cap_with_summary
+from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
-from flowdrop_lsp.core.schema import document_is_valid, element_problems, path_text, root_problems
+from flowdrop_lsp.core.schema import (
+    document_is_valid,
+    element_problems,
+    path_text,
+    root_problems,
+    workflow_schema,
+)
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.shape import SNIFFED_ITEMS, flowdrop_shaped
 from flowdrop_lsp.core.text import EditableText, PendingShift, Span
@@ -99,11 +106,66 @@ class _Plan:
     inside_one: bool
 
 
+class ElementSource:
+    """Re-reads an element from its current text, for what the fast path left for later: its
+    model's spans, the string values in a node's `data`, the items of a list there. (It holds
+    the document's buffer, reader and settings, never the document: no cycle through it.)"""
+
+    __slots__ = ("buffer", "reader", "settings")
+
+    def __init__(self, buffer: EditableText, reader: WorkflowReader, settings: Settings) -> None:
+        self.buffer, self.reader, self.settings = buffer, reader, settings
+
+    def text(self, owner: ElementList, index: int) -> tuple[str, int]:
+        """The current text of item `index` of `owner`, and the column it starts at (when the
+        format cares)."""
+        start = owner.start(index)
+        column = self.buffer.position(start)[1] if self.reader.needs_column else 0
+        return self.buffer.slice(start, owner.end(index)), column
+
+    def spans(self, element: Element) -> Any:
+        """The spans of an element read by the fast path, re-read from its current text (in the
+        coordinates it was created in, so that they move with it like any other)."""
+        text, column = self.text(element.owner, element.index)
+        value, _ = self.reader.reread_element(text, column, element.owner.name)
+        assert value is not None
+        spans = _Spans(element.created_start, element)
+        if element.owner.name == "nodes":
+            return read_node(element.index, value, self.settings, text, spans).spans
+        return read_edge(element.index, value, self.settings, spans).spans
+
+    def strings(self, element: Element, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in a node's `data` equal to one of `values`, re-read from its
+        current text (spans in the coordinates it was created in, like `spans`). A text that
+        cannot hold one is decided without parsing (the usual case)."""
+        text, column = self.text(element.owner, element.index)
+        if not self.reader.may_hold(text, values):
+            return ()
+        spans = _Spans(element.created_start, element)
+        return data_strings(self.reader.reread_value(text, column), spans, values)
+
+    def items(self, element: Element, path: tuple[str | int, ...]) -> tuple[Span, ...]:
+        """The spans of the items of the list at `path` below a node's `data`, re-read from its
+        current text (like `strings`)."""
+        text, column = self.text(element.owner, element.index)
+        spans = _Spans(element.created_start, element)
+        return list_item_spans(self.reader.reread_value(text, column), spans, path)
+
+
 class Element:
     """One element of `nodes` or `edges`: what was read from it, and the anchor its spans move
     with. Its spans were made when `created_start` was its start offset."""
 
-    __slots__ = ("owner", "index", "created_start", "model", "findings", "schema", "broken")
+    __slots__ = (
+        "owner",
+        "index",
+        "created_start",
+        "model",
+        "findings",
+        "schema",
+        "broken",
+        "spans",
+    )
 
     def __init__(self, owner: ElementList, index: int, created_start: int) -> None:
         self.owner = owner
@@ -116,9 +178,33 @@ class Element:
         # element may be half-typed, and then what follows it decides where it ends (an edit
         # just after it is re-read with it).
         self.broken = False
+        # The model's spans when it was read by the fast path: re-read from the element's text
+        # when first asked for (`get`; the element is its model's `detail`, so that a million
+        # elements need no SpanDetail and callback each).
+        self.spans: Any = None
 
     def offset(self) -> int:
-        return self.owner.starts.value(self.index) - self.created_start
+        starts = self.owner.starts
+        if starts.marks:
+            return starts.value(self.index) - self.created_start
+        # No shift pending (a document just read): the graph asks this for every element it
+        # adds, several times, so the common case is inlined.
+        return starts.items[self.index] - self.created_start
+
+    def get(self) -> Any:
+        """The spans of the model read whole by the fast path (model.SpanSource)."""
+        spans = self.spans
+        if spans is None:
+            spans = self.spans = self.owner.source.spans(self)
+        return spans
+
+    def strings(self, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in the node's `data` equal to one of `values` (model.StringFinder)."""
+        return self.owner.source.strings(self, values)
+
+    def items(self, path: tuple[str | int, ...]) -> tuple[Span, ...]:
+        """The spans of the items of the list at `path` below `data` (model.ItemFinder)."""
+        return self.owner.source.items(self, path)
 
     @property
     def has_findings(self) -> bool:
@@ -131,15 +217,45 @@ class Element:
         self.model = None
         self.findings = []
         self.schema = []
+        self.spans = None
+
+
+class PlainItem:
+    """An item of `nodes`/`edges` that is not an object (a number, a string, an array…), read
+    without syntax problems (JSON). It is no node or edge, and its one finding (FD-SCHEMA
+    "… is not of type 'object'") depends on its text alone, so it is made from that text when
+    findings are collected, and only for the first ones (the rest are counted: the cap). One
+    shared instance, PLAIN, stands for every such item: a million numbers in `edges` cost a
+    list slot each, not an element, a model and a finding each."""
+
+    __slots__ = ()
+    model: None = None
+    broken = False
+    has_findings = False
+
+    def release(self) -> None:
+        """Nothing was read from it."""
+
+
+PLAIN = PlainItem()
+
+
+def _is_plain(value: JsonValue) -> bool:
+    """Whether an item read from `nodes`/`edges` is not an object."""
+    if isinstance(value, JOpaque):
+        return not isinstance(value.value, dict)
+    return not isinstance(value, JObject)
 
 
 class ElementList:
     """The elements of one array, in order, with their current start and end offsets, and the
     syntax findings between them (`gaps`: a stray comma, a missing one; absolute spans)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, source: ElementSource) -> None:
         self.name = name
-        self.elements: list[Element] = []
+        self.source = source  # what re-reads its elements' text
+        self.elements: list[Element | PlainItem] = []
+        self.plain = 0  # how many of `elements` are PLAIN
         self.starts = PendingShift([])
         self.ends = PendingShift([])
         self.gaps: list[Finding] = []
@@ -164,6 +280,7 @@ class ElementList:
         for element in self.elements:
             element.release()
         self.elements = []
+        self.plain = 0
 
 
 def _shift_span(span: Span, at: int, delta: int) -> Span:
@@ -213,6 +330,7 @@ class WorkflowDocument:
         # `allow_comments`) or "yaml" (Drupal config).
         self.reader = reader_for(syntax, allow_comments)
         self.buffer = EditableText(text)
+        self._source = ElementSource(self.buffer, self.reader, self.settings)
         self._stats = ChangeStats()
         self.incremental_failures: list[str] = []
         self._load()
@@ -245,6 +363,15 @@ class WorkflowDocument:
                 gc.enable()
             if self.freeze_after_read:
                 gc.freeze()
+            elif gc.get_freeze_count() == 0:
+                # Not frozen (the CLI): hand what was read straight to the oldest generation
+                # (freeze + unfreeze: two list splices). Left in the youngest, it would be walked
+                # whole by the next young collection, again by the middle one, then by a full
+                # one; from the oldest it is walked only by a full collection, which still
+                # frees whatever cyclic garbage it holds. (Skipped when something is frozen:
+                # unfreeze would hand that back to the collector too.)
+                gc.freeze()
+                gc.unfreeze()
 
     def _read_whole_text(self) -> None:
         self._release_analysis()  # the previous analysis, if any: freed now, not by the collector
@@ -258,7 +385,7 @@ class WorkflowDocument:
         self._is_workflow = looks_like_workflow(root)
         self.graph = ToolGraph(self.settings)
         self.context = RuleContext(self.graph, self.settings, CONSUMER_RULES)
-        self.lists = {name: ElementList(name) for name in ARRAYS}
+        self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self.array_spans: dict[str, list[int]] = {}
         self.root_findings: list[Finding] = []
         self._with_findings: set[Element] = set()
@@ -270,7 +397,10 @@ class WorkflowDocument:
             assert isinstance(root, JObject)
             for name in ARRAYS:
                 value = root.get(name)
-                if isinstance(value, JArray):
+                if isinstance(value, ScannedArray):  # the fast path: no JOpaque per item
+                    self.array_spans[name] = [value.start, value.end]
+                    self._read_scanned(self.lists[name], value, text)
+                elif isinstance(value, JArray):
                     self.array_spans[name] = [value.start, value.end]
                     self._read_elements(self.lists[name], 0, value.items, text, 0, problems)
                     arrays_closed = arrays_closed and _closed(value, text, problems)
@@ -288,9 +418,11 @@ class WorkflowDocument:
                         SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)
                     )
                 )
+            add = self.graph.add
             for name in ARRAYS:  # all nodes before any edge: endpoints resolve as they are added
                 for element in self.lists[name].elements:
-                    self.graph.add(element.model)
+                    if element is not PLAIN:
+                        add(element.model)
             self.context.refresh_all()
         elif parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems):
             self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
@@ -321,7 +453,7 @@ class WorkflowDocument:
         afterwards."""
         self._release_analysis()
         # The graph's nodes hold the callbacks too (a cycle through this document).
-        self.lists = {name: ElementList(name) for name in ARRAYS}
+        self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self._with_findings = set()
         self.graph = ToolGraph(self.settings)
         self.context = RuleContext(self.graph, self.settings, CONSUMER_RULES)
@@ -334,40 +466,73 @@ class WorkflowDocument:
         for owner in getattr(self, "lists", {}).values():
             owner.release()
 
-    def _element_text(self, element: Element) -> tuple[str, int]:
-        """An element's current text, and the column it starts at (when the format cares)."""
-        owner = element.owner
-        start = owner.start(element.index)
-        column = self.buffer.position(start)[1] if self.reader.needs_column else 0
-        return self.buffer.slice(start, owner.end(element.index)), column
+    def _item_text(self, owner: ElementList, index: int) -> tuple[str, int]:
+        return self._source.text(owner, index)
 
-    def _element_spans(self, element: Element, kind: str) -> Any:
-        """The spans of an element read by the fast path, re-read from its current text (in the
-        coordinates it was created in, so that they move with it like any other)."""
-        text, column = self._element_text(element)
-        value, _ = self.reader.reread_element(text, column, element.owner.name)
-        assert value is not None
-        spans = _Spans(element.created_start, element)
+    def _read_scanned(self, owner: ElementList, array: ScannedArray, text: str) -> None:
+        """A whole read's `nodes` or `edges` from the fast path (values read whole by the C
+        scanner, spans in flat arrays): an element for each object, PLAIN for anything else."""
+        elements = owner.elements
+        starts, ends = array.starts, array.ends
+        # One schema error must not cost a validation per element: only the elements of a
+        # block that fails as a whole are validated one by one (with their errors).
+        suspects: Container[int] = (
+            () if self._all_valid else _suspects(_KIND[owner.name], array.values)
+        )
+        plain = 0
+        for index, value in enumerate(array.values):
+            if type(value) is not dict:  # the C scanner makes exactly dicts of objects
+                elements.append(PLAIN)
+                plain += 1
+                continue
+            element = Element(owner, index, starts[index])
+            self._read_whole_element(
+                element, value, starts[index], ends[index], text, 0, index in suspects
+            )
+            elements.append(element)
+        owner.plain = plain
+        owner.starts = PendingShift(starts)
+        owner.ends = PendingShift(ends)
+        self._after_reading(elements)
+
+    def _read_whole_element(
+        self,
+        element: Element,
+        value: Any,
+        start: int,
+        end: int,
+        text: str,
+        offset: int,
+        validate: bool,
+    ) -> None:
+        """Read an element whose Python `value` the fast path read whole (spans on demand);
+        `[start, end)` is where it is in `text`, whose offset 0 is document offset `offset`."""
+        kind = _KIND[element.owner.name]
+        span = Span(start + offset, end + offset, element)
         if kind == "node":
-            return read_node(element.index, value, self.settings, text, spans).spans
-        return read_edge(element.index, value, self.settings, spans).spans
+            element.model = read_node_value(
+                element.index, value, span, self.settings, element, element.strings, element.items
+            )
+        else:
+            element.model = read_edge_value(element.index, value, span, self.settings, element)
+        if validate:
+            for path, message, problem_start, problem_end in element_problems(
+                kind, JOpaque(start, end, value), text
+            ):
+                element.schema.append(
+                    (path, message, Span(problem_start + offset, problem_end + offset, element))
+                )
 
-    def _element_strings(self, element: Element, values: frozenset[str]) -> tuple[DataString, ...]:
-        """The string values in a node's `data` equal to one of `values`, re-read from its
-        current text (spans in the coordinates it was created in, like `_element_spans`). A
-        text that cannot hold one is decided without parsing (the usual case)."""
-        text, column = self._element_text(element)
-        if not self.reader.may_hold(text, values):
-            return ()
-        spans = _Spans(element.created_start, element)
-        return data_strings(self.reader.reread_value(text, column), spans, values)
-
-    def _element_items(self, element: Element, path: tuple[str | int, ...]) -> tuple[Span, ...]:
-        """The spans of the items of the list at `path` below a node's `data`, re-read from its
-        current text (like `_element_strings`)."""
-        text, column = self._element_text(element)
-        spans = _Spans(element.created_start, element)
-        return list_item_spans(self.reader.reread_value(text, column), spans, path)
+    def _after_reading(self, created: list[Element | PlainItem]) -> None:
+        """The per-edge rules of elements just read (now that their offsets are known: lazy
+        spans), and which of them have findings."""
+        for element in created:
+            if isinstance(element, Element):
+                if isinstance(element.model, Edge):
+                    for _rule, check in EDGE_RULES:
+                        element.findings.extend(check(element.model, self.settings))
+                if element.has_findings:
+                    self._with_findings.add(element)
 
     def _read_elements(
         self,
@@ -377,11 +542,11 @@ class WorkflowDocument:
         text: str,
         offset: int,
         problems: list[SyntaxProblem] | None,
-    ) -> list[Element]:
+    ) -> list[Element | PlainItem]:
         """Elements for `values` (parsed from `text`, whose offset 0 is document offset
         `offset`), inserted into `owner` at `first_index`. The problems inside an element move
         from `problems` to the element (so that they move with it, and go with it)."""
-        created = []
+        created: list[Element | PlainItem] = []
         kind = _KIND[owner.name]
         inside = _problems_inside(values, problems) if problems else {}
         # An element cut short by the array's ']' has its problem just past its end, not
@@ -391,45 +556,50 @@ class WorkflowDocument:
             if problems
             else set()
         )
+        # A non-object item's finding is made again from its text (`_plain_findings`): JSON
+        # only, where an item's text alone reads as the whole read read it.
+        plain_allowed = self.reader.name == "json"
         for position, value in enumerate(values):
-            element = Element(owner, first_index + position, value.start + offset)
-            if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
-                span = Span(value.start + offset, value.end + offset, element)
-                spans_later = partial(self._element_spans, element, kind)
-                if kind == "node":
-                    element.model = read_node_value(
-                        element.index,
-                        value.value,
-                        span,
-                        self.settings,
-                        spans_later,
-                        partial(self._element_strings, element),
-                        partial(self._element_items, element),
-                    )
-                else:
-                    element.model = read_edge_value(
-                        element.index, value.value, span, self.settings, spans_later
-                    )
-            else:
-                spans = _Spans(offset, element)
-                if kind == "node":
-                    element.model = read_node(
-                        element.index,
-                        value,
-                        self.settings,
-                        text,
-                        spans,
-                        partial(self._element_strings, element),
-                        partial(self._element_items, element),
-                    )
-                else:
-                    element.model = read_edge(element.index, value, self.settings, spans)
-            if not self._all_valid:
-                for path, message, start, end in element_problems(kind, value, text):
-                    element.schema.append(
-                        (path, message, Span(start + offset, end + offset, element))
-                    )
             owned = inside.get(position)
+            if plain_allowed and not owned and value.end not in cut_short and _is_plain(value):
+                created.append(PLAIN)
+                owner.plain += 1
+                continue
+            element = Element(owner, first_index + position, value.start + offset)
+            if isinstance(value, JOpaque) and isinstance(value.value, dict):
+                self._read_whole_element(
+                    element, value.value, value.start, value.end, text, offset, not self._all_valid
+                )
+            else:
+                if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
+                    span = Span(value.start + offset, value.end + offset, element)
+                    if kind == "node":
+                        element.model = read_node_value(
+                            element.index, value.value, span, self.settings, element
+                        )
+                    else:
+                        element.model = read_edge_value(
+                            element.index, value.value, span, self.settings, element
+                        )
+                else:
+                    spans = _Spans(offset, element)
+                    if kind == "node":
+                        element.model = read_node(
+                            element.index,
+                            value,
+                            self.settings,
+                            text,
+                            spans,
+                            element.strings,
+                            element.items,
+                        )
+                    else:
+                        element.model = read_edge(element.index, value, self.settings, spans)
+                if not self._all_valid:
+                    for path, message, start, end in element_problems(kind, value, text):
+                        element.schema.append(
+                            (path, message, Span(start + offset, end + offset, element))
+                        )
             element.broken = value.end in cut_short
             if owned:
                 element.broken = element.broken or any(p.kind == "syntax" for p in owned)
@@ -441,18 +611,42 @@ class WorkflowDocument:
             taken = {id(p) for owned in inside.values() for p in owned}
             problems[:] = [p for p in problems if id(p) not in taken]
         owner.elements[first_index:first_index] = created
-        starts = [e.created_start for e in created]
+        starts = [v.start + offset for v in values]
         ends = [v.end + offset for v in values]
         owner.starts.replace(first_index, first_index, starts)
         owner.ends.replace(first_index, first_index, ends)
-        for element in created:
-            if isinstance(element.model, Edge):  # now that its offsets are known (lazy spans)
-                for _rule, check in EDGE_RULES:
-                    element.findings.extend(check(element.model, self.settings))
-        for element in created:
-            if element.has_findings:
-                self._with_findings.add(element)
+        self._after_reading(created)
         return created
+
+    def _plain_findings(self, owner: ElementList) -> list[Finding]:
+        """The FD-SCHEMA findings of `owner`'s PLAIN items, made from their text: of the first
+        FINDINGS_PER_GROUP + 1 only, the last one carrying the count of all the others left
+        out (`extra` "capped"), which the cap (`cap_with_summary`) merges into its summary.
+        Only the first ones by position can be kept by the cap, so the rest are never made."""
+        elements = owner.elements
+        wanted = min(owner.plain, FINDINGS_PER_GROUP + 1)
+        made: list[Finding] = []
+        index = -1
+        while len(made) < wanted:
+            index = elements.index(PLAIN, index + 1)  # a C-speed scan
+            text, column = self._item_text(owner, index)
+            value, _ = self.reader.reread_element(text, column, owner.name)
+            assert value is not None
+            start = owner.start(index)
+            for _path, message, problem_start, problem_end in element_problems(
+                _KIND[owner.name], value, text
+            ):
+                made.append(
+                    Finding(
+                        SCHEMA,
+                        Severity.ERROR,
+                        f"{path_text([owner.name, index])}: {message}",
+                        Span(start + problem_start, start + problem_end),
+                    )
+                )
+        if owner.plain > FINDINGS_PER_GROUP:
+            made[-1] = replace(made[-1], extra=(("capped", owner.plain - FINDINGS_PER_GROUP),))
+        return made
 
     # ----- findings ---------------------------------------------------------------------------
     def findings(self) -> tuple[Finding, ...]:
@@ -462,6 +656,8 @@ class WorkflowDocument:
             found: list[Finding] = list(self.root_findings)
             for owner in self.lists.values():
                 found.extend(owner.gaps)
+                if owner.plain:
+                    found.extend(self._plain_findings(owner))
             for element in self._with_findings:
                 found.extend(element.findings)
                 for path, message, span in element.schema:
@@ -517,7 +713,7 @@ class WorkflowDocument:
         for name in ARRAYS:
             owner = self.lists[name]
             parsed = (
-                self.reader.reread_element(*self._element_text(owner.elements[i]), name)
+                self.reader.reread_element(*self._item_text(owner, i), name)
                 for i in range(min(SNIFFED_ITEMS, len(owner)))
             )
             # A half-typed element says nothing about the document's shape: it is left out.
@@ -645,7 +841,10 @@ class WorkflowDocument:
         affected: set[str] = set()
         for element in old:
             affected |= self._affected_by(element.model)
-            self._with_findings.discard(element)
+            if isinstance(element, Element):
+                self._with_findings.discard(element)
+            else:
+                owner.plain -= 1
         for element in old:
             graph.remove(element.model)
         del owner.elements[first:stop]
@@ -654,7 +853,9 @@ class WorkflowDocument:
         created = self._read_elements(owner, first, values, text, offset, problems)
         if len(created) != stop - first:
             for index in range(first + len(created), len(owner)):
-                owner.elements[index].index = index
+                moved = owner.elements[index]
+                if isinstance(moved, Element):
+                    moved.index = index
         for element in created:
             graph.add(element.model)
         # …and after it, for the old ids too: a toolbox deleted may leave a consumer behind.
@@ -672,6 +873,45 @@ class WorkflowDocument:
         if isinstance(model, Edge) and model.is_tool and model.target is not None:
             return self.graph.consumers_affected_by(model.target) | {model.target}
         return set()
+
+
+@lru_cache(maxsize=2)
+def _array_validator(kind: str) -> Callable[[Any], bool] | None:
+    """jsonschema-rs's "valid?" for a whole array of `kind` ("node", "edge") items."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - an optional speed-up
+        return None
+    schema = workflow_schema()
+    array = {
+        "$schema": schema["$schema"],
+        "type": "array",
+        "items": {"$ref": f"#/$defs/{kind}"},
+        "$defs": schema["$defs"],
+    }
+    return jsonschema_rs.Draft202012Validator(array).is_valid  # type: ignore[no-any-return]
+
+
+_BLOCK = 256  # items validated in one call; a block that fails is validated item by item
+
+
+def _suspects(kind: str, values: list[Any]) -> range | set[int]:
+    """The indices of `values` that may not be valid `kind` items: those of the blocks of
+    _BLOCK items that fail as a whole (one jsonschema-rs call each, so that a document with
+    one schema error costs one block's per-element validation, not every element's)."""
+    check = _array_validator(kind)
+    if check is None:  # pragma: no cover - without jsonschema-rs every element is validated
+        return range(len(values))
+    suspects: set[int] = set()
+    for at in range(0, len(values), _BLOCK):
+        block = values[at : at + _BLOCK]
+        try:
+            valid = bool(check(block))
+        except ValueError:  # e.g. a lone surrogate from a \ud83d escape: item by item
+            valid = False
+        if not valid:
+            suspects.update(range(at, at + len(block)))
+    return suspects
 
 
 def _absolute(finding: Finding, offset: int) -> Finding:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
+from array import array
 from dataclasses import dataclass
 from typing import Any
 
@@ -811,23 +812,58 @@ def scan_workflow(text: str) -> JObject | None:
         return None
 
 
-def _scan_elements(text: str, position: int) -> tuple[JArray, int]:
+class ScannedArray(JArray):
+    """`nodes` or `edges` read by the fast path: each item's Python value (read whole by the C
+    scanner) and its span, kept in flat lists rather than one JOpaque per item, since a
+    hostile document may hold a million of them. `items` (JOpaque each) is made only if asked."""
+
+    __slots__ = ("values", "starts", "ends")
+
+    def __init__(
+        self, start: int, end: int, values: list[Any], starts: array[int], ends: array[int]
+    ) -> None:
+        self.start, self.end = start, end
+        self.values, self.starts, self.ends = values, starts, ends
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached while the `items` slot is unset (slots answer before __getattr__).
+        if name != "items":
+            raise AttributeError(name)
+        self.items = [
+            JOpaque(start, end, value)
+            for start, end, value in zip(self.starts, self.ends, self.values, strict=True)
+        ]
+        return self.items
+
+
+# What follows an item of `nodes`/`edges` in a valid document: white space, ',' or ']', white
+# space (one match per item instead of three steps).
+_AFTER_ITEM = re.compile(r"[ \t\r\n]*([,\]])[ \t\r\n]*")
+
+
+def _scan_elements(text: str, position: int) -> tuple[ScannedArray, int]:
     """An array at `position` whose elements are each read whole by the C scanner."""
     start = position
-    items: list[JsonValue] = []
+    values: list[Any] = []
+    starts = array("q")
+    ends = array("q")
     position = _SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
     if text[position : position + 1] == "]":
-        return JArray(start, position + 1, items), position + 1
+        return ScannedArray(start, position + 1, values, starts, ends), position + 1
+    scan, after_item = _C_SCAN, _AFTER_ITEM.match
+    add_value, add_start, add_end = values.append, starts.append, ends.append
     while True:
-        value, end = _C_SCAN(text, position)
-        items.append(JOpaque(position, end, value))
-        position = _SPACE.match(text, end).end()  # type: ignore[union-attr]
-        separator = text[position : position + 1]
-        if separator == "]":
-            return JArray(start, position + 1, items), position + 1
-        if separator != ",":
+        value, end = scan(text, position)
+        add_value(value)
+        add_start(position)
+        add_end(end)
+        separator = after_item(text, end)
+        if separator is None:
             raise ValueError("expected , or ]")
-        position = _SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+        if separator.group(1) == "]":
+            closed = separator.end(1)
+            return ScannedArray(start, closed, values, starts, ends), closed
+        position = separator.end()
 
 
 def parse_value_at(text: str, start: int, end: int) -> JsonValue | None:
@@ -855,6 +891,8 @@ def to_python(value: JsonValue | None) -> Any:
         return None
     if isinstance(value, JObject):
         return {member.key.value: to_python(member.value) for member in value.members}
+    if isinstance(value, ScannedArray):
+        return list(value.values)  # read whole already: no JOpaque per item
     if isinstance(value, JArray):
         return [to_python(item) for item in value.items]
     if isinstance(value, JNumber):

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from flowdrop_lsp.core.jsonsyntax import (
     JArray,
@@ -29,6 +29,13 @@ from flowdrop_lsp.core.text import Anchor, Span
 EDITOR_RENDER_TYPE = "universalNode"  # the editor's render type, never a node type id
 TOOL_EDGE_TYPE = "tool_availability"
 TOOL_HANDLE_SUFFIX = "-input-tool"
+
+
+class SpanSource(Protocol):
+    """What gives a node's or edge's spans: a SpanDetail, or (the engine's fast path) the
+    element it was read from, which re-reads them once, when first asked."""
+
+    def get(self) -> Any: ...
 
 
 class SpanDetail:
@@ -135,7 +142,7 @@ class Node:
     data_is_empty: bool
     name_source: str  # what the tool name derives from: label, else the type id
     tool_name: str
-    detail: SpanDetail = field(compare=False, repr=False)
+    detail: SpanSource = field(compare=False, repr=False)
     # Finds string values in `data`, on demand (rarely needed: CMP-9 looks for references to
     # a tool name only when there is a collision).
     string_finder: StringFinder | None = field(default=None, compare=False, repr=False)
@@ -212,7 +219,7 @@ class Edge:
     target_handle: str | None
     declared_type: str | None  # data.edgeType when it is a non-empty string
     is_tool: bool
-    detail: SpanDetail = field(compare=False, repr=False)
+    detail: SpanSource = field(compare=False, repr=False)
 
     @property
     def spans(self) -> EdgeSpans:
@@ -494,12 +501,13 @@ def read_node_value(
     value: Any,
     span: Span,
     settings: Settings,
-    spans: Callable[[], NodeSpans],
+    spans: Callable[[], NodeSpans] | SpanSource,
     strings: StringFinder | None = None,
     items: ItemFinder | None = None,
 ) -> Node:
     """The node of an element read whole (its Python value); the same rules as `read_node`,
-    with the spans computed by `spans()` when first needed."""
+    with the spans computed by `spans()` when first needed (or `spans` is itself their
+    source)."""
     if not isinstance(value, dict):
         return Node(
             index,
@@ -551,7 +559,7 @@ def read_node_value(
         not data,
         name_source,
         sanitize_tool_name(name_source),
-        SpanDetail(compute=spans),
+        SpanDetail(compute=spans) if callable(spans) else spans,
         strings,
         routing_of(data.get("config")) if data else None,
         items,
@@ -560,7 +568,11 @@ def read_node_value(
 
 
 def read_edge_value(
-    index: int, value: Any, span: Span, settings: Settings, spans: Callable[[], EdgeSpans]
+    index: int,
+    value: Any,
+    span: Span,
+    settings: Settings,
+    spans: Callable[[], EdgeSpans] | SpanSource,
 ) -> Edge:
     """The edge of an element read whole (its Python value); see `read_node_value`."""
     if not isinstance(value, dict):
@@ -587,7 +599,7 @@ def read_edge_value(
         target_handle,
         declared,
         classify_tool_edge(declared, target_handle, settings),
-        SpanDetail(compute=spans),
+        SpanDetail(compute=spans) if callable(spans) else spans,
     )
 
 

@@ -178,10 +178,6 @@ class UnitCounts:
         )
 
 
-# Line breaks that str.splitlines knows but LSP does not.
-_OTHER_BREAKS = re.compile("[\v\f\x1c-\x1e\x85\u2028\u2029]")
-
-
 def line_starts(text: str) -> list[int]:
     """Offsets where lines start (\r\n, \n or a lone \r end a line, as LSP says)."""
     return list(line_start_array(text))
@@ -194,7 +190,9 @@ def line_start_array(text: str) -> array[int]:
     """`line_starts` as a compact array, computed window by window so that a large document
     leaves no million temporary objects behind (they would keep the process's memory high)."""
     starts = array("q", [0])
-    if "\r" in text or _OTHER_BREAKS.search(text) is not None:  # rare: exact but slower
+    # Without a \r, LSP's line breaks are exactly the \n that str.split("\n") splits at (it
+    # ignores \v, \f, U+2028… as LSP does, unlike str.splitlines).
+    if "\r" in text:  # rare: exact but slower
         starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
         return starts
     for at in range(0, len(text), _WINDOW):

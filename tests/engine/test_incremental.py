@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.engine import Element, WorkflowDocument
 from flowdrop_lsp.core.jsonsyntax import FULL, JArray, JObject, parse_json
 from flowdrop_lsp.core.model import Edge, Node
 from flowdrop_lsp.core.settings import Settings
@@ -187,7 +187,8 @@ def graph_of(document: WorkflowDocument) -> list[tuple[object, ...]]:
                 else None
             )
             where = (owner.start(index), owner.end(index))
-            graph.append((name, element.index, where, span, element.broken, read))
+            at = element.index if isinstance(element, Element) else index  # PLAIN: none kept
+            graph.append((name, at, where, span, element.broken, read))
     return graph
 
 

@@ -180,16 +180,21 @@ def cap_with_summary(
 
 
 def first_with_summary(
-    items: Sequence[T], finding_of: Callable[[T], Finding], limit: int = FINDINGS_PER_GROUP
+    items: Sequence[T],
+    finding_of: Callable[[T], Finding],
+    limit: int = FINDINGS_PER_GROUP,
+    total: int | None = None,
 ) -> Iterator[Finding]:
     """The findings of the first `limit` of `items` (in document order), then one summary
     counting the rest: for a rule whose findings are costly to make (R13 re-reads each edge
-    for its span), so that a million of them are never made."""
+    for its span), so that a million of them are never made. `total`: how many items there
+    are in all, when `items` holds only the first ones (at least `limit + 1` of them)."""
+    total = len(items) if total is None else total
     for item in items[:limit]:
         yield finding_of(item)
-    if len(items) > limit:
+    if total > limit:
         first_left_out = finding_of(items[limit])
-        yield _summary(first_left_out, len(items) - limit, limit, first_left_out.code)
+        yield _summary(first_left_out, total - limit, limit, first_left_out.code)
 
 
 def _capped(finding: Finding) -> int:

@@ -7,7 +7,12 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.graph import doc_order
 from flowdrop_lsp.core.model import Edge
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, first_with_summary
+from flowdrop_lsp.core.rules.base import (
+    FINDINGS_PER_GROUP,
+    Rule,
+    RuleContext,
+    first_with_summary,
+)
 
 RULE = Rule(
     "R13", "Duplicate edge", Severity.WARNING, "Two edges have the same source, target and handles."
@@ -16,11 +21,15 @@ RULE = Rule(
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     later: list[tuple[Edge, Edge]] = []  # (a duplicate, the first edge it repeats)
+    total = 0
     for key in ctx.graph.duplicate_edge_keys:
-        first, *others = ctx.graph.edges_by_key[key]
-        later.extend((edge, first) for edge in others)
+        same = ctx.graph.edges_by_key[key]  # in document order
+        total += len(same) - 1
+        # Only the first ones of each key can be among the first reported overall: a million
+        # duplicates are counted, not sorted (each position costs a lookup).
+        later.extend((edge, same[0]) for edge in same[1 : FINDINGS_PER_GROUP + 2])
     later.sort(key=lambda pair: doc_order(pair[0]))
-    yield from first_with_summary(later, _duplicate_finding)
+    yield from first_with_summary(later, _duplicate_finding, total=total)
 
 
 def _duplicate_finding(pair: tuple[Edge, Edge]) -> Finding:
