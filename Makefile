@@ -52,7 +52,9 @@ FUZZ_MINUTES ?= 10
 FUZZ_TESTS := tests/yaml/test_yaml_fuzz.py tests/lsp/test_framer_fuzz.py \
 	tests/core/test_properties.py tests/engine/test_text.py tests/core/test_sizes.py \
 	tests/yaml/test_yaml_incremental.py tests/lsp/test_transport.py \
-	tests/engine/test_incremental.py tests/engine/test_typing.py
+	tests/engine/test_incremental.py tests/engine/test_reading_plain.py \
+	tests/engine/test_reading_text.py tests/core/test_incremental.py \
+	tests/core/test_syntax_exact.py tests/core/test_cmp9_counts.py
 fuzz: $(VENV)/.installed-test
 	@log=$$(mktemp); timeout -s INT $$(( $(FUZZ_MINUTES) * 60 )) $(BIN)/python -m pytest --slow \
 	  -q $(FUZZ_TESTS) > $$log 2>&1; status=$$?; tail -n 25 $$log; \
