@@ -77,3 +77,19 @@ def test_vendored_third_party_material_keeps_its_notice() -> None:
     assert "CC BY 4.0" in spec and "https://github.com/flowdrop-io/flowdrop-spec" in spec
     corpus = (REPO / "tests/corpus/README.md").read_text(encoding="utf-8")
     assert "GPL-2.0-or-later" in corpus and "3ca95a91642cb46d4e38309fde6336f871ea24b6" in corpus
+
+
+def test_make_fuzz_runs_every_property_test() -> None:
+    """`make test` draws fixed examples (tests/conftest.py); only `make fuzz` explores fresh
+    ones, so a property test it does not list would never meet a new example."""
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    listed = re.search(r"^FUZZ_TESTS :=((?:.*\\\n)*.*)$", makefile, re.MULTILINE)
+    assert listed is not None
+    fuzzed = set(listed.group(1).replace("\\\n", " ").split())
+    property_tests = {
+        str(path.relative_to(REPO))
+        for path in (REPO / "tests").rglob("test_*.py")
+        if re.search(r"^from hypothesis", path.read_text(encoding="utf-8"), re.MULTILINE)
+    }
+    assert property_tests, "no property test found: the scan is broken"
+    assert property_tests <= fuzzed, sorted(property_tests - fuzzed)
