@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -238,57 +238,78 @@ def _closure(root: str, done: dict[str, int], step: Callable[[str], tuple[int, l
     """The union of the bits `step` gives for every toolbox reachable from `root` through the
     toolboxes `step` lists (root included), memoised in `done` for every toolbox it finishes.
 
-    Tarjan's algorithm, iteratively: a strongly connected group of toolboxes reaches the same
-    set, so each group is given its members' own bits ORed with the groups it leads to, which
-    Tarjan always finishes first."""
+    A strongly connected group of toolboxes reaches the same set, so each group is given its
+    members' own bits ORed with the groups it leads to, which `strongly_connected` always
+    yields first."""
     if root in done:
         return done[root]
     own: dict[str, int] = {}
+    leads_to: dict[str, list[str]] = {}
+
+    def successors(box: str) -> list[str]:
+        own[box], leads_to[box] = step(box)
+        return leads_to[box]
+
+    for group in strongly_connected((root,), successors, done):
+        members = set(group)
+        mask = 0
+        for member in group:
+            mask |= own[member]
+            for child in leads_to[member]:
+                if child not in members:
+                    mask |= done[child]
+        for member in group:
+            done[member] = mask
+    return done[root]
+
+
+def strongly_connected(
+    roots: Iterable[str],
+    successors: Callable[[str], Iterable[str]],
+    finished: Container[str] = frozenset(),
+) -> Iterator[list[str]]:
+    """The strongly connected groups of the nodes reachable from `roots` (Tarjan's algorithm,
+    iteratively: a hostile chain of toolboxes must not exhaust the stack), each yielded after
+    every group it leads to. Nodes in `finished` are neither entered nor yielded."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     on_stack: set[str] = set()
 
-    def enter(box: str) -> Iterator[str]:
-        index[box] = low[box] = len(index)
-        stack.append(box)
-        on_stack.add(box)
-        own[box], boxes = step(box)
-        return iter(boxes)
+    def enter(node: str) -> tuple[str, Iterator[str]]:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        return node, iter(successors(node))
 
-    work: list[tuple[str, Iterator[str]]] = [(root, enter(root))]
-    while work:
-        box, children = work[-1]
-        for child in children:
-            if child in done:
-                own[box] |= done[child]
-            elif child not in index:
-                work.append((child, enter(child)))
-                break
-            elif child in on_stack:
-                low[box] = min(low[box], index[child])
-        else:
-            work.pop()
-            if low[box] == index[box]:  # `box` heads a group: everything it leads to is done
-                group = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    group.append(member)
-                    if member == box:
-                        break
-                mask = 0
-                for member in group:
-                    mask |= own[member]
-                for member in group:
-                    done[member] = mask
-            if work:
-                parent = work[-1][0]
-                if box in done:
-                    own[parent] |= done[box]
-                else:
-                    low[parent] = min(low[parent], low[box])
-    return done[root]
+    for root in roots:
+        if root in index or root in finished:
+            continue
+        work = [enter(root)]
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child in finished:
+                    continue
+                if child not in index:
+                    work.append(enter(child))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:  # `node` heads a group: all it leads to is done
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    yield group
 
 
 class _Ordered(list):  # type: ignore[type-arg]
@@ -583,55 +604,15 @@ class ToolGraph:
         return self._cycles
 
     def _find_toolbox_cycles(self) -> list[list[str]]:
-        """Iterative Tarjan over the toolboxes."""
         successors: dict[str, list[str]] = {
             box: [e.target for e in self.outgoing.get(box, ()) if e.target in self.passthroughs]  # type: ignore[misc]
             for box in self.passthroughs
         }
-        index_of: dict[str, int] = {}
-        low: dict[str, int] = {}
-        on_stack: set[str] = set()
-        stack: list[str] = []
-        cycles: list[list[str]] = []
-        counter = 0
-        for root in sorted(self.passthroughs):
-            if root in index_of:
-                continue
-            work: list[tuple[str, Iterable[str]]] = [(root, iter(successors[root]))]
-            index_of[root] = low[root] = counter
-            counter += 1
-            stack.append(root)
-            on_stack.add(root)
-            while work:
-                node, children = work[-1]
-                advanced = False
-                for child in children:
-                    if child not in index_of:
-                        index_of[child] = low[child] = counter
-                        counter += 1
-                        stack.append(child)
-                        on_stack.add(child)
-                        work.append((child, iter(successors[child])))
-                        advanced = True
-                        break
-                    if child in on_stack:
-                        low[node] = min(low[node], index_of[child])
-                if advanced:
-                    continue
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index_of[node]:
-                    component = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
-                        if member == node:
-                            break
-                    if len(component) > 1 or node in successors[node]:
-                        cycles.append(component)
+        cycles = [
+            component
+            for component in strongly_connected(sorted(self.passthroughs), successors.__getitem__)
+            if len(component) > 1 or component[0] in successors[component[0]]
+        ]
         for component in cycles:
             component.sort(key=lambda box: doc_order(self.nodes_by_id[box]))
         cycles.sort(key=lambda component: doc_order(self.nodes_by_id[component[0]]))
