@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_right
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -66,9 +65,9 @@ from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, synta
 from flowdrop_lsp.core.schema import (
     document_is_valid,
     element_problems,
+    items_that_may_be_invalid,
     path_text,
     root_problems,
-    workflow_schema,
 )
 from flowdrop_lsp.core.settings import Settings
 from flowdrop_lsp.core.shape import SNIFFED_ITEMS, flowdrop_shaped
@@ -477,7 +476,7 @@ class WorkflowDocument:
         # One schema error must not cost a validation per element: only the elements of a
         # block that fails as a whole are validated one by one (with their errors).
         suspects: Container[int] = (
-            () if self._all_valid else _suspects(_KIND[owner.name], array.values)
+            () if self._all_valid else items_that_may_be_invalid(_KIND[owner.name], array.values)
         )
         plain = 0
         for index, value in enumerate(array.values):
@@ -873,45 +872,6 @@ class WorkflowDocument:
         if isinstance(model, Edge) and model.is_tool and model.target is not None:
             return self.graph.consumers_affected_by(model.target) | {model.target}
         return set()
-
-
-@lru_cache(maxsize=2)
-def _array_validator(kind: str) -> Callable[[Any], bool] | None:
-    """jsonschema-rs's "valid?" for a whole array of `kind` ("node", "edge") items."""
-    try:
-        import jsonschema_rs
-    except ImportError:  # pragma: no cover - an optional speed-up
-        return None
-    schema = workflow_schema()
-    array = {
-        "$schema": schema["$schema"],
-        "type": "array",
-        "items": {"$ref": f"#/$defs/{kind}"},
-        "$defs": schema["$defs"],
-    }
-    return jsonschema_rs.Draft202012Validator(array).is_valid  # type: ignore[no-any-return]
-
-
-_BLOCK = 256  # items validated in one call; a block that fails is validated item by item
-
-
-def _suspects(kind: str, values: list[Any]) -> range | set[int]:
-    """The indices of `values` that may not be valid `kind` items: those of the blocks of
-    _BLOCK items that fail as a whole (one jsonschema-rs call each, so that a document with
-    one schema error costs one block's per-element validation, not every element's)."""
-    check = _array_validator(kind)
-    if check is None:  # pragma: no cover - without jsonschema-rs every element is validated
-        return range(len(values))
-    suspects: set[int] = set()
-    for at in range(0, len(values), _BLOCK):
-        block = values[at : at + _BLOCK]
-        try:
-            valid = bool(check(block))
-        except ValueError:  # e.g. a lone surrogate from a \ud83d escape: item by item
-            valid = False
-        if not valid:
-            suspects.update(range(at, at + len(block)))
-    return suspects
 
 
 def _absolute(finding: Finding, offset: int) -> Finding:

@@ -96,6 +96,45 @@ def _item_validators(kind: str) -> tuple[Draft202012Validator, Callable[[Any], b
     return Draft202012Validator(item), fast
 
 
+@lru_cache(maxsize=2)
+def _array_validator(kind: str) -> Callable[[Any], bool] | None:
+    """jsonschema-rs's "valid?" for a whole array of `kind` ("node", "edge") items."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - an optional speed-up
+        return None
+    schema = workflow_schema()
+    array = {
+        "$schema": schema["$schema"],
+        "type": "array",
+        "items": {"$ref": f"#/$defs/{kind}"},
+        "$defs": schema["$defs"],
+    }
+    return jsonschema_rs.Draft202012Validator(array).is_valid  # type: ignore[no-any-return]
+
+
+_BLOCK = 256  # items validated in one call; a block that fails is validated item by item
+
+
+def items_that_may_be_invalid(kind: str, values: list[Any]) -> range | set[int]:
+    """The indices of `values` that may not be valid `kind` items: those of the blocks of
+    _BLOCK items that fail as a whole (one jsonschema-rs call each, so that a document with
+    one schema error costs one block's per-element validation, not every element's)."""
+    check = _array_validator(kind)
+    if check is None:  # pragma: no cover - without jsonschema-rs every element is validated
+        return range(len(values))
+    suspects: set[int] = set()
+    for at in range(0, len(values), _BLOCK):
+        block = values[at : at + _BLOCK]
+        try:
+            valid = bool(check(block))
+        except ValueError:  # e.g. a lone surrogate from a \ud83d escape: item by item
+            valid = False
+        if not valid:
+            suspects.update(range(at, at + len(block)))
+    return suspects
+
+
 Problem = tuple[list[Any], str, int, int]  # path, message, start, end (in the text's coordinates)
 _NO_PATH: list[Any] = []  # shared, never mutated: the path of a problem with the item itself
 
