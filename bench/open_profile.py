@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generate import generate_text  # noqa: E402
 
-from flowdrop_lsp.core.engine import WorkflowDocument  # noqa: E402
+from flowdrop_lsp.core.engine.document import WorkflowDocument  # noqa: E402
 
 
 def _rss_mib() -> float:

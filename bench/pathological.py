@@ -3,7 +3,7 @@
 
 Each case is generated here (deterministic, nothing cached), written to a temporary file and
 checked by `flowdrop-lsp check` in a fresh process (wall time, startup included); then the
-same text is opened in-process with the engine (core.engine.WorkflowDocument, what the server
+same text is opened in-process with the engine (core.engine.document.WorkflowDocument, what the server
 holds per document) and ONE edit is applied and answered as the server would: findings, then
 every diagnostic converted to LSP (UTF-16 positions). Targets: CLI ≤ 5 s for any input up to
 20 MB; one edit ≤ 1 s. Timings on a shared machine are noisy: compare cases within one run.
@@ -33,7 +33,7 @@ sys.path.insert(0, str(BENCH_DIR.parent))
 
 import generate  # noqa: E402
 
-from flowdrop_lsp.core.engine import WorkflowDocument  # noqa: E402
+from flowdrop_lsp.core.engine.document import WorkflowDocument  # noqa: E402
 from flowdrop_lsp.lsp.convert import to_diagnostic  # noqa: E402
 
 AGENT = generate.AGENT_TYPE

@@ -29,11 +29,17 @@ from typing import Any, Protocol
 from urllib.parse import quote
 
 from flowdrop_lsp import __version__
-from flowdrop_lsp.core.baseline import fingerprints
+from flowdrop_lsp.core.config.baseline import fingerprints
+from flowdrop_lsp.core.config.settings import DEFAULT_DOCS_URL
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE, docs_home, rule_page, rule_url
-from flowdrop_lsp.core.settings import DEFAULT_DOCS_URL
-from flowdrop_lsp.core.text import LineIndex, Span
+from flowdrop_lsp.core.rules.registry import (
+    ALL_RULES,
+    RULES_BY_CODE,
+    docs_home,
+    rule_page,
+    rule_url,
+)
+from flowdrop_lsp.core.text.positions import LineIndex, Span
 
 FORMATS = ("text", "json", "sarif", "github")
 STDIN_DISPLAY = "<stdin>"  # what `check -` calls standard input without --stdin-filename

@@ -32,20 +32,20 @@ from flowdrop_lsp.cli.formats import (
     summary,
 )
 from flowdrop_lsp.core.analysis import Analysis, analyze
-from flowdrop_lsp.core.baseline import Baseline, BaselineError, baseline_json
-from flowdrop_lsp.core.edits import apply_edits, preferred_edits
-from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.node_types import NodeTypeLocator, NodeTypeRegistry
-from flowdrop_lsp.core.rules import RULES_BY_CODE
-from flowdrop_lsp.core.rules.document import undecodable_finding
-from flowdrop_lsp.core.selection import Candidate, Skipped, syntax_of, walk
-from flowdrop_lsp.core.settings import (
+from flowdrop_lsp.core.config.baseline import Baseline, BaselineError, baseline_json
+from flowdrop_lsp.core.config.node_types import NodeTypeLocator, NodeTypeRegistry
+from flowdrop_lsp.core.config.selection import Candidate, Skipped, syntax_of, walk
+from flowdrop_lsp.core.config.settings import (
     Settings,
     SettingsError,
     find_project_settings,
     load_settings,
     unknown_rule_codes,
 )
+from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
+from flowdrop_lsp.core.rules.document import undecodable_finding
+from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

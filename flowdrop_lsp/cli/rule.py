@@ -7,7 +7,7 @@ import argparse
 import difflib
 import sys
 
-from flowdrop_lsp.core.rules import ALL_RULES, RULES_BY_CODE, rule_page
+from flowdrop_lsp.core.rules.registry import ALL_RULES, RULES_BY_CODE, rule_page
 
 EXIT_OK, EXIT_USAGE = 0, 2
 

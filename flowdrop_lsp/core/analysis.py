@@ -2,7 +2,7 @@
 
 text → tolerant JSON tree with spans → workflow model → tool graph → rules → findings (with
 severity overrides and ignored rules applied, sorted by position). It is the engine
-(core/engine.py) reading a text from scratch, so the CLI, the server and the incremental path
+(core/engine/document.py) reading a text from scratch, so the CLI, the server and the incremental path
 share every line of analysis.
 """
 
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.engine import WorkflowDocument, apply_settings
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.graph import ToolGraph
+from flowdrop_lsp.core.domain.model import Edge, Node, Workflow
+from flowdrop_lsp.core.engine.document import WorkflowDocument, apply_settings
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.graph import ToolGraph
-from flowdrop_lsp.core.model import Edge, Node, Workflow
-from flowdrop_lsp.core.rules import RuleContext
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.rules.base import RuleContext
 
 DEFAULT_SETTINGS = Settings()
 

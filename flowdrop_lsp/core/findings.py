@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.text.positions import Span
 
 
 class Severity(str, Enum):

@@ -13,8 +13,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.edits import preferred_edits
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.fixes import preferred_edits
 from flowdrop_lsp.lsp.convert import (
     SOURCE,
     fix_data,

@@ -14,7 +14,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from flowdrop_lsp.core import insight
+from flowdrop_lsp.core.ide import insight
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at

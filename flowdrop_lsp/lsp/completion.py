@@ -1,6 +1,6 @@
 """`textDocument/completion` of values the document can only get right one way: node ids in an
 edge's `source`/`target`, the known `edgeType` values, and node type ids (`type`,
-`node_type_id`) — the site registry's when there is one (core/node_types.py).
+`node_type_id`) — the site registry's when there is one (core/config/node_types.py).
 
 The context is read from the cursor's line (a half-typed value is rarely valid syntax), in JSON
 or Drupal YAML; each item replaces the whole value being typed, written as the format needs
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.navigation import (
+from flowdrop_lsp.core.ide.navigation import (
     Slot,
     candidates,
     completion_context,

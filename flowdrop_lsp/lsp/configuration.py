@@ -3,7 +3,7 @@
 Precedence, lowest first: defaults; the project file the CLI reads (`flowdrop-lsp.toml` or
 `[tool.flowdrop-lsp]` in `pyproject.toml`, nearest to the document); `initializationOptions`;
 the client's `workspace/configuration` section `flowdrop`. Then the node-type registry of the
-document's folder (core/node_types.py) sets the node-type roles, under the rules of
+document's folder (core/config/node_types.py) sets the node-type roles, under the rules of
 `Settings.with_registry`; so settings are cached per project file AND folder.
 
 Problems never stop the server. An unknown key or rule code is reported and skipped, and the rest
@@ -21,8 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from flowdrop_lsp.core.node_types import NodeTypeLocator, NodeTypeRegistry
-from flowdrop_lsp.core.settings import (
+from flowdrop_lsp.core.config.node_types import NodeTypeLocator, NodeTypeRegistry
+from flowdrop_lsp.core.config.settings import (
     Settings,
     SettingsError,
     find_project_settings,

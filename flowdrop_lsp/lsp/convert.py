@@ -12,8 +12,8 @@ from typing import Any
 from lsprotocol import types
 
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
-from flowdrop_lsp.core.rules import rule_url
-from flowdrop_lsp.core.text import Encoding, Positions, Span
+from flowdrop_lsp.core.rules.registry import rule_url
+from flowdrop_lsp.core.text.positions import Encoding, Positions, Span
 
 SOURCE = "flowdrop"
 

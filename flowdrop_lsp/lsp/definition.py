@@ -1,7 +1,7 @@
 """`textDocument/definition`: from a node id where it is used (an edge's `source`/`target`, a
 handle or an edge id that embeds it) to the node that declares it.
 
-Answers from the navigation index of the analysed version (core/navigation.py): the element
+Answers from the navigation index of the analysed version (core/ide/navigation.py): the element
 under the cursor and the declaring nodes are the only parts re-read. A position that is not on
 a node id, or a document that is not open or not a workflow, gets no answer.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.navigation import NavigationIndex, Occurrence, navigation_index
+from flowdrop_lsp.core.ide.navigation import NavigationIndex, Occurrence, navigation_index
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Document

@@ -3,7 +3,7 @@
 The server keeps its own buffers instead of pygls's workspace (whose text sync rebuilds the
 whole document per change, see the protocol override in server.py), so that what we analyse
 is always exactly the buffer the client sent — unsaved and untitled ones included, never the
-disk — and an edit costs what it touches (core/engine.py).
+disk — and an edit costs what it touches (core/engine/document.py).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlparse
 
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.config.selection import named_as_workflow, syntax_of
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.selection import named_as_workflow, syntax_of
-from flowdrop_lsp.core.settings import Settings
-from flowdrop_lsp.core.text import EditableText, Encoding
+from flowdrop_lsp.core.text.positions import EditableText, Encoding
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,7 @@ class Document:
     def is_flowdrop(self, workspace_folder: PurePosixPath | None) -> bool:
         """A FlowDrop workflow: a path matching the configured globs (relative to the settings
         file's folder, else `workspace_folder`), or JSON whose content is FlowDrop's shape
-        (core.selection). Unrelated JSON gets nothing."""
+        (core.config.selection). Unrelated JSON gets nothing."""
         # Every request asks (hover, definition, code lens…), and the answer costs glob matching
         # or element parses: it is kept until the text, the settings or the folder change.
         key = (self.version, id(self.engine), self.settings, workspace_folder)

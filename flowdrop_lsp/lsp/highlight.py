@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.navigation import REFERENCE_KINDS, Kind
+from flowdrop_lsp.core.ide.navigation import REFERENCE_KINDS, Kind
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.definition import node_id_at
 from flowdrop_lsp.lsp.guard import answers_on_failure

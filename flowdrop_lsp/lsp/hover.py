@@ -7,7 +7,7 @@
 - On a gateway branch value that routes on a tool name: which tool it selects, or that none
   does.
 
-Answered from the document's current analysis (core/insight.py), never by re-reading it.
+Answered from the document's current analysis (core/ide/insight.py), never by re-reading it.
 Markdown when the client lists it in `hover.contentFormat`, plaintext otherwise; the range is
 the hovered token, in the negotiated position encoding. A hover never fails: on an unexpected
 problem it answers nothing and logs why.
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from flowdrop_lsp.core import insight
-from flowdrop_lsp.core.model import short_text
+from flowdrop_lsp.core.domain.model import short_text
+from flowdrop_lsp.core.ide import insight
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at

@@ -2,7 +2,7 @@
 
 `"Web Search"` is shown `"Web Search" → web_search` (only where the name differs from the
 label: `search` needs no hint), and a consumer's label is followed by `3 tools`. Only the nodes
-in the requested range are looked at (core/insight.py bisects the engine's element offsets),
+in the requested range are looked at (core/ide/insight.py bisects the engine's element offsets),
 and every answer comes from the current analysis, so hints are right on each request after an
 edit (editors ask again after each change; a settings change re-reads the document, and the
 next request after it is right too).
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from flowdrop_lsp.core import insight
+from flowdrop_lsp.core.ide import insight
 from flowdrop_lsp.lsp.convert import to_position
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.guard import answers_on_failure

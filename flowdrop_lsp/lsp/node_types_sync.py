@@ -1,4 +1,4 @@
-"""Node-type definitions over LSP: keeping the site's registry (core/node_types.py) current.
+"""Node-type definitions over LSP: keeping the site's registry (core/config/node_types.py) current.
 
 The registry of a document's folder is read at first use (`SettingsManager.for_uri`). This
 module watches the definitions: where the client supports it, it registers
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.node_types import is_definition_file
+from flowdrop_lsp.core.config.node_types import is_definition_file
 from flowdrop_lsp.lsp.documents import uri_path
 from flowdrop_lsp.lsp.server import FlowdropServer
 from flowdrop_lsp.lsp.settings_sync import show_new_problems

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.navigation import REFERENCE_KINDS, Kind
+from flowdrop_lsp.core.ide.navigation import REFERENCE_KINDS, Kind
 from flowdrop_lsp.lsp.definition import locations, node_id_at
 from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.server import FlowdropServer

@@ -12,7 +12,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from flowdrop_lsp.core.navigation import Occurrence, RenameRefused, rename_edits
+from flowdrop_lsp.core.ide.navigation import Occurrence, RenameRefused, rename_edits
 from flowdrop_lsp.lsp.convert import to_range, workspace_edit
 from flowdrop_lsp.lsp.definition import occurrence_at
 from flowdrop_lsp.lsp.documents import Document

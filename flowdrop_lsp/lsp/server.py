@@ -24,7 +24,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from flowdrop_lsp import __version__
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace

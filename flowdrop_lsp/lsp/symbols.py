@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.navigation import (
+from flowdrop_lsp.core.ide.navigation import (
     ROLE_ORDER,
     EdgeSymbol,
     NodeSymbol,
@@ -23,7 +23,7 @@ from flowdrop_lsp.core.navigation import (
     matching_nodes,
     node_symbols,
 )
-from flowdrop_lsp.core.text import EditableText, Encoding, Span, units_in
+from flowdrop_lsp.core.text.positions import EditableText, Encoding, Span, units_in
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Document, uri_path

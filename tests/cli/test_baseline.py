@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from flowdrop_lsp.core import analyze
-from flowdrop_lsp.core.baseline import Baseline, BaselineError, baseline_json, fingerprints
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.baseline import Baseline, BaselineError, baseline_json, fingerprints
 from tests.cli.test_check import run
 from tests.core.builders import node, tool_edge, workflow
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from flowdrop_lsp.core.rules import ALL_RULES, EXPLANATIONS, rule_page
+from flowdrop_lsp.core.rules.registry import ALL_RULES, EXPLANATIONS, rule_page
 from flowdrop_lsp.entry import main
 
 

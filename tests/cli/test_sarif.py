@@ -28,8 +28,8 @@ from flowdrop_lsp.cli.formats import (
     rule_name,
 )
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules import ALL_RULES
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.rules.registry import ALL_RULES
+from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.entry import main
 from tests.core.builders import FIXTURES
 

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flowdrop_lsp.core import Finding, Settings, analyze
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.text.positions import Span
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"

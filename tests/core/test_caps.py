@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from flowdrop_lsp.core import analyze
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
-from flowdrop_lsp.core.schema import workflow_schema
+from flowdrop_lsp.core.syntax.schema import workflow_schema
 from flowdrop_lsp.entry import main
 from tests.core.builders import node, workflow
 

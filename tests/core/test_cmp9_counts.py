@@ -18,11 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core import analyze
-from flowdrop_lsp.core.analysis import Analysis
-from flowdrop_lsp.core.engine import WorkflowDocument
-from flowdrop_lsp.core.names import sanitize_tool_name
-from flowdrop_lsp.core.renames import LabelNumbers, rename_blocker
+from flowdrop_lsp.core.analysis import Analysis, analyze
+from flowdrop_lsp.core.domain.names import sanitize_tool_name
+from flowdrop_lsp.core.domain.renames import LabelNumbers, rename_blocker
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.rules import cmp9_tool_name_collision as cmp9
 from tests.core.builders import node, tool_edge, workflow
 

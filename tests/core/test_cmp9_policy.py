@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from flowdrop_lsp.core import analyze
-from flowdrop_lsp.core.edits import apply_edits, preferred_edits
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.domain.names import llm_name_problem, sanitize_tool_name
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.names import llm_name_problem, sanitize_tool_name
+from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.entry import main
 from tests.core.builders import at, cmp9_by_node, findings, node, token_span, tool_edge, workflow
 

@@ -6,8 +6,10 @@ import json
 
 import pytest
 
-from flowdrop_lsp.core import Settings, Severity, analyze
-from flowdrop_lsp.core.model import classify_tool_edge
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.model import classify_tool_edge
+from flowdrop_lsp.core.findings import Severity
 from tests.core.builders import at, findings, node, token_span, workflow
 
 SETTINGS = Settings()

@@ -1,4 +1,4 @@
-"""The incremental engine (core/engine.py) against the oracle: after every edit, the findings of
+"""The incremental engine (core/engine/document.py) against the oracle: after every edit, the findings of
 `WorkflowDocument.apply_edit` equal those of `analyze()` reading the edited text from scratch.
 
 Each example is a whole editing session, so it runs a quarter of the profile's examples (50 by
@@ -13,8 +13,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core import Finding, Settings, analyze
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.findings import Finding
 from tests.core.builders import FIXTURES, SPEC_EXAMPLES, node, tool_edge, vendored, workflow
 
 SEEDS = [path.read_text(encoding="utf-8") for path in sorted(FIXTURES.glob("*.flowdrop.json"))]

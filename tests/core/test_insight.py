@@ -1,10 +1,10 @@
-"""core/insight.py: what a consumer is offered, where a tool goes, what a toolbox forwards, which
+"""core/ide/insight.py: what a consumer is offered, where a tool goes, what a toolbox forwards, which
 tool a branch selects, and what is under a cursor — on JSON and Drupal YAML, after edits."""
 
 from __future__ import annotations
 
-from flowdrop_lsp.core import insight
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.ide import insight
 from tests.core.builders import REPO, node, token_span, tool_edge, workflow
 from tests.core.test_tool_route import agent_loop
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flowdrop_lsp.core.names import llm_name_problem, sanitize_tool_name
+from flowdrop_lsp.core.domain.names import llm_name_problem, sanitize_tool_name
 from tests.core.builders import at, cmp9_by_node, node, tool_edge, workflow
 
 VECTORS = [

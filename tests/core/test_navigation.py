@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.edits import apply_edits
-from flowdrop_lsp.core.engine import WorkflowDocument
-from flowdrop_lsp.core.navigation import (
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.fixes import apply_edits
+from flowdrop_lsp.core.ide.navigation import (
     Kind,
     RenameRefused,
     Role,

@@ -1,4 +1,4 @@
-"""The site's node-type registry (core/node_types.py): the real 90 definitions, a site-defined
+"""The site's node-type registry (core/config/node_types.py): the real 90 definitions, a site-defined
 toolbox, safety of the YAML reading, and what the registry does to the node-type roles."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from flowdrop_lsp.core import analyze
-from flowdrop_lsp.core.node_types import (
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.node_types import (
     MAX_DEFINITION_BYTES,
     NodeTypeLocator,
     NodeTypeRegistry,
     read_definition,
 )
-from flowdrop_lsp.core.settings import (
+from flowdrop_lsp.core.config.settings import (
     DEFAULT_PASSTHROUGH_TYPES,
     Settings,
     SettingsError,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from flowdrop_lsp.core import analyze
+from flowdrop_lsp.core.analysis import analyze
 from tests.core.builders import at, cmp9_by_node, handle_edge, node, tool_edge, workflow
 
 

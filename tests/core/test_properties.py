@@ -11,8 +11,9 @@ from typing import Any
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core import Settings, analyze
-from flowdrop_lsp.core.edits import apply_edits, preferred_edits
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from tests.core.builders import FIXTURES, node, tool_edge, workflow
 
 SEED_TEXTS = [path.read_text(encoding="utf-8") for path in sorted(FIXTURES.glob("*.flowdrop.json"))]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from flowdrop_lsp.core import analyze
+from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP as CAP
 from tests.core.builders import node
 

@@ -1,4 +1,4 @@
-"""Which files are workflows (core.selection): globs, content sniffing, excludes, .gitignore."""
+"""Which files are workflows (core.config.selection): globs, content sniffing, excludes, .gitignore."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from flowdrop_lsp.core import Settings
-from flowdrop_lsp.core.engine import WorkflowDocument
-from flowdrop_lsp.core.selection import (
+from flowdrop_lsp.core.config.selection import (
     Candidate,
     Skipped,
     is_excluded,
@@ -17,6 +15,8 @@ from flowdrop_lsp.core.selection import (
     text_is_flowdrop,
     walk,
 )
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from tests.core.builders import CORPUS_JSON, FIXTURES, SPEC_EXAMPLES
 
 NOT_FLOWDROP = sorted((FIXTURES / "not-flowdrop").glob("*.json"))

@@ -8,14 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from flowdrop_lsp.core import Settings, Severity, analyze
-from flowdrop_lsp.core.settings import (
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.settings import (
     DEFAULT_FILES,
+    Settings,
     SettingsError,
     find_project_settings,
     load_settings,
     read_settings_file,
 )
+from flowdrop_lsp.core.findings import Severity
 from tests.core.builders import node, tool_edge, workflow
 
 TEXT = workflow(

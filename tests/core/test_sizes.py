@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core import analyze
+from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules import cmp9_tool_name_collision as cmp9
 from tests.core.builders import node, tool_edge, workflow

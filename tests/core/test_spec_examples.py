@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flowdrop_lsp.core import Severity, analyze
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.findings import Severity
 from tests.core.builders import SPEC_EXAMPLES, at, token_span, vendored
 
 REFUSED = "cmp9-refused-two-tools-through-a-box.json"

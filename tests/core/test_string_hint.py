@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from flowdrop_lsp.core.model import DataString, Node, read_node_value
-from flowdrop_lsp.core.settings import Settings
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.model import DataString, Node, read_node_value
+from flowdrop_lsp.core.text.positions import Span
 
 WANTED = frozenset({"web_search", "Web Search"})
 

@@ -31,9 +31,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core import analyze
-from flowdrop_lsp.core.engine import WorkflowDocument
-from flowdrop_lsp.core.jsonsyntax import FULL, MAX_DEPTH, parse_json, to_python
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.syntax.json.parser import FULL, MAX_DEPTH, parse_json, to_python
 from flowdrop_lsp.entry import main
 from tests.core.builders import node, workflow
 

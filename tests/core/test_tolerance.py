@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from flowdrop_lsp.core import Severity, analyze
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.findings import Severity
 from tests.core.builders import (
     at,
     cmp9_by_node,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import time
 
-from flowdrop_lsp.core import Severity, analyze
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.findings import Severity
 from tests.core.builders import (
     at,
     cmp9_by_node,

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 
-from flowdrop_lsp.core import analyze
-from flowdrop_lsp.core.edits import apply_edits
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.entry import main
 from tests.core.builders import CORPUS_CONFIG, CORPUS_JSON, node, tool_edge, workflow
 from tests.engine.test_incremental import comparable
@@ -222,7 +222,7 @@ def test_the_route_fix_writes_yaml_in_yaml(
 
 
 def test_cmp9_fixes_keep_the_routed_on_name() -> None:
-    from flowdrop_lsp.core.edits import preferred_edits
+    from flowdrop_lsp.core.fixes import preferred_edits
 
     text = agent_loop(["web_search"], tools=("Web Search", "web-search"))
     analysis = analyze(text)

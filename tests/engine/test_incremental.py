@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from flowdrop_lsp.core.engine import Element, WorkflowDocument
-from flowdrop_lsp.core.jsonsyntax import FULL, JArray, JObject, parse_json
-from flowdrop_lsp.core.model import Edge, Node
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.engine.document import Element, WorkflowDocument
+from flowdrop_lsp.core.syntax.json.parser import FULL, JArray, JObject, parse_json
 
 LABELS = [
     "Web Search",

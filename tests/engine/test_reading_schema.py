@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 
 GOOD_NODE = {"id": "a", "type": "http_request", "data": {"label": "数据 🚀"}}
 GOOD_EDGE = {"source": "a", "target": "a"}

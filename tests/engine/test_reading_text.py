@@ -9,7 +9,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core.text import line_start_array
+from flowdrop_lsp.core.text.positions import line_start_array
 
 PIECES = ["a", "é", "🎉", "数", "\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x85", "\u2028", "\u2029"]
 

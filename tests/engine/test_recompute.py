@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from flowdrop_lsp.core.engine import WorkflowDocument
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 
 DOC = """{
   "nodes": [

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flowdrop_lsp.core.engine import Element, ElementList, WorkflowDocument
-from flowdrop_lsp.core.model import Edge, Node
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.engine.document import Element, ElementList, WorkflowDocument
+from flowdrop_lsp.core.text.positions import Span
 
 if str(Path(__file__).resolve().parents[2] / "bench") not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import flowdrop_lsp.core.text as text_module
-from flowdrop_lsp.core.text import (
+import flowdrop_lsp.core.text.positions as text_module
+from flowdrop_lsp.core.text.positions import (
     EditableText,
     Encoding,
     LineIndex,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 
-from flowdrop_lsp.core.engine import WorkflowDocument
-from flowdrop_lsp.core.model import Node
+from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from tests.engine.test_incremental import comparable, graph_of
 
 TOOL = {"edgeType": "tool_availability"}

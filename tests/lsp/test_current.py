@@ -26,7 +26,7 @@ def test_document_at_answers_only_open_documents(tmp_path):
     server = create_server()
     uri = (tmp_path / "flow.flowdrop.json").as_uri()
     assert document_at(server, uri) is None
-    from flowdrop_lsp.core.settings import Settings
+    from flowdrop_lsp.core.config.settings import Settings
 
     server.documents.open(uri, "json", 1, '{"nodes": [], "edges": []}', Settings())
     document = document_at(server, uri)

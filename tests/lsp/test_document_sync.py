@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.lsp.documents import Change, ChangeRejected, Document, unappliable
 from tests.lsp.conftest import Session
 

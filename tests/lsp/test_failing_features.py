@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.lsp import diagnostics
 from flowdrop_lsp.lsp.code_lens import SHOW_TOOLS
 from flowdrop_lsp.lsp.commands import STATS

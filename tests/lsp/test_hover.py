@@ -10,9 +10,9 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from flowdrop_lsp.core import insight
-from flowdrop_lsp.core.engine import WorkflowDocument
-from flowdrop_lsp.core.text import LineIndex
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.ide import insight
+from flowdrop_lsp.core.text.positions import LineIndex
 from flowdrop_lsp.lsp import hover
 from tests.core.test_insight import SITE_YAML
 from tests.lsp.conftest import REPO, Session, server_command

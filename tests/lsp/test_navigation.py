@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from flowdrop_lsp.core.text import LineIndex
+from flowdrop_lsp.core.text.positions import LineIndex
 from tests.core.test_navigation import AGENT, SEARCH, json_text, yaml_text
 from tests.lsp.conftest import Session
 from tests.lsp.test_server import replace_span

@@ -8,7 +8,7 @@ import json
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
-from flowdrop_lsp.core.text import LineIndex
+from flowdrop_lsp.core.text.positions import LineIndex
 from tests.lsp.conftest import REPO, SPEC_EXAMPLES, Session
 
 EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"

@@ -58,7 +58,7 @@ async def test_workspace_symbols_across_open_documents(session: Session) -> None
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
 def test_the_position_sweep_agrees_with_one_by_one_conversion(encoding: str) -> None:
-    from flowdrop_lsp.core.text import EditableText, Span
+    from flowdrop_lsp.core.text.positions import EditableText, Span
     from flowdrop_lsp.lsp.convert import to_range
     from flowdrop_lsp.lsp.symbols import _Positions
 

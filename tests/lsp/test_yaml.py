@@ -8,7 +8,7 @@ import asyncio
 import yaml
 from lsprotocol import types
 
-from flowdrop_lsp.core.text import LineIndex
+from flowdrop_lsp.core.text.positions import LineIndex
 from tests.lsp.conftest import Session
 from tests.lsp.test_server import _code_actions, apply_edits, cmp9, edits_of, replace_span
 from tests.yaml.test_yaml_workflows import workflow

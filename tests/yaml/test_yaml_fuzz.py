@@ -9,9 +9,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core import analyze
-from flowdrop_lsp.core.edits import apply_edits, preferred_edits
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from tests.core.builders import CORPUS_CONFIG, vendored
 from tests.engine.test_incremental import comparable
 

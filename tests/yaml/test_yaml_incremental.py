@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core.engine import WorkflowDocument
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from tests.engine.test_incremental import comparable
 from tests.yaml.test_yaml_workflows import workflow
 

@@ -6,10 +6,10 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.graph import FlatToolSet, ToolGraph
+from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.graph import FlatToolSet, ToolGraph
-from flowdrop_lsp.core.model import Edge, Node
-from flowdrop_lsp.core.settings import Settings
 
 
 @dataclass(frozen=True)

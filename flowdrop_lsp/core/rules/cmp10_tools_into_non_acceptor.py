@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.model import Edge
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
 RULE = Rule(

@@ -36,8 +36,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
-from flowdrop_lsp.core.graph import (
+from flowdrop_lsp.core.domain.graph import (
     NameGroup,
     ReachMasks,
     RouteOutline,
@@ -45,16 +44,17 @@ from flowdrop_lsp.core.graph import (
     lowest_bits,
     set_bits,
 )
-from flowdrop_lsp.core.model import DataString, Node, short_text
-from flowdrop_lsp.core.names import sanitize_tool_name
-from flowdrop_lsp.core.renames import LabelNumbers, rename_blocker, rename_edit
+from flowdrop_lsp.core.domain.model import DataString, Node, short_text
+from flowdrop_lsp.core.domain.names import sanitize_tool_name
+from flowdrop_lsp.core.domain.renames import LabelNumbers, rename_blocker, rename_edit
+from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import (
     FINDINGS_PER_GROUP,
     Rule,
     RuleContext,
     first_with_summary,
 )
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
     "CMP-9",
@@ -646,7 +646,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield builder.build(leaf, collisions)
 
 
-# The registry's name for the per-consumer part (core/rules/__init__.py).
+# The registry's name for the per-consumer part (core/rules/registry.py).
 check_consumer = collisions_at
 
 

@@ -1,15 +1,15 @@
 """Findings about the text itself, before any graph: JSON syntax, duplicate keys, documents
 that are not workflows, and structure that breaks the shipped JSON Schema (whose findings the
-engine makes per element, core/schema.py)."""
+engine makes per element, core/syntax/schema.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.jsonsyntax import JsonValue, SyntaxProblem
 from flowdrop_lsp.core.rules.base import Rule
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.syntax.json.parser import JsonValue, SyntaxProblem
+from flowdrop_lsp.core.text.positions import Span
 
 SYNTAX = "FD-SYNTAX"
 DUPLICATE_KEY = "FD-DUPLICATE-KEY"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from flowdrop_lsp.core.domain.model import short_text
+from flowdrop_lsp.core.domain.names import llm_name_problem
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.model import short_text
-from flowdrop_lsp.core.names import llm_name_problem
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
 RULE = Rule(

@@ -21,12 +21,12 @@ import difflib
 import re
 from collections.abc import Iterator
 
+from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
-from flowdrop_lsp.core.model import Node, short_text
-from flowdrop_lsp.core.names import sanitize_tool_name
-from flowdrop_lsp.core.renames import json_string
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.text.literals import json_string
+from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
     "FD-TOOL-ROUTE",

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.model import Edge
 from flowdrop_lsp.core.rules.base import Rule
-from flowdrop_lsp.core.settings import Settings
 
 RULE = Rule(
     "EDGE-5",

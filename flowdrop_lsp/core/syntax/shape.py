@@ -1,5 +1,5 @@
 """What a FlowDrop workflow looks like, whatever its format: the verdict that decides whether a
-document not named like a workflow is judged at all (core.selection, the engine).
+document not named like a workflow is judged at all (core.config.selection, the engine).
 
 A FlowDrop document is a mapping with `nodes` AND `edges` lists whose node items look like
 FlowDrop nodes (a string `id` and a `data` mapping or a string `type`); with no nodes yet, its
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flowdrop_lsp.core.jsonsyntax import JArray, JObject, JsonValue, to_python
+from flowdrop_lsp.core.syntax.json.parser import JArray, JObject, JsonValue, to_python
 
 SNIFFED_ITEMS = 20  # node items looked at to decide a document's shape
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from flowdrop_lsp.core.jsonsyntax import (
+from flowdrop_lsp.core.syntax.json.parser import (
     JArray,
     JObject,
     JOpaque,

@@ -1,7 +1,7 @@
 """Navigation and refactoring queries over one analysed workflow: where a node id occurs, what
 is under a position, the symbols by role, completion candidates and the edits of an id rename.
 
-Everything answers from the incremental engine (core/engine.py), never by re-reading the whole
+Everything answers from the incremental engine (core/engine/document.py), never by re-reading the whole
 document. Which nodes declare an id and which edges use it comes from the tool graph's own
 indexes (kept up to date edit by edit); the element under a position is found by bisection.
 Spans are then found by re-reading only the few elements a request is about (one small parse
@@ -29,19 +29,19 @@ from enum import Enum
 from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
-from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
-from flowdrop_lsp.core.jsonsyntax import JObject, JsonValue, JString
-from flowdrop_lsp.core.model import Edge, Node
-from flowdrop_lsp.core.renames import json_string
-from flowdrop_lsp.core.settings import (
+from flowdrop_lsp.core.config.settings import (
     DEFAULT_NON_ACCEPTING_TYPES,
     DEFAULT_PASSTHROUGH_TYPES,
     DEFAULT_TOOL_ACCEPTING_TYPES,
 )
-from flowdrop_lsp.core.text import EditableText, Span
+from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.syntax.json.parser import JObject, JsonValue, JString
+from flowdrop_lsp.core.text.literals import json_string
+from flowdrop_lsp.core.text.positions import EditableText, Span
 
 if TYPE_CHECKING:
-    from flowdrop_lsp.core.engine import WorkflowDocument
+    from flowdrop_lsp.core.engine.document import WorkflowDocument
 
 
 class Kind(str, Enum):
@@ -212,7 +212,7 @@ def element_occurrences(document: WorkflowDocument, model: Node | Edge) -> list[
 class NavigationIndex:
     """Which nodes declare and which edges use each node id, in the current version.
 
-    No index of its own to build or to keep in step: the tool graph (core/graph.py) already
+    No index of its own to build or to keep in step: the tool graph (core/domain/graph.py) already
     keeps, edit by edit, every node by id (`definitions`) and every edge by endpoint id
     (`edges_by_endpoint`), in document order — the engine updates them with only what an edit
     touched. So the first request after an edit costs what any other does."""

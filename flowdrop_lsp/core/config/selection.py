@@ -19,49 +19,21 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 import pathspec
-from wcmatch import glob
 
-from flowdrop_lsp.core.readers import reader_for
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.config.globs import is_excluded, matches_globs
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.syntax.reader import reader_for
 
 # Folders no workflow lives in, skipped even outside a git repository.
 SKIPPED_DIRECTORIES = frozenset(
     {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
 )
 MAX_SNIFF_BYTES = 64 * 1024 * 1024
-_GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.BRACE
-
-
-def relative_to(path: PurePath, base: PurePath | None) -> str:
-    """`path` as the POSIX path a glob is matched against: relative to `base` when it lies under
-    it, else as it is (a glob starting with `**/` still matches it)."""
-    if base is not None:
-        try:
-            return path.relative_to(base).as_posix()
-        except ValueError:
-            pass
-    return path.as_posix().lstrip("/")
-
-
-def matches_globs(path: PurePath, patterns: Sequence[str], base: PurePath | None) -> bool:
-    """Whether `path` matches one of `patterns`, relative to `base`."""
-    return bool(patterns) and glob.globmatch(
-        relative_to(path, base), list(patterns), flags=_GLOB_FLAGS
-    )
-
-
-def is_excluded(path: PurePath, patterns: Sequence[str], base: PurePath | None) -> bool:
-    """Whether `path` or one of its folders (below `base`) matches an exclude pattern."""
-    if not patterns:
-        return False
-    relative = PurePath(relative_to(path, base))
-    candidates = [relative, *list(relative.parents)[:-1]]  # the path, then its folders
-    return any(glob.globmatch(c.as_posix(), list(patterns), flags=_GLOB_FLAGS) for c in candidates)
 
 
 def settings_base(settings: Settings, fallback: PurePath | None) -> PurePath | None:
@@ -88,7 +60,7 @@ def syntax_of(name: str, language_id: str | None = None) -> str:
 
 
 def text_is_flowdrop(text: str, syntax: str = "json") -> bool:
-    """Whether `text` is FlowDrop's shape (core.shape), read by the reader of its format."""
+    """Whether `text` is FlowDrop's shape (core.syntax.shape), read by the reader of its format."""
     return reader_for(syntax).looks_like_flowdrop(text)
 
 

@@ -1,6 +1,6 @@
 """The reader seam: the one place that knows a workflow's format.
 
-A reader turns a document's text into the shared syntax tree (core.jsonsyntax's JObject,
+A reader turns a document's text into the shared syntax tree (core.syntax.json.parser's JObject,
 JArray, JString… with code-point spans), re-reads one element of `nodes`/`edges` after an
 edit, and writes the fixes the rules planned (a label becomes a string) in its format. The
 engine, the model, the graph, the rules, the CLI and the server only ever hold a reader:
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.jsonsyntax import (
+from flowdrop_lsp.core.syntax.json.parser import (
     EDGE_SHAPE,
     NODE_SHAPE,
     REGION_CONTEXT,
@@ -28,10 +28,10 @@ from flowdrop_lsp.core.jsonsyntax import (
     parse_value_at,
     scan_workflow,
 )
-from flowdrop_lsp.core.shape import root_is_flowdrop
-from flowdrop_lsp.core.text import EditableText
-from flowdrop_lsp.core.yamlsyntax import read_yaml
-from flowdrop_lsp.core.yamlwrite import yaml_fixes
+from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
+from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
+from flowdrop_lsp.core.syntax.yaml.writer import yaml_fixes
+from flowdrop_lsp.core.text.positions import EditableText
 
 _SHAPES = {"nodes": NODE_SHAPE, "edges": EDGE_SHAPE}
 Region = tuple[list[JsonValue], Sequence[SyntaxProblem]]
@@ -139,7 +139,7 @@ _YAML_TOP_KEYS = (re.compile(r"^nodes\s*:", re.M), re.compile(r"^edges\s*:", re.
 
 
 class YamlReader:
-    """Drupal config YAML (core.yamlsyntax, core.yamlwrite). Element re-reads cover block
+    """Drupal config YAML (core.syntax.yaml.reader, core.syntax.yaml.writer). Element re-reads cover block
     sequences (what Drupal writes); an alias makes an element depend on another's text, so a
     document with aliases is re-read whole on every edit."""
 

@@ -1,7 +1,7 @@
 """Writing a label into Drupal config YAML, as Drupal's dumper (Symfony YAML) would write it.
 
 The rules produce format-neutral fixes: "this scalar becomes this string", as a JSON string
-literal over the scalar's span (core.renames). For a YAML document each such edit is rewritten
+literal over the scalar's span (core.domain.renames). For a YAML document each such edit is rewritten
 here: the scalar keeps its style when that style can hold the new text (plain stays plain,
 'single' stays single, "double" stays double), otherwise it is single-quoted with `''`
 escaping, or double-quoted when it holds control characters (Symfony's own choice). A block
@@ -19,8 +19,8 @@ import re
 import yaml
 
 from flowdrop_lsp.core.findings import Finding, Fix, TextEdit
-from flowdrop_lsp.core.renames import json_string
-from flowdrop_lsp.core.text import EditableText
+from flowdrop_lsp.core.text.literals import json_string
+from flowdrop_lsp.core.text.positions import EditableText
 
 # Symfony's Escaper: what needs single quotes in a plain scalar, and what needs double quotes.
 _NEEDS_SINGLE = re.compile(r"[\s'\":{}\[\],&*#?]|\A[\-?|<>=!%@`]")

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
+from flowdrop_lsp.core.config.globs import is_excluded
 from flowdrop_lsp.core.findings import Severity
 
 if TYPE_CHECKING:  # the registry module imports this one
-    from flowdrop_lsp.core.node_types import NodeTypeRegistry
+    from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
 
 try:  # Python 3.11+
     import tomllib
@@ -89,7 +90,7 @@ class Settings:
     # The folder of the settings file these values came from (None: defaults and editor settings
     # only), so that relative `files` and `exclude` globs mean the same wherever one runs from.
     config_dir: Path | None = None
-    # Extra folders, definition files or globs of node-type definitions (core/node_types.py),
+    # Extra folders, definition files or globs of node-type definitions (core/config/node_types.py),
     # relative to `config_dir`, else the working directory. A workflow's own folder always counts.
     node_types: tuple[str, ...] = ()
     # The types the site's registry defines (None: no registry found, the defaults stand), and
@@ -206,9 +207,6 @@ class Settings:
         workspace folder); these very settings when no glob matches."""
         if not self.per_file_ignores:
             return self
-        # Imported here: core/selection imports this module (for Settings).
-        from flowdrop_lsp.core.selection import is_excluded
-
         base = self.config_dir if self.config_dir is not None else fallback_base
         extra = frozenset(
             code
@@ -309,7 +307,7 @@ def _unknown_key(raw_key: object) -> str:
 def _rule_codes() -> tuple[str, ...]:
     """Every rule code, in the documented order."""
     # Imported here: the rules import this module (for Settings).
-    from flowdrop_lsp.core.rules import RULES_BY_CODE
+    from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
 
     return tuple(RULES_BY_CODE)
 

@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 from wcmatch import glob
 
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.config.settings import Settings
 
 try:
     _Loader: Any = yaml.CSafeLoader

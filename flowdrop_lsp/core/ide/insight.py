@@ -2,8 +2,8 @@
 under which names, where each tool goes, what a toolbox forwards, which tool a gateway branch
 selects.
 
-Pure queries on the incremental engine's current state (core/engine.py): the tool graph
-(core/graph.py, read through its public methods) and the rule context's cached flattened sets,
+Pure queries on the incremental engine's current state (core/engine/document.py): the tool graph
+(core/domain/graph.py, read through its public methods) and the rule context's cached flattened sets,
 so a question costs what it is about, never a re-read of the document. Finding what is under
 a cursor bisects the engine's element offsets (O(log n) at any document size); what is in a
 visible range walks only the elements in it. The LSP hover, inlay hints and code lens
@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.engine import ElementList, WorkflowDocument
-from flowdrop_lsp.core.graph import doc_order
-from flowdrop_lsp.core.model import Node, short_text
+from flowdrop_lsp.core.domain.graph import doc_order
+from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.engine.document import ElementList, WorkflowDocument
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.cmp9_tool_name_collision import RULE as CMP9
 from flowdrop_lsp.core.rules.tool_route import routed_consumers
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.text.positions import Span
 
 BRANCH_VALUE_PATH = ("config", "branches")
 

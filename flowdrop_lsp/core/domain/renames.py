@@ -12,28 +12,20 @@ implicitly number 1) and always make a name that LLM function-calling APIs accep
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
+from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.names import UNNAMED_TOOL, sanitize_tool_name
 from flowdrop_lsp.core.findings import TextEdit
-from flowdrop_lsp.core.model import Node
-from flowdrop_lsp.core.names import UNNAMED_TOOL, sanitize_tool_name
-from flowdrop_lsp.core.text import Span
+from flowdrop_lsp.core.text.literals import json_string
+from flowdrop_lsp.core.text.positions import Span
 
 _TRAILING_NUMBER = re.compile(r"(.*\S) (\d{1,6})")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 FIRST_NUMBER = 2  # the tool keeping its name counts as the first
 MAX_NAME = 64  # names.llm_name_problem
 _MAX_BASE_NAME = MAX_NAME - 8  # room for `_` and a number of up to 7 digits
 NOT_AN_OBJECT = '"data" is not an object'
-
-
-def json_string(value: str) -> str:
-    """`value` as a JSON string literal; non-ASCII stays readable, but a lone surrogate (from a
-    `\\ud83d` escape typed half-way) stays an escape, since it cannot be written as UTF-8."""
-    encoded = json.dumps(value, ensure_ascii=False)
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
 
 
 def rename_blocker(node: Node) -> str | None:

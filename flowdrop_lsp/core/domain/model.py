@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from flowdrop_lsp.core.jsonsyntax import (
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.names import sanitize_tool_name
+from flowdrop_lsp.core.syntax.json.parser import (
     JArray,
     JObject,
     JOpaque,
@@ -22,9 +24,7 @@ from flowdrop_lsp.core.jsonsyntax import (
     child_at,
     to_python,
 )
-from flowdrop_lsp.core.names import sanitize_tool_name
-from flowdrop_lsp.core.settings import Settings
-from flowdrop_lsp.core.text import Anchor, Span
+from flowdrop_lsp.core.text.positions import Anchor, Span
 
 EDITOR_RENDER_TYPE = "universalNode"  # the editor's render type, never a node type id
 TOOL_EDGE_TYPE = "tool_availability"

@@ -25,9 +25,9 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from flowdrop_lsp.core.model import Edge, Node
-from flowdrop_lsp.core.names import llm_name_problem
-from flowdrop_lsp.core.settings import Settings
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.domain.names import llm_name_problem
 
 EdgeKey = tuple[str, str, "str | None", "str | None"]
 

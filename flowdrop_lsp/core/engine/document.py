@@ -3,7 +3,7 @@
 `WorkflowDocument(text)` reads the whole text once; `apply_edit(start, end, new_text)` then
 updates only what the edit touched:
 
-- the text and its line starts (core.text.EditableText: cost independent of document size);
+- the text and its line starts (core.text.positions.EditableText: cost independent of document size);
 - the elements of `nodes` / `edges` the edit falls in: an edit inside one element re-reads that
   element alone; an edit between or across elements re-reads just that stretch of the array;
   everything after it moves by the edit's length without being touched (its spans are anchored
@@ -30,22 +30,9 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.graph import ToolGraph
-from flowdrop_lsp.core.jsonsyntax import (
-    ARRAY_CUT_SHORT,
-    EDGE_SHAPE,
-    NODE_SHAPE,
-    OBJECT_CUT_SHORT,
-    JArray,
-    JObject,
-    JOpaque,
-    JsonValue,
-    ScannedArray,
-    SyntaxProblem,
-    to_python,
-)
-from flowdrop_lsp.core.model import (
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.graph import ToolGraph
+from flowdrop_lsp.core.domain.model import (
     DataString,
     Edge,
     Node,
@@ -58,20 +45,33 @@ from flowdrop_lsp.core.model import (
     read_node,
     read_node_value,
 )
-from flowdrop_lsp.core.readers import REGION_CONTEXT, WorkflowReader, reader_for
-from flowdrop_lsp.core.rules import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES, RuleContext
-from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
+from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, RuleContext, cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
-from flowdrop_lsp.core.schema import (
+from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES
+from flowdrop_lsp.core.syntax.json.parser import (
+    ARRAY_CUT_SHORT,
+    EDGE_SHAPE,
+    NODE_SHAPE,
+    OBJECT_CUT_SHORT,
+    JArray,
+    JObject,
+    JOpaque,
+    JsonValue,
+    ScannedArray,
+    SyntaxProblem,
+    to_python,
+)
+from flowdrop_lsp.core.syntax.reader import REGION_CONTEXT, WorkflowReader, reader_for
+from flowdrop_lsp.core.syntax.schema import (
     document_is_valid,
     element_problems,
     items_that_may_be_invalid,
     path_text,
     root_problems,
 )
-from flowdrop_lsp.core.settings import Settings
-from flowdrop_lsp.core.shape import SNIFFED_ITEMS, flowdrop_shaped
-from flowdrop_lsp.core.text import EditableText, PendingShift, Span
+from flowdrop_lsp.core.syntax.shape import SNIFFED_ITEMS, flowdrop_shaped
+from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
 
 ARRAYS = ("nodes", "edges")
 _KIND = {"nodes": "node", "edges": "edge"}
@@ -325,7 +325,7 @@ class WorkflowDocument:
         self.settings = settings or Settings()
         # See `_load`: only for an owner that calls `close()` when it drops the document.
         self.freeze_after_read = freeze_after_read
-        # The only part that knows the format (core.readers): "json" (JSONC with
+        # The only part that knows the format (core.syntax.reader): "json" (JSONC with
         # `allow_comments`) or "yaml" (Drupal config).
         self.reader = reader_for(syntax, allow_comments)
         self.buffer = EditableText(text)
@@ -702,7 +702,7 @@ class WorkflowDocument:
 
     @property
     def looks_like_flowdrop(self) -> bool:
-        """Whether the content is FlowDrop's shape (core.selection.flowdrop_shaped), judged by
+        """Whether the content is FlowDrop's shape (core.config.selection.flowdrop_shaped), judged by
         the first few elements' current text: what decides whether a document that is not named
         like a workflow gets diagnostics at all."""
         self._fresh()

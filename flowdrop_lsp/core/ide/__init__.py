@@ -1,0 +1,1 @@
+"""Editor features as plain data: the queries the LSP layer asks, answered from the engine."""

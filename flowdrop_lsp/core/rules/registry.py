@@ -1,0 +1,191 @@
+"""The rules: one module each, each with a stable code, a default severity and a check.
+
+`RULE_MODULES` is the registry; `DOCUMENT_RULES` (syntax, structure: found while reading),
+`GRAPH_RULES`, `CONSUMER_RULES`, `EDGE_RULES` and `ALL_RULES` are derived from it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from types import ModuleType
+
+from flowdrop_lsp.core.rules import (
+    cmp9_tool_name_collision,
+    cmp10_tools_into_non_acceptor,
+    dangling_endpoint,
+    document,
+    duplicate_edge,
+    duplicate_node_id,
+    llm_tool_name,
+    self_edge,
+    tool_route,
+    toolbox_cycle,
+    unknown_edge_type,
+    unknown_node_type,
+)
+from flowdrop_lsp.core.rules.base import (
+    ConsumerCheck,
+    EdgeCheck,
+    Explanation,
+    GraphCheck,
+    Rule,
+    RuleContext,
+)
+
+# The one registry, in the documented order (README, SARIF rule table). A rule is a module
+# with `RULE` (or `RULES`) and any of: `check(ctx)` — run on the tool graph after every change;
+# `check_consumer(ctx, consumer)` — a per-consumer result, cached and recomputed only for the
+# consumers an edit reaches (its `check` turns the cached results into findings);
+# `check_edge(edge, settings)` — run on each edge when it is read; and `EXPLANATION` (or
+# `EXPLANATIONS`, one per rule) for `flowdrop-lsp rule` and the shipped rule pages. Adding a
+# rule: one module, one line here (then regenerate the pages: UPDATE_GOLDEN=1 pytest
+# tests/core/test_rule_catalogue.py).
+RULE_MODULES: tuple[ModuleType, ...] = (
+    document,
+    cmp9_tool_name_collision,
+    cmp10_tools_into_non_acceptor,
+    duplicate_node_id,
+    dangling_endpoint,
+    unknown_edge_type,
+    toolbox_cycle,
+    llm_tool_name,
+    self_edge,
+    duplicate_edge,
+    unknown_node_type,
+    tool_route,
+)
+
+
+def _rules_of(module: ModuleType) -> tuple[Rule, ...]:
+    return tuple(getattr(module, "RULES", None) or (module.RULE,))
+
+
+DOCUMENT_RULES: tuple[Rule, ...] = document.RULES
+ALL_RULES: tuple[Rule, ...] = tuple(rule for m in RULE_MODULES for rule in _rules_of(m))
+RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
+GRAPH_RULES: tuple[tuple[Rule, GraphCheck], ...] = tuple(
+    (m.RULE, m.check) for m in RULE_MODULES if hasattr(m, "check")
+)
+CONSUMER_RULES: tuple[tuple[str, ConsumerCheck], ...] = tuple(
+    (m.RULE.code, m.check_consumer) for m in RULE_MODULES if hasattr(m, "check_consumer")
+)
+EDGE_RULES: tuple[tuple[Rule, EdgeCheck], ...] = tuple(
+    (m.RULE, m.check_edge) for m in RULE_MODULES if hasattr(m, "check_edge")
+)
+EXPLANATIONS: dict[str, Explanation] = {
+    explanation.code: explanation
+    for m in RULE_MODULES
+    for explanation in (getattr(m, "EXPLANATIONS", None) or (m.EXPLANATION,))
+}
+
+# Each rule's page, shipped in the package (pyproject.toml's package data), rendered by
+# `rule_page` from the same text `flowdrop-lsp rule CODE` prints; a test keeps them equal.
+RULE_PAGES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+RULE_INDEX = "index.md"
+
+
+def rule_page_path(code: str) -> Path:
+    return RULE_PAGES / f"{code}.md"
+
+
+def docs_home(docs_url: str) -> str:
+    """Where the rules are documented as a whole: `docs_url` without its `{code}`/`{anchor}`
+    template part, else the shipped index page's `file:` URI."""
+    if not docs_url:
+        return (RULE_PAGES / RULE_INDEX).as_uri()
+    return docs_url.split("#", 1)[0] if "{" in docs_url else docs_url
+
+
+def rule_url(code: str, docs_url: str) -> str | None:
+    """Where a rule is documented (`codeDescription.href`, SARIF `helpUri`, json `url`).
+
+    `docs_url` empty (the default): the `file:` URI of the rule's page shipped in the installed
+    package (with its `#rule-<code>` anchor), which exists wherever flowdrop-lsp runs, offline included. A `docs-url` with
+    `{code}` or `{anchor}` in it is a template (`https://host/rules/{code}.md`); any other
+    `docs-url` is a page with one section per rule, and the link is its `#rule-<code>` anchor
+    (the README of this repository has them). None for a code that is no rule."""
+    rule = RULES_BY_CODE.get(code)
+    if rule is None:
+        return None
+    if not docs_url:
+        # With the anchor the page starts with: the same shape as a README link.
+        return f"{rule_page_path(code).as_uri()}#{rule.anchor}"
+    if "{code}" in docs_url or "{anchor}" in docs_url:
+        return docs_url.replace("{code}", rule.code).replace("{anchor}", rule.anchor)
+    return f"{docs_url}#{rule.anchor}"
+
+
+def _paragraph(text: str) -> str:
+    return textwrap.fill(text, width=92, break_long_words=False, break_on_hyphens=False)
+
+
+def rule_page(code: str) -> str:
+    """A rule's explanation as Markdown: what `flowdrop-lsp rule CODE` prints, and its page."""
+    rule = RULES_BY_CODE[code]
+    explanation = EXPLANATIONS[code]
+    site = (
+        "\n\n"
+        + _paragraph(
+            "The examples' site defines the node types "
+            + ", ".join(f"`{name}`" for name in explanation.site_node_types)
+            + " (`flowdrop_node_type.flowdrop_node_type.<id>.yml` beside the workflow)."
+        )
+        if explanation.site_node_types
+        else ""
+    )
+    other_severity = "warning" if rule.default_severity.value == "error" else "error"
+    return (
+        f'<a id="{rule.anchor}"></a>\n'
+        f"# {rule.code} — {rule.title} ({rule.default_severity.value})\n\n"
+        f"{_paragraph(rule.summary)}\n\n"
+        f"{_paragraph(explanation.why)}{site}\n\n"
+        f"## Fails (`flowdrop-lsp check` reports {rule.code})\n\n"
+        f"```json\n{explanation.failing.rstrip()}\n```\n\n"
+        f"## Passes\n\n"
+        f"```json\n{explanation.passing.rstrip()}\n```\n\n"
+        f"## Configure\n\n"
+        + _paragraph(
+            f"In `flowdrop-lsp.toml` (or `[tool.flowdrop-lsp]` in `pyproject.toml`): `severity = "
+            f'{{ "{rule.code}" = "{other_severity}" }}` changes its severity, `ignore = ["{rule.code}"]` '
+            f'turns it off, `per-file-ignores = {{ "legacy/**" = ["{rule.code}"] }}` turns it off '
+            f"for some files; `flowdrop-lsp check --ignore {rule.code}` for one run."
+        )
+        + "\n"
+    )
+
+
+def rule_index_page() -> str:
+    """The shipped index: every rule, linking to its page."""
+    lines = [
+        "# flowdrop-lsp rules",
+        "",
+        "Each page is also printed, offline, by `flowdrop-lsp rule CODE`.",
+        "",
+    ]
+    for rule in ALL_RULES:
+        lines.append(
+            f"- [{rule.code}]({rule.code}.md) — {rule.title} ({rule.default_severity.value})"
+        )
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "ALL_RULES",
+    "RULE_INDEX",
+    "RULE_PAGES",
+    "docs_home",
+    "rule_index_page",
+    "EXPLANATIONS",
+    "Explanation",
+    "rule_page",
+    "RULE_MODULES",
+    "rule_url",
+    "CONSUMER_RULES",
+    "DOCUMENT_RULES",
+    "EDGE_RULES",
+    "GRAPH_RULES",
+    "RULES_BY_CODE",
+    "Rule",
+    "RuleContext",
+]

@@ -1,0 +1,1 @@
+"""JSON: the error-tolerant parser and scanner that keep every value's span."""
