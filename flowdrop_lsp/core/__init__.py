@@ -1,19 +1,5 @@
-"""The analysis core: pure Python, no pygls or lsprotocol. `analyze(text, settings)` is the API."""
+"""The analysis core: pure Python, no pygls or lsprotocol, in layers (docs/architecture.md).
 
-from flowdrop_lsp.core.analysis import Analysis, analyze
-from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
-from flowdrop_lsp.core.text.positions import LineIndex, Span
-
-__all__ = [
-    "Analysis",
-    "Finding",
-    "Fix",
-    "LineIndex",
-    "RelatedLocation",
-    "Settings",
-    "Severity",
-    "Span",
-    "TextEdit",
-    "analyze",
-]
+Nothing is re-exported here: importing any core module would otherwise import the whole core
+first. The CLI's entry is `core.analysis.analyze(text, settings)`; the editor features' is
+`core.ide`."""

@@ -1,124 +1,404 @@
-"""The core is pure analysis: it imports neither pygls nor lsprotocol (nor the CLI or server)."""
+"""The house's shape, enforced: the layers of docs/architecture.md point one way, no module imports
+itself back through others (function-local imports count: hiding an import inside a function
+does not remove the dependency), the core imports no protocol library, the CLI and the server
+never import each other, the LSP layer asks the core through a handful of modules, and only the
+syntax layer knows a format.
+
+Each checker is a plain function over an import graph, and each is tested on a planted graph
+too, so that a checker that silently finds nothing fails here."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import flowdrop_lsp.core
+import flowdrop_lsp
 
-FORBIDDEN = ("pygls", "lsprotocol", "flowdrop_lsp.lsp", "flowdrop_lsp.cli")
-CORE = Path(flowdrop_lsp.core.__file__).resolve().parent
+PACKAGE = Path(flowdrop_lsp.__file__).resolve().parent
+CORE = PACKAGE / "core"
+NAME = "flowdrop_lsp"
+
+# The layers, lowest first: a module imports only from its own layer or lower ones. A module
+# belongs to the layer of the longest prefix that names it (docs/architecture.md explains each).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("flowdrop_lsp",),  # the package's own __init__: the version
+    ("flowdrop_lsp.core", "flowdrop_lsp.core.text"),
+    ("flowdrop_lsp.core.findings", "flowdrop_lsp.core.fixes"),
+    ("flowdrop_lsp.core.syntax",),
+    ("flowdrop_lsp.core.config",),
+    ("flowdrop_lsp.core.domain",),
+    ("flowdrop_lsp.core.rules",),
+    ("flowdrop_lsp.core.engine",),
+    ("flowdrop_lsp.core.workspace",),
+    ("flowdrop_lsp.core.ide", "flowdrop_lsp.core.analysis"),
+    ("flowdrop_lsp.cli", "flowdrop_lsp.lsp"),
+    ("flowdrop_lsp.entry", "flowdrop_lsp.__main__"),
+)
+# Same layer, but strangers: the two front ends, and the two core facades.
+STRANGERS = (
+    ("flowdrop_lsp.cli", "flowdrop_lsp.lsp"),
+    ("flowdrop_lsp.core.ide", "flowdrop_lsp.core.analysis"),
+)
+PROTOCOL = ("pygls", "lsprotocol")
+# What the LSP layer may import from the core: the editor features' facade, the findings it
+# translates, positions, settings and their resolver, the node-type registry it keeps current.
+LSP_MAY_IMPORT = frozenset(
+    {
+        "flowdrop_lsp.core.ide.service",
+        "flowdrop_lsp.core.findings",
+        "flowdrop_lsp.core.text.positions",
+        "flowdrop_lsp.core.config.settings",
+        "flowdrop_lsp.core.config.node_types",
+        "flowdrop_lsp.core.workspace.resolver",
+    }
+)
 
 
-def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    modules: set[str] = set()
+# --- the scan ------------------------------------------------------------------------------
+
+
+def module_name(path: Path, root: Path, package: str = NAME) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join((package, *parts))
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of the nodes under `if TYPE_CHECKING:` (imports for annotations only)."""
+    hidden: set[int] = set()
     for item in ast.walk(tree):
+        if isinstance(item, ast.If) and "TYPE_CHECKING" in ast.unparse(item.test):
+            hidden |= {id(inner) for child in item.body for inner in ast.walk(child)}
+    return hidden
+
+
+def imports_of(source: str, name: str, is_package: bool) -> set[str]:
+    """Every module `source` imports at run time, wherever the import statement is (module
+    level or inside a function), as absolute dotted names; `from x import y` names `x.y` too,
+    since y may be a module (the graph keeps only the names that are modules)."""
+    tree = ast.parse(source)
+    hidden = _type_checking_only(tree)
+    found: set[str] = set()
+    here = name if is_package else name.rpartition(".")[0]
+    for item in ast.walk(tree):
+        if id(item) in hidden:
+            continue
         if isinstance(item, ast.Import):
-            modules.update(alias.name for alias in item.names)
-        elif isinstance(item, ast.ImportFrom) and item.module and item.level == 0:
-            modules.add(item.module)
+            found.update(alias.name for alias in item.names)
+        elif isinstance(item, ast.ImportFrom):
+            if item.level:
+                base = here.split(".")[: len(here.split(".")) - item.level + 1]
+                module = ".".join(base + ([item.module] if item.module else []))
+            else:
+                module = item.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in item.names)
         elif isinstance(item, ast.Call) and getattr(
             item.func, "id", getattr(item.func, "attr", None)
         ) in {"__import__", "import_module"}:
-            modules.update(
+            found.update(
                 arg.value
                 for arg in item.args
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
             )
-    return modules
+    return found
 
 
-def test_core_sources_exist() -> None:
-    assert len(list(CORE.rglob("*.py"))) >= 10
+def import_graph(root: Path = PACKAGE, package: str = NAME) -> dict[str, set[str]]:
+    """Module → the package's modules it imports (external libraries kept as their names)."""
+    sources = {module_name(p, root, package): p for p in sorted(root.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in sources.items():
+        imported = imports_of(path.read_text(encoding="utf-8"), name, path.name == "__init__.py")
+        graph[name] = {
+            module
+            for module in imported
+            if module != name and (module in sources or not module.startswith(package))
+        }
+    return graph
+
+
+def _is_under(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+# --- the checkers --------------------------------------------------------------------------
+
+
+def cycles(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan, iterative), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(graph.get(start, ())))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, targets = work[-1]
+            advanced = False
+            for target in targets:
+                if target not in graph:
+                    continue
+                if target not in index:
+                    index[target] = low[target] = counter
+                    counter += 1
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(graph.get(target, ()))))
+                    advanced = True
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+def layer_of(module: str) -> tuple[int, str] | None:
+    best: tuple[int, str] | None = None
+    for level, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if _is_under(module, prefix) and (best is None or len(prefix) > len(best[1])):
+                best = (level, prefix)
+    return best
+
+
+def layer_violations(graph: Mapping[str, Iterable[str]]) -> set[str]:
+    """Imports that point up the layers, or between strangers of one layer."""
+    problems = set()
+    for module, imported in graph.items():
+        mine = layer_of(module)
+        for target in imported:
+            theirs = layer_of(target)
+            if mine is None or theirs is None:
+                continue
+            if theirs[0] > mine[0]:
+                problems.add(f"{module} imports {target}, a higher layer")
+            for a, b in STRANGERS:
+                if (_is_under(module, a) and _is_under(target, b)) or (
+                    _is_under(module, b) and _is_under(target, a)
+                ):
+                    problems.add(f"{module} imports {target}: {a} and {b} never meet")
+    return problems
+
+
+def lsp_reaches_past_the_facade(graph: Mapping[str, Iterable[str]]) -> set[str]:
+    return {
+        f"{module} imports {target}"
+        for module, imported in graph.items()
+        if _is_under(module, "flowdrop_lsp.lsp")
+        for target in imported
+        if _is_under(target, "flowdrop_lsp.core")
+        and target not in LSP_MAY_IMPORT
+        # `from flowdrop_lsp.core.findings import Finding` also names `...findings.Finding`
+        and not any(target.startswith(allowed + ".") for allowed in LSP_MAY_IMPORT)
+    }
+
+
+def protocol_in_core(graph: Mapping[str, Iterable[str]]) -> set[str]:
+    return {
+        f"{module} imports {target}"
+        for module, imported in graph.items()
+        if _is_under(module, "flowdrop_lsp.core")
+        for target in imported
+        if any(_is_under(target, name) for name in PROTOCOL)
+    }
+
+
+# --- the package as it is ------------------------------------------------------------------
+
+GRAPH = import_graph()
+
+
+def test_the_scan_sees_the_package() -> None:
+    assert len([m for m in GRAPH if _is_under(m, "flowdrop_lsp.core")]) >= 30
+    assert "flowdrop_lsp.core.findings" in GRAPH["flowdrop_lsp.core.analysis"]
+    assert "lsprotocol" in {m.split(".")[0] for m in GRAPH["flowdrop_lsp.lsp.convert"]}
+    unplaced = sorted(m for m in GRAPH if layer_of(m) is None)
+    assert unplaced == [], "every module belongs to a layer"
+
+
+def test_no_import_cycle_not_even_a_hidden_one() -> None:
+    assert cycles(GRAPH) == []
+
+
+def test_layers_point_one_way() -> None:
+    assert layer_violations(GRAPH) == set()
 
 
 def test_core_imports_no_protocol_library() -> None:
+    assert protocol_in_core(GRAPH) == set()
+
+
+def test_the_lsp_layer_asks_the_core_through_a_handful_of_modules() -> None:
+    assert lsp_reaches_past_the_facade(GRAPH) == set()
+    used = {
+        target
+        for module, imported in GRAPH.items()
+        if _is_under(module, "flowdrop_lsp.lsp")
+        for target in imported
+        if target in LSP_MAY_IMPORT
+    }
+    assert len(used) <= len(LSP_MAY_IMPORT) <= 6
+
+
+def test_cli_cannot_know_the_protocol() -> None:
     offenders = {
-        f"{path.relative_to(CORE)}: {module}"
-        for path in CORE.rglob("*.py")
-        for module in imported_modules(path)
-        if any(module == name or module.startswith(name + ".") for name in FORBIDDEN)
+        f"{module} imports {target}"
+        for module, imported in GRAPH.items()
+        if _is_under(module, "flowdrop_lsp.cli")
+        for target in imported
+        if any(_is_under(target, name) for name in PROTOCOL)
     }
     assert offenders == set()
-
-
-def test_the_scanner_sees_imports() -> None:
-    """The scan itself works: it finds the imports of a known module."""
-    assert "flowdrop_lsp.core.findings" in imported_modules(CORE / "analysis.py")
-    sample = CORE.parent / "lsp" / "convert.py"
-    assert sample.exists() and "lsprotocol" in {m.split(".")[0] for m in imported_modules(sample)}
-
-
-PACKAGE = CORE.parent
-# Layers point one way: core ← cli, core ← lsp; only the entry module knows both.
-LAYER_FORBIDDEN = {
-    "cli": ("pygls", "lsprotocol", "flowdrop_lsp.lsp"),
-    "lsp": ("flowdrop_lsp.cli", "flowdrop_lsp.entry"),
-}
-
-
-def _offenders(layer: str) -> set[str]:
-    folder = PACKAGE / layer
-    return {
-        f"{path.relative_to(PACKAGE)}: {module}"
-        for path in folder.rglob("*.py")
-        for module in imported_modules(path)
-        if any(module == name or module.startswith(name + ".") for name in LAYER_FORBIDDEN[layer])
-    }
-
-
-def test_cli_and_lsp_never_import_each_other() -> None:
-    assert _offenders("cli") == set()
-    assert _offenders("lsp") == set()
 
 
 def test_the_entry_module_dispatches_both_commands() -> None:
-    modules = imported_modules(PACKAGE / "entry.py")
-    assert "flowdrop_lsp.cli.main" in modules and "flowdrop_lsp.lsp.server" in modules
+    imported = GRAPH["flowdrop_lsp.entry"]
+    assert any(_is_under(m, "flowdrop_lsp.cli") for m in imported)
+    assert any(_is_under(m, "flowdrop_lsp.lsp") for m in imported)
 
 
-# One reader seam (core/syntax/reader.py): only it, and the format modules themselves, read or write a
-# format; the engine, model, graph, rules, schema, selection, CLI and server hold a reader.
-SYNTAX = CORE / "syntax"
-FORMAT_ONLY = (
-    "flowdrop_lsp.core.syntax.yaml.reader",
-    "flowdrop_lsp.core.syntax.yaml.writer",
-    "yaml",
-)
-PARSERS = {"parse_json", "parse_element", "parse_value_at", "parse_array_region", "scan_workflow"}
+# --- the checkers catch what they are for: planted packages --------------------------------
 
 
-def _imported_names(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    return {
-        alias.name
-        for item in ast.walk(tree)
-        if isinstance(item, ast.ImportFrom)
-        and item.module == "flowdrop_lsp.core.syntax.json.parser"
-        for alias in item.names
+def _plant(root: Path, files: Mapping[str, str]) -> dict[str, set[str]]:
+    for relative, source in files.items():
+        path = root / "flowdrop_lsp" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+    for folder in (root / "flowdrop_lsp").rglob("*"):
+        if folder.is_dir() and not (folder / "__init__.py").exists():
+            (folder / "__init__.py").write_text("", encoding="utf-8")
+    return import_graph(root / "flowdrop_lsp")
+
+
+def test_a_planted_hidden_cycle_is_found(tmp_path: Path) -> None:
+    graph = _plant(
+        tmp_path,
+        {
+            "core/config/settings.py": (
+                "def codes():\n    from flowdrop_lsp.core.rules import registry\n"
+                "    return registry\n"
+            ),
+            "core/rules/registry.py": "from flowdrop_lsp.core.rules.base import Rule\n",
+            "core/rules/base.py": "from flowdrop_lsp.core.config.settings import codes\n",
+        },
+    )
+    assert cycles(graph) == [
+        [
+            "flowdrop_lsp.core.config.settings",
+            "flowdrop_lsp.core.rules.base",
+            "flowdrop_lsp.core.rules.registry",
+        ]
+    ]
+    assert (
+        "flowdrop_lsp.core.config.settings imports flowdrop_lsp.core.rules.registry, a higher layer"
+        in layer_violations(graph)
+    )
+
+
+def test_a_type_checking_import_is_no_cycle(tmp_path: Path) -> None:
+    graph = _plant(
+        tmp_path,
+        {
+            "lsp/server.py": "from flowdrop_lsp.lsp import hover\n",
+            "lsp/hover.py": (
+                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                "    from flowdrop_lsp.lsp.server import Server\n"
+            ),
+        },
+    )
+    assert cycles(graph) == []
+    planted = _plant(
+        tmp_path, {"lsp/hover.py": "def f():\n    from flowdrop_lsp.lsp.server import Server\n"}
+    )
+    assert cycles(planted) == [["flowdrop_lsp.lsp.hover", "flowdrop_lsp.lsp.server"]]
+
+
+def test_a_planted_upward_import_is_found(tmp_path: Path) -> None:
+    graph = _plant(
+        tmp_path,
+        {
+            "core/domain/model.py": "from flowdrop_lsp.core.engine.document import WorkflowDocument\n",
+            "core/engine/document.py": "X = 1\n",
+            "cli/main.py": "import flowdrop_lsp.lsp.server\n",
+            "lsp/server.py": "X = 1\n",
+        },
+    )
+    assert layer_violations(graph) == {
+        "flowdrop_lsp.core.domain.model imports flowdrop_lsp.core.engine.document, a higher layer",
+        "flowdrop_lsp.cli.main imports flowdrop_lsp.lsp.server: "
+        "flowdrop_lsp.cli and flowdrop_lsp.lsp never meet",
     }
 
 
-def test_only_the_readers_know_a_format() -> None:
-    offenders = set()
-    for path in PACKAGE.rglob("*.py"):
-        if SYNTAX in path.parents:
-            continue
-        if path.name == "node_types.py":  # Drupal node-type definitions: config, not workflows
-            continue
-        offenders |= {
-            f"{path.relative_to(PACKAGE)}: {module}"
-            for module in imported_modules(path)
-            if any(module == name or module.startswith(name + ".") for name in FORMAT_ONLY)
-        }
-        offenders |= {
-            f"{path.relative_to(PACKAGE)}: {name}" for name in _imported_names(path) & PARSERS
-        }
+def test_an_lsp_import_of_an_engine_internal_is_found(tmp_path: Path) -> None:
+    graph = _plant(
+        tmp_path,
+        {
+            "lsp/hover.py": (
+                "from flowdrop_lsp.core.findings import Finding\n"
+                "def answer():\n    from flowdrop_lsp.core.engine.document import WorkflowDocument\n"
+            ),
+            "core/findings.py": "X = 1\n",
+            "core/engine/document.py": "X = 1\n",
+        },
+    )
+    assert lsp_reaches_past_the_facade(graph) == {
+        "flowdrop_lsp.lsp.hover imports flowdrop_lsp.core.engine.document",
+    }
+
+
+def test_a_planted_protocol_import_in_the_core_is_found(tmp_path: Path) -> None:
+    graph = _plant(tmp_path, {"core/rules/x.py": "import lsprotocol.types as t\n"})
+    assert protocol_in_core(graph) == {"flowdrop_lsp.core.rules.x imports lsprotocol.types"}
+
+
+# --- one reader seam -----------------------------------------------------------------------
+
+# Only the syntax layer reads or writes a format: the engine, model, graph, rules, selection, CLI
+# and server hold a reader (core/syntax/reader.py) and ask it.
+FORMAT_ONLY = ("flowdrop_lsp.core.syntax.yaml", "flowdrop_lsp.core.syntax.json", "yaml")
+
+
+def test_only_the_syntax_layer_knows_a_format() -> None:
+    offenders = {
+        f"{module} imports {target}"
+        for module, imported in GRAPH.items()
+        if not _is_under(module, "flowdrop_lsp.core.syntax")
+        # Drupal node-type definitions are config, not workflows: read with PyYAML directly.
+        and module != "flowdrop_lsp.core.config.node_types"
+        for target in imported
+        if any(_is_under(target, name) for name in FORMAT_ONLY)
+    }
     assert offenders == set()
 
 
-def test_the_reader_scan_sees_a_parser_import() -> None:
-    assert "scan_workflow" in _imported_names(CORE / "syntax" / "reader.py")
-    assert "flowdrop_lsp.core.syntax.yaml.reader" in imported_modules(CORE / "syntax" / "reader.py")
+def test_the_reader_seam_knows_both_formats() -> None:
+    imported = GRAPH["flowdrop_lsp.core.syntax.reader"]
+    assert any(_is_under(m, "flowdrop_lsp.core.syntax.json") for m in imported)
+    assert any(_is_under(m, "flowdrop_lsp.core.syntax.yaml") for m in imported)
