@@ -45,19 +45,13 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
-# The fuzz and property tests, long: `--slow` raises hypothesis's examples 25-fold (`make test`
-# runs them short). FUZZ_MINUTES bounds the run: when it is up, pytest is interrupted and the
-# run passes only if nothing had failed by then (hypothesis's database keeps any failure found).
+# The fuzz and property tests (every test with the `hypothesis` marker, tests/conftest.py), long:
+# `--slow` raises hypothesis's examples 25-fold (`make test` runs them short). FUZZ_MINUTES bounds
+# the run: when it is up, pytest is interrupted and the run passes only if nothing had failed by then (hypothesis's database keeps any failure found).
 FUZZ_MINUTES ?= 10
-FUZZ_TESTS := tests/yaml/test_yaml_fuzz.py tests/lsp/test_framer_fuzz.py \
-	tests/core/test_properties.py tests/engine/test_text.py tests/core/test_sizes.py \
-	tests/yaml/test_yaml_incremental.py tests/lsp/test_transport.py \
-	tests/engine/test_incremental.py tests/engine/test_reading_plain.py \
-	tests/engine/test_reading_text.py tests/core/test_incremental.py \
-	tests/core/test_syntax_exact.py tests/core/test_cmp9_counts.py
 fuzz: $(VENV)/.installed-test
-	@log=$$(mktemp); timeout -s INT $$(( $(FUZZ_MINUTES) * 60 )) $(BIN)/python -m pytest --slow \
-	  -q $(FUZZ_TESTS) > $$log 2>&1; status=$$?; tail -n 25 $$log; \
+	@log=$$(mktemp); timeout -s INT $$(( $(FUZZ_MINUTES) * 60 )) \
+	  $(BIN)/python -m pytest --slow -q -m hypothesis > $$log 2>&1; status=$$?; tail -n 25 $$log; \
 	  if [ $$status -eq 124 ]; then \
 	    grep -qE '(FAILED|ERROR) ' $$log && exit 1; \
 	    echo "fuzz: time budget of $(FUZZ_MINUTES) min reached, no failure so far"; \

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -381,6 +382,7 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
             assert graph_of(self.document) == graph_of(scratch)
 
 
+@pytest.mark.hypothesis
 def test_incremental_equals_from_scratch(request) -> None:  # type: ignore[no-untyped-def]
     examples = 400 if request.config.getoption("--slow") else 40
     run = settings(

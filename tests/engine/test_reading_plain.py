@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import rule, run_state_machine_as_test
@@ -78,6 +79,7 @@ class WithNonObjectItems(IncrementalEqualsScratch):
         self.edit(start, end, "42")
 
 
+@pytest.mark.hypothesis
 def test_incremental_equals_from_scratch_with_non_object_items(request) -> None:  # type: ignore[no-untyped-def]
     examples = 200 if request.config.getoption("--slow") else 25
     # (run_state_machine_as_test: the parent class may already carry a @settings decorator.)
