@@ -47,7 +47,8 @@ test: $(VENV)/.installed-test
 
 # The fuzz and property tests (every test with the `hypothesis` marker, tests/conftest.py), long:
 # `--slow` raises hypothesis's examples 25-fold (`make test` runs them short). FUZZ_MINUTES bounds
-# the run: when it is up, pytest is interrupted and the run passes only if nothing had failed by then (hypothesis's database keeps any failure found).
+# the run: when it is up, pytest is interrupted and the run passes only if nothing had failed by
+# then (hypothesis's database keeps any failure found).
 FUZZ_MINUTES ?= 10
 fuzz: $(VENV)/.installed-test
 	@log=$$(mktemp); timeout -s INT $$(( $(FUZZ_MINUTES) * 60 )) \

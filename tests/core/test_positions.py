@@ -4,9 +4,9 @@ on the line (emoji, CJK) and whatever escapes it holds; LineIndex turns them int
 from __future__ import annotations
 
 import pytest
-from flowdrop_lsp.core.text.positions import LineIndex
 
 from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.text.positions import LineIndex
 from tests.core.builders import at, cmp9_by_node, token_span
 
 # One line per node, with wide characters BEFORE the label on the same line.

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from flowdrop_lsp.core.text.positions import LineIndex
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.selection import text_is_flowdrop
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.syntax.yaml.writer import yaml_scalar
+from flowdrop_lsp.core.text.positions import LineIndex
 from flowdrop_lsp.entry import main
 from tests.core.builders import CORPUS_CONFIG, corpus_codes, token_span
 
