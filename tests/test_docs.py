@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -104,10 +104,15 @@ def link_targets(text: str) -> Iterator[tuple[int, str]]:
         yield text.count("\n", 0, match.start()) + 1, match.group(1).strip("<>")
 
 
-def broken_links(path: Path, text: str, read=None) -> list[str]:  # type: ignore[no-untyped-def]
+def _read_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def broken_links(path: Path, text: str, read: Callable[[Path], str] | None = None) -> list[str]:
     """`path:line: target (why)` for each relative link of `text` (the contents of `path`)
     that points nowhere. `read(path)` gives another file's text (for its anchors)."""
-    read = read or (lambda p: p.read_text(encoding="utf-8"))
+    if read is None:
+        read = _read_text
     problems = []
     for number, target in link_targets(text):
         if SCHEME.match(target) or target.startswith("//"):
