@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deterministic generator of synthetic FlowDrop workflow documents for benchmarks.
 
-Shape: editor-export / Drupal JSON (see shared docs/domain.md §5):
+Shape: editor-export / Drupal JSON (see docs/domain.md §5):
 
     node  {"id": "http_request.17", "type": "universalNode", "position": {...},
            "data": {"label": ..., "config": {...}, "metadata": {"node_type_id": ...}}}

@@ -13,8 +13,8 @@ synthetic workflow of bench/generate.py opened once. Then, interleaved:
 - floor         the bench floor server (bench/floor_server.py: pygls transport, no parsing)
                 answering textDocument/definition (MethodNotFound): what any request costs.
 
-Targets (README): definition and references p50 ≤ 10 ms at 10k nodes. Ratios are against the
-floor of the same run (machines differ; a shared machine's absolute times are noisy).
+Targets (docs/performance.md): definition and references p50 ≤ 10 ms at 10k nodes. Ratios are
+against the floor of the same run (machines differ; a shared machine's absolute times are noisy).
 
     python bench/navigation_bench.py                    # 10k nodes, 3 rounds × 40 requests
     python bench/navigation_bench.py --nodes 1000 --rounds 1 --requests 10

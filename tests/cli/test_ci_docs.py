@@ -1,4 +1,4 @@
-"""The CI examples in the README: the GitHub Actions workflow parses, uses the actions it
+"""The CI examples in docs/ci.md: the GitHub Actions workflow parses, uses the actions it
 names, and its `flowdrop-lsp` commands are ones the command line accepts; the pre-commit
 example names the hook this repository defines. (GitHub Actions cannot run here: the SARIF
 upload itself is untested.)"""
@@ -14,13 +14,7 @@ import yaml
 from flowdrop_lsp.entry import build_parser
 from tests.core.builders import REPO
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
-
-
-def _section(title: str) -> str:
-    start = README.index(f"\n## {title}\n")
-    end = README.find("\n## ", start + 1)
-    return README[start : end if end != -1 else None]
+CI_DOC = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
 
 
 def _yaml_blocks(text: str) -> list[object]:
@@ -28,7 +22,7 @@ def _yaml_blocks(text: str) -> list[object]:
 
 
 def _actions_workflow() -> dict:  # type: ignore[type-arg]
-    blocks = [b for b in _yaml_blocks(_section("CI")) if isinstance(b, dict) and "jobs" in b]
+    blocks = [b for b in _yaml_blocks(CI_DOC) if isinstance(b, dict) and "jobs" in b]
     assert len(blocks) == 1
     workflow: dict = blocks[0]  # type: ignore[type-arg]
     return workflow
@@ -56,17 +50,15 @@ def test_the_actions_workflow_checks_out_installs_checks_and_uploads_sarif() -> 
     assert any(run.startswith("pip install") for run in runs)
 
 
-@pytest.mark.parametrize(
-    "command", re.findall(r"`(flowdrop-lsp (?:check|rule)[^`]*)`", _section("CI"))
-)
-def test_every_command_quoted_in_the_ci_section_parses(command: str) -> None:
+@pytest.mark.parametrize("command", re.findall(r"`(flowdrop-lsp (?:check|rule)[^`]*)`", CI_DOC))
+def test_every_command_quoted_in_the_ci_page_parses(command: str) -> None:
     words = [w for w in shlex.split(command) if not w.startswith("<")]
     build_parser().parse_args(words[1:])
 
 
 def test_the_pre_commit_example_names_the_hook_this_repository_defines() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    configs = [b for b in _yaml_blocks(_section("CI")) if isinstance(b, dict) and "repos" in b]
+    configs = [b for b in _yaml_blocks(CI_DOC) if isinstance(b, dict) and "repos" in b]
     assert len(configs) == 1
     (repo,) = configs[0]["repos"]
     assert [hook["id"] for hook in repo["hooks"]] == [hook["id"] for hook in hooks]

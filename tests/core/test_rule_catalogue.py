@@ -200,8 +200,10 @@ def test_a_configured_docs_url_links_to_its_anchor_or_fills_its_template() -> No
     assert docs_home("https://x/rules/{code}.html") == "https://x/rules/{code}.html"
 
 
-def test_the_readme_has_a_section_for_every_rule() -> None:
-    """The anchors a configured `docs-url` pointing at this README links to."""
+def test_the_readme_has_an_anchor_for_every_rule() -> None:
+    """The anchors a configured `docs-url` pointing at this README links to: each on the rule's
+    line of the README's generated rule list (tests/test_docs.py), linking to its page."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
+    relative = RULE_PAGES.relative_to(REPO).as_posix()
     for rule in ALL_RULES:
-        assert f'<a id="{rule.anchor}"></a>\n### {rule.code} — ' in readme
+        assert f'<a id="{rule.anchor}"></a>[{rule.code}]({relative}/{rule.code}.md) — ' in readme

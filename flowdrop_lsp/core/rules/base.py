@@ -30,7 +30,7 @@ class Explanation:
 
 @dataclass(frozen=True)
 class Rule:
-    """A stable code, a default severity, a one-line summary and the README anchor of its doc."""
+    """A stable code, a default severity, a one-line summary and the anchor of its page."""
 
     code: str
     title: str

@@ -33,7 +33,7 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
 )
 
-# The one registry, in the documented order (README, SARIF rule table). A rule is a module
+# The one registry, in the documented order (rule pages, README, SARIF). A rule is a module
 # with `RULE` (or `RULES`) and any of: `check(ctx)` — run on the tool graph after every change;
 # `check_consumer(ctx, consumer)` — a per-consumer result, cached and recomputed only for the
 # consumers an edit reaches (its `check` turns the cached results into findings);
