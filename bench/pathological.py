@@ -27,14 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-BENCH_DIR = Path(__file__).resolve().parent
-sys.path.insert(0, str(BENCH_DIR))
-sys.path.insert(0, str(BENCH_DIR.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import generate  # noqa: E402
-
-from flowdrop_lsp.core.engine.document import WorkflowDocument  # noqa: E402
-from flowdrop_lsp.lsp.convert import to_diagnostic  # noqa: E402
+from harness.engine import WorkflowDocument, to_diagnostic  # noqa: E402
 
 AGENT = generate.AGENT_TYPE
 TOOLBOX = generate.TOOLBOX_TYPE
