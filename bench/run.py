@@ -38,7 +38,6 @@ import asyncio
 import gc
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +52,7 @@ from harness.peers import (  # noqa: E402
     json_specs,
     schema_path,
 )
-from harness.report import write_raw, write_report  # noqa: E402
+from harness.report import result_record, write_raw, write_report  # noqa: E402
 from harness.session import Sample, SessionInfo, rotate, run_session  # noqa: E402
 from harness.stats import fmt_ms, fmt_size, percentile  # noqa: E402
 from scenarios import keystrokes, minified  # noqa: E402
@@ -269,14 +268,7 @@ async def run_benchmark(cfg: argparse.Namespace) -> dict:
             gc.collect()
     meta["wall"] = time.perf_counter() - t_start
     report = render_report(cfg, samples, infos, sizes, servers, meta, EXTRA_SCENARIOS)
-    result = {
-        "meta": meta,
-        "sizes": sizes,
-        "servers": servers,
-        "samples": [asdict(s) for s in samples],
-        "sessions": [asdict(i) for i in infos],
-        "report": report,
-    }
+    result = result_record(meta, samples, infos, report, sizes=sizes, servers=servers)
     if cfg.out:
         write_report(Path(cfg.out), report)
     if cfg.raw:

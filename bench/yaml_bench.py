@@ -48,7 +48,6 @@ import argparse
 import asyncio
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate  # noqa: E402
 from harness.paths import BENCH_DIR, CACHE, parse_names, parse_sizes  # noqa: E402
 from harness.peers import default_server, wrapper_proof, yaml_specs, yls_version  # noqa: E402
-from harness.report import YAML_SECTION, write_raw  # noqa: E402
+from harness.report import YAML_SECTION, result_record, write_raw  # noqa: E402
 from harness.report import write_section as _write_section  # noqa: E402
 from harness.session import Sample, SessionInfo, rotate, run_session  # noqa: E402
 from harness.stats import fmt_ms, fmt_size, percentile  # noqa: E402
@@ -180,12 +179,7 @@ async def run_yaml_benchmark(cfg: argparse.Namespace) -> dict:
             1,
         )
     meta["failed"] = failed
-    result = {
-        "meta": meta,
-        "samples": [asdict(s) for s in samples],
-        "sessions": [asdict(i) for i in infos],
-        "report": report,
-    }
+    result = result_record(meta, samples, infos, report)
     if cfg.out:
         write_section(Path(cfg.out), report)
     if cfg.raw:

@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import subprocess
+from dataclasses import asdict
 from pathlib import Path
 
 from harness.peers import json_server_version
@@ -95,6 +96,17 @@ def write_section(path: Path, section: str, markers: tuple[str, str]) -> None:
     else:
         new = (old.rstrip("\n") + "\n\n" if old else "") + section
     path.write_text(new if new.endswith("\n") else new + "\n", encoding="utf-8")
+
+
+def result_record(meta: dict, samples: list, infos: list, report: str, **extra) -> dict:
+    """What a benchmark run returns (and, but for the report, writes as raw JSON)."""
+    return {
+        "meta": meta,
+        **extra,
+        "samples": [asdict(s) for s in samples],
+        "sessions": [asdict(i) for i in infos],
+        "report": report,
+    }
 
 
 def write_raw(path: str, result: dict) -> None:

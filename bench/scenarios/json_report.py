@@ -20,7 +20,25 @@ from harness.stats import (
     percentile,
     values,
 )
+
 from scenarios.edits import EDIT_CYCLE, KIND_TITLES
+
+
+def rss_after_open(infos: list[SessionInfo], server: str, size: int) -> float | None:
+    """Median RSS 0.5 s after the open, over the edit cycle's sessions."""
+    xs = [
+        i.rss_open
+        for i in infos
+        if i.server == server and i.size == size and i.rss_open and i.scenario == "edits"
+    ]
+    return percentile(xs, 0.5) if xs else None
+
+
+def ratio_detail(a: float, b: float, unit: str = "ms") -> str:
+    """The two values a ratio was computed from, as the report shows them."""
+    if unit == "MB":
+        return f"{a / 2**20:.0f} MB / {b / 2**20:.0f} MB"
+    return f"{fmt_ms(a)} ms / {fmt_ms(b)} ms"
 
 
 def ratio_rows(samples, infos, sizes, servers) -> list[tuple[str, str, str]]:
@@ -30,22 +48,12 @@ def ratio_rows(samples, infos, sizes, servers) -> list[tuple[str, str, str]]:
         return percentile(values(samples, server, size, kind), 0.5)
 
     def rss(server, size):
-        xs = [
-            i.rss_open
-            for i in infos
-            if i.server == server and i.size == size and i.rss_open and i.scenario == "edits"
-        ]
-        return percentile(xs, 0.5) if xs else None
+        return rss_after_open(infos, server, size)
 
     def row(title, a, b, unit="ms"):
         if a is None or b is None or b == 0:
             return (title, "n/a", "not measured in this run")
-        if unit == "MB":
-            detail = f"{a / 2**20:.0f} MB / {b / 2**20:.0f} MB"
-        else:
-            detail = f"{fmt_ms(a)} ms / {fmt_ms(b)} ms"
-        v = a / b
-        return (title, fmt_ratio(v), detail)
+        return (title, fmt_ratio(a / b), ratio_detail(a, b, unit))
 
     oi, of = "ours-incremental", "ours-full"
     rows = [
@@ -121,21 +129,12 @@ def target_rows(samples, infos) -> list[Target]:
         return percentile(values(samples, server, size, kind, scenario), q)
 
     def rss(server, size):
-        xs = [
-            i.rss_open
-            for i in infos
-            if i.server == server and i.size == size and i.rss_open and i.scenario == "edits"
-        ]
-        return percentile(xs, 0.5) if xs else None
+        return rss_after_open(infos, server, size)
 
     def ratio(title, limit, limit_text, a, b, unit="ms"):
         if a is None or b is None or b == 0:
             return Target(title, limit, limit_text, None, "–")
-        if unit == "MB":
-            detail = f"{a / 2**20:.0f} MB / {b / 2**20:.0f} MB"
-        else:
-            detail = f"{fmt_ms(a)} ms / {fmt_ms(b)} ms"
-        return Target(title, limit, limit_text, a / b, detail)
+        return Target(title, limit, limit_text, a / b, ratio_detail(a, b, unit))
 
     oi, vj = "ours-incremental", "vscode-json"
     rows = []
