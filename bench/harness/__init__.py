@@ -6,6 +6,7 @@
 - `peers`    the servers we start: ours, the pygls floor, vscode-json, yaml-language-server;
 - `stats`    percentiles and the number formats of the reports;
 - `report`   machine information, RESULTS.md sections, the raw JSON;
+- `cli`      `flowdrop-lsp check` timed in a fresh process;
 - `engine`   the one place that imports flowdrop_lsp's internals (in-process benchmarks).
 
 What is measured, on which documents, and how it is reported lives in bench/scenarios/.
