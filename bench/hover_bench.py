@@ -2,17 +2,9 @@
 """Hover and inlay-hint latency of flowdrop-lsp on a large workflow (part of `make bench`).
 
 One run, one generated workflow (bench/generate.py, 10k nodes by default: 8 MB of JSON), one
-server process each:
-
-- ours: `flowdrop-lsp serve`, the document opened once, then — interleaved, in a shuffled
-  order every round — `textDocument/hover` on a tool's label (a planted CMP-9 collision three
-  toolbox hops from its agent), on that agent's label (its whole flattened set as a table), on
-  a toolbox's label, `textDocument/inlayHint` for a 60-line visible range in the middle of
-  `nodes`, and `textDocument/codeLens` (one lens per agent: 2,000 at 10k nodes); plus a hover
-  where there is nothing (the document's first character): the cost of a request that finds
-  nothing, with our server's own lookup.
-- floor: bench/floor_server.py (pygls transport only, no hover feature), sent the same hover
-  requests: its "method not found" answer is the round trip of one request through pygls.
+server process each: ours (hover on a tool, a consumer, a toolbox and on nothing, inlay hints
+for 60 visible lines, code lenses) and the pygls floor (the same hover, not handled). The
+scenario is bench/scenarios/hover.py; this file owns the command line.
 
 A sample is the time from writing the request to reading its answer in full. Percentiles and
 the ratios to the floor come from this run only; the target is hover p50 ≤ 10 ms at 10k nodes.
@@ -26,195 +18,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
-import statistics
 import sys
-import tempfile
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-BENCH_DIR = Path(__file__).resolve().parent
-REPO = BENCH_DIR.parent
-sys.path.insert(0, str(BENCH_DIR))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import generate  # noqa: E402
-import lsp_driver  # noqa: E402
-from lsp_driver import LspClient, LspError, offset_to_position  # noqa: E402
+from scenarios.hover import KINDS, report, run  # noqa: E402
 
-TARGET_P50_MS = 10.0
-KINDS = [
-    "hover tool",
-    "hover consumer",
-    "hover toolbox",
-    "inlay hints (60 lines)",
-    "code lens (every agent)",
-    "hover nothing",
-]
-VISIBLE_LINES = 60
-
-_plain_capabilities = lsp_driver.client_capabilities
-
-
-def _editor_capabilities(pull_diagnostics: bool = False) -> dict:
-    """The driver's capabilities plus what an editor says about hover and inlay hints (the
-    driver is shared and read-only here: this wraps it)."""
-    capabilities = _plain_capabilities(pull_diagnostics)
-    capabilities["textDocument"]["hover"] = {"contentFormat": ["markdown", "plaintext"]}
-    capabilities["textDocument"]["inlayHint"] = {}
-    return capabilities
-
-
-lsp_driver.client_capabilities = _editor_capabilities
-
-
-@dataclass
-class Requests:
-    """The requests of one run: kind → (method, params)."""
-
-    uri: str
-    by_kind: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
-
-
-def _label_offset(text: str, node_id: str) -> int:
-    """A code-point offset inside the label string of node `node_id` (found by text search,
-    independently of the server)."""
-    at = text.index(f'"id": "{node_id}"')
-    return text.index('"label": "', at) + len('"label": "') + 2
-
-
-def plan_requests(workflow: generate.Workflow, text: str, uri: str) -> Requests:
-    tool, _direct, agent = workflow.collisions[0]
-    # The toolbox the planted tool is wired into (the deepest of its chain).
-    box = next(e["target"] for e in workflow.doc["edges"] if e["source"] == tool)
-    requests = Requests(uri)
-    doc = {"uri": uri}
-    for kind, node_id in (("hover tool", tool), ("hover consumer", agent), ("hover toolbox", box)):
-        position = offset_to_position(text, _label_offset(text, node_id))
-        requests.by_kind[kind] = (
-            "textDocument/hover",
-            {"textDocument": doc, "position": position},
-        )
-    requests.by_kind["hover nothing"] = (
-        "textDocument/hover",
-        {"textDocument": doc, "position": {"line": 0, "character": 0}},
-    )
-    middle = offset_to_position(text, text.index('"nodes"') + len(text) // 4)["line"]
-    requests.by_kind["inlay hints (60 lines)"] = (
-        "textDocument/inlayHint",
-        {
-            "textDocument": doc,
-            "range": {
-                "start": {"line": middle, "character": 0},
-                "end": {"line": middle + VISIBLE_LINES, "character": 0},
-            },
-        },
-    )
-    requests.by_kind["code lens (every agent)"] = ("textDocument/codeLens", {"textDocument": doc})
-    return requests
-
-
-async def timed(client: LspClient, method: str, params: dict[str, Any]) -> tuple[float, Any]:
-    """Milliseconds from writing the request to reading its answer, and the answer (an error
-    answer counts: the floor server has no hover)."""
-    start = time.perf_counter()
-    try:
-        answer = await client.request(method, params, timeout=60)
-    except LspError as error:
-        answer = error
-    return (time.perf_counter() - start) * 1000, answer
-
-
-def check_answers(answers: dict[str, Any]) -> list[str]:
-    """What is wrong with our server's answers (they must be real hovers and hints)."""
-    problems = []
-    for kind in ("hover tool", "hover consumer", "hover toolbox"):
-        answer = answers.get(kind)
-        value = (
-            (answer or {}).get("contents", {}).get("value", "") if isinstance(answer, dict) else ""
-        )
-        if not value:
-            problems.append(f"{kind}: no hover ({answer!r})")
-    if "collides" not in str(answers.get("hover tool")):
-        problems.append("hover tool: the planted collision is not shown")
-    if not answers.get("inlay hints (60 lines)"):
-        problems.append("inlay hints: none in the visible range")
-    if not answers.get("code lens (every agent)"):
-        problems.append("code lens: none")
-    if answers.get("hover nothing") is not None:
-        problems.append("hover nothing: answered something")
-    return problems
-
-
-async def run(nodes: int, rounds: int, seed: int) -> dict[str, Any]:
-    workflow = generate.build_workflow(nodes, seed)
-    text = generate.render(workflow.doc)
-    results: dict[str, Any] = {"nodes": nodes, "bytes": len(text.encode()), "rounds": rounds}
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / f"synthetic-{nodes}.flowdrop.json"
-        path.write_text(text, encoding="utf-8")  # the servers never read it: the buffer is sent
-        uri = path.as_uri()
-        requests = plan_requests(workflow, text, uri)
-        servers = {
-            "ours": [sys.executable, "-m", "flowdrop_lsp", "serve"],
-            "floor": [sys.executable, str(BENCH_DIR / "floor_server.py")],
-        }
-        samples: dict[str, dict[str, list[float]]] = {}
-        for name, command in servers.items():
-            client = LspClient(command, name=name, cwd=folder)
-            await client.start()
-            try:
-                await client.initialize(root=folder)
-                opened = await client.open(uri, text, timeout=300)
-                results[f"{name} didOpen ms"] = round(opened.elapsed * 1000, 1)
-                kinds = KINDS if name == "ours" else ["hover tool"]
-                answers = {}
-                for kind in kinds:  # one warm-up each, kept to check the answers
-                    _ms, answers[kind] = await timed(client, *requests.by_kind[kind])
-                if name == "ours":
-                    results["problems"] = check_answers(answers)
-                rng = random.Random(seed)
-                per_kind: dict[str, list[float]] = {kind: [] for kind in kinds}
-                for _ in range(rounds):
-                    order = list(kinds)
-                    rng.shuffle(order)
-                    for kind in order:
-                        ms, _answer = await timed(client, *requests.by_kind[kind])
-                        per_kind[kind].append(ms)
-                samples[name] = per_kind
-            finally:
-                await client.stop()
-    results["samples"] = samples
-    return results
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def report(results: dict[str, Any]) -> str:
-    floor = statistics.median(results["samples"]["floor"]["hover tool"])
-    lines = [
-        f"### Hover and inlay hints at {results['nodes']:,} nodes "
-        f"({results['bytes'] / 1e6:.1f} MB), {results['rounds']} rounds",
-        "",
-        f"floor (pygls round trip, request not handled): p50 {floor:.2f} ms",
-        "",
-        "| request | p50 ms | p90 ms | max ms | p50 / floor | target p50 ≤ 10 ms |",
-        "|---|---|---|---|---|---|",
-    ]
-    for kind, values in results["samples"]["ours"].items():
-        p50 = statistics.median(values)
-        verdict = "met" if p50 <= TARGET_P50_MS else "MISSED"
-        lines.append(
-            f"| {kind} | {p50:.2f} | {percentile(values, 0.9):.2f} | {max(values):.2f} "
-            f"| {p50 / floor:.1f} | {verdict if kind.startswith('hover') else '-'} |"
-        )
-    problems = results.get("problems") or []
-    lines += ["", "Answers checked: " + ("; ".join(problems) if problems else "all real (ok)")]
-    return "\n".join(lines)
+__all__ = ["KINDS", "generate", "main", "report", "run"]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -26,11 +26,9 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generate import generate_text  # noqa: E402
-
-from flowdrop_lsp.core.engine.document import WorkflowDocument  # noqa: E402
+from harness.engine import WorkflowDocument  # noqa: E402
 
 
 def _rss_mib() -> float:

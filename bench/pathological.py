@@ -19,7 +19,6 @@ import argparse
 import cProfile
 import json
 import pstats
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,14 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-BENCH_DIR = Path(__file__).resolve().parent
-sys.path.insert(0, str(BENCH_DIR))
-sys.path.insert(0, str(BENCH_DIR.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import generate  # noqa: E402
-
-from flowdrop_lsp.core.engine.document import WorkflowDocument  # noqa: E402
-from flowdrop_lsp.lsp.convert import to_diagnostic  # noqa: E402
+from harness.cli import timed_check  # noqa: E402
+from harness.engine import WorkflowDocument, to_diagnostic  # noqa: E402
 
 AGENT = generate.AGENT_TYPE
 TOOLBOX = generate.TOOLBOX_TYPE
@@ -178,17 +174,9 @@ CASES: dict[str, Callable[[float], list[Case]]] = {
 
 
 def run_cli(path: Path, timeout: float) -> tuple[float, str]:
-    started = time.perf_counter()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "flowdrop_lsp", "check", "--format", "json", str(path)],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return timeout, "timed out"
-    elapsed = time.perf_counter() - started
+    elapsed, done = timed_check([path], timeout)
+    if done is None:
+        return elapsed, "timed out"
     try:
         findings = json.loads(done.stdout)
         count = sum(len(f.get("findings", [])) for f in findings.get("files", [findings]))

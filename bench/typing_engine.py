@@ -23,12 +23,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import generate  # noqa: E402
-
-from flowdrop_lsp.core.engine.document import WorkflowDocument  # noqa: E402
+from harness.engine import WorkflowDocument  # noqa: E402
 
 # 80 keystrokes, as in the issue.
 TYPED = '{"id": "typed_tool.1", "type": "calculator", "data": {"label": "Typed Tool 8"}},'

@@ -107,7 +107,7 @@ def test_bench_edit_plan_utf16_ranges() -> None:
     from pygls.workspace import TextDocument
 
     bench = _load_bench_run()
-    from lsp_driver import LspClient, _Doc, offset_to_position
+    from harness.client import LspClient, _Doc, offset_to_position
 
     assert offset_to_position("a📦b\ncd", 3) == {"line": 0, "character": 4}
     assert offset_to_position("a📦b\ncd", 4) == {"line": 1, "character": 0}
@@ -143,13 +143,15 @@ def test_bench_typing_and_minified_plans() -> None:
     from pygls.workspace import TextDocument
 
     bench = _load_bench_run()
-    from lsp_driver import LspClient, _Doc
+    from harness.client import LspClient, _Doc
+    from scenarios.keystrokes import TYPED_NODE, make_typing_plan
+    from scenarios.minified import make_minified_label_plan
 
     seed = bench.generate.DEFAULT_SEED
     doc = bench.load_document(1000, seed)
     assert doc.text[doc.schema_error_at : doc.schema_error_at + 2] == '""'
-    plan = bench.make_typing_plan(doc, 0, seed)
-    assert len(plan) == len(bench.TYPED_NODE) + 1 and {k for k, _ in plan} == {"keystroke"}
+    plan = make_typing_plan(doc, 0, seed)
+    assert len(plan) == len(TYPED_NODE) + 1 and {k for k, _ in plan} == {"keystroke"}
     client = LspClient(["true"])
     client._docs[doc.uri] = _Doc(doc.uri, doc.text, 1, "json")
     td = TextDocument(doc.uri, doc.text, version=1, sync_kind=T.TextDocumentSyncKind.Incremental)
@@ -169,8 +171,26 @@ def test_bench_typing_and_minified_plans() -> None:
     assert "\n" not in mini.text.rstrip("\n") and mini.schema_error_line == 0
     assert mini.text[mini.schema_error_at : mini.schema_error_at + 2] == '""'
     text = mini.text
-    for kind, [(start, end, new)] in bench.make_minified_label_plan(mini, 0, 6, seed):
+    for kind, [(start, end, new)] in make_minified_label_plan(mini, 0, 6, seed):
         assert kind == "label" and start == end and text[start] == '"'
         text = text[:start] + new + text[end:]
     labels = {n["data"]["label"] for n in json.loads(text)["nodes"]}
     assert len(labels - {n["data"]["label"] for n in json.loads(mini.text)["nodes"]}) >= 1
+
+
+def test_every_scenario_is_run_by_make_bench() -> None:
+    """bench/scenarios' registry names a module and an entry script for each scenario; the
+    module imports, the script exists, and the Makefile's `bench` target runs it."""
+    import importlib
+    import re
+
+    _load_bench_run()
+    from scenarios import SCENARIOS
+
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    target = re.search(r"^bench:.*?(?=^\S|\Z)", makefile, re.M | re.S)
+    assert target, "no bench target in the Makefile"
+    for scenario in SCENARIOS:
+        importlib.import_module(f"scenarios.{scenario.module}")
+        assert (REPO / "bench" / scenario.script).is_file(), scenario
+        assert f"bench/{scenario.script}" in target.group(0), scenario

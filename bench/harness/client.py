@@ -1,4 +1,5 @@
-"""A small asyncio LSP client over stdio, for benchmarking language servers.
+"""The benchmark's LSP client: one asyncio client over stdio that owns the wire (framing,
+JSON-RPC), its copy of every open document, and the timing of a notification to its answer.
 
 No pygls dependency: Content-Length framing and JSON-RPC by hand. The client keeps
 its own copy of each open document's text and computes incremental ``contentChanges``
@@ -87,7 +88,9 @@ def offset_to_position(text: str, offset: int) -> dict:
     return {"line": line, "character": utf16_len(text[line_start:offset])}
 
 
-def client_capabilities(pull_diagnostics: bool = False) -> dict:
+def client_capabilities(pull_diagnostics: bool = False, extra: dict | None = None) -> dict:
+    """What the client advertises; `extra` adds textDocument capabilities (hover, inlay
+    hints …) for the benchmarks that send those requests."""
     caps = {
         "general": {"positionEncodings": ["utf-16"]},
         "workspace": {
@@ -116,6 +119,7 @@ def client_capabilities(pull_diagnostics: bool = False) -> dict:
             "dynamicRegistration": False,
             "relatedDocumentSupport": False,
         }
+    caps["textDocument"].update(extra or {})  # type: ignore[attr-defined]
     return caps
 
 
@@ -180,6 +184,7 @@ class LspClient:
     cwd: str | None = None
     name: str = "server"
     pull_diagnostics: bool = False  # ask textDocument/diagnostic instead of waiting for a push
+    extra_capabilities: dict | None = None  # more textDocument capabilities (an editor's)
 
     def __post_init__(self) -> None:
         self.proc: asyncio.subprocess.Process | None = None
@@ -377,7 +382,7 @@ class LspClient:
             "processId": os.getpid(),
             "clientInfo": {"name": "flowdrop-bench", "version": "1"},
             "rootUri": root_uri,
-            "capabilities": client_capabilities(self.pull_diagnostics),
+            "capabilities": client_capabilities(self.pull_diagnostics, self.extra_capabilities),
             "initializationOptions": self.init_options,
             "workspaceFolders": None,
         }
