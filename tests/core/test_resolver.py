@@ -45,7 +45,7 @@ def test_the_nearest_project_file_of_each_folder(tmp_path: Path) -> None:
     assert resolver.for_file(tmp_path / "a.flowdrop.json").config_dir == tmp_path
 
 
-def test_project_files_are_found_once_per_folder_and_read_once(
+def test_project_files_are_found_and_read_once_per_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = _project(tmp_path, 'ignore = ["R8"]\n')
@@ -62,6 +62,9 @@ def test_project_files_are_found_once_per_folder_and_read_once(
     project.write_text('ignore = ["R13"]\n', encoding="utf-8")
     assert resolver.for_file(tmp_path / "b.flowdrop.json") is first  # same project, same folder
     assert searched == [tmp_path]
+    # A folder first met reads the project file afresh (the server does not watch it).
+    assert resolver.for_file(tmp_path / "sub" / "a.flowdrop.json").ignore == {"R13"}
+    assert resolver.for_file(tmp_path / "a.flowdrop.json").ignore == {"R8"}
     resolver.invalidate()  # the file changed on disk: read again
     assert resolver.for_file(tmp_path / "a.flowdrop.json").ignore == {"R13"}
 

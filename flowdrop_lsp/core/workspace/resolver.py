@@ -5,7 +5,8 @@ the nearest project file (`flowdrop-lsp.toml`, or `[tool.flowdrop-lsp]` in `pypr
 found once per folder); the override layers, in the order declared (the server's
 `initializationOptions`, then `workspace/configuration`; the CLI has none); the node-type
 registry of the file's folder (`Settings.with_registry`); then the file's `per-file-ignores`.
-Settings are cached per project file, and with the registry per (project file, folder).
+Settings are cached per (project file, folder), with and without the registry; a folder first
+met reads its project file afresh, as the server (which does not watch project files) always did.
 
 It sits above the rules because it parses settings told the rule catalogue (`RULE_CODES`), so
 that config, below the rules, never imports them.
@@ -81,8 +82,9 @@ class SettingsResolver:
         self.node_types = node_types if node_types is not None else NodeTypeLocator()
         self._layers: dict[str, Mapping[str, Any]] = {name: {} for name in layers}
         self._project_files: dict[Path, Path | None] = {}
-        self._by_project_file: dict[Path | None, Settings] = {}
-        self._by_folder: dict[tuple[Path | None, Path], Settings] = {}
+        # (project file, folder) → the folder's settings; and with the folder's registry.
+        self._by_folder: dict[tuple[Path | None, Path | None], Settings] = {}
+        self._by_workflow_folder: dict[tuple[Path | None, Path], Settings] = {}
         if config is not None:
             self._project_settings(config)
 
@@ -94,15 +96,15 @@ class SettingsResolver:
         """Replace the override layer `name` (a layer not declared comes last). Checked now,
         not at the next file: the server shows problems as soon as the client sends them."""
         self._layers[name] = dict(values)
-        self._by_project_file.clear()
         self._by_folder.clear()
+        self._by_workflow_folder.clear()
         self._apply(Settings(), values, name)
 
     def invalidate(self) -> None:
         """Forget every settings file and node-type definition read (they changed on disk)."""
         self._project_files.clear()
-        self._by_project_file.clear()
         self._by_folder.clear()
+        self._by_workflow_folder.clear()
         self.node_types.invalidate()
 
     def project_file(self, folder: Path | None) -> Path | None:
@@ -125,19 +127,25 @@ class SettingsResolver:
     def for_folder(self, folder: Path | None) -> Settings:
         """The settings of `folder` (None: no folder) without any registry: what a walk needs
         (`files`, `exclude`), and standard input's."""
-        return self._project_settings(self.project_file(folder))
+        if folder is not None:
+            folder = self.canonical(folder)
+        project_file = self.project_file(folder)
+        key = (project_file, folder)
+        cached = self._by_folder.get(key)
+        if cached is None:
+            cached = self._by_folder[key] = self._project_settings(project_file)
+        return cached
 
     def for_workflow(self, path: Path) -> Settings:
         """The settings of the workflow file `path`, before its `per-file-ignores`: its folder's,
         with the node-type registry found for it."""
         folder = self.canonical(path).parent
-        project_file = self.project_file(folder)
-        key = (project_file, folder)
-        cached = self._by_folder.get(key)
+        key = (self.project_file(folder), folder)
+        cached = self._by_workflow_folder.get(key)
         if cached is None:
             registry = self.registry_for(path)
-            cached = self._project_settings(project_file).with_registry(registry)
-            self._by_folder[key] = cached
+            cached = self.for_folder(folder).with_registry(registry)
+            self._by_workflow_folder[key] = cached
         return cached
 
     def for_file(self, path: Path) -> Settings:
@@ -165,16 +173,12 @@ class SettingsResolver:
         return registry
 
     def _project_settings(self, project_file: Path | None) -> Settings:
-        """The defaults, the settings file `project_file`, then every layer."""
-        cached = self._by_project_file.get(project_file)
-        if cached is not None:
-            return cached
+        """The defaults, the settings file `project_file`, then every layer (not cached)."""
         settings = Settings()
         if project_file is not None:
             settings = self._read_settings_file(project_file)
         for name, values in self._layers.items():
             settings = self._apply(settings, values, name)
-        self._by_project_file[project_file] = settings
         return settings
 
     def _read_settings_file(self, path: Path) -> Settings:
