@@ -18,7 +18,8 @@ One code path, two policies, chosen by `report`:
 - lenient (`report` given, the server): each problem is reported and the rest applies. An
   unknown key or rule code is skipped; a value of the wrong kind makes its whole source
   ignored, as its other values may be just as wrong; an unreadable project file leaves the
-  defaults. Node-type problems are reported too. `report` may be called again with a problem
+  defaults, and a folder that cannot be searched has no project file. Node-type problems are
+  reported too. `report` may be called again with a problem
   already reported: showing each once is the caller's business.
 
 Paths are matched as the caller spells them (`canonical`): the CLI resolves symbolic links, as
