@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import os
 import re
 import sys
@@ -33,19 +34,14 @@ from flowdrop_lsp.cli.formats import (
 )
 from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.config.baseline import Baseline, BaselineError, baseline_json
-from flowdrop_lsp.core.config.node_types import NodeTypeLocator, NodeTypeRegistry
+from flowdrop_lsp.core.config.node_types import NodeTypeLocator
 from flowdrop_lsp.core.config.selection import Candidate, Skipped, syntax_of, walk
-from flowdrop_lsp.core.config.settings import (
-    Settings,
-    SettingsError,
-    find_project_settings,
-    load_settings,
-    unknown_rule_codes,
-)
+from flowdrop_lsp.core.config.settings import Settings, SettingsError
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
+from flowdrop_lsp.core.workspace.resolver import SettingsResolver, unknown_rule_codes
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -194,42 +190,26 @@ def use_color(choice: str, stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
-class _SettingsResolver:
-    """Settings per file: `--config`, else the nearest project file (cached per folder); a
-    workflow file's settings also carry the node-type registry of its folder (core/node_types)."""
+def _resolver(config: Path | None) -> SettingsResolver:
+    """The CLI's settings, strict: a bad settings file raises SettingsError naming it (exit 2).
+    Paths are resolved, as the walk resolves the folders it finds; `per-file-ignores` without a
+    settings file are relative to the working directory."""
+    return SettingsResolver(
+        config=config,
+        node_types=NodeTypeLocator(base=Path.cwd()),
+        canonical=Path.resolve,
+        fallback_base=Path.cwd(),
+    )
 
-    def __init__(self, config: Path | None) -> None:
-        self.fixed = load_settings(config=config) if config else None
-        self.by_file: dict[Path | None, Settings] = {}
-        self.node_types = NodeTypeLocator(base=Path.cwd())
-        self.by_folder: dict[tuple[Path | None, Path], Settings] = {}
 
-    def _project_settings(self, path: Path) -> tuple[Path | None, Settings]:
-        if self.fixed is not None:
-            return None, self.fixed
-        # A file's own folder, or a directory itself (find_project_settings takes either).
-        start = Path.cwd() if str(path) == "-" else path.resolve()
-        project_file = find_project_settings(start)
-        if project_file not in self.by_file:
-            self.by_file[project_file] = (
-                load_settings(config=project_file) if project_file else Settings()
-            )
-        return project_file, self.by_file[project_file]
-
-    def registry_for(self, path: Path) -> NodeTypeRegistry | None:
-        """The node-type registry of a workflow file (None: none found, or stdin)."""
-        if str(path) == "-" or path.is_dir():
-            return None
-        return self.node_types.for_workflow(path, self._project_settings(path)[1])
-
-    def for_path(self, path: Path) -> Settings:
-        project_file, settings = self._project_settings(path)
-        if str(path) == "-" or path.is_dir():  # a walk's folder: only `files` and `exclude`
-            return settings
-        key = (project_file, path.resolve().parent)
-        if key not in self.by_folder:
-            self.by_folder[key] = settings.with_registry(self.registry_for(path))
-        return self.by_folder[key]
+def _settings_of_path(resolver: SettingsResolver, path: Path) -> Settings:
+    """A walk's folder, or standard input (the working directory's): only the settings of the
+    folder. A workflow file: with the node-type registry of its folder too."""
+    if str(path) == "-":
+        return resolver.for_folder(Path.cwd())
+    if path.is_dir():
+        return resolver.for_folder(path)
+    return resolver.for_workflow(path)
 
 
 def _read(path: Path) -> str:
@@ -313,13 +293,13 @@ def _verbose_graph(display: str, analysis: Analysis) -> None:
 
 
 def _note_node_types(
-    resolver: _SettingsResolver, path: Path, verbose: bool, noted: set[object]
+    resolver: SettingsResolver, path: Path, verbose: bool, noted: set[object]
 ) -> None:
     """Once per registry: its problems (unreadable or invalid definitions) on stderr, and with
     `--verbose` which registry the folder's workflows are checked against."""
     if str(path) == "-":
         return
-    registry = resolver.registry_for(path)
+    registry = None if path.is_dir() else resolver.registry_for(path)
     key: object = registry.sources if registry is not None else path.resolve().parent
     if key in noted:
         return
@@ -355,15 +335,15 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
 
 
 def _settings_of_file(
-    resolver: _SettingsResolver, choice: RuleChoice, path: Path, stdin_filename: str
+    resolver: SettingsResolver, choice: RuleChoice, path: Path, stdin_filename: str
 ) -> Settings:
     """The settings in force for one file: its folder's, the command line's rule choice, and
     the `per-file-ignores` matching it (standard input: matching its `--stdin-filename`)."""
-    settings = choice.apply(resolver.for_path(path))
+    settings = choice.apply(_settings_of_path(resolver, path))
     named = Path(stdin_filename) if str(path) == "-" else path
     if str(path) == "-" and stdin_filename == STDIN_DISPLAY:
         return settings
-    return settings.for_file(named.resolve(), Path.cwd())
+    return resolver.with_file_ignores(settings, named)
 
 
 class _Reporter:
@@ -402,7 +382,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"flowdrop-lsp: {problem}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        resolver = _SettingsResolver(args.config)
+        resolver = _resolver(args.config)
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -424,7 +404,8 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         # Each folder is walked with the settings in force there (`files`, `exclude`).
         cwd = Path.cwd()
-        items = [item for raw in args.paths for item in walk(raw, resolver.for_path, cwd)]
+        settings_for = functools.partial(_settings_of_path, resolver)
+        items = [item for raw in args.paths for item in walk(raw, settings_for, cwd)]
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -14,10 +14,10 @@ from flowdrop_lsp.core.config.settings import (
     Settings,
     SettingsError,
     find_project_settings,
-    load_settings,
     read_settings_file,
 )
 from flowdrop_lsp.core.findings import Severity
+from flowdrop_lsp.core.workspace.resolver import RULE_CODES, SettingsResolver
 from tests.core.builders import node, tool_edge, workflow
 
 TEXT = workflow(
@@ -105,13 +105,21 @@ def test_unknown_keys_and_codes_raise_with_a_suggestion(
     values: dict[str, object], expected: str
 ) -> None:
     with pytest.raises(SettingsError) as raised:
-        Settings().with_overrides(values)
+        Settings().with_overrides(values, rule_codes=RULE_CODES)
     assert expected in str(raised.value)
+
+
+def test_without_a_catalogue_codes_are_not_checked() -> None:
+    settings = Settings().with_overrides({"ignore": ["XYZZY"], "severity": {"CMP9": "hint"}})
+    assert settings.ignore == frozenset({"XYZZY"})
+    assert dict(settings.severity) == {"CMP9": Severity.HINT}
 
 
 def test_every_unknown_is_named_at_once() -> None:
     with pytest.raises(SettingsError) as raised:
-        Settings().with_overrides({"ignroe": [], "severity": {"CMP9": "hint"}})
+        Settings().with_overrides(
+            {"ignroe": [], "severity": {"CMP9": "hint"}}, rule_codes=RULE_CODES
+        )
     assert "'ignroe'" in str(raised.value) and "'CMP9'" in str(raised.value)
 
 
@@ -124,6 +132,7 @@ def test_collected_unknowns_keep_the_valid_rest() -> None:
             "severity": {"cmp-10": "hint", "CMP-9": "warning"},
             "useInstanceTitle": True,
         },
+        rule_codes=RULE_CODES,
         problems=problems,
     )
     assert settings.ignore == frozenset({"R8"})
@@ -185,6 +194,11 @@ def test_settings_stay_comparable() -> None:
     assert len({Settings(), Settings(), warning, same}) == 2
 
 
+def _load(start: Path | None = None, config: Path | None = None) -> Settings:
+    """The settings the CLI would use for the folder `start`, or for `--config`."""
+    return SettingsResolver(config=config, canonical=Path.resolve).for_folder(start)
+
+
 def test_project_files(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.flowdrop-lsp]\nignore = ["R8"]\n', encoding="utf-8"
@@ -192,40 +206,40 @@ def test_project_files(tmp_path: Path) -> None:
     nested = tmp_path / "a" / "b"
     nested.mkdir(parents=True)
     assert find_project_settings(nested) == tmp_path / "pyproject.toml"
-    assert load_settings(nested).ignore == frozenset({"R8"})
+    assert _load(nested).ignore == frozenset({"R8"})
     (tmp_path / "a" / "flowdrop-lsp.toml").write_text('ignore = ["R13"]\n', encoding="utf-8")
-    assert load_settings(nested).ignore == frozenset({"R13"})
+    assert _load(nested).ignore == frozenset({"R13"})
     (tmp_path / "a" / "flowdrop-lsp.toml").write_text(
         '[flowdrop-lsp]\nignore = ["R12"]\n', encoding="utf-8"
     )
-    assert load_settings(nested).ignore == frozenset({"R12"})
+    assert _load(nested).ignore == frozenset({"R12"})
 
 
 def test_config_dir_is_the_settings_file_folder(tmp_path: Path) -> None:
-    assert load_settings(tmp_path).config_dir is None
+    assert _load(tmp_path).config_dir is None
     project = tmp_path / "project"
     (project / "sub").mkdir(parents=True)
     (project / "flowdrop-lsp.toml").write_text('exclude = ["out/**"]\n', encoding="utf-8")
-    found = load_settings(project / "sub")
+    found = _load(project / "sub")
     assert found.config_dir == project
     assert found.exclude == ("out/**",)
-    assert load_settings(config=project / "flowdrop-lsp.toml").config_dir == project
+    assert _load(config=project / "flowdrop-lsp.toml").config_dir == project
     assert Settings.from_file(project / "flowdrop-lsp.toml") == found
     (tmp_path / "pyproject.toml").write_text(
         '[tool.flowdrop-lsp]\nfiles = ["*.json"]\n', encoding="utf-8"
     )
-    assert load_settings(config=tmp_path / "pyproject.toml").config_dir == tmp_path
+    assert _load(config=tmp_path / "pyproject.toml").config_dir == tmp_path
 
 
 def test_settings_file_errors_name_the_file(tmp_path: Path) -> None:
     config = tmp_path / "flowdrop-lsp.toml"
     config.write_text('ignroe = ["CMP-9"]\n', encoding="utf-8")
     with pytest.raises(SettingsError) as raised:
-        load_settings(config=config)
+        _load(config=config)
     assert str(raised.value) == f"{config}: unknown setting 'ignroe' (did you mean 'ignore'?)"
     config.write_text('ignore = "CMP-9"\n', encoding="utf-8")
     with pytest.raises(SettingsError) as raised:
-        load_settings(tmp_path)
+        _load(tmp_path)
     assert str(raised.value).startswith(f"{config}: setting 'ignore' must be")
 
 
@@ -291,14 +305,16 @@ def test_per_file_ignores_codes_and_shape_are_checked() -> None:
         SettingsError,
         match=r"unknown rule code 'CMP9' in 'per-file-ignores' \(did you mean 'CMP-9'\?\)",
     ):
-        Settings().with_overrides({"per-file-ignores": {"legacy/**": ["CMP9"]}})
+        Settings().with_overrides(
+            {"per-file-ignores": {"legacy/**": ["CMP9"]}}, rule_codes=RULE_CODES
+        )
     with pytest.raises(SettingsError, match="must be a table of glob = \\[rule codes\\]"):
         Settings().with_overrides({"per-file-ignores": ["legacy/**"]})
     with pytest.raises(SettingsError, match="'per-file-ignores.legacy' must be a list of strings"):
         Settings().with_overrides({"per-file-ignores": {"legacy": "CMP-9"}})
     problems: list[str] = []
     kept = Settings().with_overrides(
-        {"per-file-ignores": {"legacy": ["CMP9", "R8"]}}, problems=problems
+        {"per-file-ignores": {"legacy": ["CMP9", "R8"]}}, rule_codes=RULE_CODES, problems=problems
     )
     assert kept.per_file_ignores == (("legacy", frozenset({"R8"})),)
     assert len(problems) == 1

@@ -6,17 +6,24 @@ a `[tool.flowdrop-lsp]` table in `pyproject.toml`, `--config`, or the editor's s
 accepted in kebab-case, snake_case or camelCase (`passthrough-types`, `passthroughTypes`).
 
 Settings are checked: an unknown key, or an unknown rule code where a code is expected (`ignore`,
-`per-file-ignores`, the keys of `severity`), is a problem that names a close match ("did you mean 'ignore'?"). The CLI
-treats it as an error; the server collects it as a warning and applies the valid rest. The keys
-editors add to our section for themselves (`server.path`, `trace.server`, `pullDiagnostics`) are
-accepted and ignored.
+`per-file-ignores`, the keys of `severity`), is a problem that names a close match ("did you
+mean 'ignore'?"). The CLI treats it as an error; the server collects it as a warning and applies
+the valid rest. The keys editors add to our section for themselves (`server.path`,
+`trace.server`, `pullDiagnostics`) are accepted and ignored.
+
+Config sits below the rules, so it does not know which rule codes exist: whoever parses settings
+tells it, as the `rule_codes` keyword of `with_overrides` (and `with_file`, `from_file`), the
+way Ruff's settings are told the rule catalogue. Without it, codes are taken as written,
+unchecked (for tests and for settings built from trusted values). core/workspace/resolver.py,
+the one resolver of the CLI and the server, always passes the registry's codes; it also owns
+finding the project file (`find_project_settings` only searches).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
@@ -112,19 +119,32 @@ class Settings:
         )
 
     @classmethod
-    def from_file(cls, path: Path, *, problems: list[str] | None = None) -> Settings:
+    def from_file(
+        cls,
+        path: Path,
+        *,
+        rule_codes: Sequence[str] | None = None,
+        problems: list[str] | None = None,
+    ) -> Settings:
         """The defaults with the settings file `path` applied (see `with_file`)."""
-        return cls().with_file(path, problems=problems)
+        return cls().with_file(path, rule_codes=rule_codes, problems=problems)
 
-    def with_file(self, path: Path, *, problems: list[str] | None = None) -> Settings:
+    def with_file(
+        self,
+        path: Path,
+        *,
+        rule_codes: Sequence[str] | None = None,
+        problems: list[str] | None = None,
+    ) -> Settings:
         """These settings with the flowdrop-lsp table of `path` applied, `config_dir` its folder.
 
+        One file on its own; the CLI and the server resolve theirs with core/workspace.
         Errors name the file. With `problems`, unknown keys and codes are collected there
         (each naming the file) instead of raised, as in `with_overrides`."""
         values = read_settings_file(path)
         found: list[str] | None = None if problems is None else []
         try:
-            settings = self.with_overrides(values, problems=found)
+            settings = self.with_overrides(values, rule_codes=rule_codes, problems=found)
         except SettingsError as error:
             raise SettingsError(f"{path}: {error}") from None
         if problems is not None and found:
@@ -132,14 +152,30 @@ class Settings:
         return replace(settings, config_dir=path.resolve().parent)
 
     def with_overrides(
-        self, values: Mapping[str, Any], *, problems: list[str] | None = None
+        self,
+        values: Mapping[str, Any],
+        *,
+        rule_codes: Sequence[str] | None = None,
+        problems: list[str] | None = None,
     ) -> Settings:
         """These settings with `values` (a plain mapping, any key style) applied on top.
+
+        `rule_codes`: every rule code, in the documented order (the caller's rule catalogue);
+        a code not among them is unknown. None: codes are not checked.
 
         A value of the wrong kind raises SettingsError. So does an unknown key or rule code,
         unless `problems` is given: then each is described there and skipped, and the valid rest
         applies (the server warns and goes on; the CLI stops)."""
         unknown: list[str] = []
+
+        def known_only(name: str, codes: Iterable[str]) -> list[str]:
+            """`codes` without the unknown ones, each of which becomes a problem."""
+            codes = list(codes)
+            if rule_codes is None:
+                return codes
+            unknown.extend(unknown_codes(name, codes, rule_codes))
+            return [code for code in codes if code in rule_codes]
+
         changes: dict[str, Any] = {}
         # Replacements before `extend-*`, so that `extend-files` adds to this source's `files`
         # whatever order the keys come in.
@@ -168,15 +204,11 @@ class Settings:
                 base = changes.get(extends, getattr(self, extends))
                 changes[extends] = tuple(dict.fromkeys((*base, *_strings(raw_key, value))))
             elif key == "ignore":
-                codes = _strings(raw_key, value)
-                unknown += _unknown_codes(raw_key, codes)
-                changes["ignore"] = frozenset(code for code in codes if _is_rule_code(code))
+                changes["ignore"] = frozenset(known_only(raw_key, _strings(raw_key, value)))
             elif key in ("per_file_ignores", "extend_per_file_ignores"):
                 table = _per_file_ignores(raw_key, value)
-                for codes in table.values():
-                    unknown += _unknown_codes(raw_key, codes)
                 entries = tuple(
-                    (pattern, frozenset(code for code in codes if _is_rule_code(code)))
+                    (pattern, frozenset(known_only(raw_key, codes)))
                     for pattern, codes in table.items()
                 )
                 if key == "extend_per_file_ignores":
@@ -184,9 +216,8 @@ class Settings:
                 changes["per_file_ignores"] = entries
             elif key == "severity":
                 levels = _severities(raw_key, value)
-                unknown += _unknown_codes(raw_key, levels)
-                known = {code: level for code, level in levels.items() if _is_rule_code(code)}
-                changes["severity"] = {**self.severity, **known}
+                known = known_only(raw_key, levels)
+                changes["severity"] = {**self.severity, **{code: levels[code] for code in known}}
             elif key in ("use_instance_title", "full_recompute"):
                 if not isinstance(value, bool):
                     raise SettingsError(f"setting '{raw_key}' must be true or false")
@@ -304,31 +335,15 @@ def _unknown_key(raw_key: object) -> str:
     return f"unknown setting '{raw_key}'{hint}"
 
 
-def _rule_codes() -> tuple[str, ...]:
-    """Every rule code, in the documented order."""
-    # Imported here: the rules import this module (for Settings).
-    from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
-
-    return tuple(RULES_BY_CODE)
-
-
-def _is_rule_code(code: str) -> bool:
-    return code in _rule_codes()
-
-
 def _loose_code(code: str) -> str:
     """Codes are case-sensitive, but a near miss is found ignoring case, `-` and `_`."""
     return code.upper().replace("-", "").replace("_", "")
 
 
-def unknown_rule_codes(name: object, codes: Iterable[str]) -> list[str]:
-    """A problem for each of `codes` that is no rule code, with the closest match; `name` says
-    where the codes were given (a setting; None when the caller says it)."""
-    return _unknown_codes(name, codes)
-
-
-def _unknown_codes(name: object, codes: Iterable[str]) -> list[str]:
-    known = _rule_codes()
+def unknown_codes(name: object, codes: Iterable[str], known: Sequence[str]) -> list[str]:
+    """A problem for each of `codes` that is not among the rule codes `known` (in the documented
+    order), with the closest match; `name` says where the codes were given (a setting; None when
+    the caller says it)."""
     by_loose = {_loose_code(code): code for code in known}
     problems = []
     for code in codes:
@@ -409,12 +424,3 @@ def find_project_settings(start: Path) -> Path | None:
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 continue
     return None
-
-
-def load_settings(start: Path | None = None, config: Path | None = None) -> Settings:
-    """Settings from an explicit config file, else the project file found from `start`; their
-    `config_dir` is that file's folder. Raises SettingsError naming the file."""
-    path = config if config is not None else (find_project_settings(start) if start else None)
-    if path is None:
-        return Settings()
-    return Settings.from_file(path)
