@@ -15,15 +15,8 @@ from typing import Any, Protocol
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
-from flowdrop_lsp.core.syntax.json.parser import (
-    JArray,
-    JObject,
-    JOpaque,
-    JsonValue,
-    JString,
-    child_at,
-    to_python,
-)
+from flowdrop_lsp.core.syntax.json.parser import JOpaque
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, child_at, to_python
 from flowdrop_lsp.core.text.positions import Anchor, Span
 
 EDITOR_RENDER_TYPE = "universalNode"  # the editor's render type, never a node type id

@@ -49,19 +49,8 @@ from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, RuleContext, cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, EDGE_RULES, GRAPH_RULES
-from flowdrop_lsp.core.syntax.json.parser import (
-    ARRAY_CUT_SHORT,
-    EDGE_SHAPE,
-    NODE_SHAPE,
-    OBJECT_CUT_SHORT,
-    JArray,
-    JObject,
-    JOpaque,
-    JsonValue,
-    ScannedArray,
-    SyntaxProblem,
-    to_python,
-)
+from flowdrop_lsp.core.syntax.json.parser import ARRAY_CUT_SHORT, OBJECT_CUT_SHORT, JOpaque
+from flowdrop_lsp.core.syntax.json.scanner import ScannedArray
 from flowdrop_lsp.core.syntax.reader import REGION_CONTEXT, WorkflowReader, reader_for
 from flowdrop_lsp.core.syntax.schema import (
     document_is_valid,
@@ -71,11 +60,11 @@ from flowdrop_lsp.core.syntax.schema import (
     root_problems,
 )
 from flowdrop_lsp.core.syntax.shape import SNIFFED_ITEMS, flowdrop_shaped
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, SyntaxProblem, to_python
 from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
 
 ARRAYS = ("nodes", "edges")
 _KIND = {"nodes": "node", "edges": "edge"}
-_SHAPES = {"nodes": NODE_SHAPE, "edges": EDGE_SHAPE}
 
 
 @dataclass
