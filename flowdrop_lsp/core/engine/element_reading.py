@@ -16,10 +16,9 @@ from flowdrop_lsp.core.domain.model import (
     Edge,
     _Spans,
     read_edge,
-    read_edge_value,
     read_node,
-    read_node_value,
 )
+from flowdrop_lsp.core.domain.value_reading import read_edge_value, read_node_value
 from flowdrop_lsp.core.engine.elements import (
     KIND,
     PLAIN,

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import flowdrop_lsp.core.rules.cmp9.bounds as bounds
-from flowdrop_lsp.core.domain.graph import doc_order
+from flowdrop_lsp.core.domain.model import doc_order
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.base import RuleContext, first_with_summary
 from flowdrop_lsp.core.rules.cmp9.detect import Collision, colliding_pairs, collisions_at

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import flowdrop_lsp.core.rules.cmp9.bounds as bounds
-from flowdrop_lsp.core.domain.graph import NameGroup, doc_order, lowest_bits, set_bits
+from flowdrop_lsp.core.domain.model import doc_order
+from flowdrop_lsp.core.domain.reach import NameGroup, lowest_bits, set_bits
 from flowdrop_lsp.core.rules.base import RuleContext
 
 

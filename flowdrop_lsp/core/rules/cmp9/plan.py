@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from flowdrop_lsp.core.domain.graph import ReachMasks, doc_order
-from flowdrop_lsp.core.domain.model import DataString, Node
+from flowdrop_lsp.core.domain.model import DataString, Node, doc_order
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
+from flowdrop_lsp.core.domain.reach import ReachMasks
 from flowdrop_lsp.core.domain.renames import LabelNumbers, rename_blocker
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.cmp9.rule import RULE
