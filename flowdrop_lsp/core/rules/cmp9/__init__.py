@@ -25,7 +25,7 @@ be of no use to anyone. Leaves colliding elsewhere too still get their per-tool 
 Past MAX_CROWDED_SUMMARIES crowded consumers, one finding counts the rest, as other rules' caps do.
 
 Finding collisions never flattens every consumer when many nodes share names: the graph's bit
-sets (graph.ReachMasks) count each consumer's tools per name, and only a consumer that is not
+sets (core.domain.reach.ReachMasks) count each consumer's tools per name, and only a consumer that is not
 crowded has its colliding tools listed (tests/core/test_cmp9_counts.py: equal to flattening).
 
 The package: the rule's identity (rule.py) and bounds (bounds.py); finding collisions

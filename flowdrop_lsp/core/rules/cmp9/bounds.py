@@ -25,7 +25,7 @@ MAX_CROWDED_SUMMARIES = FINDINGS_PER_GROUP
 NAME_LIMIT = 40  # characters of a label quoted in a message
 
 # Above this many nodes sharing tool names, a consumer's collisions are found from bit sets of
-# which of them reach it (graph.ReachMasks); below, by checking which of those nodes reach it
+# which of them reach it (core.domain.reach.ReachMasks); below, by checking which of those nodes reach it
 # (cached per graph state). Flattening every consumer would cost a long chain of toolboxes,
 # each wired to an agent, the square of its length.
 MAX_CANDIDATES_FOR_REACH = 64
