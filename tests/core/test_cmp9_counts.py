@@ -22,7 +22,8 @@ from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.renames import LabelNumbers, rename_blocker
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from flowdrop_lsp.core.rules import cmp9_tool_name_collision as cmp9
+from flowdrop_lsp.core.rules import cmp9
+from flowdrop_lsp.core.rules.cmp9 import bounds
 from tests.core.builders import node, tool_edge, workflow
 
 AGENT = "flowdrop_node_processor_reason"
@@ -34,14 +35,14 @@ def path(kind: str, pairs: int | None = None) -> Iterator[None]:
     """Force how collisions are found: "masks", "flatten" or "reach" (few candidates)."""
     with pytest.MonkeyPatch.context() as patch:
         if kind == "masks":
-            patch.setattr(cmp9, "MAX_CANDIDATES_FOR_REACH", -1)
+            patch.setattr(bounds, "MAX_CANDIDATES_FOR_REACH", -1)
         elif kind == "flatten":
-            patch.setattr(cmp9, "MAX_CANDIDATES_FOR_REACH", -1)
-            patch.setattr(cmp9, "MAX_MASK_BITS", -1)
+            patch.setattr(bounds, "MAX_CANDIDATES_FOR_REACH", -1)
+            patch.setattr(bounds, "MAX_MASK_BITS", -1)
         else:
-            patch.setattr(cmp9, "MAX_CANDIDATES_FOR_REACH", 10**9)
+            patch.setattr(bounds, "MAX_CANDIDATES_FOR_REACH", 10**9)
         if pairs is not None:
-            patch.setattr(cmp9, "MAX_COLLIDING_PAIRS", pairs)
+            patch.setattr(bounds, "MAX_COLLIDING_PAIRS", pairs)
         yield
 
 
@@ -148,12 +149,12 @@ def assert_results_match_the_oracle(analysis: Analysis) -> None:
     for consumer, collisions in results.items():
         groups = expected[consumer]
         assert {c.tool_name: c.size for c in collisions} == {n: len(g) for n, g in groups.items()}
-        crowded = cmp9.colliding_pairs(collisions) > cmp9.MAX_COLLIDING_PAIRS
+        crowded = cmp9.colliding_pairs(collisions) > bounds.MAX_COLLIDING_PAIRS
         for collision in collisions:
             whole = tuple(groups[collision.tool_name])
             if crowded:  # listed only as far as its summary names them
                 assert whole[: len(collision.leaves)] == collision.leaves
-                assert len(collision.leaves) >= min(len(whole), cmp9.KEPT_OF_CROWDED)
+                assert len(collision.leaves) >= min(len(whole), bounds.KEPT_OF_CROWDED)
             else:
                 assert collision.leaves == whole
 
@@ -267,7 +268,7 @@ def test_a_long_route_is_listed_whole_and_named_by_its_ends() -> None:
 def test_an_edit_of_the_chain_gives_the_from_scratch_findings(old: str, new: str) -> None:
     text = chain(40)
     with path("masks", pairs=45), pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cmp9, "MAX_CROWDED_SUMMARIES", 5)  # 30 crowded agents: the cap moves
+        patch.setattr(bounds, "MAX_CROWDED_SUMMARIES", 5)  # 30 crowded agents: the cap moves
         document = WorkflowDocument(text)
         document.findings()
         start = text.index(old)

@@ -118,7 +118,9 @@ def test_every_rule_module_is_registered_once_and_the_rest_is_derived() -> None:
     from flowdrop_lsp.core.rules import registry as rules
 
     folder = Path(rules.__file__).parent
+    # A rule is a module, or a package (a folder with __init__.py) for a rule that needs several.
     modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "base", "registry"}
+    modules |= {p.parent.name for p in folder.glob("*/__init__.py")}
     registered = [m.__name__.rsplit(".", 1)[1] for m in rules.RULE_MODULES]
     assert sorted(registered) == sorted(modules) and len(set(registered)) == len(registered)
     checks = {rule.code for rule, _ in rules.GRAPH_RULES} | {

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.rules import cmp9_tool_name_collision as cmp9
+from flowdrop_lsp.core.rules.cmp9 import bounds as cmp9
 from tests.core.builders import node, tool_edge, workflow
 
 AGENT = "flowdrop_node_processor_reason"

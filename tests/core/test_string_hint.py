@@ -8,7 +8,8 @@ import random
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.model import DataString, Node, read_node_value
+from flowdrop_lsp.core.domain.model import DataString, Node
+from flowdrop_lsp.core.domain.value_reading import read_node_value
 from flowdrop_lsp.core.text.positions import Span
 
 WANTED = frozenset({"web_search", "Web Search"})

@@ -33,7 +33,9 @@ from hypothesis import strategies as st
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from flowdrop_lsp.core.syntax.json.parser import FULL, MAX_DEPTH, parse_json, to_python
+from flowdrop_lsp.core.syntax.json.parser import MAX_DEPTH, parse_json
+from flowdrop_lsp.core.syntax.json.shapes import FULL
+from flowdrop_lsp.core.syntax.tree import to_python
 from flowdrop_lsp.entry import main
 from tests.core.builders import node, workflow
 

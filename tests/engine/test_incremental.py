@@ -22,8 +22,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.model import Edge, Node
-from flowdrop_lsp.core.engine.document import Element, WorkflowDocument
-from flowdrop_lsp.core.syntax.json.parser import FULL, JArray, JObject, parse_json
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.engine.elements import Element
+from flowdrop_lsp.core.syntax.json.parser import parse_json
+from flowdrop_lsp.core.syntax.json.shapes import FULL
+from flowdrop_lsp.core.syntax.tree import JArray, JObject
 
 LABELS = [
     "Web Search",

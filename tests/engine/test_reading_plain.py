@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import rule, run_state_machine_as_test
 
-from flowdrop_lsp.core.engine.document import PLAIN, Element, WorkflowDocument
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.engine.elements import PLAIN, Element
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP
 from flowdrop_lsp.core.text.positions import EditableText
 from tests.engine.test_incremental import IncrementalEqualsScratch, elements

@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from flowdrop_lsp.core.domain.model import Edge, Node
-from flowdrop_lsp.core.engine.document import Element, ElementList, WorkflowDocument
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.engine.elements import Element, ElementList
 from flowdrop_lsp.core.text.positions import Span
 
 if str(Path(__file__).resolve().parents[2] / "bench") not in sys.path:

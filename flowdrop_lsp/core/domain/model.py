@@ -10,20 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Protocol
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
-from flowdrop_lsp.core.syntax.json.parser import (
-    JArray,
-    JObject,
-    JOpaque,
-    JsonValue,
-    JString,
-    child_at,
-    to_python,
-)
+from flowdrop_lsp.core.domain.string_hint import bits_of
+from flowdrop_lsp.core.syntax.json.parser import JOpaque
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, child_at, to_python
 from flowdrop_lsp.core.text.positions import Anchor, Span
 
 EDITOR_RENDER_TYPE = "universalNode"  # the editor's render type, never a node type id
@@ -70,6 +63,9 @@ class NodeSpans:
     data_span: Span | None  # the data object, when `data` is an object
     name_source_span: Span | None
     data_value_span: Span | None  # the `data` value token, whatever its JSON type
+
+
+NO_NODE_SPANS = NodeSpans(None, None, None, None, None, None)  # of an item that is not an object
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +159,7 @@ class Node:
         if self.string_finder is None:
             return ()
         hint = self.string_hint
-        if hint is not None and not hint & _bits_of(values):
+        if hint is not None and not hint & bits_of(values):
             # The usual case: looking a node's text over costs ≈30 µs, this well under 1.
             return ()
         return self.string_finder(values)
@@ -208,6 +204,9 @@ class EdgeSpans:
     source_handle_span: Span | None = None
 
 
+NO_EDGE_SPANS = EdgeSpans(None, None, None, None)
+
+
 @dataclass(frozen=True, slots=True)
 class Edge:
     index: int
@@ -239,6 +238,12 @@ class Edge:
             or spans.source_span
             or Span(self.span.start, self.span.start + 1, self.span.base)
         )
+
+
+def doc_order(item: Node | Edge) -> int:
+    """Where an element is in the document now (its index can be stale after an insertion)."""
+    span = item.span
+    return span.start if span.base is None else span.start + span.base.offset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,9 +296,22 @@ def _object(value: JsonValue | None) -> JObject | None:
     return value if isinstance(value, JObject) else None
 
 
+def node_type_choice(node_type_id: object, declared_type: object, metadata_id: object) -> int:
+    """docs/domain.md §4, the one place it is decided: which of a node's candidates names its
+    type — 0: data.metadata.node_type_id, 1: `type` unless it is the editor's render type,
+    2: data.metadata.id; each only as a non-empty string; -1: none does. Given plain values:
+    both node readers (the tree's `resolve_node_type`, the fast path's `read_node_value`)."""
+    if isinstance(node_type_id, str) and node_type_id:
+        return 0
+    if isinstance(declared_type, str) and declared_type and declared_type != EDITOR_RENDER_TYPE:
+        return 1
+    if isinstance(metadata_id, str) and metadata_id:
+        return 2
+    return -1
+
+
 def resolve_node_type(node: JObject) -> JString | None:
-    """docs/domain.md §4: data.metadata.node_type_id, then `type` unless it is the editor's
-    render type, then data.metadata.id."""
+    """The string token naming a node's type (`node_type_choice`), for its value and span."""
     data = _object(node.get("data"))
     metadata = _object(data.get("metadata")) if data else None
     candidates = (
@@ -301,12 +319,9 @@ def resolve_node_type(node: JObject) -> JString | None:
         node.get("type"),
         metadata.get("id") if metadata else None,
     )
-    for position, candidate in enumerate(candidates):
-        if isinstance(candidate, JString) and candidate.value:
-            if position == 1 and candidate.value == EDITOR_RENDER_TYPE:
-                continue
-            return candidate
-    return None
+    choice = node_type_choice(*(_string(candidate) for candidate in candidates))
+    chosen = candidates[choice] if choice >= 0 else None
+    return chosen if isinstance(chosen, JString) else None
 
 
 def expand(value: JsonValue | None, text: str) -> JsonValue | None:
@@ -341,7 +356,7 @@ def read_node(
             True,
             "",
             sanitize_tool_name(""),
-            SpanDetail(_NO_NODE_SPANS),
+            SpanDetail(NO_NODE_SPANS),
         )
     id_value = obj.get("id")
     type_value = resolve_node_type(obj)
@@ -402,7 +417,7 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
         span = _span(value)
         assert span is not None
         return Edge(
-            index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS)
+            index, span, None, None, None, None, None, None, False, SpanDetail(NO_EDGE_SPANS)
         )
     source = obj.get("source")
     target = obj.get("target")
@@ -460,151 +475,6 @@ def data_strings(
         elif isinstance(value, JArray):
             stack.extend((path + (i,), item) for i, item in reversed(list(enumerate(value.items))))
     return tuple(found)
-
-
-# ----- the fast path: values only, spans on demand ----------------------------------------------
-
-_HINT_BITS = 512  # few strings per node: a false "maybe" for ≈1 % of the values asked about
-_HINT_MASK = _HINT_BITS - 1
-_NAME_MEMBERS = ("label", "metadata")  # names of the node, not references to other nodes
-
-
-@lru_cache(maxsize=8)
-def _bits_of(values: frozenset[str]) -> int:
-    """The mask of `values` (the same few sets are asked about for every node)."""
-    bits = 0
-    for value in values:
-        bits |= 1 << (hash(value) & _HINT_MASK)
-    return bits
-
-
-def string_bits(data: dict[str, Any]) -> int:
-    """A bit mask of the hashes of the string values in `data` outside its label and metadata:
-    a Bloom filter that answers "certainly not there" cheaply and exactly. A string's hash is
-    fixed for the process's life, which is as long as the mask lives."""
-    bits = 0
-    stack: list[Any] = [v for k, v in data.items() if k not in _NAME_MEMBERS]
-    while stack:
-        value = stack.pop()
-        kind = type(value)  # JSON values are exactly str, dict, list, int, float, bool, None
-        if kind is str:
-            bits |= 1 << (hash(value) & _HINT_MASK)
-        elif kind is dict:
-            stack.extend(value.values())
-        elif kind is list:
-            stack.extend(value)
-    return bits
-
-
-def read_node_value(
-    index: int,
-    value: Any,
-    span: Span,
-    settings: Settings,
-    spans: Callable[[], NodeSpans] | SpanSource,
-    strings: StringFinder | None = None,
-    items: ItemFinder | None = None,
-) -> Node:
-    """The node of an element read whole (its Python value); the same rules as `read_node`,
-    with the spans computed by `spans()` when first needed (or `spans` is itself their
-    source)."""
-    if not isinstance(value, dict):
-        return Node(
-            index,
-            span,
-            None,
-            None,
-            None,
-            True,
-            "",
-            sanitize_tool_name(""),
-            SpanDetail(_NO_NODE_SPANS),
-        )
-    # Called for every element of a large document: plain lookups, no helper calls.
-    data = value.get("data")
-    if not isinstance(data, dict):
-        data = None
-    metadata = data.get("metadata") if data else None
-    if not isinstance(metadata, dict):
-        metadata = None
-    # docs/domain.md §4, as `resolve_node_type`: node_type_id, `type` unless it is the
-    # editor's render type, metadata.id.
-    type_id = metadata.get("node_type_id") if metadata else None
-    if not (isinstance(type_id, str) and type_id):
-        type_id = value.get("type")
-        if not (isinstance(type_id, str) and type_id and type_id != EDITOR_RENDER_TYPE):
-            type_id = metadata.get("id") if metadata else None
-            if not (isinstance(type_id, str) and type_id):
-                type_id = None
-    label = data.get("label") if data else None
-    if not isinstance(label, str):
-        label = None
-    name_source = None
-    if settings.use_instance_title and data is not None:
-        config = data.get("config")
-        title = config.get("instanceTitle") if isinstance(config, dict) else None
-        if isinstance(title, str) and title:
-            name_source = title
-    if name_source is None and label:
-        name_source = label
-    if name_source is None:
-        name_source = type_id or ""
-    node_id = value.get("id")
-    return Node(
-        index,
-        span,
-        node_id if isinstance(node_id, str) else None,
-        type_id,
-        label,
-        not data,
-        name_source,
-        sanitize_tool_name(name_source),
-        SpanDetail(compute=spans) if callable(spans) else spans,
-        strings,
-        routing_of(data.get("config")) if data else None,
-        items,
-        string_bits(data) if data is not None else None,
-    )
-
-
-def read_edge_value(
-    index: int,
-    value: Any,
-    span: Span,
-    settings: Settings,
-    spans: Callable[[], EdgeSpans] | SpanSource,
-) -> Edge:
-    """The edge of an element read whole (its Python value); see `read_node_value`."""
-    if not isinstance(value, dict):
-        return Edge(
-            index, span, None, None, None, None, None, None, False, SpanDetail(_NO_EDGE_SPANS)
-        )
-    # Called for every element of a large document: plain lookups, no helper calls.
-    get = value.get
-    data = get("data")
-    declared = data.get("edgeType") if isinstance(data, dict) else None
-    if not (isinstance(declared, str) and declared):
-        declared = None
-    edge_id, source, target = get("id"), get("source"), get("target")
-    source_handle, target_handle = get("sourceHandle"), get("targetHandle")
-    if not isinstance(target_handle, str):
-        target_handle = None
-    return Edge(
-        index,
-        span,
-        edge_id if isinstance(edge_id, str) else None,
-        source if isinstance(source, str) else None,
-        target if isinstance(target, str) else None,
-        source_handle if isinstance(source_handle, str) else None,
-        target_handle,
-        declared,
-        classify_tool_edge(declared, target_handle, settings),
-        SpanDetail(compute=spans) if callable(spans) else spans,
-    )
-
-
-_NO_NODE_SPANS = NodeSpans(None, None, None, None, None, None)
-_NO_EDGE_SPANS = EdgeSpans(None, None, None, None)
 
 
 def list_item_spans(

@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.domain.graph import doc_order
-from flowdrop_lsp.core.domain.model import Node, short_text
-from flowdrop_lsp.core.engine.document import ElementList, WorkflowDocument
+from flowdrop_lsp.core.domain.model import Node, doc_order, short_text
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.engine.elements import ElementList
 from flowdrop_lsp.core.rules.base import RuleContext
-from flowdrop_lsp.core.rules.cmp9_tool_name_collision import RULE as CMP9
+from flowdrop_lsp.core.rules.cmp9 import RULE as CMP9
 from flowdrop_lsp.core.rules.tool_route import routed_consumers
 from flowdrop_lsp.core.text.positions import Span
 

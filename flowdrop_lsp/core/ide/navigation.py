@@ -36,7 +36,7 @@ from flowdrop_lsp.core.config.settings import (
 )
 from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
-from flowdrop_lsp.core.syntax.json.parser import JObject, JsonValue, JString
+from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import EditableText, Span
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule
-from flowdrop_lsp.core.syntax.json.parser import JsonValue, SyntaxProblem
+from flowdrop_lsp.core.syntax.tree import JsonValue, SyntaxProblem
 from flowdrop_lsp.core.text.positions import Span
 
 SYNTAX = "FD-SYNTAX"

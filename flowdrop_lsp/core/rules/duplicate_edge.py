@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.graph import doc_order
-from flowdrop_lsp.core.domain.model import Edge
+from flowdrop_lsp.core.domain.model import Edge, doc_order
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import (
     FINDINGS_PER_GROUP,

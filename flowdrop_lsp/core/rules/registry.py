@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 from flowdrop_lsp.core.rules import (
-    cmp9_tool_name_collision,
+    cmp9,
     cmp10_tools_into_non_acceptor,
     dangling_endpoint,
     document,
@@ -43,7 +43,7 @@ from flowdrop_lsp.core.rules.base import (
 # tests/core/test_rule_catalogue.py).
 RULE_MODULES: tuple[ModuleType, ...] = (
     document,
-    cmp9_tool_name_collision,
+    cmp9,
     cmp10_tools_into_non_acceptor,
     duplicate_node_id,
     dangling_endpoint,

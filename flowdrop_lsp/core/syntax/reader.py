@@ -1,6 +1,6 @@
 """The reader seam: the one place that knows a workflow's format.
 
-A reader turns a document's text into the shared syntax tree (core.syntax.json.parser's JObject,
+A reader turns a document's text into the shared syntax tree (core.syntax.tree's JObject,
 JArray, JString… with code-point spans), re-reads one element of `nodes`/`edges` after an
 edit, and writes the fixes the rules planned (a label becomes a string) in its format. The
 engine, the model, the graph, the rules, the CLI and the server only ever hold a reader:
@@ -16,19 +16,16 @@ from typing import Protocol
 
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.syntax.json.parser import (
-    EDGE_SHAPE,
-    NODE_SHAPE,
     REGION_CONTEXT,
-    JsonValue,
-    ParsedJson,
-    SyntaxProblem,
     parse_array_region,
     parse_element,
     parse_json,
     parse_value_at,
-    scan_workflow,
 )
+from flowdrop_lsp.core.syntax.json.scanner import scan_workflow
+from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
+from flowdrop_lsp.core.syntax.tree import JsonValue, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
 from flowdrop_lsp.core.syntax.yaml.writer import yaml_fixes
 from flowdrop_lsp.core.text.positions import EditableText
@@ -72,7 +69,7 @@ class WorkflowReader(Protocol):
     ) -> Region | str | None:
         """The elements of the stretch `[0, stop)` of `array` (after an element when
         `after_element`; `text` goes on with what follows the stretch), with the problems met,
-        exactly as a whole read reads them; a string (jsonsyntax.OVERRUN) when what is read runs
+        exactly as a whole read reads them; a string (core.syntax.json.parser.OVERRUN) when what is read runs
         on past `stop` (re-read a longer stretch), None when it cannot be re-read alone."""
         ...
 

@@ -14,14 +14,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from flowdrop_lsp.core.syntax.json.parser import (
-    JArray,
-    JObject,
-    JOpaque,
-    JsonValue,
-    child_at,
-    to_python,
-)
+from flowdrop_lsp.core.syntax.json.parser import JOpaque
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, child_at, to_python
 
 SCHEMA_RESOURCE = "workflow.schema.json"
 

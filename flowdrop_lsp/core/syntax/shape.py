@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flowdrop_lsp.core.syntax.json.parser import JArray, JObject, JsonValue, to_python
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, to_python
 
 SNIFFED_ITEMS = 20  # node items looked at to decide a document's shape
 

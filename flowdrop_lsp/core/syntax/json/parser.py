@@ -21,6 +21,9 @@ on a new line where a member name, ':' or ',' is expected is the next element (t
 one ends there, `_Parser.cuts_element`), so typing a node does not swallow the nodes after it.
 `parse_array_region` re-reads a stretch of those arrays exactly as a whole read does, which is
 what keeps the incremental engine local while the text is broken.
+
+The tree it builds is core.syntax.tree's; string tokens decode in core.syntax.json.strings; a
+whole valid document takes the fast path instead (core.syntax.json.scanner).
 """
 
 from __future__ import annotations
@@ -28,9 +31,26 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
-from array import array
-from dataclasses import dataclass
 from typing import Any
+
+from flowdrop_lsp.core.syntax.json.shapes import ELEMENT, ELEMENT_DEPTH, FULL, OPAQUE, SHAPE
+from flowdrop_lsp.core.syntax.json.strings import (
+    CONTROL_CHARACTER,
+    control_character_message,
+    decode_string_token,
+    ends_in_escape,
+)
+from flowdrop_lsp.core.syntax.tree import (
+    JArray,
+    JLiteral,
+    JMember,
+    JNumber,
+    JObject,
+    JsonValue,
+    JString,
+    ParsedJson,
+    SyntaxProblem,
+)
 
 MAX_DEPTH = 200
 
@@ -49,173 +69,12 @@ _TOKEN = re.compile(
     r"""|(?P<c>//[^\r\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?)"""
     r"""|(?P<x>[^ \t\r\n])"""
 )
-_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt])|(.?))', re.S)
-_SIMPLE_ESCAPES = {
-    '"': '"',
-    "\\": "\\",
-    "/": "/",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-}
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
-# Strict JSON (and PHP's json_decode, the runtime) refuses a raw U+0000–U+001F in a string; the
-# `l` string token above accepts them (so that the string is still read) and `_Parser.string`
-# reports each one.
-_CONTROL = re.compile(r"[\x00-\x1f]")
-_CONTROL_NAMES = {
-    0x00: "null",
-    0x08: "backspace",
-    0x09: "tab",
-    0x0A: "line feed",
-    0x0C: "form feed",
-    0x0D: "carriage return",
-}
-_STRICT_DECODER = json.JSONDecoder()
-
-
-class JsonValue:
-    """Base of the syntax tree: every value knows its span."""
-
-    __slots__ = ("start", "end")
-    start: int
-    end: int
-
-
-class JString(JsonValue):
-    __slots__ = ("value",)
-
-    def __init__(self, start: int, end: int, value: str) -> None:
-        self.start, self.end, self.value = start, end, value
-
-
-class JNumber(JsonValue):
-    __slots__ = ("text",)
-
-    def __init__(self, start: int, end: int, text: str) -> None:
-        self.start, self.end, self.text = start, end, text
-
-    @property
-    def value(self) -> int | float:
-        """As json_decode reads it: an integer, or a float when it has a fraction or an exponent
-        — or more digits than Python turns into an int (`sys.get_int_max_str_digits`, 4300 by
-        default): such an integer becomes a float (±inf), as json_decode makes a float of an
-        integer too big for PHP's int. The text is always a JSON number (the lexer's `n`)."""
-        try:
-            return int(self.text)
-        except ValueError:
-            return float(self.text)
-
-
-class JLiteral(JsonValue):
-    __slots__ = ("value",)
-
-    def __init__(self, start: int, end: int, value: bool | None) -> None:
-        self.start, self.end, self.value = start, end, value
-
-
-class JArray(JsonValue):
-    __slots__ = ("items",)
-
-    def __init__(self, start: int, end: int, items: list[JsonValue]) -> None:
-        self.start, self.end, self.items = start, end, items
-
-
-class JMember:
-    """One `"key": value` pair; `value` is None where the source has no usable value."""
-
-    __slots__ = ("key", "value")
-
-    def __init__(self, key: JString, value: JsonValue | None) -> None:
-        self.key, self.value = key, value
-
-
-class JObject(JsonValue):
-    """An object; `get` answers as JSON parsers do for duplicate keys: the last one wins."""
-
-    __slots__ = ("members", "_last")
-
-    def __init__(
-        self, start: int, end: int, members: list[JMember], last: dict[str, JMember]
-    ) -> None:
-        self.start, self.end, self.members, self._last = start, end, members, last
-
-    def member(self, key: str) -> JMember | None:
-        return self._last.get(key)
-
-    def get(self, key: str) -> JsonValue | None:
-        member = self._last.get(key)
-        return member.value if member is not None else None
-
-
-@dataclass(frozen=True, slots=True)
-class SyntaxProblem:
-    """A problem in the JSON text itself. `kind` is 'syntax' (an error) or 'duplicate-key'."""
-
-    kind: str
-    message: str
-    start: int
-    end: int
-    related_start: int = -1
-    related_end: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedJson:
-    root: JsonValue | None
-    problems: tuple[SyntaxProblem, ...]
-
 
 # The problems of a container closed by an enclosing container's bracket: reported at that
 # bracket, just past the container's end (the engine still counts them as the container's).
 OBJECT_CUT_SHORT = "expected '}' before ']'"
 ARRAY_CUT_SHORT = "expected ']' before '}'"
-
-
-def control_character_message(char: str) -> str:
-    """`control character U+0009 (tab) in a string must be escaped as \\t`."""
-    code = ord(char)
-    name = f" ({_CONTROL_NAMES[code]})" if code in _CONTROL_NAMES else ""
-    escape = json.dumps(char)[1:-1]
-    return f"control character U+{code:04X}{name} in a string must be escaped as {escape}"
-
-
-def _shown(char: str) -> str:
-    """A character for a message: control characters as their JSON escape."""
-    return json.dumps(char)[1:-1] if char and ord(char) < 0x20 else char
-
-
-def decode_string_token(raw: str) -> tuple[str, str | None]:
-    """The value of a string token (with or without its closing quote) and an error, if any."""
-    body = (
-        raw[1:-1] if len(raw) >= 2 and raw.endswith('"') and not _ends_in_escape(raw) else raw[1:]
-    )
-    if "\\" not in body:
-        return body, None
-    try:
-        return _STRICT_DECODER.decode('"' + body + '"'), None
-    except ValueError:
-        pass
-    problem: list[str] = []
-
-    def replace(match: re.Match[str]) -> str:
-        if match.group(1) is not None:
-            return chr(int(match.group(1), 16))
-        if match.group(2) is not None:
-            return _SIMPLE_ESCAPES[match.group(2)]
-        problem.append(f"invalid escape '\\{_shown(match.group(3))}' in string")
-        return match.group(3)
-
-    value = _ESCAPE.sub(replace, body)
-    return value, (problem[0] if problem else None)
-
-
-def _ends_in_escape(raw: str) -> bool:
-    """True when the final quote of `raw` is escaped (`"abc\\"` is unterminated)."""
-    backslashes = len(raw) - 1 - len(raw[:-1].rstrip("\\"))
-    return backslashes % 2 == 1
 
 
 def _raise_constant(name: str) -> Any:
@@ -237,16 +96,14 @@ def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # too. So does an integer longer than Python's int-from-string limit (4300 digits): the tolerant
 # parser reads that one (JNumber.value) — a custom `parse_int` would instead cost a Python call
 # for every integer of every document.
-_C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
+C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
     json.JSONDecoder(parse_constant=_raise_constant, object_pairs_hook=_pairs_without_duplicates)  # type: ignore[arg-type]
 )
-_SCAN_STRING = json.decoder.scanstring  # type: ignore[attr-defined]
-_SPACE = re.compile(r"[ \t\r\n]*")
 
 
 class JOpaque(JsonValue):
     """A value read whole by the C scanner: its span and Python value, no inner spans. Where
-    inner spans are needed after all (a schema error inside it), `expand` re-reads it."""
+    inner spans are needed after all (a schema error inside it), `expanded` re-reads it."""
 
     __slots__ = ("value",)
 
@@ -257,30 +114,6 @@ class JOpaque(JsonValue):
         """This value re-read from `text` (the document it was read from) with inner spans."""
         return parse_value_at(text, self.start, self.end)
 
-
-# Which members need spans: the rest of a workflow (positions, configs, port lists, UI
-# extensions — most of its text) is read by the C scanner as OPAQUE values.
-FULL = "full"  # parse this value, and everything in it, with spans
-OPAQUE = "opaque"  # read this value whole, without inner spans
-_NODE_SHAPE: dict[str, Any] = {
-    "id": FULL,
-    "type": FULL,
-    # `config` is read whole; `instanceTitle`'s span is found on demand (model.read_node).
-    "data": {"label": FULL, "metadata": {"node_type_id": FULL, "id": FULL}},
-}
-_EDGE_SHAPE: dict[str, Any] = {
-    "id": FULL,
-    "source": FULL,
-    "target": FULL,
-    "sourceHandle": FULL,
-    "targetHandle": FULL,
-    "data": {"edgeType": FULL},
-}
-# Each element of `nodes`/`edges` is first read whole by the C scanner (fast; its spans are
-# found later, on demand) and parsed with its shape only when that fails — so a document with
-# one broken element costs one element's Python parse, not the whole document's.
-ELEMENT = "element"
-SHAPE: dict[str, Any] = {"nodes": [(ELEMENT, _NODE_SHAPE)], "edges": [(ELEMENT, _EDGE_SHAPE)]}
 
 _NEXT = re.compile(r"[ \t\r\n]*(?:" + _TOKEN.pattern + ")")
 _EOF = ("eof", -1, -1)
@@ -340,7 +173,7 @@ class _Parser:
                 closed = (
                     end - start >= 2
                     and text[end - 1] == '"'
-                    and (text[end - 2] != "\\" or not _ends_in_escape(text[start:end]))
+                    and (text[end - 2] != "\\" or not ends_in_escape(text[start:end]))
                 )
                 token = ("s" if closed else "u", start, end)
             else:
@@ -409,7 +242,7 @@ class _Parser:
         if self.allow_comments:
             return None
         try:
-            value, end = _C_SCAN(self.text, start)
+            value, end = C_SCAN(self.text, start)
         except (StopIteration, ValueError, RecursionError):
             return None
         self.pos = end
@@ -419,7 +252,7 @@ class _Parser:
         text = self.text
         if start in self._loose_strings:
             # Reported, and kept in the value: the string is still read, so analysis goes on.
-            for control in _CONTROL.finditer(text, start, end):
+            for control in CONTROL_CHARACTER.finditer(text, start, end):
                 at = control.start()
                 self.error(control_character_message(text[at]), at, at + 1)
         if kind == "s":
@@ -714,11 +547,6 @@ def parse_json(
     return ParsedJson(root, tuple(problems))
 
 
-NODE_SHAPE = _NODE_SHAPE
-EDGE_SHAPE = _EDGE_SHAPE
-ELEMENT_DEPTH = 2  # the nesting depth at which a whole-document parse reads array elements
-
-
 def parse_element(text: str, shape: Any) -> tuple[JsonValue | None, tuple[SyntaxProblem, ...]]:
     """Read `text` as exactly one value (an element of `nodes` or `edges`). The caller accepts
     the result only when no problem has kind 'syntax'."""
@@ -759,113 +587,6 @@ def parse_array_region(
     return items, tuple(problems)
 
 
-def scan_workflow(text: str) -> JObject | None:
-    """The fast path for a whole, valid document: the root object's members, `nodes` and `edges`
-    as arrays of elements each read whole by the C scanner (JOpaque: value and span, no inner
-    spans). None when anything is off (a syntax error, a duplicate key, a BOM, comments…): the
-    caller then uses the tolerant parser, which reports it."""
-
-    def skip(at: int) -> int:
-        return _SPACE.match(text, at).end()  # type: ignore[union-attr]
-
-    try:
-        position = skip(0)
-        if text[position : position + 1] != "{":
-            return None
-        root_start = position
-        position = skip(position + 1)
-        members: list[JMember] = []
-        last: dict[str, JMember] = {}
-        if text[position : position + 1] == "}":
-            position += 1
-        else:
-            while True:
-                if text[position : position + 1] != '"':
-                    return None
-                key_value, key_end = _SCAN_STRING(text, position + 1, True)
-                key = JString(position, key_end, key_value)
-                position = skip(key_end)
-                if text[position : position + 1] != ":" or key_value in last:
-                    return None
-                position = skip(position + 1)
-                value: JsonValue
-                if key_value in ("nodes", "edges") and text[position : position + 1] == "[":
-                    value, position = _scan_elements(text, position)
-                else:
-                    scanned, end = _C_SCAN(text, position)
-                    value, position = JOpaque(position, end, scanned), end
-                member = JMember(key, value)
-                members.append(member)
-                last[key_value] = member
-                position = skip(position)
-                separator = text[position : position + 1]
-                if separator == "}":
-                    position += 1
-                    break
-                if separator != ",":
-                    return None
-                position = skip(position + 1)
-        if skip(position) != len(text):
-            return None
-        return JObject(root_start, position, members, last)
-    except (StopIteration, ValueError, RecursionError, IndexError):
-        return None
-
-
-class ScannedArray(JArray):
-    """`nodes` or `edges` read by the fast path: each item's Python value (read whole by the C
-    scanner) and its span, kept in flat lists rather than one JOpaque per item, since a
-    hostile document may hold a million of them. `items` (JOpaque each) is made only if asked."""
-
-    __slots__ = ("values", "starts", "ends")
-
-    def __init__(
-        self, start: int, end: int, values: list[Any], starts: array[int], ends: array[int]
-    ) -> None:
-        self.start, self.end = start, end
-        self.values, self.starts, self.ends = values, starts, ends
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached while the `items` slot is unset (slots answer before __getattr__).
-        if name != "items":
-            raise AttributeError(name)
-        self.items = [
-            JOpaque(start, end, value)
-            for start, end, value in zip(self.starts, self.ends, self.values, strict=True)
-        ]
-        return self.items
-
-
-# What follows an item of `nodes`/`edges` in a valid document: white space, ',' or ']', white
-# space (one match per item instead of three steps).
-_AFTER_ITEM = re.compile(r"[ \t\r\n]*([,\]])[ \t\r\n]*")
-
-
-def _scan_elements(text: str, position: int) -> tuple[ScannedArray, int]:
-    """An array at `position` whose elements are each read whole by the C scanner."""
-    start = position
-    values: list[Any] = []
-    starts = array("q")
-    ends = array("q")
-    position = _SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
-    if text[position : position + 1] == "]":
-        return ScannedArray(start, position + 1, values, starts, ends), position + 1
-    scan, after_item = _C_SCAN, _AFTER_ITEM.match
-    add_value, add_start, add_end = values.append, starts.append, ends.append
-    while True:
-        value, end = scan(text, position)
-        add_value(value)
-        add_start(position)
-        add_end(end)
-        separator = after_item(text, end)
-        if separator is None:
-            raise ValueError("expected , or ]")
-        if separator.group(1) == "]":
-            closed = separator.end(1)
-            return ScannedArray(start, closed, values, starts, ends), closed
-        position = separator.end()
-
-
 def parse_value_at(text: str, start: int, end: int) -> JsonValue | None:
     """Fully re-read the value spanning `[start, end)` (to get inner spans of an opaque value)."""
     problems: list[SyntaxProblem] = []
@@ -873,28 +594,3 @@ def parse_value_at(text: str, start: int, end: int) -> JsonValue | None:
     parser.pos = start
     parser.length = end
     return parser.parse_value(0, FULL)
-
-
-def child_at(value: JsonValue | None, step: str | int) -> JsonValue | None:
-    """One step down a path in the tree: an object's member by key, an array's item by index;
-    None where the tree has no such child."""
-    if isinstance(value, JObject) and isinstance(step, str):
-        return value.get(step)
-    if isinstance(value, JArray) and isinstance(step, int) and 0 <= step < len(value.items):
-        return value.items[step]
-    return None
-
-
-def to_python(value: JsonValue | None) -> Any:
-    """The plain Python value of a (possibly partial) tree; unusable values become None."""
-    if value is None:
-        return None
-    if isinstance(value, JObject):
-        return {member.key.value: to_python(member.value) for member in value.members}
-    if isinstance(value, ScannedArray):
-        return list(value.values)  # read whole already: no JOpaque per item
-    if isinstance(value, JArray):
-        return [to_python(item) for item in value.items]
-    if isinstance(value, JNumber):
-        return value.value
-    return value.value  # type: ignore[attr-defined]  # JString, JLiteral, JOpaque

@@ -1,5 +1,5 @@
 """Drupal config YAML (`flowdrop_workflow.flowdrop_workflow.<id>.yml`) read into the same syntax
-tree as JSON (core.syntax.json.parser: JObject, JArray, JString… with code-point spans), so that the
+tree as JSON (core.syntax.tree: JObject, JArray, JString… with code-point spans), so that the
 workflow model, the graph, the rules and the schema never know which format they read.
 
 Why PyYAML's `compose` with libyaml (CSafeLoader): it gives every node its start and end marks
@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from flowdrop_lsp.core.syntax.json.parser import (
+from flowdrop_lsp.core.syntax.tree import (
     JArray,
     JLiteral,
     JMember,

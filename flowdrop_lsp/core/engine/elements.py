@@ -1,0 +1,206 @@
+"""The elements of `nodes` and `edges` as the engine keeps them: each with what was read from
+it and the anchor its spans move with (`Element`), the shared stand-in for items that are not
+objects (`PLAIN`), one array's elements with their current offsets (`ElementList`), and what
+re-reads an element's current text for what the fast path left for later (`ElementSource`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.model import (
+    DataString,
+    Edge,
+    Node,
+    _Spans,
+    data_strings,
+    list_item_spans,
+    read_edge,
+    read_node,
+)
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.syntax.json.parser import JOpaque
+from flowdrop_lsp.core.syntax.reader import WorkflowReader
+from flowdrop_lsp.core.syntax.tree import JObject, JsonValue
+from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
+
+ARRAYS = ("nodes", "edges")
+KIND = {"nodes": "node", "edges": "edge"}
+
+
+class ElementSource:
+    """Re-reads an element from its current text, for what the fast path left for later: its
+    model's spans, the string values in a node's `data`, the items of a list there. (It holds
+    the document's buffer, reader and settings, never the document: no cycle through it.)"""
+
+    __slots__ = ("buffer", "reader", "settings")
+
+    def __init__(self, buffer: EditableText, reader: WorkflowReader, settings: Settings) -> None:
+        self.buffer, self.reader, self.settings = buffer, reader, settings
+
+    def text(self, owner: ElementList, index: int) -> tuple[str, int]:
+        """The current text of item `index` of `owner`, and the column it starts at (when the
+        format cares)."""
+        start = owner.start(index)
+        column = self.buffer.position(start)[1] if self.reader.needs_column else 0
+        return self.buffer.slice(start, owner.end(index)), column
+
+    def spans(self, element: Element) -> Any:
+        """The spans of an element read by the fast path, re-read from its current text (in the
+        coordinates it was created in, so that they move with it like any other)."""
+        text, column = self.text(element.owner, element.index)
+        value, _ = self.reader.reread_element(text, column, element.owner.name)
+        assert value is not None
+        spans = _Spans(element.created_start, element)
+        if element.owner.name == "nodes":
+            return read_node(element.index, value, self.settings, text, spans).spans
+        return read_edge(element.index, value, self.settings, spans).spans
+
+    def strings(self, element: Element, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in a node's `data` equal to one of `values`, re-read from its
+        current text (spans in the coordinates it was created in, like `spans`). A text that
+        cannot hold one is decided without parsing (the usual case)."""
+        text, column = self.text(element.owner, element.index)
+        if not self.reader.may_hold(text, values):
+            return ()
+        spans = _Spans(element.created_start, element)
+        return data_strings(self.reader.reread_value(text, column), spans, values)
+
+    def items(self, element: Element, path: tuple[str | int, ...]) -> tuple[Span, ...]:
+        """The spans of the items of the list at `path` below a node's `data`, re-read from its
+        current text (like `strings`)."""
+        text, column = self.text(element.owner, element.index)
+        spans = _Spans(element.created_start, element)
+        return list_item_spans(self.reader.reread_value(text, column), spans, path)
+
+
+class Element:
+    """One element of `nodes` or `edges`: what was read from it, and the anchor its spans move
+    with. Its spans were made when `created_start` was its start offset."""
+
+    __slots__ = (
+        "owner",
+        "index",
+        "created_start",
+        "model",
+        "findings",
+        "schema",
+        "broken",
+        "spans",
+    )
+
+    def __init__(self, owner: ElementList, index: int, created_start: int) -> None:
+        self.owner = owner
+        self.index = index
+        self.created_start = created_start
+        self.model: Node | Edge | None = None
+        self.findings: list[Finding] = []
+        self.schema: list[tuple[list[Any], str, Span]] = []
+        # A syntax problem inside (or right at its end: cut short by the array's ']'): the
+        # element may be half-typed, and then what follows it decides where it ends (an edit
+        # just after it is re-read with it).
+        self.broken = False
+        # The model's spans when it was read by the fast path: re-read from the element's text
+        # when first asked for (`get`; the element is its model's `detail`, so that a million
+        # elements need no SpanDetail and callback each).
+        self.spans: Any = None
+
+    def offset(self) -> int:
+        starts = self.owner.starts
+        if starts.marks:
+            return starts.value(self.index) - self.created_start
+        # No shift pending (a document just read): the graph asks this for every element it
+        # adds, several times, so the common case is inlined.
+        return starts.items[self.index] - self.created_start
+
+    def get(self) -> Any:
+        """The spans of the model read whole by the fast path (model.SpanSource)."""
+        spans = self.spans
+        if spans is None:
+            spans = self.spans = self.owner.source.spans(self)
+        return spans
+
+    def strings(self, values: frozenset[str]) -> tuple[DataString, ...]:
+        """The string values in the node's `data` equal to one of `values` (model.StringFinder)."""
+        return self.owner.source.strings(self, values)
+
+    def items(self, path: tuple[str | int, ...]) -> tuple[Span, ...]:
+        """The spans of the items of the list at `path` below `data` (model.ItemFinder)."""
+        return self.owner.source.items(self, path)
+
+    @property
+    def has_findings(self) -> bool:
+        return bool(self.findings or self.schema)
+
+    def release(self) -> None:
+        """Drop what was read from the element. Its model (through the lazy-span callbacks) and
+        its findings (through their anchored spans) point back at it: clearing them breaks those
+        cycles, so that reference counting frees a discarded analysis at once."""
+        self.model = None
+        self.findings = []
+        self.schema = []
+        self.spans = None
+
+
+class PlainItem:
+    """An item of `nodes`/`edges` that is not an object (a number, a string, an array…), read
+    without syntax problems (JSON). It is no node or edge, and its one finding (FD-SCHEMA
+    "… is not of type 'object'") depends on its text alone, so it is made from that text when
+    findings are collected, and only for the first ones (the rest are counted: the cap). One
+    shared instance, PLAIN, stands for every such item: a million numbers in `edges` cost a
+    list slot each, not an element, a model and a finding each."""
+
+    __slots__ = ()
+    model: None = None
+    broken = False
+    has_findings = False
+
+    def release(self) -> None:
+        """Nothing was read from it."""
+
+
+PLAIN = PlainItem()
+
+
+def is_plain(value: JsonValue) -> bool:
+    """Whether an item read from `nodes`/`edges` is not an object."""
+    if isinstance(value, JOpaque):
+        return not isinstance(value.value, dict)
+    return not isinstance(value, JObject)
+
+
+class ElementList:
+    """The elements of one array, in order, with their current start and end offsets, and the
+    syntax findings between them (`gaps`: a stray comma, a missing one; absolute spans)."""
+
+    def __init__(self, name: str, source: ElementSource) -> None:
+        self.name = name
+        self.source = source  # what re-reads its elements' text
+        self.elements: list[Element | PlainItem] = []
+        self.plain = 0  # how many of `elements` are PLAIN
+        self.starts = PendingShift([])
+        self.ends = PendingShift([])
+        self.gaps: list[Finding] = []
+
+    def __len__(self) -> int:
+        return len(self.elements)
+
+    def start(self, index: int) -> int:
+        return self.starts.value(index)
+
+    def end(self, index: int) -> int:
+        return self.ends.value(index)
+
+    def shift_from(self, index: int, delta: int) -> None:
+        """Move elements `index`… by `delta`."""
+        if delta:
+            self.starts.shift_from(index, delta)
+            self.ends.shift_from(index, delta)
+
+    def release(self) -> None:
+        """Release every element and forget them (each element's `owner` points back here)."""
+        for element in self.elements:
+            element.release()
+        self.elements = []
+        self.plain = 0

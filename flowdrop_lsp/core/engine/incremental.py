@@ -1,0 +1,214 @@
+"""The incremental re-read: which elements an edit touches (`_plan`), re-reading them alone or
+the stretch of the array around them (`_apply`), moving everything after the edit by its length
+without touching it, and refreshing the per-consumer rules only for the consumers the change can
+reach. See core.engine.document for the whole picture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flowdrop_lsp.core.domain.graph import ToolGraph
+from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.engine.element_reading import ElementReading
+from flowdrop_lsp.core.engine.elements import ARRAYS, Element, ElementList
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.rules.base import RuleContext
+from flowdrop_lsp.core.rules.document import syntax_findings
+from flowdrop_lsp.core.syntax.reader import REGION_CONTEXT
+from flowdrop_lsp.core.syntax.tree import JsonValue, SyntaxProblem
+from flowdrop_lsp.core.text.positions import EditableText, Span
+
+
+@dataclass
+class ChangeStats:
+    """What the last change re-did (for `flowdrop.stats` and the recompute-count tests)."""
+
+    full_reread: bool = True
+    elements_reread: int = 0
+    consumers_recomputed: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "fullReread": self.full_reread,
+            "elementsReread": self.elements_reread,
+            "consumersRecomputed": self.consumers_recomputed,
+        }
+
+
+@dataclass(frozen=True)
+class EditPlan:
+    """The elements [first, stop) of `array` an edit touches (old offsets); `inside_one` when
+    it falls strictly inside one element without syntax problems."""
+
+    array: str
+    first: int
+    stop: int
+    inside_one: bool
+
+
+class IncrementalEdits(ElementReading):
+    """The incremental half of WorkflowDocument (see core.engine.document), apart so that each
+    module stays readable; it reads and writes the document's state declared here."""
+
+    buffer: EditableText
+    graph: ToolGraph
+    context: RuleContext
+    lists: dict[str, ElementList]
+    array_spans: dict[str, list[int]]
+    root_findings: list[Finding]
+    _stats: ChangeStats
+
+    def _plan(self, start: int, end: int) -> EditPlan | None:
+        """Which elements of which array an edit touches, before the text changes; None when
+        it is not inside an array's interior."""
+        name = next((n for n, (a, b) in self.array_spans.items() if a < start and end < b), None)
+        if name is None:
+            return None
+        owner = self.lists[name]
+        first = owner.ends.bisect_right(start)  # the first element ending after `start`
+        stop = owner.starts.bisect_right(end - 1)  # the first element starting at or after `end`
+        inside_one = (
+            stop == first + 1
+            and owner.start(first) < start
+            and end < owner.end(first)
+            and not owner.elements[first].broken
+        )
+        return EditPlan(name, first, stop, inside_one)
+
+    def _apply(self, plan: EditPlan, start: int, end: int, delta: int) -> bool:
+        """Re-read what the edit touched in the (already edited) text; False to re-read all.
+
+        An edit inside one whole element re-reads that element alone, when it is still one
+        whole element (the usual case: a label being typed). Otherwise the stretch between the
+        untouched elements around the edit is re-read as a whole read reads it, broken or not:
+        a half-typed element in it becomes an element with its syntax findings, a stray comma a
+        finding between elements. A broken element just before the stretch is re-read with it
+        (what follows a half-typed element decides where it ends), and when what is read runs
+        on into the next element (an unclosed element swallowing it), the stretch grows."""
+        name, first, stop = plan.array, plan.first, plan.stop
+        owner = self.lists[name]
+        if plan.inside_one:
+            element_start, element_end = owner.start(first), owner.end(first)
+            element_text = self.buffer.slice(element_start, element_end + delta)
+            column = self.buffer.position(element_start)[1] if self.reader.needs_column else 0
+            value, found = self.reader.reread_element(element_text, column, name)
+            if (
+                value is not None
+                and value.start == 0
+                and value.end == len(element_text)
+                and not any(p.kind == "syntax" for p in found)
+            ):
+                self._move_after(name, end, delta, first_in_array=stop)
+                self._replace_elements(
+                    owner, first, stop, [value], element_text, element_start, list(found)
+                )
+                return True
+        while first > 0 and owner.elements[first - 1].broken:
+            first -= 1
+        array_start, array_end = self.array_spans[name]
+        growth = 1
+        while True:
+            region_start = owner.end(first - 1) if first > 0 else array_start + 1
+            region_end = owner.start(stop) if stop < len(owner) else array_end - 1
+            new_end = region_end + delta
+            region_text = self.buffer.slice(
+                region_start, min(len(self.buffer), new_end + REGION_CONTEXT)
+            )
+            region = self.reader.reread_region(region_text, new_end - region_start, name, first > 0)
+            if region is None:
+                return False
+            if not isinstance(region, str):
+                break
+            if stop == len(owner):  # …past the array's end: the structure above is broken
+                return False
+            stop = min(len(owner), stop + growth)
+            growth *= 2
+        values, problems = region[0], list(region[1])
+        # The stretch's findings between elements are made again (old offsets, inclusive: a
+        # missing ',' is reported at the next element's start).
+        owner.gaps = [g for g in owner.gaps if not region_start <= g.span.start <= region_end]
+        self._move_after(name, end, delta, first_in_array=stop)
+        self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
+        owner.gaps.extend(_absolute(f, region_start) for f in syntax_findings(problems))
+        return True
+
+    def _move_after(self, name: str, end: int, delta: int, first_in_array: int) -> None:
+        """Move everything after an edit ending at `end` (old offsets) by `delta`."""
+        if not delta:
+            return
+        self.lists[name].shift_from(first_in_array, delta)
+        self.array_spans[name][1] += delta
+        for other in ARRAYS:
+            if other != name and other in self.array_spans and self.array_spans[other][0] >= end:
+                self.array_spans[other][0] += delta
+                self.array_spans[other][1] += delta
+                self.lists[other].shift_from(0, delta)
+        self.root_findings = [_shift_finding(f, end, delta) for f in self.root_findings]
+        for owner in self.lists.values():
+            if owner.gaps:
+                owner.gaps = [_shift_finding(f, end, delta) for f in owner.gaps]
+
+    def _replace_elements(
+        self,
+        owner: ElementList,
+        first: int,
+        stop: int,
+        values: list[JsonValue],
+        text: str,
+        offset: int,
+        problems: list[SyntaxProblem],
+    ) -> None:
+        """Swap elements [first, stop) for new ones read from `values` (in `text`, at `offset`)."""
+        old = owner.elements[first:stop]
+        graph = self.graph
+        affected: set[str] = set()
+        for element in old:
+            affected |= self._affected_by(element.model)
+            if isinstance(element, Element):
+                self._with_findings.discard(element)
+            else:
+                owner.plain -= 1
+        for element in old:
+            graph.remove(element.model)
+        del owner.elements[first:stop]
+        owner.starts.replace(first, stop, [])
+        owner.ends.replace(first, stop, [])
+        created = self._read_elements(owner, first, values, text, offset, problems)
+        if len(created) != stop - first:
+            for index in range(first + len(created), len(owner)):
+                moved = owner.elements[index]
+                if isinstance(moved, Element):
+                    moved.index = index
+        for element in created:
+            graph.add(element.model)
+        # …and after it, for the old ids too: a toolbox deleted may leave a consumer behind.
+        for element in (*old, *created):
+            affected |= self._affected_by(element.model)
+        self.context.refresh(affected)
+        self._stats = ChangeStats(False, len(created), sorted(self.context.recomputed))
+
+    def _affected_by(self, model: Node | Edge | None) -> set[str]:
+        """Consumers whose per-consumer findings may change with this node or edge."""
+        # The node (or target) itself always: it may have just stopped being a consumer, and
+        # refresh drops what was cached for it.
+        if isinstance(model, Node) and model.id is not None:
+            return self.graph.consumers_affected_by(model.id) | {model.id}
+        if isinstance(model, Edge) and model.is_tool and model.target is not None:
+            return self.graph.consumers_affected_by(model.target) | {model.target}
+        return set()
+
+
+def _absolute(finding: Finding, offset: int) -> Finding:
+    """A finding made in a stretch's own coordinates, in the document's."""
+    return finding.map_spans(lambda span: Span(span.start + offset, span.end + offset))
+
+
+def _shift_span(span: Span, at: int, delta: int) -> Span:
+    return Span(span.start + delta, span.end + delta) if span.start >= at else span
+
+
+def _shift_finding(finding: Finding, at: int, delta: int) -> Finding:
+    """A root-level finding (absolute spans) after an edit of length `delta` before `at`."""
+    return finding.map_spans(lambda span: _shift_span(span, at, delta))
