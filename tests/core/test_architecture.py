@@ -402,3 +402,21 @@ def test_the_reader_seam_knows_both_formats() -> None:
     imported = GRAPH["flowdrop_lsp.core.syntax.reader"]
     assert any(_is_under(m, "flowdrop_lsp.core.syntax.json") for m in imported)
     assert any(_is_under(m, "flowdrop_lsp.core.syntax.yaml") for m in imported)
+
+
+# --- files cut along their seams ---------------------------------------------------------
+
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_over_600_lines() -> None:
+    """A module that outgrows this holds several things: cut it along its seams (a package)."""
+    bench = PACKAGE.parent / "bench"
+    sources = [*PACKAGE.rglob("*.py"), *bench.rglob("*.py")]
+    assert len(sources) > 60
+    oversized = {
+        str(path.relative_to(PACKAGE.parent)): count
+        for path in sources
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert oversized == {}
