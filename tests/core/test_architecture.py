@@ -76,7 +76,7 @@ def test_cli_and_lsp_never_import_each_other() -> None:
 
 def test_the_entry_module_dispatches_both_commands() -> None:
     modules = imported_modules(PACKAGE / "entry.py")
-    assert "flowdrop_lsp.cli.main" in modules and "flowdrop_lsp.lsp.server" in modules
+    assert "flowdrop_lsp.cli.main" in modules and "flowdrop_lsp.lsp.app" in modules
 
 
 # One reader seam (core/syntax/reader.py): only it, and the format modules themselves, read or write a
