@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
-        from flowdrop_lsp.lsp.server import run_server  # only the server needs pygls
+        from flowdrop_lsp.lsp.app import run_server  # only the server needs pygls
 
         return run_server(tcp=args.tcp)
     if args.command == "rule":

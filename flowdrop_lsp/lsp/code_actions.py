@@ -9,12 +9,10 @@ any unexpected problem it answers with no actions and logs why.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.fixes import preferred_edits
 from flowdrop_lsp.lsp.convert import (
     SOURCE,
     fix_data,
@@ -23,9 +21,12 @@ from flowdrop_lsp.lsp.convert import (
     workspace_edit,
 )
 from flowdrop_lsp.lsp.current import document_at
-from flowdrop_lsp.lsp.documents import Document
 from flowdrop_lsp.lsp.guard import answers_on_failure
-from flowdrop_lsp.lsp.server import FlowdropServer
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.core.findings import Finding
+    from flowdrop_lsp.lsp.documents import Document
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 FIX_ALL_KIND = "source.fixAll.flowdrop"
 
@@ -125,7 +126,7 @@ def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[typ
             actions.extend(_quick_fixes(ls, document, diagnostic))
         actions.sort(key=lambda action: not action.is_preferred)  # Enter takes the first one
     if _wants(only, FIX_ALL_KIND):
-        edits = preferred_edits(document.findings())
+        edits = document.workflow.fix_all_edits()
         if edits:
             lsp_edits = [
                 types.TextEdit(

@@ -6,26 +6,27 @@ Arguments: `[uri]`. Answers `{"uri", "version", "fullReread", "elementsReread",
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flowdrop_lsp.lsp.server import FlowdropServer
+if TYPE_CHECKING:
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 STATS = "flowdrop.stats"
 
 
+def stats(ls: FlowdropServer, *args: Any) -> dict[str, Any] | None:
+    uri = args[0] if args and isinstance(args[0], str) else None
+    if uri is None and args and isinstance(args[0], list) and args[0]:
+        uri = args[0][0]  # some clients wrap the arguments in a list
+    document = ls.documents.get(uri) if isinstance(uri, str) else None
+    if document is None:
+        return None
+    return {"uri": document.uri, "version": document.version, **document.workflow.stats()}
+
+
 def register(server: FlowdropServer) -> None:
+    # No `ls` parameter: pygls reads a command handler's type hints at run time, and the server
+    # type is imported for the type checker only (lsp/server.py imports no feature).
     @server.command(STATS)
-    def stats(ls: FlowdropServer, *args: Any) -> dict[str, Any] | None:
-        uri = args[0] if args and isinstance(args[0], str) else None
-        if uri is None and args and isinstance(args[0], list) and args[0]:
-            uri = args[0][0]  # some clients wrap the arguments in a list
-        document = ls.documents.get(uri) if isinstance(uri, str) else None
-        if document is None:
-            return None
-        findings = document.findings()
-        return {
-            "uri": document.uri,
-            "version": document.version,
-            "findings": len(findings),
-            **document.engine.stats.as_dict(),
-        }
+    def on_stats(*args: Any) -> dict[str, Any] | None:
+        return stats(server, *args)

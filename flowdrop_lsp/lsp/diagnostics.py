@@ -8,6 +8,7 @@ off and rely on the push."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -15,8 +16,10 @@ from flowdrop_lsp.lsp import node_types_sync
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Change, ChangeRejected, Document
 from flowdrop_lsp.lsp.guard import answers_on_failure
-from flowdrop_lsp.lsp.server import FlowdropServer
 from flowdrop_lsp.lsp.settings_sync import show_new_problems
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 log = logging.getLogger("flowdrop_lsp")
 

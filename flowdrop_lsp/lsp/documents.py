@@ -3,7 +3,8 @@
 The server keeps its own buffers instead of pygls's workspace (whose text sync rebuilds the
 whole document per change, see the protocol override in server.py), so that what we analyse
 is always exactly the buffer the client sent — unsaved and untitled ones included, never the
-disk — and an edit costs what it touches (core/engine/document.py).
+disk — and an edit costs what it touches. Each buffer is analysed by the editor facade
+(core/ide/service.py), which answers every feature about it.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlparse
 
-from flowdrop_lsp.core.config.selection import named_as_workflow, syntax_of
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.ide.service import WorkflowService, syntax_of
 from flowdrop_lsp.core.text.positions import EditableText, Encoding
 
 
@@ -64,7 +64,7 @@ class Document:
         self.language_id = language_id
         self.version = version
         self.settings = settings
-        self.engine = self._engine(text)
+        self.workflow = self._analysed(text)
         self.published = False  # whether diagnostics were published (so they can be cleared)
         # After a change we could not apply, our buffer no longer matches the client's: only a
         # full-text change (or reopening) brings them back together.
@@ -83,11 +83,11 @@ class Document:
     @property
     def lines(self) -> EditableText:
         """Positions and offsets of the current text (the LineIndex interface)."""
-        return self.engine.buffer
+        return self.workflow.lines
 
     @property
     def text(self) -> str:
-        return self.engine.text
+        return self.workflow.text
 
     def apply(self, changes: Iterable[Change], version: int, encoding: Encoding) -> None:
         """Apply the content changes of one didChange, in order, as LSP says: all of them, or
@@ -104,64 +104,61 @@ class Document:
             pending = pending[full[-1] :]
         # A single change is checked before anything is applied; with several, the text from
         # before the first is kept to restore (each is checked against its predecessors' result).
-        before = self.engine.text if len(pending) > 1 else None
+        before = self.workflow.text if len(pending) > 1 else None
         for change in pending:
             if why := unappliable(change, self._line_count()):
                 if before is not None:
                     self._reset(before)
                 self.out_of_sync = True
                 raise ChangeRejected(why)
-            buffer = self.engine.buffer
+            buffer = self.workflow.lines
             if change.range is None:
-                self.engine.apply_edit(0, len(buffer), change.text)
+                self.workflow.apply_edit(0, len(buffer), change.text)
                 continue
             start_line, start_char, end_line, end_char = change.range
             start = buffer.offset(start_line, start_char, encoding)
             end = max(start, buffer.offset(end_line, end_char, encoding))
-            self.engine.apply_edit(start, end, change.text)
+            self.workflow.apply_edit(start, end, change.text)
         self.out_of_sync = False
         self.version = version
 
     def _line_count(self) -> int:
-        return len(self.engine.buffer.lines)
+        return len(self.workflow.lines.lines)
 
-    def _engine(self, text: str) -> WorkflowDocument:
-        # The server closes every engine it drops (`_reset`, DocumentStore.close), so the
-        # engine may freeze its analysis out of the collector's way (see WorkflowDocument._load).
-        return WorkflowDocument(
+    def _analysed(self, text: str) -> WorkflowService:
+        # The server closes every analysis it drops (`_reset`, DocumentStore.close), so the
+        # engine may keep it out of the collector's way (see WorkflowService).
+        return WorkflowService(
             text,
             self.settings,
             allow_comments=self.allow_comments,
             syntax=self.syntax,
-            freeze_after_read=True,
+            release_on_close=True,
         )
 
     def _reset(self, text: str) -> None:
-        self.engine.close()
-        self.engine = self._engine(text)
+        self.workflow.close()
+        self.workflow = self._analysed(text)
 
     def reconfigure(self, settings: Settings) -> None:
         """New settings: re-read the text under them (only when they differ)."""
         if settings != self.settings:
             self.settings = settings
-            self._reset(self.engine.text)
+            self._reset(self.workflow.text)
 
     def findings(self) -> tuple[Finding, ...]:
-        return self.engine.findings()
+        return self.workflow.findings()
 
     def is_flowdrop(self, workspace_folder: PurePosixPath | None) -> bool:
         """A FlowDrop workflow: a path matching the configured globs (relative to the settings
         file's folder, else `workspace_folder`), or JSON whose content is FlowDrop's shape
-        (core.config.selection). Unrelated JSON gets nothing."""
+        (WorkflowService.is_flowdrop). Unrelated JSON gets nothing."""
         # Every request asks (hover, definition, code lens…), and the answer costs glob matching
         # or element parses: it is kept until the text, the settings or the folder change.
-        key = (self.version, id(self.engine), self.settings, workspace_folder)
+        key = (self.version, id(self.workflow), self.settings, workspace_folder)
         if self._flowdrop_verdict is not None and self._flowdrop_verdict[0] == key:
             return self._flowdrop_verdict[1]
-        path = uri_path(self.uri)
-        verdict = (
-            path is not None and named_as_workflow(path, self.settings, workspace_folder)
-        ) or self.engine.looks_like_flowdrop
+        verdict = self.workflow.is_flowdrop(uri_path(self.uri), workspace_folder)
         self._flowdrop_verdict = (key, verdict)
         return verdict
 
@@ -184,7 +181,7 @@ class DocumentStore:
     def close(self, uri: str) -> Document | None:
         document = self._documents.pop(uri, None)
         if document is not None:
-            document.engine.close()
+            document.workflow.close()
         return document
 
     def all(self) -> list[Document]:

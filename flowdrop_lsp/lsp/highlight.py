@@ -3,13 +3,16 @@ it — its declaration (`Write`: that is where it is defined) and its references
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
-from flowdrop_lsp.core.ide.navigation import REFERENCE_KINDS, Kind
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.definition import node_id_at
 from flowdrop_lsp.lsp.guard import answers_on_failure
-from flowdrop_lsp.lsp.server import FlowdropServer
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 
 def register(server: FlowdropServer) -> None:
@@ -21,14 +24,14 @@ def register(server: FlowdropServer) -> None:
         found = node_id_at(ls, params.text_document.uri, params.position)
         if found is None:
             return None
-        document, index, occurrence = found
+        document, occurrence = found
         encoding = ls.encoding
         return [
             types.DocumentHighlight(
-                range=to_range(document.lines, o.span, encoding),
+                range=to_range(document.lines, h.span, encoding),
                 kind=types.DocumentHighlightKind.Write
-                if o.kind is Kind.DECLARATION
+                if h.is_declaration
                 else types.DocumentHighlightKind.Read,
             )
-            for o in index.occurrences(occurrence.node_id, REFERENCE_KINDS)
+            for h in document.workflow.highlights(occurrence.node_id)
         ]

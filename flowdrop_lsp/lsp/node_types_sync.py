@@ -14,13 +14,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from flowdrop_lsp.core.config.node_types import is_definition_file
 from flowdrop_lsp.lsp.documents import uri_path
-from flowdrop_lsp.lsp.server import FlowdropServer
 from flowdrop_lsp.lsp.settings_sync import show_new_problems
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 log = logging.getLogger(__name__)
 WATCH_GLOB = "**/flowdrop_node_type.flowdrop_node_type.*.{yml,yaml}"

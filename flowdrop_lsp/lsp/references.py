@@ -6,14 +6,15 @@ An edge id that spells the node id is renamed with it (lsp/rename.py) but is not
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
-from flowdrop_lsp.core.ide.navigation import REFERENCE_KINDS, Kind
 from flowdrop_lsp.lsp.definition import locations, node_id_at
 from flowdrop_lsp.lsp.guard import answers_on_failure
-from flowdrop_lsp.lsp.server import FlowdropServer
 
-_WITHOUT_DECLARATION = REFERENCE_KINDS - {Kind.DECLARATION}
+if TYPE_CHECKING:
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 
 def register(server: FlowdropServer) -> None:
@@ -25,6 +26,6 @@ def register(server: FlowdropServer) -> None:
         found = node_id_at(ls, params.text_document.uri, params.position)
         if found is None:
             return None
-        document, index, occurrence = found
-        kinds = REFERENCE_KINDS if params.context.include_declaration else _WITHOUT_DECLARATION
-        return locations(ls, document, index.occurrences(occurrence.node_id, kinds))
+        document, occurrence = found
+        spans = document.workflow.references(occurrence.node_id, params.context.include_declaration)
+        return locations(ls, document, spans)

@@ -2,22 +2,27 @@
 
 From any place the id occurs (declaration, endpoint, handle, edge id), the rename edits the id
 everywhere: the node's `id`, every edge endpoint, the handles and the edge ids that embed it
-(core/navigation.rename_edits), written as the document's format writes strings. Refused with
+(core/ide/navigation.py, asked through core/ide/service.py), written as the document's format writes strings. Refused with
 an error the editor shows: a position that is not on a node id, an empty id, or an id that
 another node already has.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from flowdrop_lsp.core.ide.navigation import Occurrence, RenameRefused, rename_edits
+from flowdrop_lsp.core.ide.service import RenameRefused
 from flowdrop_lsp.lsp.convert import to_range, workspace_edit
 from flowdrop_lsp.lsp.definition import occurrence_at
-from flowdrop_lsp.lsp.documents import Document
 from flowdrop_lsp.lsp.guard import answers_on_failure
-from flowdrop_lsp.lsp.server import FlowdropServer
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.core.ide.service import Occurrence
+    from flowdrop_lsp.lsp.documents import Document
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 REQUEST_FAILED = -32803  # LSP's RequestFailed: the request was valid, the answer is "no"
 NOT_AN_ID = (
@@ -53,7 +58,7 @@ def _renamed_at(
     found = occurrence_at(ls, params.text_document.uri, params.position)
     if found is None:
         return None
-    document, _index, occurrence = found
+    document, occurrence = found
     if occurrence is None:
         raise _refuse(NOT_AN_ID)
     return document, occurrence
@@ -78,7 +83,7 @@ def _rename(ls: FlowdropServer, params: types.RenameParams) -> types.WorkspaceEd
         return None
     document, occurrence = found
     try:
-        edits = rename_edits(document.engine, occurrence.node_id, params.new_name)
+        edits = document.workflow.rename_edits(occurrence.node_id, params.new_name)
     except RenameRefused as refused:
         raise _refuse(str(refused)) from None
     encoding = ls.encoding

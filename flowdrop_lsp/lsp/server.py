@@ -1,4 +1,6 @@
-"""The FlowDrop language server: state, scheduling, and the wiring of one module per feature.
+"""The FlowDrop language server: its state (open documents, settings, client capabilities) and
+the scheduling of analyses. It imports no feature: each feature module registers itself on a
+server (lsp/app.py wires them), and names this class for the type checker only.
 
 Analysis runs on the asyncio loop, coalesced: a change marks its document dirty and one task
 analyses each dirty document once the loop is free, so a burst of edits costs one analysis of
@@ -11,14 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 import time
 import traceback
 from pathlib import PurePosixPath
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -29,7 +29,6 @@ from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace
 from flowdrop_lsp.lsp.documents import Document, DocumentStore, uri_path
-from flowdrop_lsp.lsp.transport import serve_stdio, serve_tcp
 
 log = logging.getLogger("flowdrop_lsp")
 
@@ -54,17 +53,6 @@ class FlowdropProtocol(LanguageServerProtocol):
         if workspace is not None and not isinstance(workspace, BuffersOnlyWorkspace):
             workspace.__class__ = BuffersOnlyWorkspace  # same state, text reads refused
         self.__dict__["_buffers_only_workspace"] = workspace
-
-    def handle_message(self, message: Any) -> None:
-        # pygls drops every message after `shutdown` without an answer; LSP wants requests
-        # answered with InvalidRequest (notifications other than `exit` are dropped).
-        method = getattr(message, "method", None)
-        if self._shutdown and method not in (None, types.EXIT) and hasattr(message, "id"):
-            log.warning("request %r after shutdown refused", method)
-            error = JsonRpcInvalidRequest(f"{method}: the server is shut down")
-            self._send_response(message.id, None, error.to_response_error())
-            return
-        super().handle_message(message)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
@@ -231,53 +219,3 @@ class FlowdropServer(LanguageServer):
             self.workspace_inlay_hint_refresh(None)
         if self._capability("workspace", "code_lens", "refresh_support"):
             self.workspace_code_lens_refresh(None)
-
-
-def create_server() -> FlowdropServer:
-    from flowdrop_lsp.lsp import (
-        code_actions,
-        code_lens,
-        commands,
-        completion,
-        definition,
-        diagnostics,
-        highlight,
-        hover,
-        inlay_hints,
-        node_types_sync,
-        references,
-        rename,
-        settings_sync,
-        symbols,
-    )
-
-    server = FlowdropServer()
-    settings_sync.register(server)
-    diagnostics.register(server)
-    code_actions.register(server)
-    commands.register(server)
-    hover.register(server)
-    inlay_hints.register(server)
-    code_lens.register(server)
-    node_types_sync.register(server)
-    definition.register(server)
-    references.register(server)
-    highlight.register(server)
-    rename.register(server)
-    symbols.register(server)
-    completion.register(server)
-    return server
-
-
-def run_server(tcp: str | None = None) -> int:
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.INFO, format="flowdrop-lsp: %(levelname)s %(message)s"
-    )
-    logging.getLogger("pygls").setLevel(
-        logging.WARNING
-    )  # stdout is the transport; keep stderr useful
-    server = create_server()
-    if tcp:
-        host, _, port = tcp.rpartition(":")
-        return serve_tcp(server, host or "127.0.0.1", int(port))
-    return serve_stdio(server)  # our framing, not pygls's start_io (lsp/transport.py)

@@ -1,21 +1,25 @@
-"""Settings over LSP: `initializationOptions`, `workspace/configuration` (section `flowdrop`),
-and `workspace/didChangeConfiguration`, which re-publishes every open document. Problems with
-the settings are shown to the user (`window/showMessage`) once each, and kept in the log."""
+"""Settings over LSP: `workspace/configuration` (section `flowdrop`) and
+`workspace/didChangeConfiguration`, which re-publishes every open document. Problems with the
+settings are shown to the user (`window/showMessage`) once each, and kept in the log.
+(`initializationOptions` arrive with `initialize`: lsp/lifecycle.py.)"""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from flowdrop_lsp.lsp.configuration import SECTION
-from flowdrop_lsp.lsp.server import FlowdropServer
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 CONFIGURATION_TIMEOUT = 5.0
 
 
-async def _pull_configuration(ls: FlowdropServer) -> None:
+async def pull_configuration(ls: FlowdropServer) -> None:
+    """Ask the client for the `flowdrop` section (where it can answer), and keep it."""
     if not ls.supports_configuration:
         return
     try:
@@ -45,30 +49,6 @@ def show_new_problems(ls: FlowdropServer) -> None:
 
 
 def register(server: FlowdropServer) -> None:
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: FlowdropServer, params: types.InitializeParams) -> None:
-        options: Any = params.initialization_options or {}
-        ls.settings.set_initialization_options(options)
-        from flowdrop_lsp.lsp.diagnostics import enable_pull_diagnostics
-
-        # `pullDiagnostics: false` may sit at the top level or inside a `flowdrop` section
-        # (editors merge user options with ours, so both shapes happen).
-        levels = [options, options.get(SECTION)] if isinstance(options, dict) else []
-        wants_pull = not any(
-            isinstance(level, dict) and level.get("pullDiagnostics") is False for level in levels
-        )
-        if ls.supports_pull_diagnostics and wants_pull:
-            enable_pull_diagnostics(ls)
-
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: FlowdropServer, params: types.InitializedParams) -> None:
-        from flowdrop_lsp.lsp.node_types_sync import start_watching
-
-        start_watching(ls)
-        await _pull_configuration(ls)
-        ls.republish_all()
-        show_new_problems(ls)
-
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(
         ls: FlowdropServer, params: types.DidChangeConfigurationParams
@@ -76,6 +56,6 @@ def register(server: FlowdropServer) -> None:
         pushed = params.settings
         if isinstance(pushed, dict) and pushed.get(SECTION) is not None:
             ls.settings.set_client_settings(pushed)
-        await _pull_configuration(ls)
+        await pull_configuration(ls)
         ls.republish_all()
         show_new_problems(ls)

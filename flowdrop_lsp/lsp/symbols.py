@@ -11,27 +11,21 @@ case), at most MAX_WORKSPACE_SYMBOLS of them.
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.ide.navigation import (
-    ROLE_ORDER,
-    EdgeSymbol,
-    NodeSymbol,
-    Role,
-    edge_symbols,
-    matching_nodes,
-    node_symbols,
-)
-from flowdrop_lsp.core.text.positions import EditableText, Encoding, Span, units_in
-from flowdrop_lsp.lsp.convert import to_range
+from flowdrop_lsp.core.ide.service import EdgeSymbol, NodeSymbol, Role
+from flowdrop_lsp.core.text.positions import Span
+from flowdrop_lsp.lsp.convert import RangeSweep, to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import Document, uri_path
 from flowdrop_lsp.lsp.guard import answers_on_failure
-from flowdrop_lsp.lsp.server import FlowdropServer
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.lsp.server import FlowdropServer
 
 MAX_WORKSPACE_SYMBOLS = 500
-EDGES = "Edges"
 
 KIND_OF_ROLE = {
     Role.CONSUMER: types.SymbolKind.Class,
@@ -41,99 +35,39 @@ KIND_OF_ROLE = {
 }
 
 
-def _node_detail(symbol: NodeSymbol) -> str:
-    parts = [symbol.node_id or "(no id)"]
-    if symbol.type_id:
-        parts.append(symbol.type_id)
-    return " · ".join(parts)
-
-
-def _edge_detail(symbol: EdgeSymbol) -> str:
-    kind = "tool" if symbol.is_tool else "edge"
-    return f"{kind} {symbol.edge_id}" if symbol.edge_id else kind
-
-
-def _group_span(document: Document, array: str, children: list[Span]) -> Span:
-    """A group covers its array (so every child's range is inside it)."""
-    bounds = document.engine.array_spans.get(array)
-    if bounds is not None:
-        return Span(bounds[0], bounds[1])
-    return Span(min(s.start for s in children), max(s.end for s in children))
-
-
-class _Positions:
-    """Positions of many offsets at once: one sweep down the lines in offset order, instead of
-    a binary search per offset (an outline of 10k nodes asks for 40k positions)."""
-
-    def __init__(self, lines: EditableText, offsets: list[int], encoding: Encoding) -> None:
-        self.found: dict[int, types.Position] = {}
-        line, line_count = 0, len(lines.lines)
-        for offset in sorted(set(offsets)):
-            while line + 1 < line_count and lines.line_start(line + 1) <= offset:
-                line += 1
-            start = lines.line_start(line)
-            character = units_in(lines.slice(start, offset), encoding)
-            self.found[offset] = types.Position(line=line, character=character)
-
-    def range(self, span: Span) -> types.Range:
-        return types.Range(start=self.found[span.start], end=self.found[span.end])
-
-
-def _group(
-    name: str, span: Span, children: list[types.DocumentSymbol], at: _Positions
-) -> types.DocumentSymbol:
-    """A role's nodes, or the edges, under one symbol that covers their array (its count as
-    detail, selected at the array's start)."""
-    return types.DocumentSymbol(
-        name=name,
-        detail=str(len(children)),
-        kind=types.SymbolKind.Namespace,
-        range=at.range(span),
-        selection_range=at.range(Span(span.start, span.start)),
-        children=children,
-    )
+def _kind(symbol: NodeSymbol | EdgeSymbol) -> types.SymbolKind:
+    return KIND_OF_ROLE[symbol.role] if isinstance(symbol, NodeSymbol) else types.SymbolKind.Event
 
 
 def document_symbols(ls: FlowdropServer, document: Document) -> list[types.DocumentSymbol]:
-    engine = document.engine
-    nodes = node_symbols(engine)
-    edges = edge_symbols(engine)
-    node_group = _group_span(document, "nodes", [n.span for n in nodes]) if nodes else None
-    edge_group = _group_span(document, "edges", [e.span for e in edges]) if edges else None
-    groups_at = [g for g in (node_group, edge_group) if g is not None]
-    offsets = [o for n in nodes for o in (n.span.start, n.span.end, n.selection.end)]
-    offsets += [o for e in edges for o in (e.span.start, e.span.end, e.selection.end)]
-    offsets += [o for g in groups_at for o in (g.start, g.end)]
-    at = _Positions(document.lines, offsets, ls.encoding)
-    groups: list[types.DocumentSymbol] = []
-    for role in ROLE_ORDER:
-        members = [n for n in nodes if n.role is role]
-        if not members or node_group is None:
-            continue
-        children = [
-            types.DocumentSymbol(
-                name=n.name,
-                detail=_node_detail(n),
-                kind=KIND_OF_ROLE[n.role],
-                range=at.range(n.span),
-                selection_range=at.range(n.selection),
-            )
-            for n in members
-        ]
-        groups.append(_group(role.value, node_group, children, at))
-    if edges and edge_group is not None:
-        children = [
-            types.DocumentSymbol(
-                name=e.name,
-                detail=_edge_detail(e),
-                kind=types.SymbolKind.Event,
-                range=at.range(e.span),
-                selection_range=at.range(e.selection),
-            )
-            for e in edges
-        ]
-        groups.append(_group(EDGES, edge_group, children, at))
-    return groups
+    """The outline (core/ide/outline.py): each group covers its array, its member count as
+    detail, selected at the array's start."""
+    groups = document.workflow.outline()
+    offsets = [o for g in groups for o in (g.span.start, g.span.end)]
+    offsets += [
+        o for g in groups for m in g.members for o in (m.span.start, m.span.end, m.selection.end)
+    ]
+    at = RangeSweep(document.lines, offsets, ls.encoding)
+    return [
+        types.DocumentSymbol(
+            name=group.name,
+            detail=str(len(group.members)),
+            kind=types.SymbolKind.Namespace,
+            range=at.range(group.span),
+            selection_range=at.range(Span(group.span.start, group.span.start)),
+            children=[
+                types.DocumentSymbol(
+                    name=member.name,
+                    detail=member.detail,
+                    kind=_kind(member),
+                    range=at.range(member.span),
+                    selection_range=at.range(member.selection),
+                )
+                for member in group.members
+            ],
+        )
+        for group in groups
+    ]
 
 
 def flat_symbols(groups: list[types.DocumentSymbol], uri: str) -> list[types.SymbolInformation]:
@@ -183,7 +117,7 @@ def register(server: FlowdropServer) -> None:
             document = document_at(ls, opened.uri)
             if document is None or not ls.is_flowdrop(document):
                 continue
-            for node in matching_nodes(document.engine, params.query, room):
+            for node in document.workflow.matching_nodes(params.query, room):
                 found.append(
                     types.WorkspaceSymbol(
                         name=node.name,

@@ -186,7 +186,10 @@ def dispatch_message(protocol: JsonRPCProtocol, data: Any) -> None:
             )
         return
     is_request = "method" in data and "id" in data
-    if is_request and getattr(protocol, "_shutdown", False):  # whatever its params
+    # The one shutdown refusal: every message passes here, before its params are read. pygls
+    # would drop a request after `shutdown` unanswered; LSP wants InvalidRequest (whatever the
+    # params). Notifications other than `exit` are dropped by pygls, as LSP says.
+    if is_request and getattr(protocol, "_shutdown", False):
         log.warning("request %r after shutdown refused", method)
         _answer_error(protocol, msg_id, JsonRpcInvalidRequest(f"{method}: the server is shut down"))
         return

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from flowdrop_lsp.lsp.app import create_server
 from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace, WorkspaceReadRefused, document_at
-from flowdrop_lsp.lsp.server import create_server
 
 
 def test_the_workspace_pygls_creates_refuses_text_reads(tmp_path):

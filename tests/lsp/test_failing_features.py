@@ -15,9 +15,10 @@ from lsprotocol import types
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.lsp import diagnostics
+from flowdrop_lsp.lsp.app import create_server
 from flowdrop_lsp.lsp.code_lens import SHOW_TOOLS
 from flowdrop_lsp.lsp.commands import STATS
-from flowdrop_lsp.lsp.server import FlowdropServer, create_server
+from flowdrop_lsp.lsp.server import FlowdropServer
 
 URI = "file:///work/flow.flowdrop.json"
 DOC = types.TextDocumentIdentifier(uri=URI)

@@ -10,10 +10,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from flowdrop_lsp.core.engine.document import WorkflowDocument
-from flowdrop_lsp.core.ide import insight
+from flowdrop_lsp.core.ide.service import WorkflowService
 from flowdrop_lsp.core.text.positions import LineIndex
-from flowdrop_lsp.lsp import hover
 from tests.core.test_insight import SITE_YAML
 from tests.lsp.conftest import REPO, Session, server_command
 from tests.lsp.test_server import replace_span
@@ -207,16 +205,15 @@ async def test_labels_never_turn_into_markup(session: Session) -> None:
 # ----- never failing, whatever the text and wherever the mouse ------------------------------
 
 
-def _every_answer(document: WorkflowDocument) -> int:
-    """Ask about every offset of the document, as a mouse sweeping over it would; returns how
-    many offsets had something to say."""
-    ctx, answered = document.context, 0
+def _every_answer(document: WorkflowService) -> int:
+    """Ask about every offset of the document, as a mouse sweeping over it would, in Markdown
+    and in plain text; returns how many offsets had something to say."""
+    answered = 0
     for offset in range(len(document.text) + 1):
-        target = insight.target_at(document, offset)
-        if isinstance(target, insight.BranchTarget):
-            answered += bool(hover.branch_hover(ctx, hover.MarkdownWriter(), target))
-        elif target is not None and target.node.id is not None:
-            answered += bool(hover.node_hover(ctx, hover.Writer(), target.node.id))
+        markdown = document.hover(offset, markdown=True)
+        plain = document.hover(offset, markdown=False)
+        assert (markdown is None) == (plain is None)
+        answered += markdown is not None
     return answered
 
 
@@ -226,9 +223,9 @@ def test_every_offset_of_every_fixture_and_of_broken_texts_is_answered_without_f
     assert len(fixtures) >= 10
     for path in fixtures:
         text = path.read_text(encoding="utf-8")
-        assert _every_answer(WorkflowDocument(text)) > 0, path.name  # tools or agents in each
+        assert _every_answer(WorkflowService(text)) > 0, path.name  # tools or agents in each
         for cut in (len(text) // 3, len(text) // 2):  # half-typed: a syntax error mid-way
-            _every_answer(WorkflowDocument(text[:cut]))
+            _every_answer(WorkflowService(text[:cut]))
     yaml_text = SITE_YAML.read_text(encoding="utf-8")
-    assert _every_answer(WorkflowDocument(yaml_text, syntax="yaml")) > 0
-    _every_answer(WorkflowDocument(yaml_text[: len(yaml_text) // 2] + "\n  - {", syntax="yaml"))
+    assert _every_answer(WorkflowService(yaml_text, syntax="yaml")) > 0
+    _every_answer(WorkflowService(yaml_text[: len(yaml_text) // 2] + "\n  - {", syntax="yaml"))

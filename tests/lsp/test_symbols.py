@@ -59,14 +59,13 @@ async def test_workspace_symbols_across_open_documents(session: Session) -> None
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
 def test_the_position_sweep_agrees_with_one_by_one_conversion(encoding: str) -> None:
     from flowdrop_lsp.core.text.positions import EditableText, Span
-    from flowdrop_lsp.lsp.convert import to_range
-    from flowdrop_lsp.lsp.symbols import _Positions
+    from flowdrop_lsp.lsp.convert import RangeSweep, to_range
 
     text = 'a🤖b\r\n数据 "x"\n\n🎉🎉 end\rlast 🤖'
     lines = EditableText(text)
     lines.replace(3, 3, "检索")  # an edit: line starts now shifted lazily
     spans = [Span(start, end) for start in range(len(lines)) for end in (start, len(lines))]
     offsets = [o for s in spans for o in (s.start, s.end)]
-    at = _Positions(lines, offsets, encoding)  # type: ignore[arg-type]
+    at = RangeSweep(lines, offsets, encoding)  # type: ignore[arg-type]
     for span in spans:
         assert at.range(span) == to_range(lines, span, encoding)  # type: ignore[arg-type]

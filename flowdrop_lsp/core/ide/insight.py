@@ -6,9 +6,9 @@ Pure queries on the incremental engine's current state (core/engine/document.py)
 (core/domain/graph.py, read through its public methods) and the rule context's cached flattened sets,
 so a question costs what it is about, never a re-read of the document. Finding what is under
 a cursor bisects the engine's element offsets (O(log n) at any document size); what is in a
-visible range walks only the elements in it. The LSP hover, inlay hints and code lens
-(lsp/hover.py, lsp/inlay_hints.py, lsp/code_lens.py) render these; the same facts could serve
-the CLI.
+visible range walks only the elements in it. Hover, inlay hints and code lenses
+(core/ide/hover.py, hints.py, lenses.py) put these into words; the same facts could serve the
+CLI.
 
 Roles are by node id, as in the graph: a node that is not the first definition of its id plays
 no part in the workflow (R2 reports it), so nothing is said about it here.

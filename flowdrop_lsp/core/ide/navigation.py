@@ -35,10 +35,9 @@ from flowdrop_lsp.core.config.settings import (
     DEFAULT_TOOL_ACCEPTING_TYPES,
 )
 from flowdrop_lsp.core.domain.model import Edge, Node
-from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import TextEdit
 from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString
-from flowdrop_lsp.core.text.literals import json_string
-from flowdrop_lsp.core.text.positions import EditableText, Span
+from flowdrop_lsp.core.text.positions import Span
 
 if TYPE_CHECKING:
     from flowdrop_lsp.core.engine.document import WorkflowDocument
@@ -323,19 +322,11 @@ def _token_edits(
         cursor = occurrence.at + len(old_id)
     pieces.append(token.value[cursor:])
     new_value = "".join(pieces)
-    # The format's own writer (the reader seam: JSON literal, or YAML keeping the scalar's style).
-    planned = Finding(
-        "rename",
-        Severity.HINT,
-        "",
-        token.span,
-        fixes=(Fix("rename", (TextEdit(token.span, json_string(new_value)),)),),
-    )
-    written = document.reader.write_fixes(planned, document.buffer).fixes
-    if not written:
-        raise RenameRefused(f'"{new_id}" cannot be written here in this format.')
-    literal = written[0].edits[0].new_text
     raw = document.buffer.slice(token.span.start, token.span.end)
+    # The format's own writer (the reader seam: JSON literal, or YAML keeping the scalar's style).
+    literal = document.reader.quote_string(new_value, raw)
+    if literal is None:
+        raise RenameRefused(f'"{new_id}" cannot be written here in this format.')
     if token.verbatim_at is not None:
         at = token.verbatim_at
         if literal == raw[:at] + new_value + raw[at + len(token.value) :]:
@@ -370,6 +361,10 @@ class NodeSymbol:
     def name(self) -> str:
         return self.label or self.node_id or f"(node without id, type {self.type_id})"
 
+    @property
+    def detail(self) -> str:
+        return " · ".join(part for part in (self.node_id or "(no id)", self.type_id) if part)
+
 
 @dataclass(frozen=True, slots=True)
 class EdgeSymbol:
@@ -383,6 +378,11 @@ class EdgeSymbol:
     @property
     def name(self) -> str:
         return f"{self.source or '?'} → {self.target or '?'}"
+
+    @property
+    def detail(self) -> str:
+        kind = "tool" if self.is_tool else "edge"
+        return f"{kind} {self.edge_id}" if self.edge_id else kind
 
 
 def role_of(document: WorkflowDocument, node: Node) -> Role:
@@ -571,18 +571,9 @@ def written_value(document: WorkflowDocument, quote: str, value: str) -> str | N
     """`value` as it must be typed at a completion point opened with `quote` ("" none: the
     whole literal), written by the document's format (the reader seam); None when that quote
     cannot hold it (the writer would change the quoting style)."""
-    original = f"{quote}x{quote}"
-    planned = Finding(
-        "complete",
-        Severity.HINT,
-        "",
-        Span(0, len(original)),
-        fixes=(Fix("complete", (TextEdit(Span(0, len(original)), json_string(value)),)),),
-    )
-    written = document.reader.write_fixes(planned, EditableText(original)).fixes
-    if not written:
+    literal = document.reader.quote_string(value, f"{quote}x{quote}")
+    if literal is None:
         return None
-    literal = written[0].edits[0].new_text
     if not quote:
         return literal
     if len(literal) < 2 or literal[0] != quote or literal[-1] != quote:

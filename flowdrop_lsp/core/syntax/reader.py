@@ -27,7 +27,8 @@ from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JsonValue, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
-from flowdrop_lsp.core.syntax.yaml.writer import yaml_fixes
+from flowdrop_lsp.core.syntax.yaml.writer import yaml_fixes, yaml_scalar
+from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import EditableText
 
 _SHAPES = {"nodes": NODE_SHAPE, "edges": EDGE_SHAPE}
@@ -54,6 +55,9 @@ class WorkflowReader(Protocol):
     # Whether a syntax error inside `nodes`/`edges` stays local: a document with one is still
     # edited incrementally (`reread_region` re-reads broken stretches as a whole read would).
     local_syntax_errors: bool
+    # Whether a non-object item of `nodes`/`edges` (a number, a string…) reads alone exactly as
+    # the whole read read it, so that its finding can be made again from its own text.
+    plain_items_read_alone: bool
 
     def read(self, text: str) -> WholeRead: ...
 
@@ -84,6 +88,12 @@ class WorkflowReader(Protocol):
 
     def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding: ...
 
+    def quote_string(self, value: str, replacing: str) -> str | None:
+        """`value` written as a string in this format, in place of the text `replacing` (a
+        string token, whose style is kept where it can hold `value`); None when the format
+        cannot write it there. What a rename or a completion types."""
+        ...
+
     def looks_like_flowdrop(self, text: str) -> bool: ...
 
 
@@ -93,6 +103,7 @@ class JsonReader:
 
     name = "json"
     needs_column = False
+    plain_items_read_alone = True
 
     def __init__(self, allow_comments: bool = False) -> None:
         self.allow_comments = allow_comments
@@ -125,6 +136,9 @@ class JsonReader:
     def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding:
         return finding  # the rules write JSON string literals
 
+    def quote_string(self, value: str, replacing: str) -> str | None:
+        return json_string(value)
+
     def looks_like_flowdrop(self, text: str) -> bool:
         parsed = parse_json(text, allow_comments=self.allow_comments)
         broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
@@ -145,6 +159,8 @@ class YamlReader:
     # A broken YAML document is re-read whole on every edit (element boundaries are lines and
     # indentation, which a half-typed element changes).
     local_syntax_errors = False
+    # An item's text alone is not what the whole read read (indentation, anchors).
+    plain_items_read_alone = False
 
     def read(self, text: str) -> WholeRead:
         parsed, aliased = read_yaml(text)
@@ -171,6 +187,10 @@ class YamlReader:
 
     def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding:
         return yaml_fixes(finding, buffer)
+
+    def quote_string(self, value: str, replacing: str) -> str | None:
+        # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.
+        return yaml_scalar(replacing, value) if replacing else None
 
     def looks_like_flowdrop(self, text: str) -> bool:
         if not all(key.search(text) for key in _YAML_TOP_KEYS):

@@ -1,4 +1,4 @@
-"""How the answers (hover, code lens, inlay hints) say a count: one wording for all of them."""
+"""How the editor answers (hover, code lens, inlay hints) say a count: one wording for all."""
 
 from __future__ import annotations
 
