@@ -142,7 +142,7 @@ class ElementReading:
         )
         # A non-object item's finding is made again from its text (`_plain_findings`): JSON
         # only, where an item's text alone reads as the whole read read it.
-        plain_allowed = self.reader.name == "json"
+        plain_allowed = self.reader.plain_items_read_alone
         for position, value in enumerate(values):
             owned = inside.get(position)
             if plain_allowed and not owned and value.end not in cut_short and is_plain(value):
