@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.core.rules.registry import ALL_RULES, RULE_PAGES
-from tests.test_repository import OUTSIDE
+from tests.support.repository import OUTSIDE
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

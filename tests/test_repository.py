@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.support.repository import OUTSIDE
+
 REPO = Path(__file__).resolve().parents[1]
 # What the project runs: the package, its tests, the benchmark, the editor integrations' own
 # sources and scripts, the Makefile and CI.
@@ -22,7 +24,6 @@ SCANNED = (
     "Makefile",
     ".ci",
 )
-OUTSIDE = re.compile(r"\.\./shared|parents?\s*/\s*[\"']shared[\"']|[\"']shared[\"']\s*/")
 
 
 def _sources() -> list[Path]:
@@ -104,3 +105,40 @@ def test_make_fuzz_runs_the_property_tests_by_marker() -> None:
                     unmarked.append(f"{path.relative_to(REPO)}::{item.name}")
     assert runners >= 2, "no state machine runner found: the scan is broken"
     assert unmarked == []
+
+
+def test_no_test_file_imports_another() -> None:
+    """What tests share lives in tests/support; a test module imported by another would run its
+    tests twice and hide what the other depends on."""
+    import ast
+
+    offenders = []
+    for path in (REPO / "tests").rglob("*.py"):
+        if "support" in path.relative_to(REPO / "tests").parts[:1]:
+            continue
+        for item in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(item, ast.ImportFrom) and item.module and item.module.startswith("tests"):
+                if not item.module.startswith("tests.support"):
+                    offenders.append(f"{path.relative_to(REPO)}: {item.module}")
+            elif isinstance(item, ast.Import):
+                offenders += [
+                    f"{path.relative_to(REPO)}: {alias.name}"
+                    for alias in item.names
+                    if alias.name.startswith("tests.")
+                    and not alias.name.startswith("tests.support")
+                ]
+    assert offenders == []
+
+
+def test_tests_mirror_the_package() -> None:
+    """A core layer's tests live in the folder of that layer (tests/core/<layer>/)."""
+    layers = {
+        p.name for p in (REPO / "flowdrop_lsp" / "core").iterdir() if (p / "__init__.py").exists()
+    }
+    tested = {
+        p.name
+        for p in (REPO / "tests" / "core").iterdir()
+        if p.is_dir() and p.name != "__pycache__"
+    }
+    assert tested <= layers, sorted(tested - layers)
+    assert layers - tested <= set(), sorted(layers - tested)

@@ -10,8 +10,8 @@ import pytest
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.baseline import Baseline, BaselineError, baseline_json, fingerprints
-from tests.cli.test_check import run
-from tests.core.builders import node, tool_edge, workflow
+from tests.support.builders import node, tool_edge, workflow
+from tests.support.cli import run
 
 COLLISION = workflow(
     [node("a", label="Web Search"), node("b", label="web-search"), node("x", "agent")],

@@ -3,7 +3,6 @@ in each format, and the real corpus. In-process through `main([...])`, once as a
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import subprocess
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.entry import main
-from tests.core.builders import (
+from tests.support.builders import (
     CORPUS_JSON,
     FIXTURES,
     REPO,
@@ -23,28 +22,7 @@ from tests.core.builders import (
     vendored,
     workflow,
 )
-
-COLLISION = FIXTURES / "collision-nested-drupal.flowdrop.json"
-UNICODE = FIXTURES / "collision-unicode.flowdrop.json"
-CLEAN = FIXTURES / "clean.flowdrop.json"
-WARNINGS_ONLY = workflow([node("a", label="A")], [tool_edge("a", "ghost")])
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["check", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def copy(tmp_path: Path, source: Path, name: str | None = None) -> Path:
-    target = tmp_path / (name or source.name)
-    shutil.copyfile(source, target)
-    return target
-
-
-def set_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-
+from tests.support.cli import CLEAN, COLLISION, UNICODE, WARNINGS_ONLY, copy, run, set_stdin
 
 # ----- exit codes ---------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from flowdrop_lsp.entry import build_parser
-from tests.core.builders import REPO
+from tests.support.builders import REPO
 
 CI_DOC = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.entry import main
-from tests.core.builders import CORPUS_JSON, REPO, node, tool_edge, workflow
+from tests.support.builders import CORPUS_JSON, REPO, node, tool_edge, workflow
 
 SYNC = CORPUS_JSON.parent / "config" / "sync"
 PREFIX = "flowdrop_node_type.flowdrop_node_type."

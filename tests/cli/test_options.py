@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.cli.main import use_color
-from tests.cli.test_check import COLLISION, WARNINGS_ONLY, copy, run
-from tests.core.builders import REPO, node, tool_edge, workflow
+from tests.support.builders import REPO, node, tool_edge, workflow
+from tests.support.cli import COLLISION, WARNINGS_ONLY, copy, run
 
 # Two CMP-9 errors and one R8 warning (an edge to a node nobody defined).
 MIXED = workflow(

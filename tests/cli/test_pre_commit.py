@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.core.builders import REPO, node, tool_edge, workflow
+from tests.support.builders import REPO, node, tool_edge, workflow
 
 HOOKS = REPO / ".pre-commit-hooks.yaml"
 # What `pip install .` needs, and the hook definition.

@@ -31,7 +31,7 @@ from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.registry import ALL_RULES
 from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.entry import main
-from tests.core.builders import FIXTURES
+from tests.support.builders import FIXTURES
 
 SCHEMA = FIXTURES / "sarif" / "sarif-schema-2.1.0.json"
 COLLISION = FIXTURES / "collision-golden.flowdrop.json"

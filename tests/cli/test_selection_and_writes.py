@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.entry import main
-from tests.core.builders import FIXTURES, REPO
+from tests.support.builders import FIXTURES, REPO
 
 NOT_FLOWDROP = FIXTURES / "not-flowdrop"
 COLLISION = FIXTURES / "collision-nested-drupal.flowdrop.json"

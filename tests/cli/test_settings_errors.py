@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.entry import main
-from tests.core.builders import FIXTURES
+from tests.support.builders import FIXTURES
 
 COLLISION = FIXTURES / "collision-nested-drupal.flowdrop.json"
 

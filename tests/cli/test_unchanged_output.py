@@ -14,7 +14,7 @@ import pytest
 
 from flowdrop_lsp.cli.formats import root_uri
 from flowdrop_lsp.entry import main
-from tests.core.builders import REPO
+from tests.support.builders import REPO
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "unchanged"
 PLACEHOLDER_ROOT = "file:///checkout/"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.editors.harness import (
+from tests.support.editors import (
     EMOJI_CJK_PREFIX,
     EMOJI_CJK_WORKFLOW,
     EXAMPLE,

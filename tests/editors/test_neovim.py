@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.editors.harness import DRUPAL_WORKFLOW, EXAMPLE, REPO, run_nvim, venv_bin
+from tests.support.editors import DRUPAL_WORKFLOW, EXAMPLE, REPO, run_nvim, venv_bin
 
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_e2e.lua"
 SHIPPED = REPO / "editors" / "nvim"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from tests.editors.harness import (
+from tests.support.editors import (
     DRUPAL_WORKFLOW,
     EXAMPLE,
     REPO,

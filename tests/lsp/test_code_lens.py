@@ -8,9 +8,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from tests.core.test_insight import SITE_YAML
-from tests.lsp.conftest import Session
-from tests.lsp.test_hover import (
+from tests.support.insight import (
     URI,
     WIDE_AGENT,
     YAML_URI,
@@ -19,7 +17,8 @@ from tests.lsp.test_hover import (
     token_range,
     wide_example,
 )
-from tests.lsp.test_server import replace_span
+from tests.support.lsp import Session, replace_span
+from tests.support.samples import SITE_YAML
 
 
 def node_start(text: str, node_id: str, encoding: str) -> types.Position:

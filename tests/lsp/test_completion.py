@@ -10,10 +10,8 @@ import pytest
 import yaml
 from lsprotocol import types
 
-from tests.core.test_navigation import AGENT, SEARCH
-from tests.lsp.conftest import Session
-from tests.lsp.test_navigation import doc_position, open_workflow
-from tests.lsp.test_server import apply_edits
+from tests.support.lsp import Session, apply_edits, doc_position, open_workflow
+from tests.support.samples import AGENT, SEARCH
 
 
 async def complete(session: Session, uri: str, text: str, offset: int) -> types.CompletionList:
@@ -63,7 +61,7 @@ async def test_edge_types_and_a_value_not_yet_quoted(session: Session) -> None:
 
 
 async def test_node_types_come_from_the_site_registry(session: Session, tmp_path: Path) -> None:
-    from tests.core.builders import CORPUS_CONFIG
+    from tests.support.builders import CORPUS_CONFIG
 
     site = tmp_path / "config" / "sync"
     site.mkdir(parents=True)

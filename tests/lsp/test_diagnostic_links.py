@@ -11,7 +11,7 @@ import pytest
 import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.lsp.conftest import CLIENTS, REPO, server_command, start_session
+from tests.support.lsp import CLIENTS, REPO, server_command, start_session
 
 EXAMPLE = (REPO / "examples" / "research-agent.flowdrop.json").read_text(encoding="utf-8")
 URI = "file:///workspace/research.flowdrop.json"

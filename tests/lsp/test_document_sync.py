@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.lsp.documents import Change, ChangeRejected, Document, unappliable
-from tests.lsp.conftest import Session
+from tests.support.lsp import Session
 
 TEXT = "ab\ncd\n"  # lines 0..2 (line 2 is empty); line 3 is the last + 1
 

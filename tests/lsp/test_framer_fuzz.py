@@ -11,8 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flowdrop_lsp.lsp.transport import Body, Framer
-from tests.lsp.raw import frame
-from tests.lsp.test_transport import SEEDS
+from tests.support.raw_lsp import SEEDS, frame
 
 PING = {"jsonrpc": "2.0", "id": 99, "method": "shutdown"}
 PIECES = st.sampled_from(

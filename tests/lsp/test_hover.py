@@ -11,35 +11,19 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from flowdrop_lsp.core.ide.service import WorkflowService
-from flowdrop_lsp.core.text.positions import LineIndex
-from tests.core.test_insight import SITE_YAML
-from tests.lsp.conftest import REPO, Session, server_command
-from tests.lsp.test_server import replace_span
-
-EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
-URI = "file:///workspace/research.flowdrop.json"
-YAML_URI = "file:///site/config/sync/flowdrop_workflow.flowdrop_workflow.research_agent.yml"
-WIDE_TOOL = '"Web Search 🤖 数据"'  # still the tool name web_search
-WIDE_AGENT = '"研究 Agent 🧪"'
-
-
-def wide_example() -> str:
-    text = EXAMPLE.read_text(encoding="utf-8")
-    return text.replace('"Web Search"', WIDE_TOOL).replace('"Research Agent"', WIDE_AGENT)
-
-
-def position(text: str, offset: int, encoding: str) -> types.Position:
-    line, character = LineIndex(text).position(offset, encoding)  # type: ignore[arg-type]
-    return types.Position(line=line, character=character)
-
-
-def token_range(text: str, token: str, encoding: str, occurrence: int = 0) -> types.Range:
-    start = -1
-    for _ in range(occurrence + 1):
-        start = text.index(token, start + 1)
-    return types.Range(
-        start=position(text, start, encoding), end=position(text, start + len(token), encoding)
-    )
+from tests.support.insight import (
+    EXAMPLE,
+    URI,
+    WIDE_AGENT,
+    WIDE_TOOL,
+    YAML_URI,
+    opened,
+    position,
+    token_range,
+    wide_example,
+)
+from tests.support.lsp import REPO, Session, replace_span, server_command
+from tests.support.samples import SITE_YAML
 
 
 async def hover_at(session: Session, uri: str, pos: types.Position) -> types.Hover | None:
@@ -51,12 +35,6 @@ async def hover_at(session: Session, uri: str, pos: types.Position) -> types.Hov
 def value_of(hover: types.Hover | None) -> str:
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     return hover.contents.value
-
-
-async def opened(session: Session, text: str, uri: str = URI, language_id: str = "json") -> str:
-    session.open(uri, text, language_id=language_id)
-    await session.publishes.wait_for(uri, 1)
-    return text
 
 
 async def test_hover_on_a_tool_label_after_emoji_and_cjk(session: Session) -> None:

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from tests.core.test_insight import SITE_YAML
-from tests.lsp.conftest import Session
-from tests.lsp.test_hover import (
+from tests.support.insight import (
     URI,
     WIDE_AGENT,
     WIDE_TOOL,
@@ -18,7 +16,8 @@ from tests.lsp.test_hover import (
     token_range,
     wide_example,
 )
-from tests.lsp.test_server import replace_span
+from tests.support.lsp import Session, replace_span
+from tests.support.samples import SITE_YAML
 
 
 async def hints(session: Session, uri: str, text: str, start: int = 0, end: int | None = None):  # type: ignore[no-untyped-def]

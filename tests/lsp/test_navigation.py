@@ -7,46 +7,18 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from flowdrop_lsp.core.text.positions import LineIndex
-from tests.core.test_navigation import AGENT, SEARCH, json_text, yaml_text
-from tests.lsp.conftest import Session
-from tests.lsp.test_server import replace_span
-
-JSON_URI = "file:///workspace/nav.flowdrop.json"
-YAML_URI = "file:///site/config/sync/flowdrop_workflow.flowdrop_workflow.nav.yml"
-FORMATS = {"json": (JSON_URI, "json", json_text), "yaml": (YAML_URI, "yaml", yaml_text)}
-
-
-def position(text: str, offset: int, encoding: str) -> types.Position:
-    line, character = LineIndex(text).position(offset, encoding)  # type: ignore[arg-type]
-    return types.Position(line=line, character=character)
-
-
-def span_of(text: str, rng: types.Range, encoding: str) -> tuple[int, int]:
-    lines = LineIndex(text)
-    return (
-        lines.offset(rng.start.line, rng.start.character, encoding),  # type: ignore[arg-type]
-        lines.offset(rng.end.line, rng.end.character, encoding),  # type: ignore[arg-type]
-    )
+from tests.support.lsp import (
+    Session,
+    doc_position,
+    open_workflow,
+    replace_span,
+    span_of,
+)
+from tests.support.samples import AGENT, SEARCH
 
 
 def texts_of(text: str, ranges: list[types.Range], encoding: str) -> list[str]:
     return [text[slice(*span_of(text, r, encoding))] for r in ranges]
-
-
-async def open_workflow(session: Session, syntax: str) -> tuple[str, str]:
-    uri, language_id, make = FORMATS[syntax]
-    text = make()
-    session.open(uri, text, language_id=language_id)
-    await session.publishes.wait_for(uri, 1)
-    return uri, text
-
-
-def doc_position(uri: str, text: str, offset: int, encoding: str) -> dict:
-    return {
-        "text_document": types.TextDocumentIdentifier(uri=uri),
-        "position": position(text, offset, encoding),
-    }
 
 
 @pytest.mark.parametrize("syntax", ["json", "yaml"])

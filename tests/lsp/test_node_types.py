@@ -12,8 +12,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.core.builders import node, tool_edge, workflow
-from tests.lsp.conftest import WAIT, Session, server_command, start_session
+from tests.support.builders import node, tool_edge, workflow
+from tests.support.lsp import WAIT, Session, server_command, start_session
 
 PREFIX = "flowdrop_node_type.flowdrop_node_type."
 WORKFLOW = workflow(

@@ -11,7 +11,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from flowdrop_lsp.lsp.configuration import SettingsManager
-from tests.lsp.conftest import CLIENTS, REPO, server_command, start_session
+from tests.support.lsp import CLIENTS, REPO, server_command, start_session
 
 EXAMPLE = (REPO / "examples" / "research-agent.flowdrop.json").read_text(encoding="utf-8")
 

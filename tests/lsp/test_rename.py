@@ -10,10 +10,15 @@ import pytest
 import yaml
 from lsprotocol import types
 
-from tests.core.test_navigation import AGENT, SEARCH, workflow
-from tests.lsp.conftest import Session
-from tests.lsp.test_navigation import doc_position, open_workflow, span_of
-from tests.lsp.test_server import apply_edits, full_change
+from tests.support.lsp import (
+    Session,
+    apply_edits,
+    doc_position,
+    full_change,
+    open_workflow,
+    span_of,
+)
+from tests.support.samples import AGENT, SEARCH, navigation_workflow
 
 
 def edits_of(edit: types.WorkspaceEdit | None, uri: str, version: int) -> list[types.TextEdit]:
@@ -52,7 +57,7 @@ async def test_rename_from_a_handle_renames_everywhere(
     )
     renamed = apply_edits(text, edits_of(edit, uri, 1), enc)
     loaded = json.loads(renamed) if syntax == "json" else yaml.safe_load(renamed)
-    expected = json.dumps(workflow(), ensure_ascii=False).replace(AGENT, new_id)
+    expected = json.dumps(navigation_workflow(), ensure_ascii=False).replace(AGENT, new_id)
     assert loaded == json.loads(expected)
     session.change(uri, 2, full_change(renamed))
     after = await session.publishes.wait_for(uri, 2)

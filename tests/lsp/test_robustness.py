@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.lsp.raw import RawServer, frame, notification, request
+from tests.support.raw_lsp import RawServer, frame, notification, request
 
 URI = "file:///workspace/a.flowdrop.json"
 

@@ -9,7 +9,7 @@ import pytest
 import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.lsp.conftest import (
+from tests.support.lsp import (
     CLIENTS,
     REPO,
     Session,

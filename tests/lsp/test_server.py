@@ -9,7 +9,17 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from flowdrop_lsp.core.text.positions import LineIndex
-from tests.lsp.conftest import REPO, SPEC_EXAMPLES, Session
+from tests.support.lsp import (
+    REPO,
+    SPEC_EXAMPLES,
+    Session,
+    _code_actions,
+    apply_edits,
+    cmp9,
+    edits_of,
+    full_change,
+    replace_span,
+)
 
 EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
 URI = "file:///workspace/research.flowdrop.json"
@@ -33,37 +43,6 @@ def rk(r: types.Range) -> tuple[int, int, int, int]:
     return (r.start.line, r.start.character, r.end.line, r.end.character)
 
 
-def apply_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
-    lines = LineIndex(text)
-    spans = []
-    for edit in edits:
-        start = lines.offset(edit.range.start.line, edit.range.start.character, encoding)  # type: ignore[arg-type]
-        end = lines.offset(edit.range.end.line, edit.range.end.character, encoding)  # type: ignore[arg-type]
-        spans.append((start, end, edit.new_text))
-    for start, end, new_text in sorted(spans, reverse=True):
-        text = text[:start] + new_text + text[end:]
-    return text
-
-
-def edits_of(action: types.CodeAction, uri: str) -> list[types.TextEdit]:
-    assert action.edit is not None
-    if action.edit.document_changes:
-        change = action.edit.document_changes[0]
-        assert isinstance(change, types.TextDocumentEdit)
-        assert change.text_document.uri == uri
-        return list(change.edits)  # type: ignore[arg-type]
-    assert action.edit.changes is not None
-    return list(action.edit.changes[uri])
-
-
-def cmp9(diagnostics: list[types.Diagnostic]) -> list[types.Diagnostic]:
-    return [d for d in diagnostics if d.code == "CMP-9"]
-
-
-def full_change(text: str) -> list[types.TextDocumentContentChangeEvent]:
-    return [types.TextDocumentContentChangeWholeDocument(text=text)]
-
-
 def insert_at(
     text: str, offset: int, new_text: str, encoding: str
 ) -> types.TextDocumentContentChangePartial:
@@ -72,17 +51,6 @@ def insert_at(
     position = types.Position(line, character)
     return types.TextDocumentContentChangePartial(
         range=types.Range(start=position, end=position), text=new_text
-    )
-
-
-def replace_span(
-    text: str, start: int, end: int, new_text: str, encoding: str
-) -> types.TextDocumentContentChangePartial:
-    lines = LineIndex(text)
-    sl, sc = lines.position(start, encoding)  # type: ignore[arg-type]
-    el, ec = lines.position(end, encoding)  # type: ignore[arg-type]
-    return types.TextDocumentContentChangePartial(
-        range=types.Range(start=types.Position(sl, sc), end=types.Position(el, ec)), text=new_text
     )
 
 
@@ -188,18 +156,6 @@ async def test_a_label_edit_creates_and_then_clears_a_collision(session: Session
         [replace_span(colliding, start, start + len("FETCH page"), "Other Tool", session.encoding)],
     )
     assert cmp9(await session.publishes.wait_for(URI, 3)) == []
-
-
-async def _code_actions(
-    session: Session, uri: str, rng: types.Range, diagnostics: list[types.Diagnostic], only=None
-):
-    return await session.client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=rng,
-            context=types.CodeActionContext(diagnostics=diagnostics, only=only),
-        )
-    )
 
 
 async def test_preferred_quick_fix_clears_the_collision_and_adds_nothing(session: Session) -> None:

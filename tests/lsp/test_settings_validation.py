@@ -14,7 +14,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from flowdrop_lsp.core.findings import Severity
 from flowdrop_lsp.lsp.configuration import SettingsManager
-from tests.lsp.conftest import CLIENTS, REPO, WAIT, server_command, start_session
+from tests.support.lsp import CLIENTS, REPO, WAIT, server_command, start_session
 
 EXAMPLE = (REPO / "examples" / "research-agent.flowdrop.json").read_text(encoding="utf-8")
 URI = "file:///workspace/research.flowdrop.json"

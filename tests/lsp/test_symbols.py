@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from tests.core.test_navigation import AGENT, SEARCH, json_text
-from tests.lsp.conftest import Session
-from tests.lsp.test_navigation import JSON_URI, YAML_URI, open_workflow, span_of
+from tests.support.lsp import JSON_URI, YAML_URI, Session, open_workflow, span_of
+from tests.support.samples import AGENT, SEARCH, json_text
 
 
 @pytest.mark.parametrize("syntax", ["json", "yaml"])

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from flowdrop_lsp.lsp.transport import Body, Broken, Framer, Skipped
-from tests.lsp.raw import RawServer, frame, request
+from tests.support.raw_lsp import SEEDS, RawServer, frame, request
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "shutdown"}
 
@@ -59,15 +59,6 @@ def test_endless_junk_keeps_memory_bounded() -> None:
     for _ in range(100):
         framer.feed(b"x" * 10_000)
     assert len(framer.buffer) < 70_000
-
-
-# ----- fuzz: random mutations of a few messages, then a valid request that must be answered ----
-SEEDS = [
-    request(1, "textDocument/codeAction", {"textDocument": {"uri": "file:///a.json"}}),
-    frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {}}}),
-    frame({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}),
-    request(2, "workspace/executeCommand", {"command": "flowdrop.stats", "arguments": []}),
-]
 
 
 def mutate(rng: random.Random, data: bytes) -> bytes:

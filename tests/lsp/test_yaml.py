@@ -9,9 +9,8 @@ import yaml
 from lsprotocol import types
 
 from flowdrop_lsp.core.text.positions import LineIndex
-from tests.lsp.conftest import Session
-from tests.lsp.test_server import _code_actions, apply_edits, cmp9, edits_of, replace_span
-from tests.yaml.test_yaml_workflows import workflow
+from tests.support.drupal import workflow
+from tests.support.lsp import Session, _code_actions, apply_edits, cmp9, edits_of, replace_span
 
 URI = "file:///site/config/sync/flowdrop_workflow.flowdrop_workflow.research.yml"
 
@@ -75,7 +74,7 @@ async def test_other_yaml_gets_nothing(session: Session) -> None:
 
 
 async def test_a_dead_route_in_a_real_site_workflow(session: Session) -> None:
-    from tests.core.builders import CORPUS_CONFIG
+    from tests.support.builders import CORPUS_CONFIG
 
     name = "flowdrop_workflow.flowdrop_workflow.aincient_pages_agent.yml"
     text = (CORPUS_CONFIG / name).read_text(encoding="utf-8")

@@ -60,7 +60,7 @@ class ReachMasks:
 
     def __init__(self, graph: ToolGraph) -> None:
         # The graph's indexes, not the graph: the graph caches this object, and a reference
-        # back would be a cycle that outlives a closed document (tests/engine/test_release.py).
+        # back would be a cycle that outlives a closed document (tests/core/engine/test_release.py).
         self.passthroughs = graph.passthroughs
         self.incoming = graph.incoming
         self.outgoing = graph.outgoing

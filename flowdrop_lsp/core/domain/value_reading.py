@@ -3,7 +3,7 @@ from the C scanner), with the same rules as the tree readers (core.domain.model.
 read_edge) and its spans computed only when first asked for. Called for every element of a
 large document, so each is plain lookups with no helper calls but the shared rules'
 (`node_type_choice`, `classify_tool_edge`, `routing_of`).
-tests/engine/test_node_readers.py holds the property: both readers read every node alike.
+tests/core/engine/test_node_readers.py holds the property: both readers read every node alike.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from flowdrop_lsp.core.rules.base import (
 # `check_edge(edge, settings)` — run on each edge when it is read; and `EXPLANATION` (or
 # `EXPLANATIONS`, one per rule) for `flowdrop-lsp rule` and the shipped rule pages. Adding a
 # rule: one module, one line here (then regenerate the pages: UPDATE_GOLDEN=1 pytest
-# tests/core/test_rule_catalogue.py).
+# tests/core/rules/test_rule_catalogue.py).
 RULE_MODULES: tuple[ModuleType, ...] = (
     document,
     cmp9,

@@ -170,7 +170,7 @@ def element_problems(kind: str, value: JsonValue, text: str) -> list[Problem]:
     if not isinstance(instance, dict):
         # Every item schema is an object schema: a number or string where an object belongs has
         # exactly this one error, so a million of them need no million jsonschema calls. (The
-        # message is jsonschema's own; tests/core/test_caps.py compares the two.)
+        # message is jsonschema's own; tests/core/rules/test_caps.py compares the two.)
         return [(_NO_PATH, f"{instance!r} is not of type 'object'", value.start, value.end)]
     return _problems(validator, fast, value, instance, text)
 

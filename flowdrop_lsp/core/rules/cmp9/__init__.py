@@ -26,7 +26,7 @@ Past MAX_CROWDED_SUMMARIES crowded consumers, one finding counts the rest, as ot
 
 Finding collisions never flattens every consumer when many nodes share names: the graph's bit
 sets (core.domain.reach.ReachMasks) count each consumer's tools per name, and only a consumer that is not
-crowded has its colliding tools listed (tests/core/test_cmp9_counts.py: equal to flattening).
+crowded has its colliding tools listed (tests/core/rules/test_cmp9_counts.py: equal to flattening).
 
 The package: the rule's identity (rule.py) and bounds (bounds.py); finding collisions
 (detect.py); the rename plan and the references a rename breaks (plan.py); the findings' words

@@ -14,7 +14,7 @@ characters in strings included. Three documented departures: a leading byte orde
 reported (json.loads and json_decode refuse it too, but editors hide it, so it gets its own
 message); nesting deeper than MAX_DEPTH is reported and skipped rather than recursed into, so a
 hostile document cannot exhaust the stack; comments and trailing commas are allowed in JSONC
-(`allow_comments`). tests/core/test_syntax_exact.py holds the property.
+(`allow_comments`). tests/core/syntax/test_syntax_exact.py holds the property.
 
 Recovery inside `nodes` and `edges` knows where elements start: in an unfinished element, a '{'
 on a new line where a member name, ':' or ',' is expected is the next element (the half-typed

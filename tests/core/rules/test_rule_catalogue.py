@@ -1,0 +1,211 @@
+"""Every rule has a stable code, a summary, and an example here that produces it: adding a rule
+without an example fails this test."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
+
+import pytest
+
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.rules.base import Explanation
+from flowdrop_lsp.core.rules.registry import (
+    ALL_RULES,
+    EXPLANATIONS,
+    RULE_INDEX,
+    RULE_PAGES,
+    RULES_BY_CODE,
+    docs_home,
+    rule_index_page,
+    rule_page,
+    rule_url,
+)
+from tests.support.builders import REPO, node, tool_edge, workflow
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+EXAMPLES = {
+    "FD-SYNTAX": '{"nodes": [}',
+    "FD-DUPLICATE-KEY": '{"nodes": [], "edges": [], "edges": []}',
+    "FD-NOT-WORKFLOW": '{"name": "package"}',
+    "FD-SCHEMA": '{"nodes": [{"type": "agent"}], "edges": []}',
+    "CMP-9": workflow(
+        [node("a", label="A"), node("b", label="a")], [tool_edge("a", "x"), tool_edge("b", "x")]
+    ),
+    "CMP-10": workflow(
+        [node("a", label="A"), node("h", "http_request", "H")], [tool_edge("a", "h")]
+    ),
+    "R2": workflow([node("a", label="A"), node("a", label="B")], []),
+    "R8": workflow([], [tool_edge("a", "b")]),
+    "EDGE-5": workflow(
+        [node("a"), node("b")], [{"source": "a", "target": "b", "data": {"edgeType": "toool"}}]
+    ),
+    "FD-TOOLBOX-CYCLE": workflow(
+        [node("t", "toolbox"), node("u", "toolbox")], [tool_edge("t", "u"), tool_edge("u", "t")]
+    ),
+    "FD-LLM-NAME": workflow([node("a", label="1st"), node("x", "agent")], [tool_edge("a", "x")]),
+    "R12": workflow([node("a")], [{"source": "a", "target": "a"}]),
+    "R13": workflow(
+        [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]
+    ),
+    "FD-UNKNOWN-NODE-TYPE": workflow([node("a", "http_reqest")], []),
+    "FD-TOOL-ROUTE": workflow(
+        [
+            node("t", label="Web Search"),
+            node("reason.1", "agent"),
+            node("x", "data_extractor", data={"config": {"path": "$[0].name"}}),
+            node(
+                "switch_gateway.1",
+                "switch_gateway",
+                data={"config": {"branches": [{"name": "Maps", "value": "maps_lookup"}]}},
+            ),
+        ],
+        [
+            tool_edge("t", "reason.1"),
+            {"source": "reason.1", "target": "x", "sourceHandle": "reason.1-output-tool_calls"},
+            {
+                "source": "x",
+                "target": "switch_gateway.1",
+                "targetHandle": "switch_gateway.1-input-expression",
+            },
+        ],
+    ),
+}
+# Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE only speaks with a registry.
+SITE = NodeTypeRegistry.from_texts(
+    [(Path("flowdrop_node_type.flowdrop_node_type.http_request.yml"), "id: http_request\n")]
+)
+SETTINGS = {"FD-UNKNOWN-NODE-TYPE": Settings().with_registry(SITE)}
+
+
+def test_every_rule_has_an_example() -> None:
+    assert set(EXAMPLES) == {rule.code for rule in ALL_RULES}
+
+
+def test_rule_codes_are_unique_and_documented() -> None:
+    assert len(RULES_BY_CODE) == len(ALL_RULES)
+    for rule in ALL_RULES:
+        assert rule.title and rule.summary and rule.anchor == "rule-" + rule.code.lower()
+
+
+@pytest.mark.parametrize("code", sorted(EXAMPLES))
+def test_example_produces_its_rule_with_its_default_severity(code: str) -> None:
+    findings = analyze(EXAMPLES[code], SETTINGS.get(code, Settings())).findings
+    found = [f for f in findings if f.code == code]
+    assert found, [f.code for f in findings]
+    assert {f.severity for f in found} == {RULES_BY_CODE[code].default_severity}
+
+
+def test_examples_are_json_where_they_should_be() -> None:
+    for code, text in EXAMPLES.items():
+        if code not in {"FD-SYNTAX", "FD-DUPLICATE-KEY"}:
+            json.loads(text)
+
+
+def test_every_rule_module_is_registered_once_and_the_rest_is_derived() -> None:
+    from pathlib import Path
+
+    from flowdrop_lsp.core.rules import registry as rules
+
+    folder = Path(rules.__file__).parent
+    # A rule is a module, or a package (a folder with __init__.py) for a rule that needs several.
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "base", "registry"}
+    modules |= {p.parent.name for p in folder.glob("*/__init__.py")}
+    registered = [m.__name__.rsplit(".", 1)[1] for m in rules.RULE_MODULES]
+    assert sorted(registered) == sorted(modules) and len(set(registered)) == len(registered)
+    checks = {rule.code for rule, _ in rules.GRAPH_RULES} | {
+        rule.code for rule, _ in rules.EDGE_RULES
+    }
+    assert checks | {r.code for r in rules.DOCUMENT_RULES} == set(rules.RULES_BY_CODE)
+    assert rules.rule_url("CMP-9", "https://x/README.md") == "https://x/README.md#rule-cmp-9"
+
+
+# ----- explanations (`flowdrop-lsp rule CODE`) and the shipped rule pages ----------------------
+
+
+def _site_settings(explanation: Explanation) -> Settings:
+    if not explanation.site_node_types:
+        return Settings()
+    site = NodeTypeRegistry.from_texts(
+        [
+            (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), f"id: {name}\n")
+            for name in explanation.site_node_types
+        ]
+    )
+    return Settings().with_registry(site)
+
+
+def test_every_rule_has_an_explanation() -> None:
+    assert list(EXPLANATIONS) == [rule.code for rule in ALL_RULES]
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES])
+def test_explanation_examples_fail_and_pass_through_the_checker(code: str) -> None:
+    explanation = EXPLANATIONS[code]
+    settings = _site_settings(explanation)
+    failing = analyze(explanation.failing, settings).findings
+    assert code in {f.code for f in failing}, [f.message for f in failing]
+    # The passing example is clean altogether: an example that passed one rule while failing
+    # another would teach the wrong thing.
+    passing = analyze(explanation.passing, settings).findings
+    assert passing == (), [f"{f.code} {f.message}" for f in passing]
+
+
+def test_the_shipped_rule_pages_are_the_rendered_explanations() -> None:
+    """Regenerate with `UPDATE_GOLDEN=1 pytest tests/core/rules/test_rule_catalogue.py`."""
+    expected = {f"{rule.code}.md": rule_page(rule.code) for rule in ALL_RULES}
+    expected[RULE_INDEX] = rule_index_page()
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        RULE_PAGES.mkdir(parents=True, exist_ok=True)
+        for stale in RULE_PAGES.glob("*.md"):
+            stale.unlink()
+        for name, text in expected.items():
+            (RULE_PAGES / name).write_text(text, encoding="utf-8")
+    shipped = {p.name: p.read_text(encoding="utf-8") for p in RULE_PAGES.glob("*.md")}
+    assert shipped == expected
+
+
+def test_the_pages_are_package_data() -> None:
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    data = pyproject["tool"]["setuptools"]["package-data"]["flowdrop_lsp"]
+    relative = RULE_PAGES.relative_to(REPO / "flowdrop_lsp").as_posix()
+    assert f"{relative}/*.md" in data
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES])
+def test_the_default_link_is_an_existing_page_about_that_rule(code: str) -> None:
+    url = rule_url(code, Settings().docs_url)
+    assert url is not None and url.startswith("file://")
+    assert urlparse(url).fragment == RULES_BY_CODE[code].anchor  # the page's first line
+    page = Path(url2pathname(urlparse(url).path))
+    assert page.is_file()
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith(f'<a id="{RULES_BY_CODE[code].anchor}"></a>\n# {code} — ')
+
+
+def test_a_configured_docs_url_links_to_its_anchor_or_fills_its_template() -> None:
+    assert rule_url("CMP-9", "https://x/README.md") == "https://x/README.md#rule-cmp-9"
+    assert rule_url("CMP-9", "https://x/rules/{code}.html") == "https://x/rules/CMP-9.html"
+    assert rule_url("CMP-9", "https://x/doc#{anchor}") == "https://x/doc#rule-cmp-9"
+    assert rule_url("NOPE", "https://x/README.md") is None
+    assert docs_home("") == (RULE_PAGES / RULE_INDEX).as_uri()
+    assert docs_home("https://x/rules/{code}.html") == "https://x/rules/{code}.html"
+
+
+def test_the_readme_has_an_anchor_for_every_rule() -> None:
+    """The anchors a configured `docs-url` pointing at this README links to: each on the rule's
+    line of the README's generated rule list (tests/test_docs.py), linking to its page."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    relative = RULE_PAGES.relative_to(REPO).as_posix()
+    for rule in ALL_RULES:
+        assert f'<a id="{rule.anchor}"></a>[{rule.code}]({relative}/{rule.code}.md) — ' in readme
