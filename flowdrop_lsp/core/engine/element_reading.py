@@ -32,7 +32,7 @@ from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP
 from flowdrop_lsp.core.rules.document import SCHEMA, syntax_findings
 from flowdrop_lsp.core.rules.registry import EDGE_RULES
-from flowdrop_lsp.core.syntax.json.parser import ARRAY_CUT_SHORT, OBJECT_CUT_SHORT, JOpaque
+from flowdrop_lsp.core.syntax.json.parser import JOpaque
 from flowdrop_lsp.core.syntax.json.scanner import ScannedArray
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
 from flowdrop_lsp.core.syntax.schema import element_problems, items_that_may_be_invalid, path_text
@@ -135,11 +135,7 @@ class ElementReading:
         inside = _problems_inside(values, problems) if problems else {}
         # An element cut short by the array's ']' has its problem just past its end, not
         # inside it; it is half-typed all the same.
-        cut_short = (
-            {p.start for p in problems if p.message in (OBJECT_CUT_SHORT, ARRAY_CUT_SHORT)}
-            if problems
-            else set()
-        )
+        cut_short = {p.start for p in problems if p.cut_short} if problems else set()
         # A non-object item's finding is made again from its text (`_plain_findings`): JSON
         # only, where an item's text alone reads as the whole read read it.
         plain_allowed = self.reader.name == "json"

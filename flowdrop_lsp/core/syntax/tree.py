@@ -93,7 +93,9 @@ class JObject(JsonValue):
 @dataclass(frozen=True, slots=True)
 class SyntaxProblem:
     """A problem in the text itself, whatever its format. `kind` is 'syntax' (an error) or
-    'duplicate-key'."""
+    'duplicate-key'. `cut_short` marks the error of a container closed by an enclosing
+    container's bracket: it is reported at that bracket, just past the container's end, yet it
+    is the container's (an element of `nodes`/`edges` cut short so is half-typed)."""
 
     kind: str
     message: str
@@ -101,6 +103,7 @@ class SyntaxProblem:
     end: int
     related_start: int = -1
     related_end: int = -1
+    cut_short: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,7 +72,7 @@ _TOKEN = re.compile(
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
 
 # The problems of a container closed by an enclosing container's bracket: reported at that
-# bracket, just past the container's end (the engine still counts them as the container's).
+# bracket, just past the container's end (`SyntaxProblem.cut_short`: still the container's).
 OBJECT_CUT_SHORT = "expected '}' before ']'"
 ARRAY_CUT_SHORT = "expected ']' before '}'"
 
@@ -185,8 +185,9 @@ class _Parser:
     def advance(self) -> None:
         self.pos = self.peek()[2]
 
-    def error(self, message: str, start: int, end: int) -> None:
-        self.problems.append(SyntaxProblem("syntax", message, start, max(end, start)))
+    def error(self, message: str, start: int, end: int, cut_short: bool = False) -> None:
+        problem = SyntaxProblem("syntax", message, start, max(end, start), cut_short=cut_short)
+        self.problems.append(problem)
 
     def describe(self, token: tuple[str, int, int]) -> str:
         kind, start, end = token
@@ -329,7 +330,7 @@ class _Parser:
                 break
             if kind == "]":
                 # A bracket that closes an enclosing array: this object was never closed.
-                self.error(OBJECT_CUT_SHORT, tstart, tend)
+                self.error(OBJECT_CUT_SHORT, tstart, tend, cut_short=True)
                 end = tstart
                 break
             if kind == ",":
@@ -421,7 +422,7 @@ class _Parser:
         elif ending == "]":
             end = tend
         elif ending == "}":
-            self.error(ARRAY_CUT_SHORT, tstart, tend)
+            self.error(ARRAY_CUT_SHORT, tstart, tend, cut_short=True)
             end = tstart
         else:  # "cut": the element this array is in is half-typed (cuts_element)
             end = self.pos
