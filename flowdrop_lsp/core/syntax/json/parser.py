@@ -48,6 +48,7 @@ from flowdrop_lsp.core.syntax.tree import (
     JObject,
     JsonValue,
     JString,
+    OpaqueValue,
     ParsedJson,
     SyntaxProblem,
 )
@@ -101,17 +102,12 @@ C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
 )
 
 
-class JOpaque(JsonValue):
-    """A value read whole by the C scanner: its span and Python value, no inner spans. Where
-    inner spans are needed after all (a schema error inside it), `expanded` re-reads it."""
+class JOpaque(OpaqueValue):
+    """A value read whole by the C scanner (core.syntax.tree.OpaqueValue), re-read here."""
 
-    __slots__ = ("value",)
-
-    def __init__(self, start: int, end: int, value: Any) -> None:
-        self.start, self.end, self.value = start, end, value
+    __slots__ = ()
 
     def expanded(self, text: str) -> JsonValue | None:
-        """This value re-read from `text` (the document it was read from) with inner spans."""
         return parse_value_at(text, self.start, self.end)
 
 
