@@ -15,8 +15,15 @@ from typing import Any, Protocol
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.string_hint import bits_of
-from flowdrop_lsp.core.syntax.json.parser import JOpaque
-from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, child_at, to_python
+from flowdrop_lsp.core.syntax.tree import (
+    JArray,
+    JObject,
+    JsonValue,
+    JString,
+    OpaqueValue,
+    child_at,
+    to_python,
+)
 from flowdrop_lsp.core.text.positions import Anchor, Span
 
 EDITOR_RENDER_TYPE = "universalNode"  # the editor's render type, never a node type id
@@ -100,7 +107,7 @@ _ROUTING_KEYS = ("branches", "default_branch", "path")
 
 def _tree_routing(config: JsonValue | None) -> Routing | None:
     """`routing_of` on a syntax tree, converting only the members it reads."""
-    if isinstance(config, JOpaque):
+    if isinstance(config, OpaqueValue):
         return routing_of(config.value)
     if not isinstance(config, JObject):
         return None
@@ -325,8 +332,9 @@ def resolve_node_type(node: JObject) -> JString | None:
 
 
 def expand(value: JsonValue | None, text: str) -> JsonValue | None:
-    """A value read whole by the fast path (JOpaque), re-read with its inner spans."""
-    if isinstance(value, JOpaque):
+    """A value read whole by a fast path (OpaqueValue), re-read with its inner spans (by the
+    format that read it)."""
+    if isinstance(value, OpaqueValue):
         return value.expanded(text)
     return value
 

@@ -41,11 +41,10 @@ from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import RuleContext, cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
-from flowdrop_lsp.core.syntax.json.scanner import ScannedArray
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.schema import document_is_valid, path_text, root_problems
 from flowdrop_lsp.core.syntax.shape import SNIFFED_ITEMS, flowdrop_shaped
-from flowdrop_lsp.core.syntax.tree import JArray, JObject, SyntaxProblem, to_python
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, ScannedArray, SyntaxProblem, to_python
 from flowdrop_lsp.core.text.positions import EditableText, Span
 
 
@@ -158,7 +157,7 @@ class WorkflowDocument(IncrementalEdits):
             assert isinstance(root, JObject)
             for name in ARRAYS:
                 value = root.get(name)
-                if isinstance(value, ScannedArray):  # the fast path: no JOpaque per item
+                if isinstance(value, ScannedArray):  # the fast path: no OpaqueValue per item
                     self.array_spans[name] = [value.start, value.end]
                     self._read_scanned(self.lists[name], value, text)
                 elif isinstance(value, JArray):

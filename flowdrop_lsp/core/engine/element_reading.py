@@ -32,11 +32,9 @@ from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP
 from flowdrop_lsp.core.rules.document import SCHEMA, syntax_findings
 from flowdrop_lsp.core.rules.registry import EDGE_RULES
-from flowdrop_lsp.core.syntax.json.parser import ARRAY_CUT_SHORT, OBJECT_CUT_SHORT, JOpaque
-from flowdrop_lsp.core.syntax.json.scanner import ScannedArray
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
 from flowdrop_lsp.core.syntax.schema import element_problems, items_that_may_be_invalid, path_text
-from flowdrop_lsp.core.syntax.tree import JsonValue, SyntaxProblem
+from flowdrop_lsp.core.syntax.tree import JsonValue, OpaqueValue, ScannedArray, SyntaxProblem
 from flowdrop_lsp.core.text.positions import PendingShift, Span
 
 
@@ -71,7 +69,13 @@ class ElementReading:
                 continue
             element = Element(owner, index, starts[index])
             self._read_whole_element(
-                element, value, starts[index], ends[index], text, 0, index in suspects
+                element,
+                value,
+                starts[index],
+                ends[index],
+                text,
+                0,
+                array.item(index) if index in suspects else None,
             )
             elements.append(element)
         owner.plain = plain
@@ -87,10 +91,11 @@ class ElementReading:
         end: int,
         text: str,
         offset: int,
-        validate: bool,
+        validate: OpaqueValue | None,
     ) -> None:
         """Read an element whose Python `value` the fast path read whole (spans on demand);
-        `[start, end)` is where it is in `text`, whose offset 0 is document offset `offset`."""
+        `[start, end)` is where it is in `text`, whose offset 0 is document offset `offset`.
+        `validate`: the element as an opaque value, when its schema problems are wanted."""
         kind = KIND[element.owner.name]
         span = Span(start + offset, end + offset, element)
         if kind == "node":
@@ -99,10 +104,8 @@ class ElementReading:
             )
         else:
             element.model = read_edge_value(element.index, value, span, self.settings, element)
-        if validate:
-            for path, message, problem_start, problem_end in element_problems(
-                kind, JOpaque(start, end, value), text
-            ):
+        if validate is not None:
+            for path, message, problem_start, problem_end in element_problems(kind, validate, text):
                 element.schema.append(
                     (path, message, Span(problem_start + offset, problem_end + offset, element))
                 )
@@ -135,11 +138,7 @@ class ElementReading:
         inside = _problems_inside(values, problems) if problems else {}
         # An element cut short by the array's ']' has its problem just past its end, not
         # inside it; it is half-typed all the same.
-        cut_short = (
-            {p.start for p in problems if p.message in (OBJECT_CUT_SHORT, ARRAY_CUT_SHORT)}
-            if problems
-            else set()
-        )
+        cut_short = {p.start for p in problems if p.cut_short} if problems else set()
         # A non-object item's finding is made again from its text (`_plain_findings`): JSON
         # only, where an item's text alone reads as the whole read read it.
         plain_allowed = self.reader.plain_items_read_alone
@@ -150,12 +149,18 @@ class ElementReading:
                 owner.plain += 1
                 continue
             element = Element(owner, first_index + position, value.start + offset)
-            if isinstance(value, JOpaque) and isinstance(value.value, dict):
+            if isinstance(value, OpaqueValue) and isinstance(value.value, dict):
                 self._read_whole_element(
-                    element, value.value, value.start, value.end, text, offset, not self._all_valid
+                    element,
+                    value.value,
+                    value.start,
+                    value.end,
+                    text,
+                    offset,
+                    None if self._all_valid else value,
                 )
             else:
-                if isinstance(value, JOpaque):  # read whole by the fast path: spans on demand
+                if isinstance(value, OpaqueValue):  # read whole by a fast path: spans on demand
                     span = Span(value.start + offset, value.end + offset, element)
                     if kind == "node":
                         element.model = read_node_value(

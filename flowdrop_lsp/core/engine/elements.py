@@ -20,9 +20,8 @@ from flowdrop_lsp.core.domain.model import (
     read_node,
 )
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.syntax.json.parser import JOpaque
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
-from flowdrop_lsp.core.syntax.tree import JObject, JsonValue
+from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, OpaqueValue
 from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
 
 ARRAYS = ("nodes", "edges")
@@ -165,7 +164,7 @@ PLAIN = PlainItem()
 
 def is_plain(value: JsonValue) -> bool:
     """Whether an item read from `nodes`/`edges` is not an object."""
-    if isinstance(value, JOpaque):
+    if isinstance(value, OpaqueValue):
         return not isinstance(value.value, dict)
     return not isinstance(value, JObject)
 

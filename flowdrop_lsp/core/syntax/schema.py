@@ -14,8 +14,14 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from flowdrop_lsp.core.syntax.json.parser import JOpaque
-from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, child_at, to_python
+from flowdrop_lsp.core.syntax.tree import (
+    JArray,
+    JObject,
+    JsonValue,
+    OpaqueValue,
+    child_at,
+    to_python,
+)
 
 SCHEMA_RESOURCE = "workflow.schema.json"
 
@@ -57,10 +63,10 @@ def document_is_valid(instance: Any) -> bool:
 
 def _locate(root: JsonValue, path: Sequence[Any], text: str) -> JsonValue:
     """The deepest value of the tree along `path` (a jsonschema absolute_path); a value read
-    whole by the parser's fast path is re-read with inner spans on the way."""
+    whole by a fast path (OpaqueValue) is re-read with inner spans on the way."""
     current = root
     for step in path:
-        if isinstance(current, JOpaque):
+        if isinstance(current, OpaqueValue):
             current = current.expanded(text) or current
         child = child_at(current, step)
         if child is None:

@@ -3,12 +3,18 @@
 JSON (core.syntax.json) and YAML (core.syntax.yaml) build the same tree, so that the model, the
 schema checks and the engine read one shape whatever the format. Alone here, apart from the
 parsers, as vscode-json-languageservice keeps its tree types apart from its parser.
+
+It also owns what a format's fast path reads, so that the layers above never learn a format:
+a value read whole without inner spans (`OpaqueValue`, which the format that read it re-reads
+when inner spans are needed after all), an array whose items were read so (`ScannedArray`), and
+the syntax problem of a container cut short by an enclosing bracket (`SyntaxProblem.cut_short`).
 """
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 
 class JsonValue:
@@ -90,10 +96,64 @@ class JObject(JsonValue):
         return member.value if member is not None else None
 
 
+class OpaqueValue(JsonValue):
+    """A value read whole by a format's fast path: its span and plain Python value, no inner
+    spans. Where inner spans are needed after all (a schema error inside it, a node's
+    `instanceTitle`), `expanded` re-reads it. The format that read it says how, in its own
+    subclass (core.syntax.json.parser's JOpaque): a method of the class, not of each value, so
+    an opaque value costs no more than its span and value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, start: int, end: int, value: Any) -> None:
+        self.start, self.end, self.value = start, end, value
+
+    def expanded(self, text: str) -> JsonValue | None:
+        """This value re-read from `text` (the text its offsets index into) with inner spans;
+        None when it cannot be."""
+        raise NotImplementedError("the format that read the value re-reads it (a subclass)")
+
+
+class ScannedArray(JArray):
+    """`nodes` or `edges` read by a format's fast scan: each item's Python value (read whole) and
+    its span, kept in flat lists rather than one OpaqueValue per item, since a hostile document
+    may hold a million of them. `items` (an `opaque` value each) is made only if asked."""
+
+    __slots__ = ("values", "starts", "ends")
+    # The opaque values of the format that scanned it (which re-reads them): its subclass's.
+    opaque: ClassVar[type[OpaqueValue]]
+
+    def __init__(
+        self, start: int, end: int, values: list[Any], starts: array[int], ends: array[int]
+    ) -> None:
+        self.start, self.end = start, end
+        self.values, self.starts, self.ends = values, starts, ends
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached while the `items` slot is unset (slots answer before __getattr__).
+        if name != "items":
+            raise AttributeError(name)
+        opaque = self.opaque
+        self.items = [
+            opaque(start, end, value)
+            for start, end, value in zip(self.starts, self.ends, self.values, strict=True)
+        ]
+        return self.items
+
+    def item(self, index: int) -> OpaqueValue:
+        """Item `index` alone, as an opaque value (without making `items`)."""
+        return self.opaque(self.starts[index], self.ends[index], self.values[index])
+
+    def plain_items(self) -> list[Any]:
+        return list(self.values)  # read whole already: no OpaqueValue per item
+
+
 @dataclass(frozen=True, slots=True)
 class SyntaxProblem:
     """A problem in the text itself, whatever its format. `kind` is 'syntax' (an error) or
-    'duplicate-key'."""
+    'duplicate-key'. `cut_short` marks the error of a container closed by an enclosing
+    container's bracket: it is reported at that bracket, just past the container's end, yet it
+    is the container's (an element of `nodes`/`edges` cut short so is half-typed)."""
 
     kind: str
     message: str
@@ -101,6 +161,7 @@ class SyntaxProblem:
     end: int
     related_start: int = -1
     related_end: int = -1
+    cut_short: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,4 +190,4 @@ def to_python(value: JsonValue | None) -> Any:
         return value.plain_items()
     if isinstance(value, JNumber):
         return value.value
-    return value.value  # type: ignore[attr-defined]  # JString, JLiteral, JOpaque
+    return value.value  # type: ignore[attr-defined]  # JString, JLiteral, OpaqueValue

@@ -48,6 +48,7 @@ from flowdrop_lsp.core.syntax.tree import (
     JObject,
     JsonValue,
     JString,
+    OpaqueValue,
     ParsedJson,
     SyntaxProblem,
 )
@@ -72,7 +73,7 @@ _TOKEN = re.compile(
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
 
 # The problems of a container closed by an enclosing container's bracket: reported at that
-# bracket, just past the container's end (the engine still counts them as the container's).
+# bracket, just past the container's end (`SyntaxProblem.cut_short`: still the container's).
 OBJECT_CUT_SHORT = "expected '}' before ']'"
 ARRAY_CUT_SHORT = "expected ']' before '}'"
 
@@ -101,17 +102,12 @@ C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
 )
 
 
-class JOpaque(JsonValue):
-    """A value read whole by the C scanner: its span and Python value, no inner spans. Where
-    inner spans are needed after all (a schema error inside it), `expanded` re-reads it."""
+class JOpaque(OpaqueValue):
+    """A value read whole by the C scanner (core.syntax.tree.OpaqueValue), re-read here."""
 
-    __slots__ = ("value",)
-
-    def __init__(self, start: int, end: int, value: Any) -> None:
-        self.start, self.end, self.value = start, end, value
+    __slots__ = ()
 
     def expanded(self, text: str) -> JsonValue | None:
-        """This value re-read from `text` (the document it was read from) with inner spans."""
         return parse_value_at(text, self.start, self.end)
 
 
@@ -185,8 +181,9 @@ class _Parser:
     def advance(self) -> None:
         self.pos = self.peek()[2]
 
-    def error(self, message: str, start: int, end: int) -> None:
-        self.problems.append(SyntaxProblem("syntax", message, start, max(end, start)))
+    def error(self, message: str, start: int, end: int, cut_short: bool = False) -> None:
+        problem = SyntaxProblem("syntax", message, start, max(end, start), cut_short=cut_short)
+        self.problems.append(problem)
 
     def describe(self, token: tuple[str, int, int]) -> str:
         kind, start, end = token
@@ -329,7 +326,7 @@ class _Parser:
                 break
             if kind == "]":
                 # A bracket that closes an enclosing array: this object was never closed.
-                self.error(OBJECT_CUT_SHORT, tstart, tend)
+                self.error(OBJECT_CUT_SHORT, tstart, tend, cut_short=True)
                 end = tstart
                 break
             if kind == ",":
@@ -421,7 +418,7 @@ class _Parser:
         elif ending == "]":
             end = tend
         elif ending == "}":
-            self.error(ARRAY_CUT_SHORT, tstart, tend)
+            self.error(ARRAY_CUT_SHORT, tstart, tend, cut_short=True)
             end = tstart
         else:  # "cut": the element this array is in is half-typed (cuts_element)
             end = self.pos

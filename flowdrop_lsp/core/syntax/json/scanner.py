@@ -11,7 +11,7 @@ from array import array
 from typing import Any
 
 from flowdrop_lsp.core.syntax.json.parser import C_SCAN, JOpaque
-from flowdrop_lsp.core.syntax.tree import JArray, JMember, JObject, JsonValue, JString
+from flowdrop_lsp.core.syntax.tree import JMember, JObject, JsonValue, JString, ScannedArray
 
 _SCAN_STRING = json.decoder.scanstring  # type: ignore[attr-defined]
 _SPACE = re.compile(r"[ \t\r\n]*")
@@ -19,8 +19,8 @@ _SPACE = re.compile(r"[ \t\r\n]*")
 
 def scan_workflow(text: str) -> JObject | None:
     """The fast path for a whole, valid document: the root object's members, `nodes` and `edges`
-    as arrays of elements each read whole by the C scanner (JOpaque: value and span, no inner
-    spans). None when anything is off (a syntax error, a duplicate key, a BOM, comments…): the
+    as arrays of elements each read whole by the C scanner (opaque values: value and span, no
+    inner spans). None when anything is off (a syntax error, a duplicate key, a BOM, comments…): the
     caller then uses the tolerant parser, which reports it."""
 
     def skip(at: int) -> int:
@@ -70,31 +70,12 @@ def scan_workflow(text: str) -> JObject | None:
         return None
 
 
-class ScannedArray(JArray):
-    """`nodes` or `edges` read by the fast path: each item's Python value (read whole by the C
-    scanner) and its span, kept in flat lists rather than one JOpaque per item, since a
-    hostile document may hold a million of them. `items` (JOpaque each) is made only if asked."""
+class JsonScannedArray(ScannedArray):
+    """`nodes` or `edges` read by this fast path (core.syntax.tree.ScannedArray): its items,
+    when asked, are the C scanner's opaque values."""
 
-    __slots__ = ("values", "starts", "ends")
-
-    def __init__(
-        self, start: int, end: int, values: list[Any], starts: array[int], ends: array[int]
-    ) -> None:
-        self.start, self.end = start, end
-        self.values, self.starts, self.ends = values, starts, ends
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached while the `items` slot is unset (slots answer before __getattr__).
-        if name != "items":
-            raise AttributeError(name)
-        self.items = [
-            JOpaque(start, end, value)
-            for start, end, value in zip(self.starts, self.ends, self.values, strict=True)
-        ]
-        return self.items
-
-    def plain_items(self) -> list[Any]:
-        return list(self.values)  # read whole already: no JOpaque per item
+    __slots__ = ()
+    opaque = JOpaque
 
 
 # What follows an item of `nodes`/`edges` in a valid document: white space, ',' or ']', white
@@ -102,7 +83,7 @@ class ScannedArray(JArray):
 _AFTER_ITEM = re.compile(r"[ \t\r\n]*([,\]])[ \t\r\n]*")
 
 
-def _scan_elements(text: str, position: int) -> tuple[ScannedArray, int]:
+def _scan_elements(text: str, position: int) -> tuple[JsonScannedArray, int]:
     """An array at `position` whose elements are each read whole by the C scanner."""
     start = position
     values: list[Any] = []
@@ -110,7 +91,7 @@ def _scan_elements(text: str, position: int) -> tuple[ScannedArray, int]:
     ends = array("q")
     position = _SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
     if text[position : position + 1] == "]":
-        return ScannedArray(start, position + 1, values, starts, ends), position + 1
+        return JsonScannedArray(start, position + 1, values, starts, ends), position + 1
     scan, after_item = C_SCAN, _AFTER_ITEM.match
     add_value, add_start, add_end = values.append, starts.append, ends.append
     while True:
@@ -123,5 +104,5 @@ def _scan_elements(text: str, position: int) -> tuple[ScannedArray, int]:
             raise ValueError("expected , or ]")
         if separator.group(1) == "]":
             closed = separator.end(1)
-            return ScannedArray(start, closed, values, starts, ends), closed
+            return JsonScannedArray(start, closed, values, starts, ends), closed
         position = separator.end()
