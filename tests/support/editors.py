@@ -16,7 +16,9 @@ EXAMPLE = REPO / "examples" / "research-agent.flowdrop.json"
 # A Drupal config workflow (as a site exports it to config/sync): 'Web Search 🔎' and web-search
 # both sanitize to web_search (the emoji becomes a trailing separator run, trimmed).
 DRUPAL_WORKFLOW = (
-    Path(__file__).resolve().parent
+    REPO
+    / "tests"
+    / "editors"
     / "fixtures"
     / "config"
     / "sync"
