@@ -16,7 +16,16 @@ from pathlib import Path
 
 import yaml
 
-from tests.support.editors import DRUPAL_WORKFLOW, EXAMPLE, REPO, run_nvim, venv_bin
+from tests.support.editors import (
+    DRUPAL_WORKFLOW,
+    EXAMPLE,
+    NON_WORKFLOWS,
+    REPO,
+    copy_export,
+    run_nvim,
+    venv_bin,
+    write_non_workflows,
+)
 
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_e2e.lua"
 SHIPPED = REPO / "editors" / "nvim"
@@ -104,8 +113,8 @@ def _run_nvim(tmp_path: Path, workflow: Path, params: dict[str, object]) -> None
 def test_neovim_example_diagnostics_and_quick_fix(tmp_path: Path) -> None:
     workflow = tmp_path / EXAMPLE.name
     shutil.copyfile(EXAMPLE, workflow)
-    other = tmp_path / "package.json"  # plain JSON (even workflow-shaped): no server for it
-    shutil.copyfile(EXAMPLE, other)
+    other = tmp_path / "package.json"  # plain JSON: no server for it
+    other.write_text(NON_WORKFLOWS["package.json"], encoding="utf-8")
     also = tmp_path / "workflows" / "extra.json"  # a workflow by the `files` setting
     also.parent.mkdir()
     shutil.copyfile(EXAMPLE, also)
@@ -126,6 +135,31 @@ def test_neovim_example_diagnostics_and_quick_fix(tmp_path: Path) -> None:
             "other": str(other),
             "also": str(also),
             "settings": {"flowdrop": {"files": ["**/*.flowdrop.json", "workflows/*.json"]}},
+        },
+    )
+
+
+def test_neovim_attaches_to_an_exported_workflow_like_the_cli(tmp_path: Path) -> None:
+    """An API export saved as `exported.json` is a workflow to `flowdrop-lsp check` (by content):
+    the shipped config attaches to it too, the two CMP-9 errors arrive and the fix works.
+    package.json, tsconfig.json (jsonc) and docker-compose.yml start no client. A new JSON file
+    that only becomes a workflow when one is pasted in and written gets the client then."""
+    exported = copy_export(tmp_path)
+    others = write_non_workflows(tmp_path)
+    later = tmp_path / "pasted.json"
+    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    text = exported.read_text(encoding="utf-8")
+    first, second = _find_label(text, "Web Search"), _find_label(text, "web-search")
+    _run_nvim(
+        tmp_path,
+        exported,
+        {
+            "expected": [first.expected(), second.expected()],
+            "title": 'Keep "Web Search"; rename "web-search" (http_request.2) to "web-search 2"',
+            "node_id": "http_request.2",
+            "new_label": "web-search 2",
+            "others": [str(path) for path in others],
+            "pasted": {"path": str(later), "text": EXAMPLE.read_text(encoding="utf-8")},
         },
     )
 

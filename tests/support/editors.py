@@ -75,6 +75,48 @@ def copy_workflows(project: Path) -> tuple[Path, Path]:
     return workflow, drupal
 
 
+# What an API export is saved as: the example under a name no glob selects. `flowdrop-lsp check`
+# judges it by content (two CMP-9 errors), so every editor must too.
+EXPORTED_NAME = "exported.json"
+
+# Everyday JSON/YAML that is no workflow: the editors start nothing for them (or, where a server
+# is already running, it publishes nothing). tsconfig.json is JSONC (comments, trailing comma).
+NON_WORKFLOWS = {
+    "package.json": (
+        '{\n  "name": "site-theme",\n  "version": "1.0.0",\n  "private": true,\n'
+        '  "scripts": {"build": "vite build", "test": "vitest"},\n'
+        '  "dependencies": {"react": "^18.3.1"},\n  "devDependencies": {"vite": "^5.4.0"}\n}\n'
+    ),
+    "tsconfig.json": (
+        "{\n  // the editor's TypeScript settings\n"
+        '  "compilerOptions": {"strict": true, "target": "es2022", "module": "esnext",},\n'
+        '  "include": ["src"],\n}\n'
+    ),
+    "docker-compose.yml": (
+        "services:\n  web:\n    image: nginx:1.27\n    ports:\n      - '8080:80'\n"
+        "  db:\n    image: postgres:16\n"
+    ),
+}
+
+
+def copy_export(project: Path) -> Path:
+    """The example saved as `project`/exported.json, as an API export arrives on disk."""
+    exported = project / EXPORTED_NAME
+    exported.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(EXAMPLE, exported)
+    return exported
+
+
+def write_non_workflows(project: Path) -> list[Path]:
+    """package.json, tsconfig.json and docker-compose.yml in `project`."""
+    project.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in NON_WORKFLOWS.items():
+        (project / name).write_text(text, encoding="utf-8")
+        paths.append(project / name)
+    return paths
+
+
 def assert_no_server_on_system_path() -> None:
     assert shutil.which("flowdrop-lsp", path=SYSTEM_PATH) is None, (
         f"a flowdrop-lsp is installed in {SYSTEM_PATH}: this test cannot hide it"

@@ -3,12 +3,14 @@
 -- Put `editors/nvim` on 'runtimepath' (or copy this file to ~/.config/nvim/lsp/flowdrop.lua),
 -- then `vim.lsp.enable('flowdrop')`. Override any field with `vim.lsp.config('flowdrop', {...})`.
 --
--- The server is started only for workflow files: JSON/JSONC buffers whose name ends in
--- `.flowdrop.json`, YAML buffers named like Drupal's config entities
--- (`flowdrop_workflow.flowdrop_workflow.<id>.yml` or `.yaml`, e.g. in config/sync/), or
--- buffers of those filetypes matching a glob in `settings.flowdrop.files`. Other JSON and
--- YAML files (package.json, docker-compose.yml, ...) never see it.
-
+-- The server is started for the JSON/JSONC/YAML buffers it could judge a workflow, as
+-- `flowdrop-lsp check` does: by name (`*.flowdrop.json`, Drupal's
+-- `flowdrop_workflow.flowdrop_workflow.<id>.yml`/`.yaml`, a glob in `settings.flowdrop.files`)
+-- or by content. The content test here is a cheap superset of the server's: the buffer holds the
+-- words `nodes` and `edges` somewhere (anywhere: an export may put `edges` after a huge `nodes`).
+-- The server then decides and stays silent on what is no workflow (a cytoscape graph, ...);
+-- package.json, tsconfig.json, docker-compose.yml start nothing. A buffer that becomes a
+-- workflow later (pasted into a new file) is looked at again when it is written.
 --
 -- The server: `settings.flowdrop.server.path` when set (the key VS Code uses; the server ignores
 -- it), else `<root>/.venv/bin/flowdrop-lsp` when the project has one (what `make demo` or
@@ -145,6 +147,44 @@ local function is_workflow_name(path, filetype)
   return path:match('%.flowdrop%.json$') ~= nil
 end
 
+--- Whether the buffer holds both words `nodes` and `edges`: every document the server judges a
+--- workflow by content does (its top-level keys), so no workflow is missed, and a buffer without
+--- them never starts a server. Line by line, stopping once both are seen: no copy of the text.
+---@param bufnr integer
+local function mentions_nodes_and_edges(bufnr)
+  local nodes, edges = false, false
+  for _, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    nodes = nodes or line:find('nodes', 1, true) ~= nil
+    edges = edges or line:find('edges', 1, true) ~= nil
+    if nodes and edges then
+      return true
+    end
+  end
+  return false
+end
+
+local RECHECK_GROUP = 'flowdrop.recheck'
+
+--- A buffer that is no workflow yet (a new `exported.json`, pasted into) is looked at again each
+--- time it is written; once it holds `nodes` and `edges`, Neovim's own `vim.lsp.enable` handler
+--- is run for it (as `vim.lsp.enable` does for open buffers), which asks `root_dir` again.
+---@param bufnr integer
+local function recheck_on_write(bufnr)
+  local group = vim.api.nvim_create_augroup(RECHECK_GROUP, { clear = false })
+  vim.api.nvim_clear_autocmds({ group = group, buffer = bufnr })
+  vim.api.nvim_create_autocmd('BufWritePost', {
+    group = group,
+    buffer = bufnr,
+    callback = function(args)
+      if not mentions_nodes_and_edges(args.buf) then
+        return false -- keep watching
+      end
+      pcall(vim.api.nvim_exec_autocmds, 'FileType', { group = 'nvim.lsp.enable', buffer = args.buf })
+      return true -- done: delete this autocmd
+    end,
+  })
+end
+
 ---@type vim.lsp.Config
 return {
   -- A function, so that the executable is looked up in the root of the buffer being opened.
@@ -158,7 +198,7 @@ return {
   end,
   filetypes = { 'json', 'jsonc', 'yaml' },
   root_markers = root_markers,
-  -- Attach to workflow files only: `on_dir` is called just for them.
+  -- Attach to what may be a workflow only: `on_dir` is called just for those buffers.
   root_dir = function(bufnr, on_dir)
     local name = vim.api.nvim_buf_get_name(bufnr)
     if name == '' then
@@ -166,10 +206,12 @@ return {
     end
     local path = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
     local root = vim.fs.root(bufnr, root_markers) or vim.fs.dirname(path)
-    if
-      (is_workflow_name(path, vim.bo[bufnr].filetype) or matches_user_globs(path, root))
-      and server_available(root)
-    then
+    local candidate = is_workflow_name(path, vim.bo[bufnr].filetype)
+      or matches_user_globs(path, root)
+      or mentions_nodes_and_edges(bufnr)
+    if not candidate then
+      recheck_on_write(bufnr)
+    elseif server_available(root) then
       on_dir(root)
     end
   end,

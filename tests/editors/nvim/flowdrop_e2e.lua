@@ -9,7 +9,9 @@
 -- and the buffer is written for the caller to parse), others (JSON/YAML files, of a filetype the
 -- config lists, that must get no client), hover ({lnum, col, end_col, contains = [...]}: the
 -- hover at that label token — its range in the negotiated encoding, and Neovim's own hover
--- window showing every `contains` string).
+-- window showing every `contains` string), pasted ({path, text}: a new file, empty when opened,
+-- that must get no client until `text` is put in it and it is written; then the client attaches
+-- and CMP-9 errors arrive).
 -- Exit code 0 = every check passed; `cquit 1` with a FAIL: line on stderr otherwise.
 
 vim.cmd('filetype plugin indent on') -- first: with -u, filetype detection is off
@@ -225,6 +227,23 @@ local function run()
     vim.wait(500)
     check(#vim.lsp.get_clients({ bufnr = b }) == 0, 'a client attached to ' .. path .. ' (filetype ' .. ft .. ')')
     out(('not attached to %s (filetype %s)'):format(vim.fs.basename(path), ft))
+  end
+  -- 5c. A new, empty JSON file gets no client; once a workflow is pasted in and written, it does.
+  if P.pasted then
+    vim.cmd.edit(vim.fn.fnameescape(P.pasted.path))
+    local b = vim.api.nvim_get_current_buf()
+    check(vim.bo[b].filetype == 'json', P.pasted.path .. ' is not json')
+    vim.wait(500)
+    check(#vim.lsp.get_clients({ bufnr = b }) == 0, 'a client attached to the empty ' .. P.pasted.path)
+    vim.api.nvim_buf_set_lines(b, 0, -1, false, vim.split(P.pasted.text, '\n', { plain = true }))
+    vim.cmd('silent write')
+    check(vim.wait(T, function()
+      return vim.lsp.get_clients({ bufnr = b, name = 'flowdrop' })[1] ~= nil
+    end, 20), 'no client attached to ' .. P.pasted.path .. ' after a workflow was pasted and written')
+    check(vim.wait(T, function()
+      return #cmp9(b) == 2
+    end, 20), ('%d CMP-9 diagnostics in %s, expected 2'):format(#cmp9(b), P.pasted.path))
+    out(('attached to %s once written: %d CMP-9'):format(vim.fs.basename(P.pasted.path), #cmp9(b)))
   end
   if P.also then
     vim.cmd.edit(vim.fn.fnameescape(P.also))
