@@ -18,13 +18,16 @@ from tests.support.editors import (
     EMOJI_CJK_PREFIX,
     EMOJI_CJK_WORKFLOW,
     EXAMPLE,
+    NON_WORKFLOWS,
     REPO,
     assert_no_server_on_system_path,
     assert_one_missing_server_warning,
+    copy_export,
     copy_workflows,
     line_of,
     run_driven,
     venv_bin,
+    write_non_workflows,
 )
 
 SHIPPED = REPO / "editors" / "vim"
@@ -70,8 +73,11 @@ function! s:Run() abort
     \ && (l:file.expect == 0 || len(s:Items(l:buffer)) < l:file.expect)
       sleep 50m
     endwhile
+    " Whether an LSP server (any: only flowdrop is configured) was sent this buffer.
+    let l:served = filter(values(ale#lsp#GetConnections()),
+    \ {_, c -> has_key(c.open_documents, l:buffer)})
     call add(l:results, {'path': l:file.path, 'filetype': &filetype,
-    \ 'items': s:Items(l:buffer)})
+    \ 'items': s:Items(l:buffer), 'served': len(l:served)})
   endfor
   call writefile([json_encode({'files': l:results, 'messages': execute('messages')})],
   \ s:params.out)
@@ -104,8 +110,8 @@ def test_vim_ale_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> None:
     project = tmp_path / "project"
     workflow, drupal = copy_workflows(project)
     (project / ".git").mkdir()  # the project root marker
-    package = project / "package.json"  # workflow-shaped, but not a workflow file: nothing
-    shutil.copyfile(EXAMPLE, package)
+    package = project / "package.json"  # plain JSON: nothing
+    package.write_text(NON_WORKFLOWS["package.json"], encoding="utf-8")
 
     result = _run_vim(
         tmp_path,
@@ -158,6 +164,37 @@ def test_vim_ale_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> None:
         ),
     ]
     assert package_file["filetype"] == "json" and package_file["items"] == []
+    assert "flowdrop-lsp" not in result["messages"]
+
+
+def test_vim_ale_lints_an_exported_workflow_like_the_cli(tmp_path: Path) -> None:
+    """`exported.json` (the example under a name no glob selects) is a workflow to `flowdrop-lsp
+    check` by content, so ALE runs the flowdrop linter on it: the two CMP-9 errors. package.json,
+    tsconfig.json and docker-compose.yml are never sent to a server. A graph JSON that mentions
+    nodes and edges but is no FlowDrop workflow is sent to it, and gets nothing."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    exported = copy_export(project)
+    others = write_non_workflows(project)
+    graph = project / "graph.json"  # cytoscape's shape: the server judges it, and stays silent
+    graph.write_text(
+        '{"elements": {"nodes": [{"data": {"id": "a"}}], "edges": []}}\n', encoding="utf-8"
+    )
+    files = [
+        {"path": str(exported), "expect": 2},
+        *({"path": str(path), "expect": 0} for path in others),
+        {"path": str(graph), "expect": 0},
+    ]
+    result = _run_vim(tmp_path, files, executable=venv_bin("flowdrop-lsp"))
+    exported_file, *other_files, graph_file = result["files"]
+
+    assert exported_file["served"] == 1
+    assert [(i["code"], i["type"]) for i in exported_file["items"]] == [("CMP-9", "E")] * 2
+    for other in other_files:
+        # A filetype the linter is for (Vim 9 gives tsconfig.json `jsonc`).
+        assert other["filetype"] in ("json", "jsonc", "yaml"), other
+        assert other["items"] == [] and other["served"] == 0, other
+    assert graph_file["served"] == 1 and graph_file["items"] == []
     assert "flowdrop-lsp" not in result["messages"]
 
 

@@ -1,8 +1,12 @@
 " flowdrop-lsp for Vim 9 + ALE: the helpers of ale_linters/{json,yaml}/flowdrop.vim.
 "
-" The server runs only for workflow files: `*.flowdrop.json` (filetype json) and Drupal config
-" workflows `flowdrop_workflow.flowdrop_workflow.<id>.yml`/`.yaml` (filetype yaml). For every
-" other buffer the project root is '', and ALE then skips the linter.
+" The server runs for the json and yaml buffers it could judge a workflow, as `flowdrop-lsp
+" check` does: by name (`*.flowdrop.json`, Drupal's `flowdrop_workflow.flowdrop_workflow.<id>.yml`
+" or `.yaml`) or by content. The content test here is a cheap superset of the server's: the
+" buffer holds the words `nodes` and `edges` anywhere (an export may put `edges` after a huge
+" `nodes`); the server decides and says nothing about the rest. For every other buffer the
+" project root is '', and ALE then skips the linter. ALE asks again at each lint, so a new file
+" becomes a workflow as soon as one is pasted into it.
 
 " Like Neovim's config: the nearest folder holding one of these is the project root.
 let s:root_markers = ['flowdrop-lsp.toml', 'pyproject.toml', '.git']
@@ -12,10 +16,20 @@ function! flowdrop#IsWorkflow(buffer) abort
     let l:path = fnamemodify(bufname(a:buffer), ':p')
 
     if getbufvar(a:buffer, '&filetype') is# 'yaml'
-        return fnamemodify(l:path, ':t') =~# '\v^flowdrop_workflow\.flowdrop_workflow\..+\.ya?ml$'
+        let l:named = fnamemodify(l:path, ':t') =~# '\v^flowdrop_workflow\.flowdrop_workflow\..+\.ya?ml$'
+    else
+        let l:named = l:path =~# '\v\.flowdrop\.json$'
     endif
 
-    return l:path =~# '\v\.flowdrop\.json$'
+    return l:named || flowdrop#MentionsNodesAndEdges(a:buffer)
+endfunction
+
+" Whether the buffer holds both words `nodes` and `edges`: every document the server judges a
+" workflow by content does (its top-level keys). match() searches the list of lines in C.
+function! flowdrop#MentionsNodesAndEdges(buffer) abort
+    let l:lines = getbufline(a:buffer, 1, '$')
+
+    return match(l:lines, '\Cnodes') >= 0 && match(l:lines, '\Cedges') >= 0
 endfunction
 
 " The nearest folder above a workflow file holding a root marker (else the file's folder);

@@ -1,6 +1,6 @@
 " ALE runs a fixed list of linters for json and yaml by default (g:ale_linters): add flowdrop
-" to it, keeping ALE's defaults or the user's own list. The linter only starts for workflow
-" files (see autoload/flowdrop.vim).
+" to it (and to jsonc, which ALE lints with nothing by default), keeping ALE's defaults or the
+" user's own list. The linter only starts for what may be a workflow (see autoload/flowdrop.vim).
 if exists('g:loaded_flowdrop_lsp')
     finish
 endif
@@ -9,6 +9,7 @@ let g:loaded_flowdrop_lsp = 1
 
 let s:ale_defaults = {
 \   'json': ['jsonlint', 'spectral', 'vscodejson'],
+\   'jsonc': [],
 \   'yaml': ['spectral', 'yaml-language-server', 'yamllint'],
 \}
 

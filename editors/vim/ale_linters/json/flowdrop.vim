@@ -1,2 +1,3 @@
-" FlowDrop workflows (*.flowdrop.json): diagnostics from flowdrop-lsp. See autoload/flowdrop.vim.
+" FlowDrop workflows (*.flowdrop.json, or JSON holding nodes and edges): diagnostics from
+" flowdrop-lsp. See autoload/flowdrop.vim.
 call ale#linter#Define('json', flowdrop#Linter())
