@@ -1,15 +1,22 @@
 ;;; flowdrop-lsp.el --- FlowDrop workflows in Emacs with eglot -*- lexical-binding: t; -*-
 
 ;; Diagnostics and quick fixes from `flowdrop-lsp serve' for FlowDrop workflow files:
-;; `*.flowdrop.json' and Drupal config workflows `flowdrop_workflow.flowdrop_workflow.<id>.yml'
-;; (or `.yaml').  Tested with Emacs 28.2 and eglot 1.9 (Debian `emacs-nox', `elpa-eglot').
+;; `*.flowdrop.json', Drupal config workflows `flowdrop_workflow.flowdrop_workflow.<id>.yml'
+;; (or `.yaml'), and, as `flowdrop-lsp check' judges them by content, any `.json', `.yml' or
+;; `.yaml' file holding the words `nodes' and `edges' (an API export saved as exported.json).
+;; That test is a cheap superset of the server's: every workflow the server judges by content
+;; has both keys, anywhere in the file (an export may put `edges' after a huge `nodes'); the
+;; server stays silent on the rest.  Tested with Emacs 28.2 and eglot 1.9 (Debian `emacs-nox',
+;; `elpa-eglot').
 ;;
 ;; Usage, in init.el:
 ;;   (add-to-list 'load-path "/path/to/flowdrop-lsp/editors/emacs")
 ;;   (require 'flowdrop-lsp)
 ;;
 ;; Each kind of workflow file gets its own major mode, derived from the mode the file would
-;; otherwise get, so that eglot starts the server for workflows only (never for package.json)
+;; otherwise get, so that eglot starts the server for workflows only (never for package.json,
+;; tsconfig.json or docker-compose.yml; eglot starts one server per major mode, so attaching to
+;; every JSON buffer would mean taking `js-mode' itself on Emacs 28, JavaScript files included)
 ;; and sends the languageId the server reads the buffer with: eglot 1.9 keeps one languageId
 ;; per server, so JSON and YAML workflows of one project get a server each.
 ;;
@@ -83,18 +90,56 @@
 
 ;;;###autoload
 (define-derived-mode flowdrop-json-mode flowdrop-lsp--json-parent-mode "FlowDrop"
-  "Major mode for FlowDrop workflow files (*.flowdrop.json).")
+  "Major mode for FlowDrop workflow files.
+*.flowdrop.json, and JSON files holding the words nodes and edges.")
 
 ;;;###autoload
 (define-derived-mode flowdrop-yaml-mode flowdrop-lsp--yaml-parent-mode "FlowDrop-YAML"
-  "Major mode for Drupal config workflows.
-Files named flowdrop_workflow.flowdrop_workflow.<id>.yml or .yaml.")
+  "Major mode for FlowDrop workflows in YAML.
+Files named flowdrop_workflow.flowdrop_workflow.<id>.yml or .yaml (Drupal config
+workflows), and YAML files holding the words nodes and edges.")
 
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.flowdrop\\.json\\'" . flowdrop-json-mode))
 ;;;###autoload
 (add-to-list 'auto-mode-alist
              '("/flowdrop_workflow\\.flowdrop_workflow\\.[^/]+\\.ya?ml\\'" . flowdrop-yaml-mode))
+
+;; Files named otherwise are chosen by content: `magic-mode-alist' is consulted before
+;; `auto-mode-alist', with the buffer narrowed to its first few kilobytes, hence the `widen'.
+;; A file that only becomes a workflow later (pasted into) gets the mode from `M-x normal-mode'
+;; or on its next visit.
+
+(defun flowdrop-lsp--mentions-nodes-and-edges ()
+  "Whether the whole buffer holds the words nodes and edges."
+  (save-excursion
+    (save-restriction
+      (widen)
+      (let ((case-fold-search nil))
+        (goto-char (point-min))
+        (and (search-forward "nodes" nil t)
+             (progn (goto-char (point-min))
+                    (search-forward "edges" nil t))
+             t)))))
+
+(defun flowdrop-lsp--named-p (regexp)
+  "Whether the visited file's name matches REGEXP (ignoring case, as `auto-mode-alist')."
+  (and buffer-file-name
+       (let ((case-fold-search t))
+         (string-match-p regexp buffer-file-name))))
+
+(defun flowdrop-lsp--json-workflow-p ()
+  "Whether this `.json' buffer may be a FlowDrop workflow (for `magic-mode-alist')."
+  (and (flowdrop-lsp--named-p "\\.json\\'") (flowdrop-lsp--mentions-nodes-and-edges)))
+
+(defun flowdrop-lsp--yaml-workflow-p ()
+  "Whether this `.yml'/`.yaml' buffer may be a FlowDrop workflow (for `magic-mode-alist')."
+  (and (flowdrop-lsp--named-p "\\.ya?ml\\'") (flowdrop-lsp--mentions-nodes-and-edges)))
+
+;;;###autoload
+(add-to-list 'magic-mode-alist '(flowdrop-lsp--json-workflow-p . flowdrop-json-mode))
+;;;###autoload
+(add-to-list 'magic-mode-alist '(flowdrop-lsp--yaml-workflow-p . flowdrop-yaml-mode))
 
 ;; A list of one (MODE :language-id ID) each: eglot 1.9 reads the mode names of a bare
 ;; (MODE :language-id ID) wrongly.

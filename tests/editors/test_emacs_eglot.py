@@ -21,13 +21,16 @@ from tests.support.editors import (
     EMOJI_CJK_PREFIX,
     EMOJI_CJK_WORKFLOW,
     EXAMPLE,
+    NON_WORKFLOWS,
     REPO,
     assert_no_server_on_system_path,
     assert_one_missing_server_warning,
+    copy_export,
     copy_workflows,
     line_of,
     run_driven,
     venv_bin,
+    write_non_workflows,
 )
 
 SHIPPED = REPO / "editors" / "emacs"
@@ -145,8 +148,8 @@ def test_emacs_eglot_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> No
     project = tmp_path / "project"
     workflow, drupal = copy_workflows(project)
     (project / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
-    package = project / "package.json"  # workflow-shaped, but not a workflow file: nothing
-    shutil.copyfile(EXAMPLE, package)
+    package = project / "package.json"  # plain JSON: no server
+    package.write_text(NON_WORKFLOWS["package.json"], encoding="utf-8")
 
     result = _run_emacs(
         tmp_path,
@@ -196,6 +199,32 @@ def test_emacs_eglot_shows_cmp9_in_json_and_yaml_workflows(tmp_path: Path) -> No
         ),
     ]
     assert package_file["eglot"] is False and package_file["diagnostics"] == []
+    assert "flowdrop-lsp" not in result["warnings"]
+
+
+def test_emacs_eglot_starts_for_an_exported_workflow_like_the_cli(tmp_path: Path) -> None:
+    """`exported.json` (the example under a name no glob selects) is a workflow to `flowdrop-lsp
+    check` by content: it opens in flowdrop-json-mode, eglot starts and flymake shows the two
+    CMP-9 errors. package.json, tsconfig.json and docker-compose.yml keep their usual modes and
+    start no server."""
+    project = tmp_path / "project"
+    (project / "flowdrop-lsp.toml").parent.mkdir(parents=True)
+    (project / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    exported = copy_export(project)
+    others = write_non_workflows(project)
+    result = _run_emacs(
+        tmp_path,
+        [{"path": str(exported), "expect": 2}, *({"path": str(p), "expect": 0} for p in others)],
+        executable=venv_bin("flowdrop-lsp"),
+    )
+    exported_file, *other_files = result["files"]
+    assert exported_file["mode"] == "flowdrop-json-mode" and exported_file["eglot"] is True
+    assert [(d["type"], d["text"][:18]) for d in exported_file["diagnostics"]] == [
+        ("eglot-error", "flowdrop [CMP-9]: ")
+    ] * 2
+    for other in other_files:
+        assert not other["mode"].startswith("flowdrop"), other
+        assert other["eglot"] is False and other["diagnostics"] == [], other
     assert "flowdrop-lsp" not in result["warnings"]
 
 
