@@ -123,7 +123,7 @@ workflows), and YAML files holding the words nodes and edges.")
              t)))))
 
 (defun flowdrop-lsp--named-p (regexp)
-  "Whether the visited file's name matches REGEXP (ignoring case, as `auto-mode-alist')."
+  "Whether the visited file's name matches REGEXP, ignoring case."
   (and buffer-file-name
        (let ((case-fold-search t))
          (string-match-p regexp buffer-file-name))))
@@ -133,7 +133,7 @@ workflows), and YAML files holding the words nodes and edges.")
   (and (flowdrop-lsp--named-p "\\.json\\'") (flowdrop-lsp--mentions-nodes-and-edges)))
 
 (defun flowdrop-lsp--yaml-workflow-p ()
-  "Whether this `.yml'/`.yaml' buffer may be a FlowDrop workflow (for `magic-mode-alist')."
+  "Whether this YAML buffer may be a FlowDrop workflow (for `magic-mode-alist')."
   (and (flowdrop-lsp--named-p "\\.ya?ml\\'") (flowdrop-lsp--mentions-nodes-and-edges)))
 
 ;;;###autoload
