@@ -20,8 +20,9 @@
 #
 # The workspace: examples/research-agent.flowdrop.json, a Drupal config workflow
 # (config/sync/flowdrop_workflow.flowdrop_workflow.research.yml from tests/editors/fixtures),
-# and unrelated package.json, docker-compose.yml and notes/research-copy.yml (that workflow
-# under a name the extension does not select).
+# that workflow under a name no glob selects (notes/research-copy.yml) and the JSON one as an API
+# export (exported.json): workflows by content, as in `flowdrop-lsp check`; and unrelated
+# package.json and docker-compose.yml.
 # Needs editors/vscode/e2e/install-deps.sh to have run. Screenshots go to
 # <repo>/artifacts/vscode/. Exit 0 = all assertions held.
 set -euo pipefail
@@ -107,11 +108,12 @@ trap 'exit 130' INT TERM
 WS="$TMP/workspace"
 mkdir -p "$WS" "$TMP/user/User" "$TMP/extensions" "$TMP/xdg-config" "$TMP/xdg-data"
 cp "$REPO/examples/research-agent.flowdrop.json" "$WS/"
+cp "$REPO/examples/research-agent.flowdrop.json" "$WS/exported.json"
 # A Drupal site's config export: a FlowDrop workflow as YAML (language `yaml`).
 YAML_WORKFLOW="flowdrop_workflow.flowdrop_workflow.research.yml"
 mkdir -p "$WS/config/sync"
 cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/config/sync/"
-# The same workflow under a name the extension does not select (language yaml too).
+# The same workflow under a name no glob selects (language yaml too): a workflow by content.
 mkdir -p "$WS/notes"
 cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/notes/research-copy.yml"
 cat >"$WS/docker-compose.yml" <<'YAML'
@@ -236,7 +238,8 @@ if [ "$MODE" = bundled ]; then
 fi
 
 # The LSP trace (flowdrop.trace.server=verbose) in the FlowDrop output channel
-# shows what the extension sent: the workflow, never the unrelated package.json.
+# shows what the extension sent and what the server answered: the workflows, and for the
+# unrelated package.json (sent: a workflow may have any name) no diagnostics at all.
 TRACE=""
 for _ in $(seq 1 20); do
   TRACE="$(find "$TMP/user/logs" -name 'FlowDrop*.log' -exec cat {} + 2>/dev/null || true)"
@@ -245,9 +248,14 @@ for _ in $(seq 1 20); do
 done
 grep -q "textDocument/didOpen" <<<"$TRACE" && grep -q "research-agent.flowdrop.json" <<<"$TRACE" \
   || die "the FlowDrop output channel shows no didOpen of the workflow (is flowdrop.trace.server honoured?)"
-if grep -q "workspace/package.json" <<<"$TRACE"; then
-  die "the extension sent the unrelated package.json to the server (document selector too wide)"
-fi
+"$YAML_PYTHON" -c '
+import re, sys
+trace = open(sys.argv[1], encoding="utf-8").read()
+published = [m.group(1) for m in re.finditer(r"publishDiagnostics.{0,400}?\"uri\": \"file://[^\"]*/workspace/([^\"]+)\"", trace, re.S)]
+bad = [uri for uri in published if uri == "package.json"]
+missing = [f for f in ("exported.json", "notes/research-copy.yml") if f not in published]
+sys.exit(f"diagnostics published for {bad}" if bad else f"no diagnostics published for {missing}" if missing else 0)
+' <(printf '%s' "$TRACE") || die "the server published for package.json, or not for the workflows by content (LSP trace)"
 # The Drupal workflow went to the server as a `yaml` document; docker-compose.yml never did.
 printf '%s' "$TRACE" >"$TMP/trace.log"
 "$YAML_PYTHON" -c '
@@ -257,13 +265,11 @@ uri = r"\"uri\": \"file://[^\"]*/" + re.escape(sys.argv[2]) + r"\""
 sys.exit(0 if re.search(uri + r",\s*\"languageId\": \"yaml\"", trace) else 1)
 ' "$TMP/trace.log" "$YAML_WORKFLOW" \
   || die "the FlowDrop output channel shows no didOpen of $YAML_WORKFLOW with languageId yaml"
-for f in docker-compose.yml notes/research-copy.yml; do
-  if grep -q "workspace/$f" <<<"$TRACE"; then
-    die "the extension sent the unrelated $f to the server (document selector too wide)"
-  fi
-done
-echo "e2e-vscode: OK the server saw the workflow and never package.json (LSP trace)"
-echo "e2e-vscode: OK $YAML_WORKFLOW went to the server with languageId yaml, docker-compose.yml and notes/research-copy.yml never (LSP trace)"
+if grep -q "workspace/docker-compose.yml" <<<"$TRACE"; then
+  die "the extension sent docker-compose.yml (language dockercompose) to the server"
+fi
+echo "e2e-vscode: OK the server published for exported.json and notes/research-copy.yml, never for package.json (LSP trace)"
+echo "e2e-vscode: OK $YAML_WORKFLOW went to the server with languageId yaml, docker-compose.yml never (LSP trace)"
 # Which server answered: the FlowDrop output channel says why it chose it.
 if [ "$MODE" = configured ]; then
   grep -qF "Using the server from \"flowdrop.server.path\": $WS/tools/flowdrop-lsp" <<<"$TRACE" \

@@ -34,7 +34,8 @@ const UNRELATED = 'package.json';
 const YAML_WORKFLOW = process.env.YAML_WORKFLOW || '';
 const YAML_PYTHON = process.env.YAML_PYTHON || 'python3';
 const UNRELATED_YAML = 'docker-compose.yml';
-const UNRELATED_YAML_WORKFLOW = 'notes/research-copy.yml'; // workflow content, another name
+const YAML_WORKFLOW_COPY = 'notes/research-copy.yml'; // workflow content, another name
+const EXPORTED = 'exported.json'; // the JSON workflow as an API export is saved: any name
 
 if (!URL_BASE || !WORKSPACE || !ARTIFACTS) {
   console.error('test.mjs: CS_URL, WORKSPACE and ARTIFACTS must be set (use e2e/run.sh)');
@@ -283,6 +284,27 @@ async function main() {
   //    preferred quick fix, and the file stays valid YAML.
   if (YAML_WORKFLOW) await yamlScenario();
 
+  // 6b. Workflows under names no glob selects, which `flowdrop-lsp check` judges by content:
+  //     an API export saved as exported.json, and the YAML workflow copied to notes/. Both get
+  //     squiggles on their two colliding labels.
+  for (const [file, label] of [
+    [EXPORTED, '"label": "web-search"'],
+    [YAML_WORKFLOW_COPY, 'label: web-search'],
+  ]) {
+    const text = fs.readFileSync(path.join(WORKSPACE, file), 'utf8');
+    const line = text.split('\n').findIndex((l) => l.includes(label));
+    if (line < 0) fail(`no ${label} in ${file}`);
+    await quickOpen(path.basename(file));
+    log(`opened ${file}`);
+    await gotoLineCol(Math.max(1, line - 2), 1); // both labels (a few lines apart) in view
+    const n = await waitFor(`squiggles on both colliding labels of ${file}`, async () => {
+      const c = await activeSquiggles().count();
+      return c >= 2 ? c : 0;
+    });
+    log(`OK squiggles in ${file} (a workflow by content): ${n}`);
+    await shot(`06b-by-content-${path.basename(file).replace(/\W+/g, '-')}.png`);
+  }
+
   // 7. A broken `flowdrop.server.path` (changed while running: the extension
   //    restarts the server) gives an error message naming the setting.
   if (CHECK_BAD_PATH) {
@@ -450,13 +472,8 @@ async function yamlScenario() {
   await shot('06-yaml-after-fix.png');
 
   // Unrelated YAML gets no flowdrop problem (nor is sent: run.sh checks the trace):
-  // docker-compose.yml (VS Code gives it language "dockercompose", mode "Compose"), and a
-  // copy of the workflow under another name: language yaml, and the server would flag it
-  // by its content if the extension sent it, so this proves the selector's file pattern.
-  for (const [file, wantMode, png] of [
-    [UNRELATED_YAML, null, '06-yaml-unrelated-docker-compose.png'],
-    [UNRELATED_YAML_WORKFLOW, 'YAML', '06-yaml-unrelated-workflow-copy.png'],
-  ]) {
+  // docker-compose.yml (VS Code gives it language "dockercompose", mode "Compose").
+  for (const [file, wantMode, png] of [[UNRELATED_YAML, null, '06-yaml-unrelated-docker-compose.png']]) {
     await quickOpen(path.basename(file));
     const fileMode = ((await page.locator('#status\\.editor\\.mode').first().textContent().catch(() => '')) || '').trim();
     log(`opened ${file} (language mode ${JSON.stringify(fileMode)})`);

@@ -1,12 +1,15 @@
-// VS Code client for flowdrop-lsp: starts `flowdrop-lsp serve` (stdio) for
-// FlowDrop workflow documents (*.flowdrop.json, Drupal config workflows
-// flowdrop_workflow.flowdrop_workflow.<id>.yml/.yaml, and the `flowdrop.files` globs).
+// VS Code client for flowdrop-lsp: starts `flowdrop-lsp serve` (stdio) once a document
+// that may be a FlowDrop workflow is open (*.flowdrop.json, Drupal config workflows
+// flowdrop_workflow.flowdrop_workflow.<id>.yml/.yaml, the `flowdrop.files` globs, or JSON/YAML
+// holding `nodes` and `edges`, as `flowdrop-lsp check` judges files by content), then gives it
+// every JSON/JSONC/YAML file: the server reports on workflows and says nothing about the rest.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { expandPath } from './paths';
+import { mayBeWorkflow } from './workflows';
 import {
   LanguageClient,
   type DocumentSelector,
@@ -60,6 +63,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidOpenTextDocument((doc) => {
       if (!client && !startFailed && isWorkflow(doc)) void startClient();
     }),
+    // A new file becomes a workflow when one is pasted into it: look again when it is saved.
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (!client && !startFailed && isWorkflow(doc)) void startClient();
+    }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       // Relative globs in `flowdrop.files` are anchored at workspace folders.
       void restartIfRunning('workspace folders changed');
@@ -74,8 +81,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: () => void stopClient() },
   );
 
-  // Start lazily: only once a FlowDrop workflow document is open, so that
-  // opening an unrelated JSON file never spawns the server.
+  // Start lazily: only once a document that may be a workflow is open, so that
+  // opening package.json, tsconfig.json or docker-compose.yml never spawns the server.
   if (vscode.workspace.textDocuments.some(isWorkflow)) {
     await startClient();
   }
@@ -181,11 +188,8 @@ interface Filter {
 }
 
 /**
- * FlowDrop workflow files only. Never a bare `{language: 'json'}` or
- * `{language: 'yaml'}` (that would also grab settings.json, package.json,
- * docker-compose.yml, ...). Untitled documents are excluded.
- * Globs starting with "**" + "/" or absolute ones match anywhere; other globs are
- * relative to each workspace folder.
+ * The workflow files by name (to start the server for). Globs starting with "**" + "/" or
+ * absolute ones match anywhere; other globs are relative to each workspace folder.
  */
 function filters(): Filter[] {
   const result: Filter[] = [];
@@ -200,16 +204,24 @@ function filters(): Filter[] {
   return result;
 }
 
+/**
+ * Every JSON, JSONC and YAML file (scheme `file`: not VS Code's own settings, not untitled
+ * documents). A selector cannot look at content, and a workflow may have any name, as in
+ * `flowdrop-lsp check`: the server judges each document and publishes nothing for the others
+ * (package.json, tsconfig.json: no diagnostics, no message). The server itself is only started
+ * once a document `isWorkflow` is open.
+ */
 function buildSelector(): DocumentSelector {
-  return filters().map(({ language, glob, folder }) => ({
-    scheme: 'file',
-    language,
-    pattern: folder ? { baseUri: folder.uri.toString(), pattern: glob } : glob,
-  }));
+  return LANGUAGES.map((language) => ({ scheme: 'file', language }));
 }
 
+/** Named like a workflow, or holding `nodes` and `edges` (see ./workflows). */
 function isWorkflow(doc: vscode.TextDocument): boolean {
   if (doc.uri.scheme !== 'file' || !LANGUAGES.includes(doc.languageId)) return false;
+  return isWorkflowByName(doc) || mayBeWorkflow(doc.getText());
+}
+
+function isWorkflowByName(doc: vscode.TextDocument): boolean {
   const vsSelector: vscode.DocumentFilter[] = filters().map(({ language, glob, folder }) => ({
     scheme: 'file',
     language,
