@@ -25,11 +25,22 @@ function! flowdrop#IsWorkflow(buffer) abort
 endfunction
 
 " Whether the buffer holds both words `nodes` and `edges`: every document the server judges a
-" workflow by content does (its top-level keys). match() searches the list of lines in C.
+" workflow by content does (its top-level keys). match() searches the list of lines in C. ALE
+" asks several times per lint (root, executable): the answer is kept for the buffer's
+" changedtick, and a yes is kept for good (a workflow being edited stays linted).
 function! flowdrop#MentionsNodesAndEdges(buffer) abort
-    let l:lines = getbufline(a:buffer, 1, '$')
+    let l:tick = getbufvar(a:buffer, 'changedtick')
+    let l:known = getbufvar(a:buffer, 'flowdrop_sniffed', [-1, 0])
 
-    return match(l:lines, '\Cnodes') >= 0 && match(l:lines, '\Cedges') >= 0
+    if l:known[1] || l:known[0] == l:tick
+        return l:known[1]
+    endif
+
+    let l:lines = getbufline(a:buffer, 1, '$')
+    let l:verdict = match(l:lines, '\Cnodes') >= 0 && match(l:lines, '\Cedges') >= 0
+    call setbufvar(a:buffer, 'flowdrop_sniffed', [l:tick, l:verdict])
+
+    return l:verdict
 endfunction
 
 " The nearest folder above a workflow file holding a root marker (else the file's folder);
