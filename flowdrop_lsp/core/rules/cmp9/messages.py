@@ -9,7 +9,7 @@ from typing import Any
 
 import flowdrop_lsp.core.rules.cmp9.bounds as bounds
 from flowdrop_lsp.core.domain.graph import RouteOutline
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node, id_text, short_text
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.renames import rename_edit
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, TextEdit
@@ -43,8 +43,8 @@ def _name(ctx: RuleContext, node_id: str) -> str:
     if node is not None and node.name_source:
         return f'"{short_text(node.name_source, bounds.NAME_LIMIT)}"'
     if node is None:
-        return f"{short_text(node_id, bounds.NAME_LIMIT)} (not defined in nodes)"
-    return short_text(node_id, bounds.NAME_LIMIT)
+        return f"{id_text(node_id)} (not defined in nodes)"
+    return id_text(node_id)
 
 
 def _display(ctx: RuleContext, node_id: str) -> str:
@@ -53,7 +53,7 @@ def _display(ctx: RuleContext, node_id: str) -> str:
     if node is None:
         return ctx.describe(node_id)
     if node.label:
-        return f'"{short_text(node.label, bounds.NAME_LIMIT)}" ({short_text(str(node.id), bounds.NAME_LIMIT)})'
+        return f'"{short_text(node.label, bounds.NAME_LIMIT)}" ({id_text(str(node.id))})'
     return node.display
 
 
