@@ -91,10 +91,16 @@ def rule_page_path(code: str) -> Path:
 
 def docs_home(docs_url: str) -> str:
     """Where the rules are documented as a whole: `docs_url` without its `{code}`/`{anchor}`
-    template part, else the shipped index page's `file:` URI."""
+    template part (`https://host/rules/{code}.md` → `https://host/rules/`), else the shipped
+    index page's `file:` URI."""
     if not docs_url:
         return (RULE_PAGES / RULE_INDEX).as_uri()
-    return docs_url.split("#", 1)[0] if "{" in docs_url else docs_url
+    if "{" not in docs_url:
+        return docs_url
+    home = docs_url.split("#", 1)[0]
+    if "{" in home:  # the template is in the path: its folder
+        home = home[: home.rfind("/", 0, home.index("{")) + 1]
+    return home
 
 
 def rule_url(code: str, docs_url: str) -> str | None:
