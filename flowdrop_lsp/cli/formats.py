@@ -189,6 +189,19 @@ def summary(results: Sequence[FileResult], suppressed: int = 0) -> str:
     return text
 
 
+def fix_summary(display: str, fixed: Sequence[Finding], edits: int) -> str:
+    """What `--fix` changed in one file, and how many findings that fixes: every preferred fix
+    today is CMP-9's rename of a tool (one edit per tool renamed, shared by the findings of the
+    tools it collided with); another rule's fixes are counted as changes."""
+    what = (
+        f"renamed {edits} tool{'s' if edits != 1 else ''}"
+        if {f.code for f in fixed} == {"CMP-9"}
+        else f"made {edits} change{'s' if edits != 1 else ''}"
+    )
+    count = len(fixed)
+    return f"{what} in {display}, fixing {count} finding{'s' if count != 1 else ''}"
+
+
 def shared_rule_url(code: str, docs_url: str) -> str | None:
     """The rule link a report carries (json `url`, SARIF `helpUri`): only with a `docs-url`.
     Without one the link would be the `file:` URI of the page in the installed package, dead

@@ -28,6 +28,7 @@ from flowdrop_lsp.cli.formats import (
     STDIN_DISPLAY,
     FileFailure,
     FileResult,
+    fix_summary,
     format_statistics,
     format_text,
     summary,
@@ -480,9 +481,8 @@ def run_check(args: argparse.Namespace) -> int:
                     failures.append(FileFailure(display, f"cannot write {display}: {error}"))
                     print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
                 else:
-                    fixed_count = len([f for f in reported if f.preferred_fix])
-                    plural = "s" if fixed_count != 1 else ""
-                    _err(f"fixed {fixed_count} finding{plural} in {display}")
+                    fixed_now = [f for f in reported if f.preferred_fix]
+                    _err(fix_summary(display, fixed_now, len(edits)))
                     text = fixed
                     analysis = analyze(text, settings, allow_comments=allow_comments, syntax=syntax)
         results.append(reporter.result(display, text, analysis.findings, settings.docs_url))
