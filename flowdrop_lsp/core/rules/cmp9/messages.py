@@ -127,6 +127,17 @@ class FindingBuilder:
             f"{title}{_referenced(len(refs), 'its')}", (rename_edit(node, label),), preferred
         )
 
+    def taken_instead(self, leaf: str, others: list[str]) -> Callable[[str], bool]:
+        """The names taken for `leaf` renamed instead of `others`: those around it, and those
+        the plan gives other leaves, but not the plan's renames of `others` (they keep their
+        names then), so the alternative takes the first free number."""
+        plan = self.plan
+        replaced = {sanitize_tool_name(plan.renames[o]) for o in others if o in plan.renames}
+        planned = plan.planned
+        return lambda name: (
+            (name in planned and name not in replaced) or plan.visible_around(leaf, name)
+        )
+
     def keep_fix(self, node: Node, others: list[str]) -> Fix | None:
         """Rename the others planned to be renamed; `node` keeps its name."""
         renamed = [o for o in others if o in self.plan.renames]
@@ -169,7 +180,7 @@ class FindingBuilder:
                 fixes.append(keep)
                 renamed += [o for o in others if o in plan.renames]
             if leaf not in plan.blocked:
-                label = plan.numbers.label(node, plan.is_taken_for(leaf), reserve=False)
+                label = plan.numbers.label(node, self.taken_instead(leaf, others), reserve=False)
                 title = f'Rename "{current}" instead, to "{short_text(label, bounds.NAME_LIMIT)}"'
                 fixes.append(self.rename_fix(node, label, title, keep is None))
                 new_names.add(sanitize_tool_name(label))
