@@ -189,6 +189,27 @@ def summary(results: Sequence[FileResult], suppressed: int = 0) -> str:
     return text
 
 
+def fix_summary(display: str, fixed: Sequence[Finding], edits: int) -> str:
+    """What `--fix` changed in one file, and how many findings that fixes: every preferred fix
+    today is CMP-9's rename of a tool (one edit per tool renamed, shared by the findings of the
+    tools it collided with); another rule's fixes are counted as changes."""
+    what = (
+        f"renamed {edits} tool{'s' if edits != 1 else ''}"
+        if {f.code for f in fixed} == {"CMP-9"}
+        else f"made {edits} change{'s' if edits != 1 else ''}"
+    )
+    count = len(fixed)
+    return f"{what} in {display}, fixing {count} finding{'s' if count != 1 else ''}"
+
+
+def shared_rule_url(code: str, docs_url: str) -> str | None:
+    """The rule link a report carries (json `url`, SARIF `helpUri`): only with a `docs-url`.
+    Without one the link would be the `file:` URI of the page in the installed package, dead
+    once the report is uploaded (code scanning, an artifact); SARIF's `help.markdown` carries
+    the page itself. (The editor, on the machine where the package is, keeps that link.)"""
+    return rule_url(code, docs_url) if docs_url else None
+
+
 def finding_json(result: FileResult, finding: Finding, lines: LineIndex) -> dict[str, Any]:
     item: dict[str, Any] = {
         "path": result.path,
@@ -210,8 +231,10 @@ def finding_json(result: FileResult, finding: Finding, lines: LineIndex) -> dict
         "related": [
             {"range": _range(lines, r.span), "message": r.message} for r in finding.related
         ],
-        "url": rule_url(finding.code, result.docs_url),
     }
+    url = shared_rule_url(finding.code, result.docs_url)
+    if url is not None:
+        item["url"] = url
     for key, value in finding.extra:
         item[key] = list(value) if isinstance(value, tuple) else value
     return item
@@ -364,7 +387,7 @@ def format_sarif(
             "name": rule_name(rule.title),
             "shortDescription": {"text": rule.title},
             "fullDescription": {"text": rule.summary},
-            "helpUri": rule_url(rule.code, docs_url),
+            **({"helpUri": url} if (url := shared_rule_url(rule.code, docs_url)) else {}),
             # Code scanning shows a rule's help from the log itself: the same page as
             # `flowdrop-lsp rule CODE`, so it reads the same on a machine without the package.
             "help": {"text": rule.summary, "markdown": rule_page(rule.code)},
@@ -405,7 +428,7 @@ def format_sarif(
                     "driver": {
                         "name": "flowdrop-lsp",
                         "version": __version__,
-                        "informationUri": docs_home(docs_url),
+                        **({"informationUri": docs_home(docs_url)} if docs_url else {}),
                         "rules": rules,
                     }
                 },

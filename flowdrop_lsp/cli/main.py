@@ -28,6 +28,7 @@ from flowdrop_lsp.cli.formats import (
     STDIN_DISPLAY,
     FileFailure,
     FileResult,
+    fix_summary,
     format_statistics,
     format_text,
     summary,
@@ -105,7 +106,11 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
         "--write-baseline",
         type=Path,
         metavar="FILE",
-        help="record every finding of this run in FILE, report nothing, exit 0",
+        help=(
+            "record every finding of this run in FILE, report nothing, exit 0; an existing FILE "
+            "keeps the entries of files not checked in this run (pre-commit checks only the "
+            "staged files), of those that still exist"
+        ),
     )
     output = check.add_argument_group("output")
     output.add_argument(
@@ -476,9 +481,8 @@ def run_check(args: argparse.Namespace) -> int:
                     failures.append(FileFailure(display, f"cannot write {display}: {error}"))
                     print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
                 else:
-                    fixed_count = len([f for f in reported if f.preferred_fix])
-                    plural = "s" if fixed_count != 1 else ""
-                    _err(f"fixed {fixed_count} finding{plural} in {display}")
+                    fixed_now = [f for f in reported if f.preferred_fix]
+                    _err(fix_summary(display, fixed_now, len(edits)))
                     text = fixed
                     analysis = analyze(text, settings, allow_comments=allow_comments, syntax=syntax)
         results.append(reporter.result(display, text, analysis.findings, settings.docs_url))
@@ -499,8 +503,8 @@ def run_check(args: argparse.Namespace) -> int:
     if baseline is not None and baseline.unmatched and not args.quiet:
         _err(
             f"flowdrop-lsp: {baseline.unmatched} baseline entr"
-            f"{'ies' if baseline.unmatched != 1 else 'y'} matched no finding (fixed, or in "
-            "files not checked); --write-baseline rewrites it"
+            f"{'ies' if baseline.unmatched != 1 else 'y'} matched no finding in the files "
+            "checked (fixed since); --write-baseline with those files drops them"
         )
     if failures:
         return EXIT_USAGE
@@ -553,7 +557,17 @@ def _write_baseline(
     args: argparse.Namespace, results: list[FileResult], failures: list[FileFailure]
 ) -> int:
     target: Path = args.write_baseline
-    text = baseline_json(((r.path, r.findings) for r in results), target.resolve().parent)
+    kept: list[dict[str, object]] = []
+    if target.exists():  # the entries of the files this run did not check are kept
+        try:
+            earlier = Baseline.read(target)
+        except BaselineError as unreadable:
+            _err(f"flowdrop-lsp: {unreadable}; not overwritten")
+            return EXIT_USAGE
+        # A file that could not be read was not checked: its entries stay as they were.
+        kept = earlier.kept_items(r.path for r in results)
+    folder = target.resolve().parent
+    text = baseline_json(((r.path, r.findings) for r in results), folder, kept)
     error = _write_output_file(target, text)
     if error:
         _err(f"flowdrop-lsp: {error}")
@@ -561,8 +575,15 @@ def _write_baseline(
     if not args.quiet:
         count = sum(len(r.findings) for r in results)
         files = len({r.path for r in results if r.findings})
+        kept_files = len({item["path"] for item in kept})
+        also = (
+            f"; kept {len(kept)} entr{'ies' if len(kept) != 1 else 'y'} of {kept_files} "
+            f"file{'s' if kept_files != 1 else ''} not checked"
+            if kept
+            else ""
+        )
         _err(
             f"flowdrop-lsp: wrote {count} finding{'s' if count != 1 else ''} in {files} "
-            f"file{'s' if files != 1 else ''} to {target}"
+            f"file{'s' if files != 1 else ''} to {target}{also}"
         )
     return EXIT_USAGE if failures else EXIT_OK

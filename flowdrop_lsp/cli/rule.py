@@ -1,5 +1,5 @@
 """`flowdrop-lsp rule [CODE]`: a rule's explanation, with a failing and a passing example,
-offline (the text of the rule's shipped page); without a code, the list of rules."""
+offline (the text of the rule's shipped page, without its HTML anchor); without a code, the list of rules."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 import difflib
 import sys
 
-from flowdrop_lsp.core.rules.registry import ALL_RULES, RULES_BY_CODE, rule_page
+from flowdrop_lsp.core.rules.registry import ALL_RULES, RULES_BY_CODE, rule_text
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -34,5 +34,5 @@ def run_rule(args: argparse.Namespace) -> int:
         hint = f"did you mean '{by_loose[matches[0]]}'?" if matches else "see `flowdrop-lsp rule`"
         print(f"flowdrop-lsp: unknown rule code '{args.code}' ({hint})", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(rule_page(code))
+    sys.stdout.write(rule_text(code))  # the page without its HTML anchor line
     return EXIT_OK

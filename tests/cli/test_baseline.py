@@ -116,3 +116,61 @@ def test_a_baseline_listing_one_of_two_findings_suppresses_just_that_one(tmp_pat
     with pytest.raises(BaselineError):
         (tmp_path / "c.json").write_text("[]", encoding="utf-8")
         Baseline.read(tmp_path / "c.json")
+
+
+def _two_files(project: Path) -> None:
+    (project / "flows" / "b.flowdrop.json").write_text(COLLISION, encoding="utf-8")
+
+
+def test_entries_of_files_not_checked_are_not_stale(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    # pre-commit passes only the staged files: the others' entries are not "matched no finding".
+    _two_files(project)
+    run(capsys, "flows", "--write-baseline", "baseline.json")
+    code, out, err = run(capsys, "flows/a.flowdrop.json", "--baseline", "baseline.json")
+    assert (code, out) == (0, "no problems in 1 file; 2 more suppressed by the baseline\n")
+    assert "matched no finding" not in err
+    clean = workflow([node("a", label="Web Search"), node("x", "agent")], [tool_edge("a", "x")])
+    (project / "flows" / "a.flowdrop.json").write_text(clean, encoding="utf-8")
+    code, _, err = run(capsys, "flows/a.flowdrop.json", "--baseline", "baseline.json")
+    assert "2 baseline entries matched no finding in the files checked" in err
+
+
+def test_write_baseline_on_some_files_keeps_the_other_files_entries(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    _two_files(project)
+    run(capsys, "flows", "--write-baseline", "baseline.json")
+    before = json.loads((project / "baseline.json").read_text(encoding="utf-8"))
+    clean = workflow([node("a", label="Web Search"), node("x", "agent")], [tool_edge("a", "x")])
+    (project / "flows" / "a.flowdrop.json").write_text(clean, encoding="utf-8")
+    code, _, err = run(capsys, "flows/a.flowdrop.json", "--write-baseline", "baseline.json")
+    assert code == 0
+    assert "kept 2 entries of 1 file not checked" in err
+    after = json.loads((project / "baseline.json").read_text(encoding="utf-8"))
+    assert after["findings"] == [
+        f for f in before["findings"] if f["path"].endswith("b.flowdrop.json")
+    ]
+    code, out, _ = run(capsys, "flows", "--baseline", "baseline.json")
+    assert (code, out) == (0, "no problems in 2 files; 2 more suppressed by the baseline\n")
+    # A file deleted since is gone from the project: its entries go too.
+    (project / "flows" / "b.flowdrop.json").unlink()
+    run(capsys, "flows", "--write-baseline", "baseline.json")
+    assert json.loads((project / "baseline.json").read_text(encoding="utf-8"))["findings"] == []
+
+
+def test_write_baseline_refuses_to_overwrite_a_file_that_is_not_a_baseline(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    (project / "notes.json").write_text('{"mine": 1}', encoding="utf-8")
+    code, _, err = run(capsys, "flows", "--write-baseline", "notes.json")
+    assert code == 2 and "is not a flowdrop-lsp baseline" in err
+    assert (project / "notes.json").read_text(encoding="utf-8") == '{"mine": 1}'
+
+
+def test_write_baseline_help_says_other_files_are_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        run(capsys, "--help")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "keeps the entries of files not checked" in out

@@ -117,7 +117,7 @@ def test_fix_writes_in_place_and_the_file_then_checks_clean(
     path = copy(tmp_path, fixture)
     before = path.read_bytes()
     code, out, err = run(capsys, "--fix", str(path))
-    assert "fixed" in err
+    assert "renamed" in err and "fixing" in err
     after = path.read_bytes()
     assert after != before
     json.loads(after)
@@ -499,3 +499,17 @@ def test_subprocess_python_m(tmp_path: Path) -> None:
     found = json.loads(result.stdout.decode("utf-8"))
     assert [f["code"] for f in found] == ["CMP-9", "CMP-9"]
     assert result.stderr == b""
+
+
+def test_fix_says_what_it_changed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Two findings (one per colliding tool), one label renamed: the summary says both, truly.
+    text = workflow(
+        [node("a", label="Web Search"), node("b", label="web-search"), node("x", "agent")],
+        [tool_edge("a", "x"), tool_edge("b", "x")],
+    )
+    path = tmp_path / "a.flowdrop.json"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "--fix", str(path))
+    assert code == 0
+    assert f"renamed 1 tool in {path}, fixing 2 findings" in err
+    assert "fixed 2 findings" not in err

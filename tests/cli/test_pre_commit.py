@@ -46,6 +46,8 @@ def test_the_hook_runs_check_on_workflow_files_only() -> None:
     assert hook["id"] == "flowdrop-lsp"
     assert hook["entry"] == "flowdrop-lsp check"
     assert hook["language"] == "python"
+    # One process for all the files: one summary and one baseline note, not one per batch.
+    assert hook["require_serial"] is True
     files = re.compile(str(hook["files"]))
     for name in (
         "a.flowdrop.json",

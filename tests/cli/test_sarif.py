@@ -390,3 +390,40 @@ def test_github_title_of_an_unknown_code_is_escaped_and_failures_are_annotated()
         "::warning file=a.json,line=1,col=1,endLine=1,endColumn=2,title=X%3A1%2C2::X:1,2 m",
         "::error file=gone%2C really.json,title=flowdrop-lsp::cannot read gone, really.json: [Errno 2]%0D%0A",
     ]
+
+
+def _reports(tmp_path: Path, settings: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    (tmp_path / "flowdrop-lsp.toml").write_text(settings, encoding="utf-8")
+    target = tmp_path / COLLISION.name
+    target.write_text(COLLISION.read_text(encoding="utf-8"), encoding="utf-8")
+    logs = []
+    for fmt in ("sarif", "json"):
+        out = io.StringIO()
+        saved, sys.stdout = sys.stdout, out
+        try:
+            main(["check", "--format", fmt, str(target)])
+        finally:
+            sys.stdout = saved
+        logs.append(json.loads(out.getvalue()))
+    return logs[0], logs[1]
+
+
+def test_without_docs_url_no_link_to_the_installed_package(tmp_path: Path) -> None:
+    # A file: URI into site-packages is dead once the log is uploaded: left out; SARIF's
+    # help.markdown carries the page itself.
+    sarif, items = _reports(tmp_path, "")
+    driver = sarif["runs"][0]["tool"]["driver"]
+    assert "file:" not in json.dumps(sarif["runs"][0]["tool"])
+    assert all("helpUri" not in rule and rule["help"]["markdown"] for rule in driver["rules"])
+    assert items and all("url" not in item for item in items)
+
+
+def test_with_docs_url_the_links_are_kept(tmp_path: Path) -> None:
+    sarif, items = _reports(tmp_path, 'docs-url = "https://example.com/rules/{code}.md"\n')
+    driver = sarif["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://example.com/rules/"
+    cmp9 = next(rule for rule in driver["rules"] if rule["id"] == "CMP-9")
+    assert cmp9["helpUri"] == "https://example.com/rules/CMP-9.md"
+    assert {item["url"] for item in items} == {
+        f"https://example.com/rules/{item['code']}.md" for item in items
+    }

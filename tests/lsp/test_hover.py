@@ -4,13 +4,19 @@ labels; JSON and Drupal YAML; right after edits; markdown or plaintext as the cl
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import re
+import unicodedata
+from collections.abc import AsyncIterator, Iterator
 
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from flowdrop_lsp.core.config.node_types import NodeTypeLocator
+from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.ide.service import WorkflowService
+from flowdrop_lsp.core.workspace.resolver import SettingsResolver
+from tests.support.builders import node, tool_edge, workflow
 from tests.support.insight import (
     EXAMPLE,
     URI,
@@ -45,14 +51,14 @@ async def test_hover_on_a_tool_label_after_emoji_and_cjk(session: Session) -> No
     assert hover is not None and hover.range == token_range(text, WIDE_TOOL, session.encoding)
     assert isinstance(hover.contents, types.MarkupContent)
     assert hover.contents.kind == types.MarkupKind.Markdown
-    value = hover.contents.value
+    value = hover.contents.value.replace("\n  ", " ")  # a wrapped line joined, as Markdown does
     assert value.startswith("**Tool** `web_search`")
     assert "Offered to 1 consumer" in value
     assert '"研究 Agent 🧪" (`reason.1`), through Web Tools → Research Tools' in value
     assert '⚠ collides with "web-search" (`http_request.2`)' in value
 
 
-async def test_hover_on_a_consumer_tabulates_its_flattened_tools(session: Session) -> None:
+async def test_hover_on_a_consumer_lists_its_flattened_tools(session: Session) -> None:
     text = await opened(session, wide_example())
     cursor = text.index(WIDE_AGENT) + WIDE_AGENT.index("🧪") + 1  # just after the emoji
     hover = await hover_at(session, URI, position(text, cursor, session.encoding))
@@ -61,12 +67,11 @@ async def test_hover_on_a_consumer_tabulates_its_flattened_tools(session: Sessio
     assert (
         lines[0] == '**Consumer** "研究 Agent 🧪" (`reason.1`) is offered 3 tools · ⚠ 1 collision'
     )
+    # A list, not a table: a narrow window (Neovim's float) shows it without 200-column rows.
     assert lines[2:] == [
-        "| tool name | node | route (toolboxes) |",
-        "|---|---|---|",
-        '| `calculator` | "Calculator" (`calculator.1`) | Research Tools |',
-        '| `web_search` ⚠ | "Web Search 🤖 数据" (`http_request.1`) | Web Tools → Research Tools |',
-        '| `web_search` ⚠ | "web-search" (`http_request.2`) | Research Tools |',
+        '- `calculator` — "Calculator" (`calculator.1`), through Research Tools',
+        '- `web_search` ⚠ — "Web Search 🤖 数据" (`http_request.1`), through Web Tools → Research Tools',
+        '- `web_search` ⚠ — "web-search" (`http_request.2`), through Research Tools',
     ]
 
 
@@ -77,7 +82,7 @@ async def test_hover_on_a_toolbox_says_what_it_forwards_to_whom(session: Session
     assert value.splitlines()[0] == (
         '**Toolbox** "Web Tools" (`toolbox.2`) forwards 1 tool to "研究 Agent 🧪" (`reason.1`)'
     )
-    assert '| `web_search` | "Web Search 🤖 数据" (`http_request.1`) | directly |' in value
+    assert '- `web_search` — "Web Search 🤖 数据" (`http_request.1`), wired directly' in value
 
 
 async def test_hover_on_an_id_and_nothing_elsewhere(session: Session) -> None:
@@ -99,7 +104,7 @@ async def test_hover_follows_edits(session: Session) -> None:
     tool = token_range(edited, WIDE_TOOL, session.encoding)
     assert "collides" not in value_of(await hover_at(session, URI, tool.start))
     calculator = token_range(edited, '"Calculator"', session.encoding, 1)
-    value = value_of(await hover_at(session, URI, calculator.start))
+    value = value_of(await hover_at(session, URI, calculator.start)).replace("\n  ", " ")
     assert '⚠ collides with "Calculator" (`http_request.2`)' in value
 
 
@@ -109,7 +114,8 @@ async def test_hover_in_drupal_yaml_on_tools_and_branch_values(session: Session)
     tool = token_range(text, "web-search", session.encoding, 1)  # `label: web-search`, plain
     hover = await hover_at(session, YAML_URI, tool.start)
     assert hover is not None and hover.range == tool
-    assert '⚠ collides with "Web Search" (`http_request.1`)' in value_of(hover)
+    # Wrapped before the label (Markdown joins the lines again), never inside it or its id.
+    assert '⚠ collides with\n  "Web Search" (`http_request.1`)' in value_of(hover)
     live = token_range(text, "value: web_search", session.encoding)
     hover = await hover_at(session, YAML_URI, live.end)
     assert value_of(hover) == (
@@ -118,7 +124,7 @@ async def test_hover_in_drupal_yaml_on_tools_and_branch_values(session: Session)
         '- "web-search" (`http_request.2`) at "Research Agent" (`aincient_reason.1`)'
     )
     dead = token_range(text, "value: maps_lookup", session.encoding)
-    assert value_of(await hover_at(session, YAML_URI, dead.end)) == (
+    assert value_of(await hover_at(session, YAML_URI, dead.end)).replace("\n  ", " ") == (
         '**Branch** "Look up a map" routes on `maps_lookup`: "Research Agent" '
         "(`aincient_reason.1`) has no tool of that name, so it never fires."
     )
@@ -166,9 +172,9 @@ async def test_plaintext_when_the_client_renders_no_markdown(plain_client: Langu
     assert hover.contents.value.splitlines() == [
         'Consumer "研究 Agent 🧪" (reason.1) is offered 3 tools · ⚠ 1 collision',
         "",
-        '  calculator  "Calculator" (calculator.1)  Research Tools',
-        '  web_search ⚠  "Web Search 🤖 数据" (http_request.1)  Web Tools → Research Tools',
-        '  web_search ⚠  "web-search" (http_request.2)  Research Tools',
+        '- calculator — "Calculator" (calculator.1), through Research Tools',
+        '- web_search ⚠ — "Web Search 🤖 数据" (http_request.1), through Web Tools → Research Tools',
+        '- web_search ⚠ — "web-search" (http_request.2), through Research Tools',
     ]
 
 
@@ -177,7 +183,63 @@ async def test_labels_never_turn_into_markup(session: Session) -> None:
     await opened(session, text)
     agent = token_range(text, '"Research Agent"', session.encoding)
     rows = value_of(await hover_at(session, URI, agent.start)).splitlines()
-    assert '| `sum_all_b` | "Sum \\| \\*all\\* \\<b\\>" (`calculator.1`) | Research Tools |' in rows
+    assert (
+        '- `sum_all_b` — "Sum \\| \\*all\\* \\<b\\>" (`calculator.1`), through Research Tools'
+        in rows
+    )
+
+
+# ----- readable in a narrow window (Neovim's hover float) ----------------------------------
+
+HOVER_WIDTH = 100  # columns (a CJK character or an emoji takes two)
+CORPUS = REPO / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
+
+
+def _columns(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+def _hovers_on_every_node(text: str, settings: Settings, syntax: str) -> Iterator[str]:
+    service = WorkflowService(text, settings, syntax=syntax)
+    for symbol in service.matching_nodes("", 100_000):
+        if symbol.node_id is None:
+            continue
+        at = service.definitions(symbol.node_id)[0].start + 1  # on the node's id
+        for markdown in (True, False):
+            hover = service.hover(at, markdown=markdown)
+            if hover is not None:
+                yield hover.text
+
+
+def test_hover_lines_on_the_real_site_fit_a_narrow_window() -> None:
+    resolver = SettingsResolver(node_types=NodeTypeLocator(base=CORPUS), fallback_base=CORPUS)
+    widest = 0
+    for path in sorted(CORPUS.glob("flowdrop_workflow.flowdrop_workflow.*.yml")):
+        text = path.read_text(encoding="utf-8")
+        for value in _hovers_on_every_node(text, resolver.for_workflow(path), "yaml"):
+            for line in value.splitlines():
+                widest = max(widest, _columns(line))
+                assert _columns(line) <= HOVER_WIDTH, (path.name, line)
+    assert widest > HOVER_WIDTH * 3 // 4  # the site's ids and labels do fill lines
+
+
+def test_a_long_id_stays_whole_on_a_line_of_its_own() -> None:
+    long_id = "flowdrop_workflow_executor_" + "brand_🤖_ツール_" * 8 + "specialist.1"
+    text = workflow(
+        [
+            node(long_id, label="Run workflow: Brand colour & contrast specialist"),
+            node("x", "agent"),
+        ],
+        [tool_edge(long_id, "x")],
+    )
+    values = list(_hovers_on_every_node(text, Settings(), "json"))
+    assert values
+    for value in values:
+        assert long_id in value  # never cut, never broken
+        for line in value.splitlines():
+            if _columns(line) > HOVER_WIDTH:  # only an unbreakable id: no space outside it
+                assert " " not in re.sub(r"`[^`]*`", "", line.strip()), line
+                assert long_id in line
 
 
 # ----- never failing, whatever the text and wherever the mouse ------------------------------

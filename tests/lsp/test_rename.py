@@ -82,3 +82,45 @@ async def test_prepare_rename_refuses_a_position_that_is_not_an_id(session: Sess
         at = doc_position(uri, text, offset, session.encoding)
         with pytest.raises(Exception, match="Only a node id can be renamed"):
             await session.client.text_document_prepare_rename_async(types.PrepareRenameParams(**at))
+
+
+@pytest.mark.parametrize("old", ["x", "y", "g", "-", "_", "e", "edge", "🤖", "代理"])
+async def test_rename_from_an_edge_id_keeps_its_prefix_and_the_other_nodes_parts(
+    session: Session, old: str
+) -> None:
+    def workflow(node_id: str) -> dict:
+        return {
+            "nodes": [
+                {"id": node_id, "data": {"metadata": {"node_type_id": "http_request"}}},
+                {"id": "agent", "data": {"metadata": {"node_type_id": "ai_agent"}}},
+            ],
+            "edges": [
+                {
+                    "id": f"xy-edge__{node_id}{node_id}-output-tool-agentagent-input-tool",
+                    "source": node_id,
+                    "target": "agent",
+                    "sourceHandle": f"{node_id}-output-tool",
+                    "targetHandle": "agent-input-tool",
+                }
+            ],
+        }
+
+    uri = "file:///workspace/edge-ids.flowdrop.json"
+    text = json.dumps(workflow(old), indent=2, ensure_ascii=False)
+    session.open(uri, text)
+    await session.publishes.wait_for(uri, 1)
+    enc = session.encoding
+    edge_id = text.index("xy-edge__") + len("xy-edge__")  # the source's place in the edge id
+    at = doc_position(uri, text, edge_id, enc)
+    prepared = await session.client.text_document_prepare_rename_async(
+        types.PrepareRenameParams(**at)
+    )
+    assert isinstance(prepared, types.PrepareRenamePlaceholder) and prepared.placeholder == old
+    definition = await session.client.text_document_definition_async(types.DefinitionParams(**at))
+    assert definition  # from the edge id to the node's declaration
+    (location,) = definition if isinstance(definition, list) else [definition]
+    start, end = span_of(text, location.range, enc)  # type: ignore[union-attr]
+    assert text[start:end] == old and start < text.index('"edges"')
+    edit = await session.client.text_document_rename_async(types.RenameParams(**at, new_name="web"))
+    renamed = apply_edits(text, edits_of(edit, uri, 1), enc)
+    assert json.loads(renamed) == workflow("web")

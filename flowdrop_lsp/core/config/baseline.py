@@ -9,6 +9,10 @@ project adopting a rule late sees only new ones: JSON has no comments to suppres
 place. `check --baseline FILE` reports only the findings the file does not list, and counts the
 others. Paths in the file are relative to the file's own folder, so that it means the same
 wherever `check` runs from; each entry keeps the code and message for the human reading a diff.
+
+A run may check only some files (pre-commit passes the staged ones): an entry is stale only when
+its file was checked and no finding matched it, and `--write-baseline` rewrites the entries of
+the files checked, keeping those of the other files that still exist.
 """
 
 from __future__ import annotations
@@ -81,6 +85,8 @@ class Baseline:
     folder: Path
     entries: Counter[tuple[str, str]] = field(default_factory=Counter)
     used: Counter[tuple[str, str]] = field(default_factory=Counter)
+    checked: set[str] = field(default_factory=set)  # path keys of the files split (counted)
+    items: list[dict[str, object]] = field(default_factory=list)  # the file's entries as read
 
     @classmethod
     def read(cls, path: Path) -> Baseline:
@@ -103,7 +109,7 @@ class Baseline:
             raise BaselineError(
                 f"{path} is not a flowdrop-lsp baseline (write one with --write-baseline)"
             )
-        baseline = cls(path.resolve().parent)
+        baseline = cls(path.resolve().parent, items=items)
         baseline.entries.update((item["path"], item["fingerprint"]) for item in items)
         return baseline
 
@@ -124,18 +130,36 @@ class Baseline:
                 kept.append(finding)
         if count:
             self.used.update(used)
+            self.checked.add(key)
         return tuple(kept), sum(used.values())
 
     @property
     def unmatched(self) -> int:
-        """Entries no finding of this run matched (fixed since, or files not checked)."""
-        return sum((self.entries - self.used).values())
+        """Entries of the files checked that no finding of this run matched (fixed since).
+        The entries of files this run did not check are not counted: they may well match."""
+        stale = self.entries - self.used
+        return sum(n for (path, _), n in stale.items() if path in self.checked)
+
+    def kept_items(self, checked: Iterable[str]) -> list[dict[str, object]]:
+        """The entries to keep when a run that checked the files `checked` (as the user named
+        them) rewrites the baseline: those of the other files, if the file still exists."""
+        rewritten = {baseline_path_key(path, self.folder) for path in checked}
+        return [
+            item
+            for item in self.items
+            if item["path"] not in rewritten and (self.folder / str(item["path"])).is_file()
+        ]
 
 
-def baseline_json(files: Iterable[tuple[str, Sequence[Finding]]], folder: Path) -> str:
+def baseline_json(
+    files: Iterable[tuple[str, Sequence[Finding]]],
+    folder: Path,
+    kept: Iterable[dict[str, object]] = (),
+) -> str:
     """The baseline file, in `folder`, listing every finding of `files` ((path as the user
-    named it, findings) pairs), sorted so that rewriting it gives a readable diff."""
-    items = []
+    named it, findings) pairs) and the `kept` entries of an earlier one, sorted so that
+    rewriting it gives a readable diff."""
+    items: list[dict[str, object]] = list(kept)
     for path, findings in files:
         key = baseline_path_key(path, folder)
         for finding, print_ in zip(findings, fingerprints(findings, key), strict=True):
@@ -147,6 +171,8 @@ def baseline_json(files: Iterable[tuple[str, Sequence[Finding]]], folder: Path) 
                     "message": finding.message,
                 }
             )
-    items.sort(key=lambda item: (item["path"], item["code"], item["fingerprint"]))
+    items.sort(
+        key=lambda item: (str(item["path"]), str(item.get("code")), str(item["fingerprint"]))
+    )
     data = {FORMAT_KEY: FORMAT_VERSION, "findings": items}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

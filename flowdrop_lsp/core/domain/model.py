@@ -198,8 +198,8 @@ class Node:
     def display(self) -> str:
         """How messages name the node: `"Web Search" (tool_a)`."""
         if self.label:
-            return f'"{short_text(self.label)}" ({short_text(str(self.id))})'
-        return f"{short_text(str(self.id))} (type {short_text(self.type_id or 'unknown')})"
+            return f'"{short_text(self.label)}" ({id_text(str(self.id))})'
+        return f"{id_text(str(self.id))} (type {short_text(self.type_id or 'unknown')})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +275,12 @@ def short_text(text: str, limit: int = 60) -> str:
     control characters shown as JSON escapes (`\\n`)."""
     text = text if len(text) <= limit else text[: limit - 1] + "…"
     return text.translate(_CONTROL_ESCAPES)
+
+
+def id_text(node_id: str) -> str:
+    """A node id for a message: whole (when two labels are equal the id is the only way to tell
+    the nodes apart, and to grep for them), control characters shown as JSON escapes."""
+    return node_id.translate(_CONTROL_ESCAPES)
 
 
 def _string(value: JsonValue | None) -> str | None:

@@ -99,11 +99,14 @@ class LabelNumbers:
         self._next: dict[str, int] = {}
 
     def label(self, node: Node, is_taken: Callable[[str], bool], *, reserve: bool = True) -> str:
-        """The first numbered label for `node` whose tool name is not taken; `reserve=False`
-        leaves the numbers for the plan (an alternative offered besides it)."""
+        """The first numbered label for `node` whose tool name is not taken. `reserve=False`
+        (an alternative offered instead of the plan) reserves nothing and starts from the first
+        number, not after the plan's: `Web Search 2` when it is free, whatever the plan took
+        (the caller's `is_taken` says which of the plan's names stay taken)."""
         base, number = readable_base(node)
         key = sanitize_tool_name(base)
-        number = max(number, self._next.get(key, number))
+        if reserve:
+            number = max(number, self._next.get(key, number))
         while is_taken(sanitize_tool_name(f"{base} {number}")):
             number += 1
         if reserve:

@@ -2,23 +2,29 @@
 
 - On a tool's label: its resolved tool name, every consumer it reaches and through which
   toolboxes, and whether it collides there.
-- On a consumer: its flattened tool set as a table (tool name → node, route).
+- On a consumer: its flattened tool set, one tool a list item (tool name, node, route).
 - On a toolbox: what it forwards, to whom.
 - On a gateway branch value that routes on a tool name: which tool it selects, or that none
   does.
 
 Answered from the document's current analysis (core/ide/insight.py), never by re-reading it,
 as Markdown or plain text (the editor says which it shows); the span is the hovered token.
+
+Readable in a narrow window (Neovim's hover float): lists rather than tables (a table row
+cannot wrap, and a real site's rows ran to 200 columns), and every line longer than
+`MAX_COLUMNS` broken at a space outside code spans, continued two spaces in (a soft line break
+in Markdown: a wide renderer joins the lines again). Ids are never cut or broken: an id longer
+than a line stands on a line of its own.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flowdrop_lsp.core.domain.model import short_text
+from flowdrop_lsp.core.domain.model import id_text, short_text
 from flowdrop_lsp.core.ide import insight
 from flowdrop_lsp.core.ide.wording import counted
 from flowdrop_lsp.core.rules.base import RuleContext
@@ -29,6 +35,8 @@ if TYPE_CHECKING:
 
 MAX_ROWS = 50  # tools listed in one hover (a consumer may be offered thousands)
 MAX_CONSUMERS = 20  # consumers listed for one tool or toolbox
+MAX_COLUMNS = 100  # a hover line's width (a CJK character or an emoji takes two columns)
+CONTINUATION = "  "  # a wrapped line's continuation, inside its list item or paragraph
 # What can turn the author's text into markup where we put it (always inside quotes or a table
 # cell, never at a line's start, so list and heading markers need no escaping).
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
@@ -48,9 +56,6 @@ class Writer:
     def strong(self, value: str) -> str:
         return value
 
-    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-        return ["  " + "  ".join(row) for row in rows]
-
 
 class MarkdownWriter(Writer):
     markdown = True
@@ -66,12 +71,65 @@ class MarkdownWriter(Writer):
     def strong(self, value: str) -> str:
         return f"**{value}**"
 
-    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-        return [
-            "| " + " | ".join(headers) + " |",
-            "|" + "---|" * len(headers),
-            *("| " + " | ".join(row) + " |" for row in rows),
+
+def columns(text: str) -> int:
+    """How many columns `text` takes in a terminal (East Asian wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+_CODE_SPAN = re.compile(r"``.+?``|`[^`]*`")
+# What would start a Markdown block (a list, a heading, a quote, a rule…) at a line's start.
+_BLOCK_START = re.compile(r"[-+*#>=|~_]|\d+[.)]")
+
+
+def _break_points(line: str) -> tuple[list[int], list[int]]:
+    """Where `line` may be broken: a space outside code spans (an id is never split), after
+    some text (a list marker is not left alone), before text that cannot start a block. First
+    the preferred places, then the places a line breaks only when nothing else fits: inside a
+    quoted label, and between a label and its `(id)`."""
+    inside = [False] * len(line)
+    for match in _CODE_SPAN.finditer(line):
+        inside[match.start() : match.end()] = [True] * (match.end() - match.start())
+    preferred: list[int] = []
+    fallback: list[int] = []
+    quoted = False
+    for at, char in enumerate(line):
+        if inside[at]:
+            continue
+        if char == '"':
+            quoted = not quoted
+        elif (
+            char == " "
+            and line[:at].strip() not in ("", "-")
+            and at + 1 < len(line)
+            and line[at + 1] != " "
+            and not _BLOCK_START.match(line, at + 1)
+        ):
+            (fallback if quoted or line[at + 1] == "(" else preferred).append(at)
+    return preferred, fallback
+
+
+def wrapped(line: str, width: int = MAX_COLUMNS) -> list[str]:
+    """`line` broken into lines of at most `width` columns where it can be (see the module
+    docstring); a piece that cannot be broken (a long id) stays whole on a line of its own."""
+    if columns(line) <= width:
+        return [line]
+    preferred, fallback = _break_points(line)
+    lines: list[str] = []
+    start, prefix = 0, ""
+    while columns(prefix) + columns(line[start:]) > width:
+        later = sorted(at for at in preferred + fallback if at > start)
+        if not later:
+            break
+        room = width - columns(prefix)
+        fits = [
+            [at for at in points if at > start and columns(line[start:at]) <= room]
+            for points in (preferred, fallback)
         ]
+        cut = (fits[0] or fits[1] or later[:1])[-1]
+        lines.append(prefix + line[start:cut])
+        start, prefix = cut + 1, CONTINUATION
+    return [*lines, prefix + line[start:]]
 
 
 def _quoted(w: Writer, text: str) -> str:
@@ -81,7 +139,7 @@ def _quoted(w: Writer, text: str) -> str:
 def _named(ctx: RuleContext, w: Writer, node_id: str) -> str:
     """`"Web Search" (http_request.1)`, or the id alone, or an undefined id said so."""
     label = insight.node_label(ctx, node_id)
-    ident = w.code(short_text(node_id, insight.NAME_LIMIT))
+    ident = w.code(id_text(node_id))  # whole: the one way to tell equal labels apart
     if ctx.node(node_id) is None:
         return f"{ident} (not defined in nodes)"
     return f"{_quoted(w, label)} ({ident})" if label else ident
@@ -129,20 +187,25 @@ def consumer_hover(ctx: RuleContext, w: Writer, consumer: str) -> list[str]:
     )
     if seen.collisions:
         heading += f" · ⚠ {counted(seen.collisions, 'collision')}"
-    rows = [
-        [
-            w.code(tool.tool_name) + (" ⚠" if tool.collides else ""),
-            _named(ctx, w, tool.node),
-            _route(ctx, w, tool.route),
-        ]
+    items = [
+        _tool_item(ctx, w, tool.tool_name, tool.collides, tool.node, tool.route)
         for tool in seen.tools[:MAX_ROWS]
     ]
-    return [
-        heading,
-        "",
-        *w.table(["tool name", "node", "route (toolboxes)"], rows),
-        *_more(len(seen.tools), MAX_ROWS, "tools"),
-    ]
+    return [heading, "", *items, *_more(len(seen.tools), MAX_ROWS, "tools")]
+
+
+def _tool_item(
+    ctx: RuleContext,
+    w: Writer,
+    tool_name: str,
+    collides: bool,
+    node: str,
+    route: tuple[str, ...],
+) -> str:
+    """A tool as a list item: `- `web_search` ⚠ — "Web Search" (`http_request.1`), through
+    Web Tools` (a list, not a table: it wraps in a narrow window)."""
+    warning = " ⚠" if collides else ""
+    return f"- {w.code(tool_name)}{warning} — {_named(ctx, w, node)}, {_via(ctx, w, route)}"
 
 
 def toolbox_hover(ctx: RuleContext, w: Writer, toolbox: str) -> list[str]:
@@ -154,16 +217,16 @@ def toolbox_hover(ctx: RuleContext, w: Writer, toolbox: str) -> list[str]:
         if consumers
         else "no consumer"
     )
-    rows = [
-        [w.code(tool.tool_name), _named(ctx, w, tool.node), _route(ctx, w, tool.route)]
+    items = [
+        _tool_item(ctx, w, tool.tool_name, False, tool.node, tool.route)
         for tool in forwarding.tools[:MAX_ROWS]
     ]
     lines = [
         f"{w.strong('Toolbox')} {_named(ctx, w, toolbox)} forwards "
         f"{counted(len(forwarding.tools), 'tool')} to {to}",
     ]
-    if rows:
-        lines += ["", *w.table(["tool name", "node", "through"], rows)]
+    if items:
+        lines += ["", *items]
     return [*lines, *_more(len(forwarding.tools), MAX_ROWS, "tools")]
 
 
@@ -230,4 +293,5 @@ def hover_at(document: WorkflowDocument, offset: int, markdown: bool) -> HoverTe
         lines = node_hover(ctx, w, target.node.id)
     if not lines:
         return None
+    lines = [piece for line in lines for piece in wrapped(line)]
     return HoverText(target.span, "\n".join(lines), w.markdown)

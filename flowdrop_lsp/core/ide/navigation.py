@@ -15,15 +15,16 @@ Where a node id occurs (the domain's editor and Drupal exports):
   (`http_request.1-output-tool` embeds `http_request.1`);
 - an edge's `id`, which editors build by concatenating endpoints and handles
   (`xy-edge__{source}{sourceHandle}-{target}{targetHandle}`, or the shorter Drupal form): the
-  id is scanned for the longest of those four strings at each position, so a port name or a
-  longer id that merely contains the renamed one is never touched. A stale edge id (naming a
-  node the edge no longer touches) is left as it is.
+  id is parsed by its structure with the edge's own fields (core/ide/edge_ids.py), so the
+  `xy-edge__` prefix, a port name or a longer id that merely contains the renamed one is never
+  touched. A stale half of an edge id (naming a node the edge no longer touches) is left as it
+  is.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from itertools import islice
@@ -36,6 +37,7 @@ from flowdrop_lsp.core.config.settings import (
 )
 from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.findings import TextEdit
+from flowdrop_lsp.core.ide.edge_ids import spelled_ids
 from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString
 from flowdrop_lsp.core.text.positions import Span
 
@@ -136,28 +138,6 @@ def _node_occurrences(document: WorkflowDocument, node: Node) -> Iterator[Occurr
         yield Occurrence(token.value, Kind.DECLARATION, token.part(0, len(token.value)), token, 0)
 
 
-def embedded_ids(
-    edge_id: str, embedded: Iterable[tuple[str | None, str | None]]
-) -> list[tuple[int, str]]:
-    """Where an edge id spells its endpoints: (position, node id) pairs. `embedded` holds the
-    strings an editor concatenates into edge ids with the node id each starts with (an endpoint
-    and itself, a handle and its endpoint). At each position the longest of those strings that
-    matches is taken whole, so an id inside a port name or inside a longer id is never taken."""
-    candidates: list[tuple[str, str]] = [(text, node) for text, node in embedded if text and node]
-    candidates.sort(key=lambda candidate: -len(candidate[0]))
-    found: list[tuple[int, str]] = []
-    position = 0
-    while position < len(edge_id):
-        for text, node in candidates:
-            if edge_id.startswith(text, position):
-                found.append((position, node))
-                position += len(text)
-                break
-        else:
-            position += 1
-    return found
-
-
 def _handle_node(handle: str | None, endpoint: str | None) -> str | None:
     """The endpoint's id when `handle` embeds it (`{id}-output-tool`), else None."""
     if handle and endpoint and handle.startswith(endpoint + "-"):
@@ -187,12 +167,9 @@ def _edge_occurrences(document: WorkflowDocument, edge: Edge) -> Iterator[Occurr
             yield Occurrence(node, kind, handle.part(0, len(node)), handle, 0)
     edge_id = tokens["id"]
     if edge_id is not None:
-        embedded = [
-            (source_id, source_id),
-            (target_id, target_id),
-            *((h.value, _handle_node(h.value, e)) for h, e, _ in handles if h is not None),
-        ]
-        for position, node in embedded_ids(edge_id.value, embedded):
+        handle_values = [h.value if h is not None else None for h, _, _ in handles]
+        spelled = spelled_ids(edge_id.value, source_id, target_id, *handle_values)
+        for position, node in spelled:
             yield Occurrence(
                 node, Kind.EDGE_ID, edge_id.part(position, position + len(node)), edge_id, position
             )

@@ -80,7 +80,8 @@ EXPLANATIONS: dict[str, Explanation] = {
 }
 
 # Each rule's page, shipped in the package (pyproject.toml's package data), rendered by
-# `rule_page` from the same text `flowdrop-lsp rule CODE` prints; a test keeps them equal.
+# `rule_page` from the same text `flowdrop-lsp rule CODE` prints (`rule_text`, the page without
+# its anchor line); a test keeps them equal.
 RULE_PAGES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 RULE_INDEX = "index.md"
 
@@ -91,10 +92,16 @@ def rule_page_path(code: str) -> Path:
 
 def docs_home(docs_url: str) -> str:
     """Where the rules are documented as a whole: `docs_url` without its `{code}`/`{anchor}`
-    template part, else the shipped index page's `file:` URI."""
+    template part (`https://host/rules/{code}.md` → `https://host/rules/`), else the shipped
+    index page's `file:` URI."""
     if not docs_url:
         return (RULE_PAGES / RULE_INDEX).as_uri()
-    return docs_url.split("#", 1)[0] if "{" in docs_url else docs_url
+    if "{" not in docs_url:
+        return docs_url
+    home = docs_url.split("#", 1)[0]
+    if "{" in home:  # the template is in the path: its folder
+        home = home[: home.rfind("/", 0, home.index("{")) + 1]
+    return home
 
 
 def rule_url(code: str, docs_url: str) -> str | None:
@@ -121,7 +128,14 @@ def _paragraph(text: str) -> str:
 
 
 def rule_page(code: str) -> str:
-    """A rule's explanation as Markdown: what `flowdrop-lsp rule CODE` prints, and its page."""
+    """A rule's page (shipped, and SARIF's `help.markdown`): its `#rule-<code>` anchor, which
+    links land on, then `rule_text`."""
+    return f'<a id="{RULES_BY_CODE[code].anchor}"></a>\n' + rule_text(code)
+
+
+def rule_text(code: str) -> str:
+    """A rule's explanation as Markdown without HTML: what `flowdrop-lsp rule CODE` prints in a
+    terminal, and its page after the anchor line."""
     rule = RULES_BY_CODE[code]
     explanation = EXPLANATIONS[code]
     site = (
@@ -136,7 +150,6 @@ def rule_page(code: str) -> str:
     )
     other_severity = "warning" if rule.default_severity.value == "error" else "error"
     return (
-        f'<a id="{rule.anchor}"></a>\n'
         f"# {rule.code} — {rule.title} ({rule.default_severity.value})\n\n"
         f"{_paragraph(rule.summary)}\n\n"
         f"{_paragraph(explanation.why)}{site}\n\n"
@@ -179,6 +192,7 @@ __all__ = [
     "EXPLANATIONS",
     "Explanation",
     "rule_page",
+    "rule_text",
     "RULE_MODULES",
     "rule_url",
     "CONSUMER_RULES",

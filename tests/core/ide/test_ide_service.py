@@ -53,7 +53,7 @@ def test_hover_on_a_tool_label_says_where_it_goes_in_markdown_or_plain_text(synt
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
-def test_hover_on_a_consumer_is_its_tool_table_and_nothing_elsewhere(syntax: str) -> None:
+def test_hover_on_a_consumer_is_its_tool_list_and_nothing_elsewhere(syntax: str) -> None:
     text, workflow = service(syntax)
     token = label_token(syntax, "研究エージェント")
     answer = workflow.hover(text.index(token) + 1, markdown=True)
@@ -63,8 +63,7 @@ def test_hover_on_a_consumer_is_its_tool_table_and_nothing_elsewhere(syntax: str
         lines[0]
         == f'**Consumer** "研究エージェント" (`{AGENT}`) is offered 2 tools · ⚠ 1 collision'
     )
-    assert "| tool name | node | route (toolboxes) |" in lines
-    assert f'| `web_search` ⚠ | "Web Search 🔎" (`{SEARCH}`) | Tool Box |' in lines
+    assert f'- `web_search` ⚠ — "Web Search 🔎" (`{SEARCH}`), through Tool Box' in lines
     assert workflow.hover(0, markdown=True) is None  # the document's first character
 
 

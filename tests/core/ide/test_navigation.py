@@ -11,6 +11,7 @@ import yaml
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
+from flowdrop_lsp.core.ide.edge_ids import spelled_ids
 from flowdrop_lsp.core.ide.navigation import (
     Kind,
     RenameRefused,
@@ -18,7 +19,6 @@ from flowdrop_lsp.core.ide.navigation import (
     Slot,
     candidates,
     completion_context,
-    embedded_ids,
     matches_query,
     navigation_index,
     node_symbols,
@@ -29,6 +29,7 @@ from tests.support.samples import (
     AGENT,
     SEARCH,
     _edge,
+    _node,
     json_text,
     navigation_workflow,
     yaml_text,
@@ -69,18 +70,76 @@ def test_the_id_under_a_position(syntax: str) -> None:
 
 def test_an_id_inside_a_port_name_or_a_longer_id_is_not_embedded() -> None:
     edge_id = "xy-edge__datadata-output-x-data.2data.2-input-data"
-    embedded = [
-        ("data", "data"),
-        ("data.2", "data.2"),
-        ("data-output-x", "data"),
-        ("data.2-input-data", "data.2"),
-    ]
-    assert embedded_ids(edge_id, embedded) == [
-        (9, "data"),
-        (13, "data"),
-        (27, "data.2"),
-        (33, "data.2"),
-    ]
+    spelled = spelled_ids(edge_id, "data", "data.2", "data-output-x", "data.2-input-data")
+    assert spelled == [(9, "data"), (13, "data"), (27, "data.2"), (33, "data.2")]
+
+
+# Ids that the prefix `xy-edge__`, a handle's `-output-` or another id spell too.
+AWKWARD_IDS = ["x", "y", "g", "-", "_", "e", "edge", "d", "🤖", "代理", "xy-edge__"]
+
+
+def _edge_layouts(source: str, target: str) -> list[dict]:
+    """One edge per layout editors write (the editor's, Drupal's shorter one, dashed)."""
+    editor, short, dashed = _edge(source, target), _edge(source, target), _edge(source, target)
+    short["id"] = f"xy-edge__{source}tool-{target}tool"
+    dashed["id"] = f"{source}-{source}-output-tool-{target}-{target}-input-tool"
+    return [editor, short, dashed]
+
+
+def _awkward_workflow(old: str) -> dict:
+    return {
+        "nodes": [_node(old, "http_request", "Web"), _node("agent", "ai_agent", "Agent")],
+        "edges": [*_edge_layouts(old, "agent"), *_edge_layouts("agent", old)],
+    }
+
+
+@pytest.mark.parametrize("syntax", ["json", "yaml"])
+@pytest.mark.parametrize("old", AWKWARD_IDS)
+def test_a_rename_rewrites_the_ids_parts_of_an_edge_id_never_the_prefix(
+    syntax: str, old: str
+) -> None:
+    data = _awkward_workflow(old)
+    text = (
+        json.dumps(data, indent=2, ensure_ascii=False)
+        if syntax == "json"
+        else yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    )
+    doc = WorkflowDocument(text, syntax=syntax)
+    new = apply_edits(text, rename_edits(doc, old, "web"))
+    loaded = json.loads(new) if syntax == "json" else yaml.safe_load(new)
+    assert loaded == _awkward_workflow("web")  # the prefix and agent's parts as they were
+
+
+@pytest.mark.parametrize("old", AWKWARD_IDS)
+def test_definition_and_references_from_an_edge_id(old: str) -> None:
+    text = json.dumps(_awkward_workflow(old), indent=2, ensure_ascii=False)
+    index = navigation_index(WorkflowDocument(text))
+    edge_id = f'"xy-edge__{old}{old}-output-tool-agentagent-input-tool"'
+    start = text.index(edge_id) + 1
+    assert index.occurrence_at(start + 2) is None  # inside the prefix
+    for at in (len("xy-edge__"), len(f"xy-edge__{old}")):  # the source, its handle
+        occurrence = index.occurrence_at(start + at)
+        assert occurrence is not None and occurrence.node_id == old
+        assert occurrence.kind is Kind.EDGE_ID
+        assert text[occurrence.span.start : occurrence.span.end] == old
+    target = index.occurrence_at(start + len(f"xy-edge__{old}{old}-output-tool-"))
+    assert target is not None and target.node_id == "agent"
+    (definition,) = index.definitions(old)
+    assert text[definition.span.start : definition.span.end] == old
+    # The declaration; in each of the 6 edges the endpoint and its handle, and in the edge ids
+    # the id twice (the editor's and the dashed layout) or once (Drupal's ports-only layout).
+    assert len(index.occurrences(old)) == 1 + 6 * 2 + 2 * (2 + 1 + 2)
+
+
+def test_an_edge_id_in_no_known_shape_is_renamed_only_where_a_half_matches() -> None:
+    data = _awkward_workflow("x")
+    stale_target = "xy-edge__xx-output-tool-other.1other.1-input-tool"
+    data["edges"][0]["id"] = stale_target  # the target was reconnected: its half is stale
+    data["edges"][1]["id"] = "x-x-x"  # no shape at all
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    new = json.loads(apply_edits(text, rename_edits(WorkflowDocument(text), "x", "web")))
+    assert new["edges"][0]["id"] == "xy-edge__webweb-output-tool-other.1other.1-input-tool"
+    assert new["edges"][1]["id"] == "x-x-x"
 
 
 def _same_findings_modulo(old: str, new: str, before: str, after: str, syntax: str) -> None:

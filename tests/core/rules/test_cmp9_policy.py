@@ -66,9 +66,10 @@ def test_three_way_collision_keeps_the_first_and_renames_the_others() -> None:
         'Keep "Web Search"; rename "web-search" (b) to "web-search 2" and "WEB SEARCH" (c) to '
         '"WEB SEARCH 3"'
     )
-    # The alternative: rename the kept one instead (to a name no planned rename takes).
+    # The alternative: rename the kept one instead, from the first free number (instead of the
+    # planned renames: "web-search" and "WEB SEARCH" keep their names then).
     assert [f.title for f in a.fixes if not f.preferred] == [
-        'Rename "Web Search" instead, to "Web Search 4"'
+        'Rename "Web Search" instead, to "Web Search 2"'
     ]
     assert b.preferred_fix is not None and c.preferred_fix is not None
     assert b.preferred_fix.title == 'Rename "web-search" to "web-search 2"'
@@ -227,7 +228,7 @@ def test_a_reference_to_the_tool_name_is_pointed_out_and_counted_in_the_titles()
         "referenced 2 times in this workflow)"
     )
     assert [f.title for f in kept.fixes if not f.preferred] == [
-        'Rename "Web Search" instead, to "Web Search 3" (its name is referenced 1 time in this '
+        'Rename "Web Search" instead, to "Web Search 2" (its name is referenced 1 time in this '
         "workflow)"
     ]
     # After fix-all the route still reaches a tool: the kept one has the name.
@@ -321,6 +322,28 @@ def test_new_labels_make_valid_llm_names(label: str, expected: str) -> None:
     assert labels(fixed)["b"] == expected
     assert llm_name_problem(sanitize_tool_name(expected)) is None
     assert findings(fixed, "CMP-9") == []
+
+
+def test_the_alternative_takes_the_first_free_number() -> None:
+    pair = [node("a", label="Web Search"), node("b", label="Web Search"), node("x", "agent")]
+    text = workflow(pair, [tool_edge("a", "x"), tool_edge("b", "x")])
+    kept = one(text, "a")
+    assert [f.title for f in kept.fixes if not f.preferred] == [
+        'Rename "Web Search" instead, to "Web Search 2"'
+    ]
+    # A number another tool there really has is skipped, by the plan and the alternative alike.
+    taken = workflow(
+        [*pair, node("c", label="Web Search 2")],
+        [tool_edge("a", "x"), tool_edge("b", "x"), tool_edge("c", "x")],
+    )
+    kept = one(taken, "a")
+    assert kept.preferred_fix is not None
+    assert kept.preferred_fix.title.endswith('to "Web Search 3"')
+    assert [f.title for f in kept.fixes if not f.preferred] == [
+        'Rename "Web Search" instead, to "Web Search 3"'
+    ]
+    renamed = apply_edits(taken, next(f for f in kept.fixes if not f.preferred).edits)
+    assert findings(renamed, "CMP-9") == []
 
 
 def test_a_long_label_is_cut_before_the_number_so_the_name_fits_64_characters() -> None:

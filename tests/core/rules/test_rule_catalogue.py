@@ -199,7 +199,9 @@ def test_a_configured_docs_url_links_to_its_anchor_or_fills_its_template() -> No
     assert rule_url("CMP-9", "https://x/doc#{anchor}") == "https://x/doc#rule-cmp-9"
     assert rule_url("NOPE", "https://x/README.md") is None
     assert docs_home("") == (RULE_PAGES / RULE_INDEX).as_uri()
-    assert docs_home("https://x/rules/{code}.html") == "https://x/rules/{code}.html"
+    # A template in the path: its folder (a `{` is no valid URI character).
+    assert docs_home("https://x/rules/{code}.html") == "https://x/rules/"
+    assert docs_home("https://x/doc#{anchor}") == "https://x/doc"
 
 
 def test_the_readme_has_an_anchor_for_every_rule() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import flowdrop_lsp.core.rules.cmp9.bounds as bounds
 from flowdrop_lsp.core.domain.graph import RouteOutline
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node, id_text, short_text
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.renames import rename_edit
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, TextEdit
@@ -43,8 +43,8 @@ def _name(ctx: RuleContext, node_id: str) -> str:
     if node is not None and node.name_source:
         return f'"{short_text(node.name_source, bounds.NAME_LIMIT)}"'
     if node is None:
-        return f"{short_text(node_id, bounds.NAME_LIMIT)} (not defined in nodes)"
-    return short_text(node_id, bounds.NAME_LIMIT)
+        return f"{id_text(node_id)} (not defined in nodes)"
+    return id_text(node_id)
 
 
 def _display(ctx: RuleContext, node_id: str) -> str:
@@ -53,7 +53,7 @@ def _display(ctx: RuleContext, node_id: str) -> str:
     if node is None:
         return ctx.describe(node_id)
     if node.label:
-        return f'"{short_text(node.label, bounds.NAME_LIMIT)}" ({short_text(str(node.id), bounds.NAME_LIMIT)})'
+        return f'"{short_text(node.label, bounds.NAME_LIMIT)}" ({id_text(str(node.id))})'
     return node.display
 
 
@@ -127,6 +127,17 @@ class FindingBuilder:
             f"{title}{_referenced(len(refs), 'its')}", (rename_edit(node, label),), preferred
         )
 
+    def taken_instead(self, leaf: str, others: list[str]) -> Callable[[str], bool]:
+        """The names taken for `leaf` renamed instead of `others`: those around it, and those
+        the plan gives other leaves, but not the plan's renames of `others` (they keep their
+        names then), so the alternative takes the first free number."""
+        plan = self.plan
+        replaced = {sanitize_tool_name(plan.renames[o]) for o in others if o in plan.renames}
+        planned = plan.planned
+        return lambda name: (
+            (name in planned and name not in replaced) or plan.visible_around(leaf, name)
+        )
+
     def keep_fix(self, node: Node, others: list[str]) -> Fix | None:
         """Rename the others planned to be renamed; `node` keeps its name."""
         renamed = [o for o in others if o in self.plan.renames]
@@ -169,7 +180,7 @@ class FindingBuilder:
                 fixes.append(keep)
                 renamed += [o for o in others if o in plan.renames]
             if leaf not in plan.blocked:
-                label = plan.numbers.label(node, plan.is_taken_for(leaf), reserve=False)
+                label = plan.numbers.label(node, self.taken_instead(leaf, others), reserve=False)
                 title = f'Rename "{current}" instead, to "{short_text(label, bounds.NAME_LIMIT)}"'
                 fixes.append(self.rename_fix(node, label, title, keep is None))
                 new_names.add(sanitize_tool_name(label))
