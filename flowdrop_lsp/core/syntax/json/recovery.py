@@ -65,17 +65,20 @@ class ElementRecovery:
     def element_broken(self) -> bool:
         return self.cut or any(p.kind == "syntax" for p in self.problems[self.element_problems :])
 
-    def line_start(self, at: int) -> int:
-        return max(self.text.rfind("\n", 0, at), self.text.rfind("\r", 0, at)) + 1
-
     def may_start_element(self, at: int) -> bool:
         """Whether a '{' at `at` where a value belongs in an element may be the next element:
         first on its line, no deeper than the element itself. Valid JSON all the same, so it is
-        cut at only when the element turns out broken (`read_element`)."""
-        line = self.line_start(at)
-        if self.text[line:at].strip(" \t"):
+        cut at only when the element turns out broken (`read_element`). Looks back over the
+        candidate's indentation only (a minified line may be megabytes long)."""
+        text = self.text
+        line = at
+        while line > 0 and text[line - 1] in " \t":
+            line -= 1
+        if line > 0 and text[line - 1] not in "\r\n":
             return False
-        return at - line <= self.element_start - self.line_start(self.element_start)
+        column, start = at - line, self.element_start
+        # The element starts at a column >= `column`: no line break in the `column` before it.
+        return start >= column and _LINE_BREAK.search(text, start - column, start) is None
 
     def value_may_cut(self, token: tuple[str, int, int], container: int, what: str) -> bool:
         """At a value's place in an element: True when the element is cut here (a second read
