@@ -30,7 +30,6 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import ToolGraph
@@ -43,7 +42,7 @@ from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, synta
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.schema import document_is_valid, path_text, root_problems
-from flowdrop_lsp.core.syntax.shape import SNIFFED_ITEMS, flowdrop_shaped
+from flowdrop_lsp.core.syntax.shape import shaped_verdict
 from flowdrop_lsp.core.syntax.tree import JArray, JObject, ScannedArray, SyntaxProblem, to_python
 from flowdrop_lsp.core.text.positions import EditableText, Span
 
@@ -172,7 +171,9 @@ class WorkflowDocument(IncrementalEdits):
                 if inside:
                     self.lists[name].gaps = list(syntax_findings(inside))
                     problems = [p for p in problems if not array_start < p.start < array_end]
-            for path, message, start, end in [] if self._all_valid else root_problems(root, text):
+            for path, message, start, end in (
+                [] if self._all_valid else root_problems(root, text, self.reader.spell)
+            ):
                 self.root_findings.append(
                     Finding(
                         SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)
@@ -281,26 +282,17 @@ class WorkflowDocument(IncrementalEdits):
 
     @property
     def looks_like_flowdrop(self) -> bool:
-        """Whether the content is FlowDrop's shape (core.config.selection.flowdrop_shaped), judged by
-        the first few elements' current text: what decides whether a document that is not named
-        like a workflow gets diagnostics at all."""
+        """Whether the content is FlowDrop's shape (core.syntax.shape.flowdrop_shaped), judged by
+        the first few elements as read (half-typed ones left out, as a from-scratch sniff leaves
+        them out): what decides whether a document not named like a workflow gets diagnostics."""
         self._fresh()
         if not self._is_workflow or set(self.array_spans) != set(ARRAYS):
             return False
-        items: dict[str, list[Any]] = {}
-        for name in ARRAYS:
-            owner = self.lists[name]
-            parsed = (
-                self.reader.reread_element(*self._item_text(owner, i), name)
-                for i in range(min(SNIFFED_ITEMS, len(owner)))
-            )
-            # A half-typed element says nothing about the document's shape: it is left out.
-            items[name] = [
-                to_python(value)
-                for value, problems in parsed
-                if value is not None and not any(p.kind == "syntax" for p in problems)
-            ]
-        return flowdrop_shaped(items["nodes"], items["edges"])
+        # Each element was judged when it was read: nothing is read again (asked on every
+        # publish of a document not named like a workflow).
+        return shaped_verdict(
+            self._sniffed(self.lists["nodes"]), self._sniffed(self.lists["edges"])
+        )
 
     @property
     def stats(self) -> ChangeStats:

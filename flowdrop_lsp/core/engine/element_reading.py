@@ -34,8 +34,18 @@ from flowdrop_lsp.core.rules.document import SCHEMA, syntax_findings
 from flowdrop_lsp.core.rules.registry import EDGE_RULES
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
 from flowdrop_lsp.core.syntax.schema import element_problems, items_that_may_be_invalid, path_text
-from flowdrop_lsp.core.syntax.tree import JsonValue, OpaqueValue, ScannedArray, SyntaxProblem
+from flowdrop_lsp.core.syntax.shape import SNIFFED_ITEMS, looks_like_edge, looks_like_node
+from flowdrop_lsp.core.syntax.tree import (
+    JsonValue,
+    OpaqueValue,
+    ScannedArray,
+    SyntaxProblem,
+    to_python,
+)
 from flowdrop_lsp.core.text.positions import PendingShift, Span
+
+# Whether an element's value looks like FlowDrop's, by array (core.syntax.shape).
+SHAPED = {"nodes": looks_like_node, "edges": looks_like_edge}
 
 
 class ElementReading:
@@ -50,6 +60,24 @@ class ElementReading:
 
     def _item_text(self, owner: ElementList, index: int) -> tuple[str, int]:
         return self._source.text(owner, index)
+
+    def _sniffed(self, owner: ElementList) -> list[bool]:
+        """The shape verdicts of the first SNIFFED_ITEMS items of `owner`, half-typed ones
+        left out (they say nothing): what each element was judged when read. An element that
+        came into the window later (items before it deleted) is judged now, once."""
+        verdicts = []
+        for index in range(min(SNIFFED_ITEMS, len(owner))):
+            element = owner.elements[index]
+            if not isinstance(element, Element):
+                verdicts.append(False)  # PLAIN: not an object
+            elif not element.broken:
+                if element.shaped is None:
+                    value, _ = self.reader.reread_element(
+                        *self._item_text(owner, index), owner.name
+                    )
+                    element.shaped = SHAPED[owner.name](to_python(value))
+                verdicts.append(element.shaped)
+        return verdicts
 
     def _read_scanned(self, owner: ElementList, array: ScannedArray, text: str) -> None:
         """A whole read's `nodes` or `edges` from the fast path (values read whole by the C
@@ -68,6 +96,8 @@ class ElementReading:
                 plain += 1
                 continue
             element = Element(owner, index, starts[index])
+            if index < SNIFFED_ITEMS:
+                element.shaped = SHAPED[owner.name](value)
             self._read_whole_element(
                 element,
                 value,
@@ -105,7 +135,9 @@ class ElementReading:
         else:
             element.model = read_edge_value(element.index, value, span, self.settings, element)
         if validate is not None:
-            for path, message, problem_start, problem_end in element_problems(kind, validate, text):
+            for path, message, problem_start, problem_end in element_problems(
+                kind, validate, text, self.reader.spell
+            ):
                 element.schema.append(
                     (path, message, Span(problem_start + offset, problem_end + offset, element))
                 )
@@ -149,6 +181,16 @@ class ElementReading:
                 owner.plain += 1
                 continue
             element = Element(owner, first_index + position, value.start + offset)
+            # A half-typed element (a syntax problem in it, or cut short at its end) gets its
+            # syntax finding, no schema problems: its structure is not what will be typed.
+            element.broken = value.end in cut_short or (
+                owned is not None and any(p.kind == "syntax" for p in owned)
+            )
+            validate = not self._all_valid and not element.broken
+            if first_index + position < SNIFFED_ITEMS and not element.broken:
+                element.shaped = SHAPED[owner.name](
+                    value.value if isinstance(value, OpaqueValue) else to_python(value)
+                )
             if isinstance(value, OpaqueValue) and isinstance(value.value, dict):
                 self._read_whole_element(
                     element,
@@ -157,7 +199,7 @@ class ElementReading:
                     value.end,
                     text,
                     offset,
-                    None if self._all_valid else value,
+                    value if validate else None,
                 )
             else:
                 if isinstance(value, OpaqueValue):  # read whole by a fast path: spans on demand
@@ -184,14 +226,14 @@ class ElementReading:
                         )
                     else:
                         element.model = read_edge(element.index, value, self.settings, spans)
-                if not self._all_valid:
-                    for path, message, start, end in element_problems(kind, value, text):
+                if validate:
+                    for path, message, start, end in element_problems(
+                        kind, value, text, self.reader.spell
+                    ):
                         element.schema.append(
                             (path, message, Span(start + offset, end + offset, element))
                         )
-            element.broken = value.end in cut_short
             if owned:
-                element.broken = element.broken or any(p.kind == "syntax" for p in owned)
                 element.findings.extend(
                     _anchor_finding(f, offset, element) for f in syntax_findings(owned)
                 )
@@ -223,7 +265,7 @@ class ElementReading:
             assert value is not None
             start = owner.start(index)
             for _path, message, problem_start, problem_end in element_problems(
-                KIND[owner.name], value, text
+                KIND[owner.name], value, text, self.reader.spell
             ):
                 made.append(
                     Finding(

@@ -87,6 +87,7 @@ class Element:
         "schema",
         "broken",
         "spans",
+        "shaped",
     )
 
     def __init__(self, owner: ElementList, index: int, created_start: int) -> None:
@@ -104,6 +105,9 @@ class Element:
         # when first asked for (`get`; the element is its model's `detail`, so that a million
         # elements need no SpanDetail and callback each).
         self.spans: Any = None
+        # Whether it looks like a FlowDrop node (edge) (core.syntax.shape): judged when it is
+        # read inside the sniffed window (the first SNIFFED_ITEMS), else when first asked for.
+        self.shaped: bool | None = None
 
     def offset(self) -> int:
         starts = self.owner.starts

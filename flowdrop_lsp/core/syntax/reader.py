@@ -12,18 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.syntax.json.parser import (
-    REGION_CONTEXT,
-    parse_array_region,
-    parse_element,
-    parse_json,
-    parse_value_at,
-)
+from flowdrop_lsp.core.syntax.json.parser import parse_json, parse_value_at
+from flowdrop_lsp.core.syntax.json.regions import REGION_CONTEXT, parse_array_region, parse_element
 from flowdrop_lsp.core.syntax.json.scanner import scan_workflow
 from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
+from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JsonValue, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
@@ -73,7 +69,7 @@ class WorkflowReader(Protocol):
     ) -> Region | str | None:
         """The elements of the stretch `[0, stop)` of `array` (after an element when
         `after_element`; `text` goes on with what follows the stretch), with the problems met,
-        exactly as a whole read reads them; a string (core.syntax.json.parser.OVERRUN) when what is read runs
+        exactly as a whole read reads them; a string (core.syntax.json.regions.OVERRUN) when what is read runs
         on past `stop` (re-read a longer stretch), None when it cannot be re-read alone."""
         ...
 
@@ -92,6 +88,11 @@ class WorkflowReader(Protocol):
         """`value` written as a string in this format, in place of the text `replacing` (a
         string token, whose style is kept where it can hold `value`); None when the format
         cannot write it there. What a rename or a completion types."""
+        ...
+
+    def spell(self, value: Any) -> str:
+        """A value read from a document (a Python value) as this format writes it, for a
+        message: JSON's `null`, `true`, `"x"`; containers abbreviated (`{…}`, `[…]`)."""
         ...
 
     def looks_like_flowdrop(self, text: str) -> bool: ...
@@ -139,10 +140,12 @@ class JsonReader:
     def quote_string(self, value: str, replacing: str) -> str | None:
         return json_string(value)
 
+    def spell(self, value: Any) -> str:
+        return spell_json(value)
+
     def looks_like_flowdrop(self, text: str) -> bool:
         parsed = parse_json(text, allow_comments=self.allow_comments)
-        broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
-        return root_is_flowdrop(parsed.root, broken_at)
+        return root_is_flowdrop(parsed.root, parsed.problems)
 
 
 # A YAML file is composed only when both keys start a line at the top level.
@@ -192,12 +195,26 @@ class YamlReader:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.
         return yaml_scalar(replacing, value) if replacing else None
 
+    def spell(self, value: Any) -> str:
+        return _spell_yaml(value)
+
     def looks_like_flowdrop(self, text: str) -> bool:
         if not all(key.search(text) for key in _YAML_TOP_KEYS):
             return False
         parsed, _ = read_yaml(text)
-        broken_at = [p.start for p in parsed.problems if p.kind == "syntax"]
-        return root_is_flowdrop(parsed.root, broken_at)
+        return root_is_flowdrop(parsed.root, parsed.problems)
+
+
+def _spell_yaml(value: Any) -> str:
+    """A value as YAML writes it, for a message: `null`, `true`, a string single-quoted
+    (`'it''s'`; double-quoted when it holds a control character), `{…}`, `[…]`."""
+    if isinstance(value, str):
+        if len(value) > SPELLED_LENGTH:
+            value = value[: SPELLED_LENGTH - 1] + "…"
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+            return json_string(value)  # JSON's escapes are YAML double-quoted escapes
+        return "'" + value.replace("'", "''") + "'"
+    return spell_json(value)  # null, true, numbers, {…} and […] are YAML's spelling too
 
 
 def reader_for(syntax: str, allow_comments: bool = False) -> WorkflowReader:

@@ -136,7 +136,30 @@ def items_that_may_be_invalid(kind: str, values: list[Any]) -> range | set[int]:
 
 
 Problem = tuple[list[Any], str, int, int]  # path, message, start, end (in the text's coordinates)
+# How the document's format spells a value in a message (the reader's `spell`: JSON's `null`,
+# `"x"`, `{…}`; never Python's `None`, `'x'`, `{'id': …}`).
+Spell = Callable[[Any], str]
 _NO_PATH: list[Any] = []  # shared, never mutated: the path of a problem with the item itself
+
+
+def schema_message(error: Any, spell: Spell) -> str:
+    """jsonschema's message, with the values in it spelled as the document's format spells
+    them (jsonschema writes Python's repr). The schema's validators: type, required,
+    minLength; anything else keeps jsonschema's words."""
+    validator, instance = error.validator, error.instance
+    if validator == "type":
+        types = error.validator_value
+        names = ", ".join(f"'{name}'" for name in ([types] if isinstance(types, str) else types))
+        return f"{spell(instance)} is not of type {names}"
+    if validator == "required" and isinstance(instance, dict):
+        for name in error.validator_value:
+            if name not in instance and error.message.startswith(repr(name)):
+                return f"{spell(name)} is a required property"
+    if validator == "minLength":
+        if error.validator_value == 1:
+            return f"{spell(instance)} should be non-empty"
+        return f"{spell(instance)} is too short"
+    return str(error.message)
 
 
 def _problems(
@@ -145,6 +168,7 @@ def _problems(
     root: JsonValue,
     instance: Any,
     text: str,
+    spell: Spell,
 ) -> list[Problem]:
     if fast is not None:
         try:
@@ -162,34 +186,37 @@ def _problems(
             start, end = target.start, target.start + 1
         else:
             start, end = target.start, target.end
-        message = error.message
+        message = schema_message(error, spell)
         if len(message) > 200:
             message = message[:197] + "…"
         problems.append((path, message, start, end))
     return problems
 
 
-def element_problems(kind: str, value: JsonValue, text: str) -> list[Problem]:
-    """Schema problems of one element of `nodes` (kind "node") or `edges` ("edge")."""
+def element_problems(kind: str, value: JsonValue, text: str, spell: Spell) -> list[Problem]:
+    """Schema problems of one element of `nodes` (kind "node") or `edges` ("edge"), values
+    spelled by `spell`."""
     validator, fast = _item_validators(kind)
     instance = to_python(value)
     if not isinstance(instance, dict):
         # Every item schema is an object schema: a number or string where an object belongs has
         # exactly this one error, so a million of them need no million jsonschema calls. (The
         # message is jsonschema's own; tests/core/rules/test_caps.py compares the two.)
-        return [(_NO_PATH, f"{instance!r} is not of type 'object'", value.start, value.end)]
-    return _problems(validator, fast, value, instance, text)
+        return [(_NO_PATH, f"{spell(instance)} is not of type 'object'", value.start, value.end)]
+    return _problems(validator, fast, value, instance, text, spell)
 
 
-def root_problems(root: JObject, text: str) -> list[Problem]:
-    """Schema problems of the document outside the elements of `nodes` and `edges`."""
+def root_problems(root: JObject, text: str, spell: Spell) -> list[Problem]:
+    """Schema problems of the document outside the elements of `nodes` and `edges`. A member
+    whose value is missing (a syntax error says so) is left out: it is no `null`."""
     instance = {
         member.key.value: []
         if member.key.value in ("nodes", "edges") and isinstance(member.value, JArray)
         else to_python(member.value)
         for member in root.members
+        if member.value is not None
     }
-    return _problems(_validator(), _fast_is_valid(), root, instance, text)
+    return _problems(_validator(), _fast_is_valid(), root, instance, text, spell)
 
 
 def path_text(path: Sequence[Any]) -> str:

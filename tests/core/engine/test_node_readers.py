@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.model import EDITOR_RENDER_TYPE, read_edge, read_node
 from flowdrop_lsp.core.domain.value_reading import read_edge_value, read_node_value
-from flowdrop_lsp.core.syntax.json.parser import parse_element
+from flowdrop_lsp.core.syntax.json.regions import parse_element
 from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
 from flowdrop_lsp.core.text.positions import Span
 

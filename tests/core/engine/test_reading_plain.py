@@ -139,7 +139,7 @@ def test_positions_after_emoji_and_cjk_are_exact() -> None:
     # later than its code-point column.
     start = found[1].span.start
     assert buffer.position(start, "utf-16")[1] == buffer.position(start)[1] + 4
-    assert found[0].message == "edges[0]: '🎉🎉' is not of type 'object'"
+    assert found[0].message == "edges[0]: \"🎉🎉\" is not of type 'object'"
 
 
 def test_yaml_items_stay_elements() -> None:
@@ -151,5 +151,5 @@ def test_yaml_items_stay_elements() -> None:
     assert all(isinstance(e, Element) for e in document.lists["nodes"].elements)
     assert [f.message for f in document.findings() if f.code == "FD-SCHEMA"] == [
         "nodes[0]: 5 is not of type 'object'",
-        "nodes[1]: 'block\\n' is not of type 'object'",
+        "nodes[1]: \"block\\n\" is not of type 'object'",  # YAML's double-quoted escape
     ]

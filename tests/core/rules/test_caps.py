@@ -15,7 +15,8 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
-from flowdrop_lsp.core.syntax.schema import workflow_schema
+from flowdrop_lsp.core.syntax.json.strings import spell_json
+from flowdrop_lsp.core.syntax.schema import schema_message, workflow_schema
 from flowdrop_lsp.entry import main
 from tests.support.builders import node, workflow
 
@@ -46,7 +47,7 @@ def test_a_non_object_item_gets_jsonschemas_own_message(instance: object) -> Non
     (expected,) = Draft202012Validator(item).iter_errors(instance)
     text = json.dumps({"nodes": [], "edges": [instance]}, ensure_ascii=False)
     (finding,) = of("FD-SCHEMA", analyze(text).findings)
-    assert finding.message == f"edges[0]: {expected.message}"
+    assert finding.message == f"edges[0]: {schema_message(expected, spell_json)}"
     assert text[finding.span.start : finding.span.end] == json.dumps(instance, ensure_ascii=False)
 
 

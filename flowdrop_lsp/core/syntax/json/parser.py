@@ -33,7 +33,8 @@ import json.scanner
 import re
 from typing import Any
 
-from flowdrop_lsp.core.syntax.json.shapes import ELEMENT, ELEMENT_DEPTH, FULL, OPAQUE, SHAPE
+from flowdrop_lsp.core.syntax.json.recovery import ElementRecovery
+from flowdrop_lsp.core.syntax.json.shapes import FULL, OPAQUE, SHAPE
 from flowdrop_lsp.core.syntax.json.strings import (
     CONTROL_CHARACTER,
     control_character_message,
@@ -113,10 +114,9 @@ class JOpaque(OpaqueValue):
 
 _NEXT = re.compile(r"[ \t\r\n]*(?:" + _TOKEN.pattern + ")")
 _EOF = ("eof", -1, -1)
-_LINE_BREAK = re.compile(r"[\r\n]")
 
 
-class _Parser:
+class _Parser(ElementRecovery):
     def __init__(
         self,
         text: str,
@@ -138,6 +138,11 @@ class _Parser:
         self.in_element = False
         self.cut = False
         self.element_problems = 0  # where the problems of the element being read start
+        # Where the element being read starts; the first '{' in it that may be the next element
+        # where a value belongs (`may_start_element`), and on a second read, the one to cut at.
+        self.element_start = -1
+        self.value_candidate = -1
+        self.value_cut_at = -1
 
     # ----- lexing -------------------------------------------------------------------------
     def peek(self) -> tuple[str, int, int]:
@@ -183,13 +188,11 @@ class _Parser:
 
     def error(self, message: str, start: int, end: int, cut_short: bool = False) -> None:
         problem = SyntaxProblem("syntax", message, start, max(end, start), cut_short=cut_short)
+        if self.problems and self.problems[-1] == problem:
+            return  # containers cut short by one bracket: one report
+        if cut_short and self.in_element and self.element_broken():
+            return  # one finding per half-typed element: it is said already
         self.problems.append(problem)
-
-    def describe(self, token: tuple[str, int, int]) -> str:
-        kind, start, end = token
-        if kind == "eof":
-            return "end of file"
-        return f"'{self.text[start : min(end, start + 20)]}'"
 
     # ----- values -------------------------------------------------------------------------
     def parse_value(self, depth: int, shape: Any = FULL) -> JsonValue | None:
@@ -287,26 +290,6 @@ class _Parser:
                 if level == 0:
                     return None
 
-    def cuts_element(self, token: tuple[str, int, int], container: int, what: str) -> bool:
-        """Whether a '{' met where an unfinished container of a nodes/edges element expects a
-        member, a ':' or a ',' starts the NEXT element (a line break precedes it): the element
-        is half-typed, and the '{' is not read into it. Without this rule a node being typed
-        swallowed every node after it. The innermost container opened at `container` is
-        reported unterminated (the enclosing ones end there too), unless the element has a
-        syntax problem already."""
-        kind, start, _ = token
-        if not self.in_element or kind != "{" or not _LINE_BREAK.search(self.text, self.pos, start):
-            return False
-        if not self.cut:
-            self.cut = True
-            # One finding per half-typed element: when something in it was reported already
-            # (an unterminated string, mostly), that says where it is broken.
-            if any(p.kind == "syntax" for p in self.problems[self.element_problems :]):
-                return True
-            closer = "}" if what == "object" else "]"
-            self.error(f"unterminated {what}: expected '{closer}'", container, container + 1)
-        return True
-
     def parse_object(self, depth: int, shape: Any) -> JObject:
         _, start, end = self.peek()
         self.advance()
@@ -357,8 +340,13 @@ class _Parser:
                 self.advance()
                 following = self.peek()
                 if following[0] in ",}]":
-                    self.error(f"missing value for '{key.value[:40]}'", following[1], following[2])
-                else:
+                    self.error(
+                        f"missing value for '{key.value[:40]}'",
+                        following[1],
+                        following[2],
+                        cut_short=following[0] == "]",
+                    )
+                elif not self.value_may_cut(following, start, "object"):
                     value = self.parse_value(depth, child_shape)
             elif not (
                 self.in_element
@@ -459,10 +447,9 @@ class _Parser:
                     self.advance()
                     continue
                 if elements:
-                    self.in_element, self.cut = True, False
-                    self.element_problems = len(self.problems)
-                    value = self.parse_value(depth, item_shape)
-                    self.in_element = False
+                    value = self.read_element(depth, item_shape)
+                elif self.value_may_cut(token, opened_at, "array"):
+                    return "cut", tstart, tend
                 else:
                     value = self.parse_value(depth, item_shape)
                 if stop >= 0 and self.pos > stop:
@@ -542,46 +529,6 @@ def parse_json(
         )
     problems.sort(key=lambda problem: (problem.start, problem.end))
     return ParsedJson(root, tuple(problems))
-
-
-def parse_element(text: str, shape: Any) -> tuple[JsonValue | None, tuple[SyntaxProblem, ...]]:
-    """Read `text` as exactly one value (an element of `nodes` or `edges`). The caller accepts
-    the result only when no problem has kind 'syntax'."""
-    parsed = parse_json(text, shape=shape, depth=ELEMENT_DEPTH)
-    return parsed.root, parsed.problems
-
-
-# What `parse_array_region` returns when the stretch it read reaches past its end.
-OVERRUN = "overrun"
-# How much of the text after a stretch `parse_array_region` needs: the token there is looked
-# at (and quoted in messages, up to 20 characters), never read.
-REGION_CONTEXT = 64
-
-
-def parse_array_region(
-    text: str, stop: int, shape: Any, after_element: bool
-) -> tuple[list[JsonValue], tuple[SyntaxProblem, ...]] | str | None:
-    """Re-read the stretch `[0, stop)` of the interior of `nodes` or `edges` exactly as a whole
-    read of the document reads it: the elements in it, and every problem met on the way (in the
-    stretch's coordinates). `after_element` when an element precedes the stretch (the read
-    starts expecting ',' or ']'); `text` goes on past `stop` with REGION_CONTEXT characters of
-    what follows (the next element or the array's ']').
-
-    OVERRUN when what is read reaches past `stop` (a half-typed element that swallows the next
-    one, a token running on into it): the caller re-reads a longer stretch. None when the array
-    would end (or break) inside the stretch: the structure above the elements changed."""
-    problems: list[SyntaxProblem] = []
-    parser = _Parser(text, problems, allow_trailing_commas=False, allow_comments=False)
-    items: list[JsonValue] = []
-    ending, _, _ = parser.array_items(
-        ELEMENT_DEPTH, (ELEMENT, shape), items, -1, after_item=after_element, stop=stop
-    )
-    if ending == OVERRUN:
-        return OVERRUN
-    if ending != "stop":
-        return None
-    problems.sort(key=lambda problem: (problem.start, problem.end))
-    return items, tuple(problems)
 
 
 def parse_value_at(text: str, start: int, end: int) -> JsonValue | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 _ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt])|(.?))', re.S)
 _SIMPLE_ESCAPES = {
@@ -72,3 +73,21 @@ def ends_in_escape(raw: str) -> bool:
     """True when the final quote of `raw` is escaped (`"abc\\"` is unterminated)."""
     backslashes = len(raw) - 1 - len(raw[:-1].rstrip("\\"))
     return backslashes % 2 == 1
+
+
+SPELLED_LENGTH = 40  # characters of a string value shown in a message
+
+
+def spell_json(value: Any) -> str:
+    """A Python value (read from a document) as JSON writes it, for a message: `null`, `true`,
+    `"x"` (a long string cut, with "…"), an object or array abbreviated as `{…}`, `[…]`."""
+    if isinstance(value, dict):
+        return "{…}" if value else "{}"
+    if isinstance(value, list):
+        return "[…]" if value else "[]"
+    if isinstance(value, str) and len(value) > SPELLED_LENGTH:
+        value = value[: SPELLED_LENGTH - 1] + "…"
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except ValueError:  # a float that is not JSON's (NaN); never read from JSON
+        return str(value)
