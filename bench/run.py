@@ -55,7 +55,7 @@ from harness.peers import (  # noqa: E402
 from harness.report import result_record, write_raw, write_report  # noqa: E402
 from harness.session import Sample, SessionInfo, rotate, run_session  # noqa: E402
 from harness.stats import fmt_ms, fmt_size, percentile  # noqa: E402
-from scenarios import keystrokes, minified  # noqa: E402
+from scenarios import keystrokes, minified, minified_unnamed  # noqa: E402
 from scenarios.edits import make_plan, validation_check  # noqa: E402
 from scenarios.json_report import render_report  # noqa: E402
 from scenarios.json_workflow import load_document  # noqa: E402
@@ -63,7 +63,7 @@ from scenarios.json_workflow import load_document  # noqa: E402
 log = make_log("bench")
 #: The scenarios run after the edit cycle, in this order (each: NAME, SERVERS, sizes, load,
 #: rounds, plan, think, section; see scenarios/keystrokes.py).
-EXTRA_SCENARIOS = [keystrokes, minified]
+EXTRA_SCENARIOS = [keystrokes, minified, minified_unnamed]
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -36,6 +36,10 @@ SCENARIOS = [
         "label edits in the one-line JSON document, ours vs ours pretty-printed",
     ),
     Scenario(
+        "minified-unnamed", "minified_unnamed", "run.py",
+        "the same one-line document named `.json`: judged by content, at no cost per edit",
+    ),
+    Scenario(
         "yaml", "yaml_labels", "yaml_bench.py",
         "label edits in Drupal config-export YAML, against yaml-language-server",
     ),

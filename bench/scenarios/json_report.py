@@ -196,6 +196,15 @@ def target_rows(samples, infos) -> list[Target]:
             pct(oi, 10000, "label", 0.5),
         )
     )
+    rows.append(
+        ratio(
+            "label edit p50, 10k: ours minified named `.json` / ours pretty-printed",
+            3.0,
+            "≤ 3",
+            pct(oi, 10000, "label", 0.5, "minified-unnamed"),
+            pct(oi, 10000, "label", 0.5),
+        )
+    )
     return rows
 
 

@@ -70,15 +70,18 @@ def section(samples, infos: list[SessionInfo], servers: list[str]) -> list[str]:
         "",
         "The same document written on one line (as API exports are); label edits as above.",
         "",
-        "| server | nodes | label +1 char, minified | label +1 char, pretty-printed | didOpen, minified | failures |",
-        "|---|---|---|---|---|---|",
+        "| server | nodes | label +1 char, minified | minified, named `.json` (judged by content) | label +1 char, pretty-printed | didOpen, minified | failures |",
+        "|---|---|---|---|---|---|---|",
     ]
     for size in sorted({s.size for s in mini}):
         for server in SERVERS:
             fails = failures(samples, server, size, "minified")
+            for status, count in failures(samples, server, size, "minified-unnamed").items():
+                fails[status] = fails.get(status, 0) + count
             out.append(
                 f"| {server} | {fmt_size(size)} | "
                 f"{cell(values(samples, server, size, 'label', 'minified'))} | "
+                f"{cell(values(samples, server, size, 'label', 'minified-unnamed'))} | "
                 f"{cell(values(samples, server, size, 'label'))} | "
                 f"{cell(values(samples, server, size, 'open', 'minified'))} | "
                 f"{fmt_failures(fails)} |"
