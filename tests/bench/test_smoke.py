@@ -80,7 +80,8 @@ def test_bench_smoke(tmp_path: Path) -> None:
     rss = [s["rss_open"] for s in result["sessions"] if s["server"] == "ours-incremental"]
     assert rss and rss[0] > 10 * 2**20
     checks = [s["check"] for s in result["sessions"] if s["server"] == "ours-incremental"]
-    assert len(checks) == 3 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
+    # the edit cycle, typing, minified, and minified named `.json` (judged by content)
+    assert len(checks) == 4 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
 
     typed = [s for s in result["samples"] if s["scenario"] == "typing"]
     assert [s["kind"] for s in typed] == ["open"] + ["keystroke"] * 5, typed
@@ -89,6 +90,9 @@ def test_bench_smoke(tmp_path: Path) -> None:
     minified = [s for s in result["samples"] if s["scenario"] == "minified"]
     assert [s["kind"] for s in minified] == ["open", "label", "label"], minified
     assert all(s["status"] == "ok" and s["ms"] > 0 for s in minified), minified
+    unnamed = [s for s in result["samples"] if s["scenario"] == "minified-unnamed"]
+    assert [s["kind"] for s in unnamed] == ["open", "label", "label"], unnamed
+    assert all(s["status"] == "ok" and s["ms"] > 0 for s in unnamed), unnamed
 
     report = out.read_text(encoding="utf-8")
     assert "| ours-incremental | 1k |" in report and "| floor | 1k |" in report
