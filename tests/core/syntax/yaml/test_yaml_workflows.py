@@ -211,16 +211,18 @@ def test_a_tab_in_indentation_is_one_syntax_finding_at_its_place() -> None:
     text = workflow("'Web Search'", "'web-search'")
     broken = text.replace("    position:\n", "    position:\n\t", 1)
     found = analyze(broken, syntax="yaml").findings
-    assert [f.code for f in found] == ["FD-SYNTAX"]
+    # The agent's item is broken; the tools' collision elsewhere is still reported.
+    assert [f.code for f in found] == ["FD-SYNTAX", "CMP-9", "CMP-9"]
     line, _ = LineIndex(broken).position(found[0].span.start)
     assert broken.splitlines()[line].startswith("\t") or "\t" in broken.splitlines()[line]
 
 
-def test_a_bad_flow_mapping_is_one_syntax_finding() -> None:
+def test_a_bad_flow_mapping_is_one_syntax_finding_on_its_line() -> None:
     text = workflow("'Web Search'", "'web-search'").replace("'Research Agent 🤖'", "{a: b")
     found = analyze(text, syntax="yaml").findings
-    assert [f.code for f in found] == ["FD-SYNTAX"]
+    assert [f.code for f in found] == ["FD-SYNTAX", "CMP-9", "CMP-9"]
     assert "flow mapping" in found[0].message
+    assert text[found[0].span.start : found[0].span.end] == "{a: b"
 
 
 def test_duplicate_keys_warn_and_the_last_wins() -> None:
