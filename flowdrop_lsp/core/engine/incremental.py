@@ -105,6 +105,8 @@ class IncrementalEdits(ElementReading):
                     owner, first, stop, [value], element_text, element_start, list(found)
                 )
                 return True
+        if self.reader.items_by_lines:
+            return self._reread_items(plan, end, delta)
         while first > 0 and owner.elements[first - 1].broken:
             first -= 1
         array_start, array_end = self.array_spans[name]
@@ -133,6 +135,56 @@ class IncrementalEdits(ElementReading):
         self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
         owner.gaps.extend(_absolute(f, region_start) for f in syntax_findings(problems))
         return True
+
+    def _reread_items(self, plan: EditPlan, end: int, delta: int) -> bool:
+        """(Items of lines: YAML block sequences.) Re-read the whole items around the edit: from
+        the `-` of the element before the first one touched (a line typed after an element may
+        continue it) to the `-` of the first element the edit left whole with its `-` line, or
+        to the sequence's end. A broken item stays in its lines, so nothing past them is read;
+        False (re-read all) when the stretch does not hold just items any more."""
+        name, owner = plan.array, self.lists[plan.array]
+        if not len(owner):
+            return False
+        array_start, array_end = self.array_spans[name]
+        column = self.buffer.position(array_start)[1]
+        first, stop = max(plan.first - 1, 0), plan.stop
+        region_start = array_start if first == 0 else self._item_dash(owner.start(first), column)
+        if region_start is None:
+            return False
+        while True:
+            if stop == len(owner):
+                # The sequence's end: what follows its last content is blank up to the next line.
+                region_end = array_end + delta
+                after = self.buffer.slice(region_end, min(len(self.buffer), region_end + 256))
+                blank = len(after) - len(after.lstrip(" \t\r\n"))
+                if blank == len(after) and region_end + blank < len(self.buffer):
+                    return False
+                newline = after.rfind("\n", 0, blank)
+                region_end += blank if region_end + blank == len(self.buffer) else newline + 1
+                break
+            dash = self._item_dash(owner.start(stop) + delta, column)
+            if dash is not None and dash >= end + delta:
+                region_end = dash
+                break
+            stop += 1  # the edit reached the element's `-` line: it is re-read too
+        region_text = self.buffer.slice(region_start, region_end)
+        region = self.reader.reread_items(region_text, column)
+        if region is None:
+            return False
+        values, problems = region
+        self._move_after(name, end, delta, first_in_array=stop)
+        self._replace_elements(
+            owner, first, stop, values, region_text, region_start, list(problems)
+        )
+        return True
+
+    def _item_dash(self, element_start: int, column: int) -> int | None:
+        """The offset of the `-` of the item whose element starts at `element_start` (current
+        text), when the reader can tell it."""
+        line = self.buffer.line_of(element_start)
+        from_offset = self.buffer.line_start(max(0, line - 4))
+        at = self.reader.item_start(self.buffer.slice(from_offset, element_start), column)
+        return None if at is None else from_offset + at
 
     def _move_after(self, name: str, end: int, delta: int, first_in_array: int) -> None:
         """Move everything after an edit ending at `end` (old offsets) by `delta`."""

@@ -85,6 +85,20 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
     return Body(dashes, column, min(pos, length))
 
 
+_LEFT_OF: dict[int, re.Pattern[str]] = {}
+
+
+def has_line_left_of(text: str, column: int) -> bool:
+    """Whether a line after the first of `text` holds content left of `column` (a multi-line
+    quoted scalar can: a read by lines would then cut the text there)."""
+    if column <= 0:
+        return False
+    pattern = _LEFT_OF.get(column)
+    if pattern is None:
+        pattern = _LEFT_OF[column] = re.compile(rf"\n {{0,{column - 1}}}[^ \r\n#]")
+    return pattern.search(text) is not None
+
+
 def block_bodies(text: str) -> list[tuple[int, Body]]:
     """The top-level `nodes:`/`edges:` block sequences of a document: each key's offset, its
     items."""
@@ -130,14 +144,14 @@ def value_start(text: str, dash: int, stop: int) -> int:
 
 
 def item_start(before: str, column: int) -> int | None:
-    """The offset in `before` of the `-` of the item whose value starts at `len(before)`: only
-    blanks between them, the `-` at `column` with only spaces before it on its line. None when
-    that is not so (or cannot be told from `before`)."""
+    """The offset in `before` (which starts at a line's start) of the `-` of the item whose
+    value starts at `len(before)`: only blanks between them, the `-` at `column` with only
+    spaces before it on its line. None when that is not so."""
     dash = len(before.rstrip(" \t\r\n")) - 1
     if dash < 0 or before[dash] != "-":
         return None
     line_start = before.rfind("\n", 0, dash) + 1
-    if line_start == 0 or before[line_start:dash] != " " * column:
+    if before[line_start:dash] != " " * column:
         return None
     return dash
 

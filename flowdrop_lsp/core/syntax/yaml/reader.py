@@ -41,6 +41,7 @@ from flowdrop_lsp.core.syntax.yaml.items import (
     block_bodies,
     error_place,
     line_bounds,
+    scan_items,
     unclosed_quote,
     value_start,
 )
@@ -60,6 +61,7 @@ _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("int", "float", "bool", "null")}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _PROPERTY_END = re.compile(r"\S+\s+")
+_ALIAS_AFTER_KEY = re.compile(r"['\"]?[ \t]*:[ \t]+(\*[^\s,\[\]{}]+)")
 
 
 class _TooLarge(Exception):
@@ -74,6 +76,7 @@ class _Reader:
         self.converted: dict[int, JsonValue] = {}  # id(node) → value: aliases read once
         self.sizes: dict[int, int] = {}
         self.aliased = False  # a node was met twice: an alias (edits cannot stay local)
+        self.shared: list[tuple[int, int]] = []  # the spans of the values met twice
 
     def span(self, node: yaml.Node) -> tuple[int, int]:
         start = node.start_mark.index + self.offset
@@ -84,6 +87,7 @@ class _Reader:
         known = self.converted.get(id(node))
         if known is not None:
             self.aliased = True
+            self.shared.append((known.start, known.end))
             return known
         if depth > MAX_DEPTH:
             raise _TooLarge(f"nesting deeper than {MAX_DEPTH} levels")
@@ -105,6 +109,8 @@ class _Reader:
             for key_node, value_node in node.value:
                 key = self.key(key_node)
                 member = JMember(key, self.value(value_node, depth + 1))
+                if isinstance(value_node, yaml.ScalarNode) and self.shared:
+                    member.value = self.alias_scalar(key, member.value)
                 if key.value in last:
                     self.problems.append(
                         SyntaxProblem(
@@ -121,6 +127,21 @@ class _Reader:
             result = JObject(start, end, members, last)
         self.converted[id(node)] = result
         return result
+
+    def alias_scalar(self, key: JString, value: JsonValue | None) -> JsonValue | None:
+        """A scalar given through an alias (`label: *name`) as its own value at the alias's
+        text, so that a rename replaces the alias, never the anchored scalar others read."""
+        alias = _ALIAS_AFTER_KEY.match(self.text, key.end)
+        if alias is None or value is None or self.shared[-1] != (value.start, value.end):
+            return value
+        start, end = alias.span(1)
+        if isinstance(value, JString):
+            return JString(start, end, value.value)
+        if isinstance(value, JNumber):
+            return JNumber(start, end, value.text)
+        if isinstance(value, JLiteral):
+            return JLiteral(start, end, value.value)
+        return value
 
     def key(self, node: yaml.Node) -> JString:
         start, end = self.span(node)
@@ -174,7 +195,9 @@ def parse_yaml(text: str) -> ParsedJson:
     return read_yaml(text)[0]
 
 
-_Composed = tuple[JsonValue | None, list[SyntaxProblem], bool, Exception | None]
+_Composed = tuple[
+    JsonValue | None, list[SyntaxProblem], bool, Exception | None, list[tuple[int, int]]
+]
 
 
 def _compose(text: str, offset: int, source: str) -> _Composed:
@@ -184,12 +207,12 @@ def _compose(text: str, offset: int, source: str) -> _Composed:
     try:
         node = yaml.compose(source, Loader=_LOADER)
         if node is None:
-            return None, [], False, None
+            return None, [], False, None, []
         if reader.expanded_size(node) > MAX_EXPANDED_VALUES:
             raise _TooLarge(f"aliases expand to more than {MAX_EXPANDED_VALUES:,} values: not read")
-        return reader.value(node), reader.problems, reader.aliased, None
+        return reader.value(node), reader.problems, reader.aliased, None, reader.shared
     except (yaml.YAMLError, _TooLarge, RecursionError) as error:
-        return None, [], False, error
+        return None, [], False, error, []
 
 
 def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
@@ -206,13 +229,14 @@ def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
         message = f"document larger than {MAX_YAML_CHARS // (1024 * 1024)} MiB: not read"
         return ParsedJson(None, (SyntaxProblem("syntax", message, 0, 1),)), False
     source = " " * column + text[offset:]
-    root, problems, aliased, error = _compose(text, offset - column, source)
+    root, problems, aliased, error, shared = _compose(text, offset - column, source)
     if error is None:
         if root is None:
             return ParsedJson(None, ()), False
         if not column:
             _empty_lists_as_arrays(root)
-        return ParsedJson(root, tuple(problems)), aliased
+            aliased = aliased or not _items_align(text, root)
+        return ParsedJson(root, tuple(problems), tuple(shared)), aliased
     if not column and isinstance(error, yaml.MarkedYAMLError):
         by_items = _read_by_items(text, offset, error)
         if by_items is not None:
@@ -264,7 +288,7 @@ def _read_by_items(
     if not bodies:
         return None
     skeleton = blank(text, [(body.dashes[0], body.end) for _, body in bodies])
-    root, problems, aliased, skeleton_error = _compose(skeleton, offset, skeleton[offset:])
+    root, problems, aliased, skeleton_error, shared = _compose(skeleton, offset, skeleton[offset:])
     if skeleton_error is not None or not isinstance(root, JObject):
         return None
     local = not aliased
@@ -284,7 +308,7 @@ def _read_by_items(
         problems.append(_problem_of(error, text, offset))
         local = False
     problems.sort(key=lambda problem: (problem.start, problem.end))
-    return ParsedJson(root, tuple(problems)), not local
+    return ParsedJson(root, tuple(problems), tuple(shared)), not local
 
 
 def read_items(text: str, body: Body) -> tuple[list[JsonValue], list[SyntaxProblem], bool]:
@@ -303,6 +327,55 @@ def read_items(text: str, body: Body) -> tuple[list[JsonValue], list[SyntaxProbl
     return items, problems, local
 
 
+def reread_items(text: str, column: int) -> tuple[list[JsonValue], list[SyntaxProblem]] | None:
+    """The items of a stretch of a block sequence: `text` starts at an item's `-` at `column`
+    and ends where an item's `-` starts or the sequence ends. Read as a whole read reads them
+    (each alone; spans relative to `text`); None when the sequence ends inside the stretch or
+    an item reads (or misses) an alias."""
+    source = " " * column + text
+    body = scan_items(source, 0, column)
+    if body is None or body.dashes[0] != column or body.end != len(source):
+        return None
+    # A stretch that reads whole must hold as many items as its `-` lines (a multi-line scalar
+    # could hide one): else the split by lines is not what a whole read would see.
+    root, _, aliased, error, _ = _compose(source, 0, source)
+    if aliased or (
+        error is None and not (isinstance(root, JArray) and len(root.items) == len(body.dashes))
+    ):
+        return None
+    items, problems, local = read_items(source, body)
+    if not local:
+        return None
+    for item in items:
+        _move(item, lambda p: p - column, set())
+    shifted = [
+        replace(
+            p,
+            start=p.start - column,
+            end=p.end - column,
+            related_start=p.related_start - column if p.related_start >= 0 else -1,
+            related_end=p.related_end - column if p.related_start >= 0 else -1,
+        )
+        for p in problems
+    ]
+    return items, shifted
+
+
+def _items_align(text: str, root: JsonValue) -> bool:
+    """Whether the items of a composed document's `nodes`/`edges` block sequences are its `-`
+    lines (what a read by items would split): a multi-line scalar could hide one."""
+    if not isinstance(root, JObject):
+        return True
+    for name in ("nodes", "edges"):
+        value = root.get(name)
+        if not isinstance(value, JArray) or not value.items or text[value.start] != "-":
+            continue
+        body = scan_items(text, text.rfind("\n", 0, value.start) + 1)
+        if body is None or len(body.dashes) != len(value.items) or body.end < value.end:
+            return False
+    return True
+
+
 def _read_item(
     text: str, dash: int, stop: int, column: int
 ) -> tuple[JsonValue, list[SyntaxProblem], bool]:
@@ -310,7 +383,7 @@ def _read_item(
     sequence: exactly what a whole read reads of it. A broken item is what can be recovered of
     it (`_recover`), spanning its value's text, with its one syntax problem inside."""
     source = " " * column + text[dash:stop]
-    root, problems, aliased, error = _compose(text, dash - column, source)
+    root, problems, aliased, error, _ = _compose(text, dash - column, source)
     if error is None and isinstance(root, JArray) and len(root.items) == 1:
         return root.items[0], problems, not aliased
     content_end = dash + len(text[dash:stop].rstrip())
@@ -356,7 +429,7 @@ def _recover(
 
 
 def _patched_item(item: str, column: int) -> JsonValue | None:
-    root, _, aliased, error = _compose(item, -column, " " * column + item)
+    root, _, aliased, error, _ = _compose(item, -column, " " * column + item)
     if error is not None or aliased or not isinstance(root, JArray) or len(root.items) != 1:
         return None
     return root.items[0]

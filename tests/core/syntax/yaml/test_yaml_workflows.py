@@ -139,12 +139,11 @@ def test_block_scalar_labels_are_read_and_replaced_by_one_line() -> None:
     assert cmp9(fixed) == []
 
 
-def test_a_label_given_through_an_alias_is_reported_on_the_anchored_scalar() -> None:
+def test_a_label_given_through_an_alias_is_reported_on_the_alias() -> None:
     text = workflow("&name 'Web Search'", "*name")
     found = {f.node: f for f in cmp9(text)}
-    anchored = token_span(text, "'Web Search'")
-    assert found["http_request.1"].span == anchored
-    assert found["http_request.2"].span == anchored
+    assert found["http_request.1"].span == token_span(text, "'Web Search'")
+    assert found["http_request.2"].span == token_span(text, "*name")
 
 
 def test_flow_mappings_crlf_and_bom() -> None:
