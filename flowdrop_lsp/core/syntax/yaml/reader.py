@@ -263,14 +263,9 @@ def _problem_of(
         )
         if place.gave_up < 0:
             return SyntaxProblem("syntax", place.message, place.start, place.end)
-        gave_up_end = line_bounds(text, place.gave_up)[1]
+        gave_up_end = max(place.gave_up, line_bounds(text, place.gave_up)[1])
         return SyntaxProblem(
-            "syntax",
-            place.message,
-            place.start,
-            place.end,
-            place.gave_up,
-            max(gave_up_end, min(place.gave_up + 1, len(text))),
+            "syntax", place.message, place.start, place.end, place.gave_up, gave_up_end
         )
     if isinstance(error, _TooLarge | RecursionError):
         message = str(error) if isinstance(error, _TooLarge) else "nesting too deep"
@@ -391,6 +386,8 @@ def _read_item(
     if error is None:  # cannot be: the item's text is one `-` item
         error = yaml.YAMLError("not one sequence item")
     problem = _problem_of(error, text, dash - column, start, content_end)
+    # Read alone, the item's end is the end of the text PyYAML was given.
+    problem = replace(problem, message=problem.message.replace("end of stream", "end of its item"))
     if start < content_end and not start <= problem.start < content_end:
         problem = replace(problem, start=start, end=max(start + 1, min(problem.end, content_end)))
     quote = unclosed_quote(text, start, problem.start + 1)
