@@ -46,6 +46,8 @@ class EditPlan:
     first: int
     stop: int
     inside_one: bool
+    # (Items of lines) Where the line after the sequence starts (old offsets): its end.
+    tail: int = -1
 
 
 class IncrementalEdits(ElementReading):
@@ -63,7 +65,17 @@ class IncrementalEdits(ElementReading):
     def _plan(self, start: int, end: int) -> EditPlan | None:
         """Which elements of which array an edit touches, before the text changes; None when
         it is not inside an array's interior."""
+        by_lines = self.reader.items_by_lines
         name = next((n for n, (a, b) in self.array_spans.items() if a < start and end < b), None)
+        tail = -1
+        if by_lines:
+            # Items of lines have no closing bracket: the sequence runs on over the blank lines
+            # after its content, up to the line that ends it (an edit there is never planned).
+            for n, (a, b) in self.array_spans.items():
+                tail = self._sequence_tail(b)
+                if a < start and (end < tail or end == tail == len(self.buffer)):
+                    name = n
+                    break
         if name is None:
             return None
         owner = self.lists[name]
@@ -75,7 +87,20 @@ class IncrementalEdits(ElementReading):
             and end < owner.end(first)
             and not owner.elements[first].broken
         )
-        return EditPlan(name, first, stop, inside_one)
+        return EditPlan(name, first, stop, inside_one, tail)
+
+    def _sequence_tail(self, content_end: int) -> int:
+        """(Items of lines) The start of the line after the blank lines that follow a sequence's
+        content ending at `content_end`: the end of the text when they run to it, `content_end`
+        when that cannot be told."""
+        size = len(self.buffer)
+        after = self.buffer.slice(content_end, min(size, content_end + 4096))
+        blank = len(after) - len(after.lstrip(" \t\r\n"))
+        if content_end + blank == size:
+            return size
+        if blank == len(after):
+            return content_end
+        return content_end + after.rfind("\n", 0, blank) + 1
 
     def _apply(self, plan: EditPlan, start: int, end: int, delta: int) -> bool:
         """Re-read what the edit touched in the (already edited) text; False to re-read all.
@@ -145,7 +170,7 @@ class IncrementalEdits(ElementReading):
         name, owner = plan.array, self.lists[plan.array]
         if not len(owner):
             return False
-        array_start, array_end = self.array_spans[name]
+        array_start = self.array_spans[name][0]
         column = self.buffer.position(array_start)[1]
         first, stop = max(plan.first - 1, 0), plan.stop
         region_start = array_start if first == 0 else self._item_dash(owner.start(first), column)
@@ -153,14 +178,9 @@ class IncrementalEdits(ElementReading):
             return False
         while True:
             if stop == len(owner):
-                # The sequence's end: what follows its last content is blank up to the next line.
-                region_end = array_end + delta
-                after = self.buffer.slice(region_end, min(len(self.buffer), region_end + 256))
-                blank = len(after) - len(after.lstrip(" \t\r\n"))
-                if blank == len(after) and region_end + blank < len(self.buffer):
+                if plan.tail <= array_start:
                     return False
-                newline = after.rfind("\n", 0, blank)
-                region_end += blank if region_end + blank == len(self.buffer) else newline + 1
+                region_end = plan.tail + delta  # the line that ends the sequence, untouched
                 break
             dash = self._item_dash(owner.start(stop) + delta, column)
             if dash is not None and dash >= end + delta:
@@ -173,6 +193,8 @@ class IncrementalEdits(ElementReading):
             return False
         values, problems = region
         self._move_after(name, end, delta, first_in_array=stop)
+        if stop == len(owner):  # the sequence ends with the stretch's content
+            self.array_spans[name][1] = region_start + len(region_text.rstrip())
         self._replace_elements(
             owner, first, stop, values, region_text, region_start, list(problems)
         )

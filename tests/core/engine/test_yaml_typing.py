@@ -73,8 +73,12 @@ EMOJI = workflow("'Web Search 🤖'", "'web-search 🤖'", "'数据 ラベル'")
         ("      label: '数据 ラベル", " 新しい 🤖'"),
         ("      label: '数据 ラベル'", "\n      描述: '数据 🤖'"),
         ("        node_type_id: http_request", NEW_NODE),
+        (
+            "label: '数据 ラベル'\n      metadata:\n        node_type_id: http_request",
+            NEW_NODE,
+        ),
     ],
-    ids=["label", "key", "node item"],
+    ids=["label", "key", "node item", "node item at the end"],
 )
 def test_typing_among_emoji_and_cjk_labels_keeps_the_collision(anchor: str, typed: str) -> None:
     at = EMOJI.index(anchor) + len(anchor)
