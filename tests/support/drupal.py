@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.support.builders import CORPUS_CONFIG
+
 
 def tool(node_id: str, label_token: str, type_id: str = "http_request") -> str:
     return (
@@ -48,3 +50,15 @@ def workflow(*label_tokens: str, box: bool = True) -> str:
         "label: 'Research'\n"
         f"nodes:\n{nodes}edges:\n{edges}"
     )
+
+
+AUDIT_AGENT = "flowdrop_workflow.flowdrop_workflow.aincient_audit_agent.yml"
+
+
+def audit_agent_with_collision() -> str:
+    """The real site's audit agent with a planted collision: two of its Tool Box's tools
+    labelled alike (two CMP-9 errors, on lines 383 and 491)."""
+    text = (CORPUS_CONFIG / AUDIT_AGENT).read_text(encoding="utf-8")
+    planted = text.replace("label: 'Capability: Read meta tags'", "label: 'Capability: List pages'")
+    assert planted != text
+    return planted

@@ -162,7 +162,9 @@ class WorkflowDocument(IncrementalEdits):
                 elif isinstance(value, JArray):
                     self.array_spans[name] = [value.start, value.end]
                     self._read_elements(self.lists[name], 0, value.items, text, 0, problems)
-                    arrays_closed = arrays_closed and _closed(value, text, problems)
+                    arrays_closed = arrays_closed and (
+                        self.reader.items_by_lines or _closed(value, text, problems)
+                    )
                 else:
                     arrays_ok = False
             # Problems between the elements belong to their array: an edit there re-reads them.

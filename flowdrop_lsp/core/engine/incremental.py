@@ -46,6 +46,8 @@ class EditPlan:
     first: int
     stop: int
     inside_one: bool
+    # (Items of lines) Where the line after the sequence starts (old offsets): its end.
+    tail: int = -1
 
 
 class IncrementalEdits(ElementReading):
@@ -63,7 +65,17 @@ class IncrementalEdits(ElementReading):
     def _plan(self, start: int, end: int) -> EditPlan | None:
         """Which elements of which array an edit touches, before the text changes; None when
         it is not inside an array's interior."""
+        by_lines = self.reader.items_by_lines
         name = next((n for n, (a, b) in self.array_spans.items() if a < start and end < b), None)
+        tail = -1
+        if by_lines:
+            # Items of lines have no closing bracket: the sequence runs on over the blank lines
+            # after its content, up to the line that ends it (an edit there is never planned).
+            for n, (a, b) in self.array_spans.items():
+                tail = self._sequence_tail(b)
+                if a < start and (end < tail or end == tail == len(self.buffer)):
+                    name = n
+                    break
         if name is None:
             return None
         owner = self.lists[name]
@@ -75,7 +87,20 @@ class IncrementalEdits(ElementReading):
             and end < owner.end(first)
             and not owner.elements[first].broken
         )
-        return EditPlan(name, first, stop, inside_one)
+        return EditPlan(name, first, stop, inside_one, tail)
+
+    def _sequence_tail(self, content_end: int) -> int:
+        """(Items of lines) The start of the line after the blank lines that follow a sequence's
+        content ending at `content_end`: the end of the text when they run to it, `content_end`
+        when that cannot be told."""
+        size = len(self.buffer)
+        after = self.buffer.slice(content_end, min(size, content_end + 4096))
+        blank = len(after) - len(after.lstrip(" \t\r\n"))
+        if content_end + blank == size:
+            return size
+        if blank == len(after):
+            return content_end
+        return content_end + after.rfind("\n", 0, blank) + 1
 
     def _apply(self, plan: EditPlan, start: int, end: int, delta: int) -> bool:
         """Re-read what the edit touched in the (already edited) text; False to re-read all.
@@ -105,6 +130,8 @@ class IncrementalEdits(ElementReading):
                     owner, first, stop, [value], element_text, element_start, list(found)
                 )
                 return True
+        if self.reader.items_by_lines:
+            return self._reread_items(plan, end, delta)
         while first > 0 and owner.elements[first - 1].broken:
             first -= 1
         array_start, array_end = self.array_spans[name]
@@ -133,6 +160,53 @@ class IncrementalEdits(ElementReading):
         self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
         owner.gaps.extend(_absolute(f, region_start) for f in syntax_findings(problems))
         return True
+
+    def _reread_items(self, plan: EditPlan, end: int, delta: int) -> bool:
+        """(Items of lines: YAML block sequences.) Re-read the whole items around the edit: from
+        the `-` of the element before the first one touched (a line typed after an element may
+        continue it) to the `-` of the first element the edit left whole with its `-` line, or
+        to the sequence's end. A broken item stays in its lines, so nothing past them is read;
+        False (re-read all) when the stretch does not hold just items any more."""
+        name, owner = plan.array, self.lists[plan.array]
+        if not len(owner):
+            return False
+        array_start = self.array_spans[name][0]
+        column = self.buffer.position(array_start)[1]
+        first, stop = max(plan.first - 1, 0), plan.stop
+        region_start = array_start if first == 0 else self._item_dash(owner.start(first), column)
+        if region_start is None:
+            return False
+        while True:
+            if stop == len(owner):
+                if plan.tail <= array_start:
+                    return False
+                region_end = plan.tail + delta  # the line that ends the sequence, untouched
+                break
+            dash = self._item_dash(owner.start(stop) + delta, column)
+            if dash is not None and dash >= end + delta:
+                region_end = dash
+                break
+            stop += 1  # the edit reached the element's `-` line: it is re-read too
+        region_text = self.buffer.slice(region_start, region_end)
+        region = self.reader.reread_items(region_text, column)
+        if region is None:
+            return False
+        values, problems = region
+        self._move_after(name, end, delta, first_in_array=stop)
+        if stop == len(owner):  # the sequence ends with the stretch's content
+            self.array_spans[name][1] = region_start + len(region_text.rstrip())
+        self._replace_elements(
+            owner, first, stop, values, region_text, region_start, list(problems)
+        )
+        return True
+
+    def _item_dash(self, element_start: int, column: int) -> int | None:
+        """The offset of the `-` of the item whose element starts at `element_start` (current
+        text), when the reader can tell it."""
+        line = self.buffer.line_of(element_start)
+        from_offset = self.buffer.line_start(max(0, line - 4))
+        at = self.reader.item_start(self.buffer.slice(from_offset, element_start), column)
+        return None if at is None else from_offset + at
 
     def _move_after(self, name: str, end: int, delta: int, first_in_array: int) -> None:
         """Move everything after an edit ending at `end` (old offsets) by `delta`."""

@@ -55,6 +55,10 @@ def syntax_findings(problems: Iterable[SyntaxProblem]) -> Iterator[Finding]:
                 ),
             )
             yield Finding(DUPLICATE_KEY, Severity.WARNING, problem.message, span, related=related)
+        elif problem.related_start >= 0:  # YAML: where the parser gave up, away from the error
+            gave_up = Span(problem.related_start, problem.related_end)
+            related = (RelatedLocation(gave_up, "where the YAML parser gave up"),)
+            yield Finding(SYNTAX, Severity.ERROR, problem.message, span, related=related)
         else:
             yield Finding(SYNTAX, Severity.ERROR, problem.message, span)
 

@@ -22,7 +22,8 @@ from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
 from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JsonValue, ParsedJson, SyntaxProblem
-from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
+from flowdrop_lsp.core.syntax.yaml.items import has_line_left_of, item_start
+from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import yaml_fixes, yaml_scalar
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import EditableText
@@ -54,6 +55,9 @@ class WorkflowReader(Protocol):
     # Whether a non-object item of `nodes`/`edges` (a number, a string…) reads alone exactly as
     # the whole read read it, so that its finding can be made again from its own text.
     plain_items_read_alone: bool
+    # Whether the elements of `nodes`/`edges` are items of lines (a YAML block sequence: each
+    # starts at a `-` line): a stretch is then re-read as whole items (`reread_items`).
+    items_by_lines: bool
 
     def read(self, text: str) -> WholeRead: ...
 
@@ -75,6 +79,18 @@ class WorkflowReader(Protocol):
 
     def reread_value(self, text: str, column: int) -> JsonValue | None:
         """One element with every inner span (for its string values)."""
+        ...
+
+    def reread_items(self, text: str, column: int) -> Region | None:
+        """(`items_by_lines`) The elements of the whole items of `text`, which starts at an
+        item's `-` at `column` and ends where the next untouched item's `-` starts (or the
+        sequence ends), with the problems met, exactly as a whole read reads them; None when
+        they cannot be re-read alone (the sequence ends inside, an alias)."""
+        ...
+
+    def item_start(self, before: str, column: int) -> int | None:
+        """(`items_by_lines`) Where in `before` the item starts whose element starts right after
+        it (its `-` at `column`); None when that cannot be told."""
         ...
 
     def may_hold(self, text: str, values: frozenset[str]) -> bool:
@@ -105,6 +121,7 @@ class JsonReader:
     name = "json"
     needs_column = False
     plain_items_read_alone = True
+    items_by_lines = False
 
     def __init__(self, allow_comments: bool = False) -> None:
         self.allow_comments = allow_comments
@@ -129,6 +146,12 @@ class JsonReader:
 
     def reread_value(self, text: str, column: int) -> JsonValue | None:
         return parse_value_at(text, 0, len(text))
+
+    def reread_items(self, text: str, column: int) -> Region | None:
+        return None  # elements are delimited by brackets and commas (`reread_region`)
+
+    def item_start(self, before: str, column: int) -> int | None:
+        return None
 
     def may_hold(self, text: str, values: frozenset[str]) -> bool:
         # A string equal to a value is that value's JSON token, unless it holds an escape.
@@ -159,19 +182,28 @@ class YamlReader:
 
     name = "yaml"
     needs_column = True
-    # A broken YAML document is re-read whole on every edit (element boundaries are lines and
-    # indentation, which a half-typed element changes).
-    local_syntax_errors = False
+    # A syntax error inside an item of `nodes`/`edges` stays in that item (items are lines: a
+    # broken one cannot swallow its neighbours), which is re-read with the items around it.
+    local_syntax_errors = True
     # An item's text alone is not what the whole read read (indentation, anchors).
     plain_items_read_alone = False
+    items_by_lines = True
+
+    def __init__(self) -> None:
+        # The values aliases repeat, as of the last whole read (a document with aliases is
+        # read whole on every edit): a fix never rewrites one (`write_fixes`).
+        self.shared: tuple[tuple[int, int], ...] = ()
 
     def read(self, text: str) -> WholeRead:
         parsed, aliased = read_yaml(text)
+        self.shared = parsed.shared
         return WholeRead(parsed, False, not aliased)
 
     def reread_element(
         self, text: str, column: int, array: str
     ) -> tuple[JsonValue | None, Sequence[SyntaxProblem]]:
+        if has_line_left_of(text, column):
+            return None, ()  # it might not be one item to a read by lines (`reread_items`)
         parsed, aliased = read_yaml(text, column)
         return (None, ()) if aliased else (parsed.root, parsed.problems)
 
@@ -183,13 +215,19 @@ class YamlReader:
     def reread_value(self, text: str, column: int) -> JsonValue | None:
         return read_yaml(text, column)[0].root
 
+    def reread_items(self, text: str, column: int) -> Region | None:
+        return reread_items(text, column)
+
+    def item_start(self, before: str, column: int) -> int | None:
+        return item_start(before, column)
+
     def may_hold(self, text: str, values: frozenset[str]) -> bool:
         # A scalar's text holds its value, unless it is escaped ("\…", '…''…'). A value folded
         # over several lines of a plain or block scalar is not found (labels are one line).
         return "\\" in text or "''" in text or any(value in text for value in values)
 
     def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding:
-        return yaml_fixes(finding, buffer)
+        return yaml_fixes(finding, buffer, self.shared)
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.

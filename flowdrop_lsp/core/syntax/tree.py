@@ -168,6 +168,9 @@ class SyntaxProblem:
 class ParsedJson:
     root: JsonValue | None
     problems: tuple[SyntaxProblem, ...]
+    # (YAML) The spans of values read more than once (an anchored value its aliases repeat):
+    # rewriting one there would change every place that reads it.
+    shared: tuple[tuple[int, int], ...] = ()
 
 
 def child_at(value: JsonValue | None, step: str | int) -> JsonValue | None:

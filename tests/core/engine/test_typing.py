@@ -219,7 +219,8 @@ def test_a_whole_read_of_a_broken_text_is_local_and_stays_incremental() -> None:
     assert_same_as_a_whole_read(broken)
 
 
-def test_yaml_keeps_whole_rereads_on_syntax_errors() -> None:
+def test_yaml_syntax_errors_in_an_item_stay_local() -> None:
+    # (Issue 18 §2: a broken YAML item is re-read with the items around it, not the whole.)
     text = (
         "id: w\nnodes:\n  - id: a\n    type: http_request\n    data:\n      label: 'Web'\n"
         "edges: []\n"
@@ -227,6 +228,8 @@ def test_yaml_keeps_whole_rereads_on_syntax_errors() -> None:
     document = WorkflowDocument(text, syntax="yaml")
     at = text.index("'Web'") + 4
     document.apply_edit(at, at + 1, "")  # an unterminated quote
-    assert document.stats.full_reread
+    assert not document.stats.full_reread
     assert any(f.code == "FD-SYNTAX" for f in document.findings())
-    assert not document.incremental
+    assert document.incremental
+    broken = text[:at] + text[at + 1 :]
+    assert document.findings() == WorkflowDocument(broken, syntax="yaml").findings()

@@ -18,6 +18,8 @@ aliases are read once (shared subtrees) and an alias explosion is refused, not e
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import yaml
@@ -32,6 +34,16 @@ from flowdrop_lsp.core.syntax.tree import (
     JString,
     ParsedJson,
     SyntaxProblem,
+)
+from flowdrop_lsp.core.syntax.yaml.items import (
+    Body,
+    blank,
+    block_bodies,
+    error_place,
+    line_bounds,
+    scan_items,
+    unclosed_quote,
+    value_start,
 )
 
 try:
@@ -49,6 +61,7 @@ _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("int", "float", "bool", "null")}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _PROPERTY_END = re.compile(r"\S+\s+")
+_ALIAS_AFTER_KEY = re.compile(r"['\"]?[ \t]*:[ \t]+(\*[^\s,\[\]{}]+)")
 
 
 class _TooLarge(Exception):
@@ -63,6 +76,7 @@ class _Reader:
         self.converted: dict[int, JsonValue] = {}  # id(node) → value: aliases read once
         self.sizes: dict[int, int] = {}
         self.aliased = False  # a node was met twice: an alias (edits cannot stay local)
+        self.shared: list[tuple[int, int]] = []  # the spans of the values met twice
 
     def span(self, node: yaml.Node) -> tuple[int, int]:
         start = node.start_mark.index + self.offset
@@ -73,6 +87,7 @@ class _Reader:
         known = self.converted.get(id(node))
         if known is not None:
             self.aliased = True
+            self.shared.append((known.start, known.end))
             return known
         if depth > MAX_DEPTH:
             raise _TooLarge(f"nesting deeper than {MAX_DEPTH} levels")
@@ -94,6 +109,8 @@ class _Reader:
             for key_node, value_node in node.value:
                 key = self.key(key_node)
                 member = JMember(key, self.value(value_node, depth + 1))
+                if isinstance(value_node, yaml.ScalarNode) and self.shared:
+                    member.value = self.alias_scalar(key, member.value)
                 if key.value in last:
                     self.problems.append(
                         SyntaxProblem(
@@ -110,6 +127,21 @@ class _Reader:
             result = JObject(start, end, members, last)
         self.converted[id(node)] = result
         return result
+
+    def alias_scalar(self, key: JString, value: JsonValue | None) -> JsonValue | None:
+        """A scalar given through an alias (`label: *name`) as its own value at the alias's
+        text, so that a rename replaces the alias, never the anchored scalar others read."""
+        alias = _ALIAS_AFTER_KEY.match(self.text, key.end)
+        if alias is None or value is None or self.shared[-1] != (value.start, value.end):
+            return value
+        start, end = alias.span(1)
+        if isinstance(value, JString):
+            return JString(start, end, value.value)
+        if isinstance(value, JNumber):
+            return JNumber(start, end, value.text)
+        if isinstance(value, JLiteral):
+            return JLiteral(start, end, value.value)
+        return value
 
     def key(self, node: yaml.Node) -> JString:
         start, end = self.span(node)
@@ -163,34 +195,256 @@ def parse_yaml(text: str) -> ParsedJson:
     return read_yaml(text)[0]
 
 
+_Composed = tuple[
+    JsonValue | None, list[SyntaxProblem], bool, Exception | None, list[tuple[int, int]]
+]
+
+
+def _compose(text: str, offset: int, source: str) -> _Composed:
+    """`source` composed into the tree, spans `mark + offset` (indexes of `text`): the root, the
+    problems met, whether an alias was read, and the error that stopped it (or None)."""
+    reader = _Reader(text, offset)
+    try:
+        node = yaml.compose(source, Loader=_LOADER)
+        if node is None:
+            return None, [], False, None, []
+        if reader.expanded_size(node) > MAX_EXPANDED_VALUES:
+            raise _TooLarge(f"aliases expand to more than {MAX_EXPANDED_VALUES:,} values: not read")
+        return reader.value(node), reader.problems, reader.aliased, None, reader.shared
+    except (yaml.YAMLError, _TooLarge, RecursionError) as error:
+        return None, [], False, error, []
+
+
 def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
-    """`parse_yaml`, and whether the document uses aliases. With `column`, `text` is a stretch
-    of a document that starts `column` characters into its line (an element of a block
-    sequence, re-read alone): it is read as if indented so, spans still relative to `text`."""
+    """`parse_yaml`, and whether edits cannot stay local (the document uses aliases, or is
+    broken across items). With `column`, `text` is a stretch of a document that starts
+    `column` characters into its line (an element of a block sequence, re-read alone): it is
+    read as if indented so, spans still relative to `text`.
+
+    A document that does not compose is read item by item when its `nodes`/`edges` are block
+    sequences and the rest composes: each item alone, a broken one recovered as far as it can
+    be (`_read_item`), its error on the line at fault (core.syntax.yaml.items)."""
     offset = 1 if text.startswith("\ufeff") else 0
     if len(text) > MAX_YAML_CHARS:
         message = f"document larger than {MAX_YAML_CHARS // (1024 * 1024)} MiB: not read"
         return ParsedJson(None, (SyntaxProblem("syntax", message, 0, 1),)), False
-    reader = _Reader(text, offset - column)
     source = " " * column + text[offset:]
-    try:
-        node = yaml.compose(source, Loader=_LOADER)
-        if node is None:
+    root, problems, aliased, error, shared = _compose(text, offset - column, source)
+    if error is None:
+        if root is None:
             return ParsedJson(None, ()), False
-        if reader.expanded_size(node) > MAX_EXPANDED_VALUES:
-            raise _TooLarge(f"aliases expand to more than {MAX_EXPANDED_VALUES:,} values: not read")
-        root = reader.value(node)
-    except yaml.MarkedYAMLError as error:
-        return ParsedJson(None, (_syntax_problem(error, text, offset - column),)), False
-    except yaml.YAMLError as error:
-        problem = SyntaxProblem("syntax", f"YAML: {error}", 0, min(1, len(text)))
-        return ParsedJson(None, (problem,)), False
-    except (_TooLarge, RecursionError) as error:
+        if not column:
+            _empty_lists_as_arrays(root)
+            aliased = aliased or not _items_align(text, root)
+        return ParsedJson(root, tuple(problems), tuple(shared)), aliased
+    if not column and isinstance(error, yaml.MarkedYAMLError):
+        by_items = _read_by_items(text, offset, error)
+        if by_items is not None:
+            return by_items
+    return ParsedJson(None, (_problem_of(error, text, offset - column),)), False
+
+
+def _problem_of(
+    error: Exception, text: str, offset: int, start: int = 0, stop: int | None = None
+) -> SyntaxProblem:
+    """The syntax problem of a compose error (marks `+ offset` index `text`), placed on the
+    line at fault within `text[start:stop]`."""
+    if isinstance(error, yaml.MarkedYAMLError):
+        problem_at = error.problem_mark.index + offset if error.problem_mark else None
+        context_at = error.context_mark.index + offset if error.context_mark else None
+        place = error_place(
+            text,
+            error.problem or "invalid YAML",
+            error.context,
+            problem_at,
+            context_at,
+            start,
+            stop,
+        )
+        if place.gave_up < 0:
+            return SyntaxProblem("syntax", place.message, place.start, place.end)
+        gave_up_end = max(place.gave_up, line_bounds(text, place.gave_up)[1])
+        return SyntaxProblem(
+            "syntax", place.message, place.start, place.end, place.gave_up, gave_up_end
+        )
+    if isinstance(error, _TooLarge | RecursionError):
         message = str(error) if isinstance(error, _TooLarge) else "nesting too deep"
-        return ParsedJson(None, (SyntaxProblem("syntax", message, 0, min(1, len(text))),)), False
-    if not column:
-        _empty_lists_as_arrays(root)
-    return ParsedJson(root, tuple(reader.problems)), reader.aliased
+    else:
+        message = f"YAML: {error}"
+    return SyntaxProblem("syntax", message, start, min(start + 1, len(text)))
+
+
+def _read_by_items(
+    text: str, offset: int, error: yaml.MarkedYAMLError
+) -> tuple[ParsedJson, bool] | None:
+    """A document that does not compose, read with its `nodes`/`edges` items each alone (None
+    when it has no such block sequence, or what surrounds them does not compose)."""
+    bodies = block_bodies(text)
+    if not bodies:
+        return None
+    skeleton = blank(text, [(body.dashes[0], body.end) for _, body in bodies])
+    root, problems, aliased, skeleton_error, shared = _compose(skeleton, offset, skeleton[offset:])
+    if skeleton_error is not None or not isinstance(root, JObject):
+        return None
+    local = not aliased
+    broken = False
+    for key_start, body in bodies:
+        member = next((m for m in root.members if m.key.start == key_start), None)
+        if member is None:
+            return None
+        items, item_problems, items_local = read_items(text, body)
+        local = local and items_local
+        broken = broken or any(p.kind == "syntax" for p in item_problems)
+        problems.extend(item_problems)
+        end = body.dashes[0] + len(text[body.dashes[0] : body.end].rstrip())
+        member.value = JArray(body.dashes[0], end, items)
+    _empty_lists_as_arrays(root)
+    if not broken:  # every item reads alone, yet the whole does not: an error across items
+        problems.append(_problem_of(error, text, offset))
+        local = False
+    problems.sort(key=lambda problem: (problem.start, problem.end))
+    return ParsedJson(root, tuple(problems), tuple(shared)), not local
+
+
+def read_items(text: str, body: Body) -> tuple[list[JsonValue], list[SyntaxProblem], bool]:
+    """The items of a block sequence of `text`, each read alone: their values, the problems
+    met, and whether edits in them can stay local (no alias read or missed)."""
+    items: list[JsonValue] = []
+    problems: list[SyntaxProblem] = []
+    local = True
+    dashes = body.dashes
+    for index, dash in enumerate(dashes):
+        stop = dashes[index + 1] if index + 1 < len(dashes) else body.end
+        value, found, item_local = _read_item(text, dash, stop, body.column)
+        items.append(value)
+        problems.extend(found)
+        local = local and item_local
+    return items, problems, local
+
+
+def reread_items(text: str, column: int) -> tuple[list[JsonValue], list[SyntaxProblem]] | None:
+    """The items of a stretch of a block sequence: `text` starts at an item's `-` at `column`
+    and ends where an item's `-` starts or the sequence ends. Read as a whole read reads them
+    (each alone; spans relative to `text`); None when the sequence ends inside the stretch or
+    an item reads (or misses) an alias."""
+    source = " " * column + text
+    body = scan_items(source, 0, column)
+    if body is None or body.dashes[0] != column or body.end != len(source):
+        return None
+    # A stretch that reads whole must hold as many items as its `-` lines (a multi-line scalar
+    # could hide one): else the split by lines is not what a whole read would see.
+    root, _, aliased, error, _ = _compose(source, 0, source)
+    if aliased or (
+        error is None and not (isinstance(root, JArray) and len(root.items) == len(body.dashes))
+    ):
+        return None
+    items, problems, local = read_items(source, body)
+    if not local:
+        return None
+    for item in items:
+        _move(item, lambda p: p - column, set())
+    shifted = [
+        replace(
+            p,
+            start=p.start - column,
+            end=p.end - column,
+            related_start=p.related_start - column if p.related_start >= 0 else -1,
+            related_end=p.related_end - column if p.related_start >= 0 else -1,
+        )
+        for p in problems
+    ]
+    return items, shifted
+
+
+def _items_align(text: str, root: JsonValue) -> bool:
+    """Whether the items of a composed document's `nodes`/`edges` block sequences are its `-`
+    lines (what a read by items would split): a multi-line scalar could hide one."""
+    if not isinstance(root, JObject):
+        return True
+    for name in ("nodes", "edges"):
+        value = root.get(name)
+        if not isinstance(value, JArray) or not value.items or text[value.start] != "-":
+            continue
+        body = scan_items(text, text.rfind("\n", 0, value.start) + 1)
+        if body is None or len(body.dashes) != len(value.items) or body.end < value.end:
+            return False
+    return True
+
+
+def _read_item(
+    text: str, dash: int, stop: int, column: int
+) -> tuple[JsonValue, list[SyntaxProblem], bool]:
+    """The item whose `-` is at `dash` (its text runs to `stop`), read alone as a one-item
+    sequence: exactly what a whole read reads of it. A broken item is what can be recovered of
+    it (`_recover`), spanning its value's text, with its one syntax problem inside."""
+    source = " " * column + text[dash:stop]
+    root, problems, aliased, error, _ = _compose(text, dash - column, source)
+    if error is None and isinstance(root, JArray) and len(root.items) == 1:
+        return root.items[0], problems, not aliased
+    content_end = dash + len(text[dash:stop].rstrip())
+    start = min(value_start(text, dash, stop), content_end)
+    if error is None:  # cannot be: the item's text is one `-` item
+        error = yaml.YAMLError("not one sequence item")
+    problem = _problem_of(error, text, dash - column, start, content_end)
+    # Read alone, the item's end is the end of the text PyYAML was given.
+    problem = replace(problem, message=problem.message.replace("end of stream", "end of its item"))
+    if start < content_end and not start <= problem.start < content_end:
+        problem = replace(problem, start=start, end=max(start + 1, min(problem.end, content_end)))
+    quote = unclosed_quote(text, start, problem.start + 1)
+    value = _recover(text, dash, stop, column, problem.start, quote)
+    if not isinstance(value, JObject):
+        value = JObject(start, content_end, [], {})
+    value.start, value.end = start, content_end
+    missed_alias = "alias" in str(error)
+    return value, [problem], not missed_alias
+
+
+def _recover(
+    text: str, dash: int, stop: int, column: int, at: int, quote: int | None
+) -> JsonValue | None:
+    """What a broken item still says: with an unterminated quote closed at the end of its line
+    (a label being typed counts for its text so far, as in JSON), else without the line at
+    fault; None when neither reads."""
+    item = text[dash:stop]
+    if quote is not None:
+        _, close = line_bounds(text, quote)
+        inserted = close - dash
+        patched = item[:inserted] + text[quote] + item[inserted:]
+        value = _patched_item(patched, column)
+        if value is not None:
+            _move(value, lambda p: dash + (p - 1 if p > inserted else p), set())
+            return value
+    line_start, line_end = line_bounds(text, at)
+    if dash <= line_start and line_end <= stop:
+        first, last = line_start - dash, line_end - dash
+        patched = item[:first] + " " * (last - first) + item[last:]
+        value = _patched_item(patched, column)
+        if value is not None:
+            _move(value, lambda p: dash + p, set())
+            return value
+    return None
+
+
+def _patched_item(item: str, column: int) -> JsonValue | None:
+    root, _, aliased, error, _ = _compose(item, -column, " " * column + item)
+    if error is not None or aliased or not isinstance(root, JArray) or len(root.items) != 1:
+        return None
+    return root.items[0]
+
+
+def _move(value: JsonValue | None, where: Callable[[int], int], seen: set[int]) -> None:
+    """Move every span in `value` by `where` (once per value)."""
+    if value is None or id(value) in seen:
+        return
+    seen.add(id(value))
+    value.start, value.end = where(value.start), where(value.end)
+    if isinstance(value, JObject):
+        for member in value.members:
+            member.key.start, member.key.end = where(member.key.start), where(member.key.end)
+            _move(member.value, where, seen)
+    elif isinstance(value, JArray):
+        for item in value.items:
+            _move(item, where, seen)
 
 
 def _empty_lists_as_arrays(root: JsonValue) -> None:
@@ -203,12 +457,3 @@ def _empty_lists_as_arrays(root: JsonValue) -> None:
         value = member.value if member is not None else None
         if member is not None and isinstance(value, JObject) and not value.members:
             member.value = JArray(value.start, value.end, [])
-
-
-def _syntax_problem(error: yaml.MarkedYAMLError, text: str, offset: int) -> SyntaxProblem:
-    mark = error.problem_mark or error.context_mark
-    at = max(0, min(mark.index + offset, len(text))) if mark is not None else 0
-    problem = error.problem or "invalid YAML"
-    context = f" ({error.context})" if error.context else ""
-    end = at + 1 if at < len(text) and text[at] not in "\r\n" else at
-    return SyntaxProblem("syntax", f"YAML: {problem}{context}", at, end)

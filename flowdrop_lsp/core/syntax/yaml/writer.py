@@ -58,14 +58,24 @@ def _string_literal(text: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def yaml_fixes(finding: Finding, buffer: EditableText) -> Finding:
-    """`finding` with its fixes written for YAML (see the module docstring)."""
+def yaml_fixes(
+    finding: Finding, buffer: EditableText, shared: tuple[tuple[int, int], ...] = ()
+) -> Finding:
+    """`finding` with its fixes written for YAML (see the module docstring). A fix that would
+    rewrite text inside a value aliases repeat (`shared`: an anchored label, a mapping given
+    as `*name` elsewhere) is dropped: it would change labels it does not mean to."""
     if not finding.fixes:
         return finding
     fixes = []
     for fix in finding.fixes:
         edits = []
         for edit in fix.edits:
+            if any(
+                start <= edit.span.start and edit.span.end <= end
+                for start, end in shared
+                if start < end
+            ):
+                break
             if edit.new_text == "" and edit.span.start < edit.span.end:
                 edits.append(edit)  # a deletion is the same in YAML
                 continue

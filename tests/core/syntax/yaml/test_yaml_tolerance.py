@@ -1,0 +1,82 @@
+"""A YAML syntax error is reported on the line where the text is wrong (with where PyYAML gave
+up as related information), and everything outside the broken item of `nodes`/`edges` keeps its
+findings: the items around the break are read on their own, as JSON reads around a half-typed
+element."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.text.positions import LineIndex
+from tests.support.drupal import audit_agent_with_collision, workflow
+
+
+def findings(text: str) -> list[Finding]:
+    return list(analyze(text, syntax="yaml").findings)
+
+
+def line_of(text: str, offset: int) -> int:
+    return LineIndex(text).position(offset)[0] + 1
+
+
+def test_the_planted_collision_shows_two_cmp9() -> None:
+    text = audit_agent_with_collision()
+    found = findings(text)
+    assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-TOOL-ROUTE"]
+    assert [line_of(text, f.span.start) for f in found if f.code == "CMP-9"] == [383, 491]
+
+
+def test_an_unterminated_label_far_away_is_reported_on_its_line_and_the_rest_stays() -> None:
+    text = audit_agent_with_collision().replace(
+        "      label: 'Chat Input'\n", "      label: 'unterminated\n", 1
+    )
+    found = findings(text)
+    assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX", "FD-TOOL-ROUTE"]
+    syntax = next(f for f in found if f.code == "FD-SYNTAX")
+    assert line_of(text, syntax.span.start) == 34
+    assert text[syntax.span.start : syntax.span.end] == "'unterminated"
+    assert "unterminated" in syntax.message
+    # Where PyYAML gave up (further down) is the related location.
+    assert syntax.related and line_of(text, syntax.related[0].span.start) > 34
+    cmp9 = [line_of(text, f.span.start) for f in found if f.code == "CMP-9"]
+    assert cmp9 == [383, 491]
+
+
+@pytest.mark.parametrize(
+    ("broken_line", "expected_line_text"),
+    [
+        ("      lab\n", "      lab"),  # a key being typed
+        ("      label: 'x' y\n", "      label: 'x' y"),  # text after a quoted scalar
+        ('      label: "half\n', '      label: "half'),  # double-quoted, unterminated
+        ("      label: {a: b\n", "      label: {a: b"),  # an unclosed flow mapping
+        ("\tlabel: x\n", "\tlabel: x"),  # a tab in indentation
+    ],
+)
+def test_a_broken_line_in_an_item_is_reported_there_and_collisions_elsewhere_stay(
+    broken_line: str, expected_line_text: str
+) -> None:
+    text = workflow("'Web Search'", "'web-search'", "'Other 数据 🤖'")
+    text = text.replace("      label: 'Other 数据 🤖'\n", broken_line, 1)
+    found = findings(text)
+    assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX"], found
+    syntax = next(f for f in found if f.code == "FD-SYNTAX")
+    line = line_of(text, syntax.span.start)
+    assert text.splitlines()[line - 1] == expected_line_text
+
+
+def test_a_half_typed_label_counts_for_what_it_says() -> None:
+    # As the JSON reader reads `"label": "Web Sea`, the unterminated label is its text so far.
+    text = workflow("'Web Search'", "'Other'").replace("'Other'", "'web search", 1)
+    found = findings(text)
+    assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX"]
+
+
+def test_an_error_outside_nodes_and_edges_is_still_one_finding_at_its_line() -> None:
+    text = workflow("'Web Search'", "'web-search'").replace(
+        "label: 'Research'\n", "label: 'Research\n"
+    )
+    found = findings(text)
+    assert [f.code for f in found] == ["FD-SYNTAX"]
+    assert line_of(text, found[0].span.start) == text.splitlines().index("label: 'Research") + 1
