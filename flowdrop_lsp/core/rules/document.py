@@ -21,8 +21,8 @@ RULES = (
         SYNTAX,
         "Syntax error",
         Severity.ERROR,
-        "The text is not valid JSON (or YAML, or UTF-8) here; in JSON the rest of the document "
-        "is still analysed.",
+        "The text is not valid JSON (or YAML, or UTF-8) here; the nodes and edges it does not touch "
+        "are still analysed.",
     ),
     Rule(
         DUPLICATE_KEY,
@@ -88,8 +88,11 @@ def undecodable_finding(text: str, offset: int, byte: int) -> Finding:
 EXPLANATIONS = (
     RULES[0].explained(
         "The text is not valid JSON (a raw tab inside a string and a leading BOM included: the "
-        "runtime refuses them) or YAML, or not UTF-8. In JSON the nodes and edges the error "
-        "does not touch are still analysed; YAML and undecodable files stop at the first error.",
+        "runtime refuses them) or YAML, or not UTF-8. The nodes and edges the error does not "
+        "touch are still analysed: a half-typed JSON element ends at the next element, a broken "
+        "YAML item at the next `-` of its list (the error is reported on the line at fault, where "
+        "the YAML parser gave up as related information). An error outside `nodes`/`edges`, and "
+        "an undecodable file, stop at the first error.",
         failing="""\
 {"nodes": [{"id": "a", "type": "http_request", "data": {"label": "Sear
 """,
