@@ -49,6 +49,7 @@ class SettingsManager:
         self.client_settings: dict[str, Any] = {}
         # Every distinct problem found so far, in order; the first `_shown` were drained.
         self.problems: list[str] = []
+        self._known_problems: set[str] = set()  # the same, to look up (a list costs its length)
         self._shown = 0
         self._resolver = SettingsResolver(
             layers=(INITIALIZATION_OPTIONS, CLIENT_SETTINGS), report=self._report
@@ -79,7 +80,8 @@ class SettingsManager:
 
     def _report(self, problem: str) -> None:
         message = f"flowdrop: {problem}"
-        if message not in self.problems:
+        if message not in self._known_problems:
+            self._known_problems.add(message)
             self.problems.append(message)
             log.warning(message)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from flowdrop_lsp.core.config.settings import Settings
@@ -32,21 +33,76 @@ class ChangeRejected(ValueError):
     """A didChange whose content changes cannot all be applied; the buffer is as it was."""
 
 
-def unappliable(change: Change, line_count: int) -> str | None:
-    """Why `change` cannot be applied to a text of `line_count` lines, or None when it can.
+# LSP's `uinteger`: what a position's line and character must be.
+UINTEGER_MAX = 2**31 - 1
 
-    Cannot be applied: a negative position, an end before its start, or a start or end line
-    beyond the last line + 1. (A character past its line's end is clamped, as LSP says.)"""
+
+def _is_uinteger(value: object) -> bool:
+    return type(value) is int and 0 <= value <= UINTEGER_MAX
+
+
+def unappliable(change: Change) -> str | None:
+    """Why `change` cannot be applied, or None when it can.
+
+    Only a position that is no unsigned integer (negative, over 2^31 - 1, not an integer) is
+    refused: the client's text cannot be known from it. Anything else is applied as LSP and
+    its reference implementation (vscode-languageserver-textdocument) do: a character past
+    its line's end is the line's end, a line past the last one the end of the text, and a
+    range that ends before it starts is its swap."""
     if change.range is None:
         return None
-    start_line, start_char, end_line, end_char = change.range
-    if min(change.range) < 0:
-        return f"negative position in {change.range}"
-    if (end_line, end_char) < (start_line, start_char):
-        return f"range ends before it starts: {change.range}"
-    if max(start_line, end_line) > line_count:
-        return f"line {max(start_line, end_line)} is past the end ({line_count} lines)"
+    if not all(_is_uinteger(value) for value in change.range):
+        return f"a position is no unsigned integer: {change.range}"
     return None
+
+
+def _json_uinteger(value: object) -> bool:
+    """A JSON number that is an unsigned integer (`3.0` too; `true` is no number)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return _is_uinteger(value)
+
+
+def mark_unsound_positions(message: Any, mark: int = -1) -> dict[str, Any] | None:
+    """A raw `didChange` message with every position whose line or character is no unsigned
+    integer replaced by `{"line": mark, "character": mark}` (a copy; None when all are sound,
+    or when it is no didChange).
+
+    lsprotocol refuses such a message whole (a negative line) or reads it wrong (`1.5` as 1,
+    `"3"` as 3), and a notification that does not deserialise is dropped: the change would be
+    lost silently and our buffer would drift from the client's. Marked, the change reaches
+    `Document.apply`, which refuses it (the document waits for the full text)."""
+    if not isinstance(message, dict) or message.get("method") != "textDocument/didChange":
+        return None
+    params = message.get("params")
+    if not isinstance(params, dict) or not isinstance(
+        changes := params.get("contentChanges"), list
+    ):
+        return None
+    bad = {"line": mark, "character": mark}
+    marked_changes: list[Any] = []
+    found = False
+    for change in changes:
+        if not isinstance(change, dict) or "range" not in change:
+            marked_changes.append(change)
+            continue
+        span = change["range"]
+        if not isinstance(span, dict):
+            found = True
+            marked_changes.append({**change, "range": {"start": bad, "end": bad}})
+            continue
+        ends = {}
+        for name in ("start", "end"):
+            at = span.get(name)
+            sound = isinstance(at, dict) and all(
+                _json_uinteger(at.get(key)) for key in ("line", "character")
+            )
+            ends[name] = at if sound else dict(bad)
+            found = found or not sound
+        marked_changes.append({**change, "range": {**span, **ends}})
+    if not found:
+        return None
+    return {**message, "params": {**params, "contentChanges": marked_changes}}
 
 
 def uri_path(uri: str) -> PurePosixPath | None:
@@ -106,7 +162,7 @@ class Document:
         # before the first is kept to restore (each is checked against its predecessors' result).
         before = self.workflow.text if len(pending) > 1 else None
         for change in pending:
-            if why := unappliable(change, self._line_count()):
+            if why := unappliable(change):
                 if before is not None:
                     self._reset(before)
                 self.out_of_sync = True
@@ -116,14 +172,14 @@ class Document:
                 self.workflow.apply_edit(0, len(buffer), change.text)
                 continue
             start_line, start_char, end_line, end_char = change.range
+            if (end_line, end_char) < (start_line, start_char):  # reversed: its swap
+                start_line, start_char, end_line, end_char = change.range[2:] + change.range[:2]
+            # Past a line's end or the last line: clamped by the conversion, as LSP says.
             start = buffer.offset(start_line, start_char, encoding)
             end = max(start, buffer.offset(end_line, end_char, encoding))
             self.workflow.apply_edit(start, end, change.text)
         self.out_of_sync = False
         self.version = version
-
-    def _line_count(self) -> int:
-        return len(self.workflow.lines.lines)
 
     def _analysed(self, text: str) -> WorkflowService:
         # The server closes every analysis it drops (`_reset`, DocumentStore.close), so the

@@ -18,6 +18,7 @@ import traceback
 from pathlib import PurePosixPath
 from typing import Any
 
+import attrs
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -28,7 +29,12 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace
-from flowdrop_lsp.lsp.documents import Document, DocumentStore, uri_path
+from flowdrop_lsp.lsp.documents import (
+    Document,
+    DocumentStore,
+    mark_unsound_positions,
+    uri_path,
+)
 
 log = logging.getLogger("flowdrop_lsp")
 
@@ -53,6 +59,16 @@ class FlowdropProtocol(LanguageServerProtocol):
         if workspace is not None and not isinstance(workspace, BuffersOnlyWorkspace):
             workspace.__class__ = BuffersOnlyWorkspace  # same state, text reads refused
         self.__dict__["_buffers_only_workspace"] = workspace
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        # A didChange position that is no uinteger is marked -1 (not refused, nor read as
+        # another number) so that Document.apply refuses the change and the document waits for
+        # its full text; the rest of the message is checked as strictly as ever.
+        if (marked := mark_unsound_positions(data)) is None:
+            return super().structure_message(data)
+        super().structure_message(mark_unsound_positions(data, mark=0) or data)
+        with attrs.validators.disabled():
+            return super().structure_message(marked)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:

@@ -3,6 +3,7 @@ from a rule shows no diagnostic of it in the editor either, and its neighbours s
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from flowdrop_lsp.lsp.configuration import SettingsManager
-from tests.support.lsp import CLIENTS, REPO, server_command, start_session
+from tests.support.lsp import CLIENTS, REPO, position, server_command, start_session
 
 EXAMPLE = (REPO / "examples" / "research-agent.flowdrop.json").read_text(encoding="utf-8")
 
@@ -65,3 +66,45 @@ async def test_the_server_publishes_no_ignored_diagnostic_for_a_matching_file(
     assert "CMP-9" in current_codes
     assert "CMP-9" not in {d.code for d in legacy_published.diagnostics}
     assert isinstance(legacy_published, types.PublishDiagnosticsParams)
+
+
+async def test_twenty_thousand_globs_still_publish_and_answer_hovers(
+    fresh_client: LanguageClient,
+) -> None:
+    # Which globs match a file is worked out once per file and settings (counted in
+    # tests/core/workspace/test_resolver.py); a hover never waits for it.
+    kind = fresh_client.flowdrop_kind  # type: ignore[attr-defined]
+    session = await start_session(fresh_client, kind)
+    uri = "file:///ws/legacy/old.flowdrop.json"
+    session.open(uri, EXAMPLE)
+    assert "CMP-9" in {d.code for d in await session.publishes.wait_for(uri, 1)}
+    table = {f"dir{i}/**/*.flowdrop.json": ["R8"] for i in range(20_000)}
+    table["**/legacy/**"] = ["CMP-9"]
+    fresh_client.set_configuration({"perFileIgnores": table}, section="flowdrop")
+    count = session.publishes.count(uri)
+    started = time.perf_counter()
+    fresh_client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"flowdrop": {"perFileIgnores": table}})
+    )
+    node = EXAMPLE.index('"reason.1"') + 2
+    hover_params = types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=position(EXAMPLE, node, session.encoding),
+    )
+    assert await fresh_client.text_document_hover_async(hover_params) is not None
+    first_hover = time.perf_counter() - started  # sent hard on the heels of the change
+    # (A publish of the settings before may still arrive: wait for one with the glob applied.)
+    while "CMP-9" in {
+        d.code for d in (await session.publishes.wait_for_new(uri, count)).diagnostics
+    }:
+        count += 1
+    republished = time.perf_counter() - started
+    latencies = []
+    for _ in range(5):
+        started = time.perf_counter()
+        assert await fresh_client.text_document_hover_async(hover_params) is not None
+        latencies.append(time.perf_counter() - started)
+    print(
+        f"20k globs: first hover {first_hover:.2f} s, re-publish {republished:.2f} s, "
+        f"hovers {[round(t, 3) for t in latencies]}"
+    )

@@ -175,7 +175,7 @@ def test_an_unappliable_change_is_refused_with_one_warning(server: RawServer) ->
             {"textDocument": {"uri": URI, "languageId": "json", "version": 1, "text": text}},
         )
     )
-    bad = {"range": {"start": {"line": 9, "character": 0}, "end": {"line": 9, "character": 0}}}
+    bad = {"range": {"start": {"line": 0.5, "character": 0}, "end": {"line": 1, "character": 0}}}
     good = {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}}
     for version in (2, 3):
         server.send(

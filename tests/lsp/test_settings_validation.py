@@ -5,6 +5,7 @@ themselves are accepted without a word."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,10 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from flowdrop_lsp.core.config.settings import MAX_UNKNOWN_REPORTED
 from flowdrop_lsp.core.findings import Severity
 from flowdrop_lsp.lsp.configuration import SettingsManager
-from tests.support.lsp import CLIENTS, REPO, WAIT, server_command, start_session
+from tests.support.lsp import CLIENTS, REPO, WAIT, position, server_command, start_session
 
 EXAMPLE = (REPO / "examples" / "research-agent.flowdrop.json").read_text(encoding="utf-8")
 URI = "file:///workspace/research.flowdrop.json"
@@ -76,6 +78,25 @@ def test_project_file_problem_names_the_file_and_sets_config_dir(tmp_path: Path)
     assert manager.drain_new_problems() == [
         f"flowdrop: {project}: unknown rule code 'CMP9' in 'ignore' (did you mean 'CMP-9'?)"
     ]
+
+
+def test_a_new_problem_is_recorded_without_scanning_the_problems_so_far() -> None:
+    # Each problem is shown once: looking it up among the ones before must not cost their
+    # number (a list scan made thousands of problems quadratic).
+    class Scanned(list):
+        scans = 0
+
+        def __contains__(self, item: object) -> bool:
+            Scanned.scans += 1
+            return super().__contains__(item)
+
+    manager = SettingsManager()
+    manager.problems = Scanned()
+    for i in range(200):
+        manager.set_client_settings({f"unknownKey{i}": 1})
+        manager.set_client_settings({f"unknownKey{i}": 1})  # the same problem again
+    assert len(manager.drain_new_problems()) == 200
+    assert Scanned.scans == 0
 
 
 # ----- the real server --------------------------------------------------------------------------
@@ -155,3 +176,41 @@ async def test_a_new_problem_from_did_change_configuration_is_shown(
     messages = await wait_for_messages(fresh_client, 1)
     assert "'severty'" in messages[0].message and "did you mean 'severity'?" in messages[0].message
     assert len(messages) == 1
+
+
+async def test_forty_thousand_ignore_codes_still_publish_and_answer_a_hover(
+    fresh_client: LanguageClient,
+) -> None:
+    # Settings cost is linear and their problems are capped: tens of thousands of unknown codes
+    # are a few warnings, and the re-publish and a hover follow (no timing asserted here: the
+    # counting proofs are tests/core/config/test_settings_cost.py; numbers in performance.md).
+    session, cmp9 = await open_and_check(fresh_client, {})
+    assert cmp9
+    codes = [f"X-{i}" for i in range(40_000)] + ["CMP-9"]
+    fresh_client.set_configuration({"ignore": codes}, section="flowdrop")
+    count = session.publishes.count(URI)
+    started = time.perf_counter()
+    fresh_client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"flowdrop": {"ignore": codes}})
+    )
+    # (A publish of the settings before may still arrive: wait for one with the code applied.)
+    while "CMP-9" in {
+        d.code for d in (await session.publishes.wait_for_new(URI, count)).diagnostics
+    }:
+        count += 1
+    republished = time.perf_counter() - started
+    node = EXAMPLE.index('"reason.1"') + 2
+    started = time.perf_counter()
+    hover = await fresh_client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=URI),
+            position=position(EXAMPLE, node, session.encoding),
+        )
+    )
+    hovered = time.perf_counter() - started
+    assert hover is not None
+    await asyncio.sleep(QUIET)
+    warnings = [m for m in fresh_client.messages if m.type == types.MessageType.Warning]
+    assert 1 <= len(warnings) <= MAX_UNKNOWN_REPORTED + 1
+    assert "more" in warnings[-1].message  # the rest summed up in one
+    print(f"40k ignore codes: re-publish {republished:.2f} s, hover {hovered:.3f} s")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
-from flowdrop_lsp.core.config.globs import is_excluded
+from flowdrop_lsp.core.config.globs import glob_index
 from flowdrop_lsp.core.findings import Severity
 
 if TYPE_CHECKING:  # the registry module imports this one
@@ -66,6 +66,10 @@ DEFAULT_EXCLUDE: tuple[str, ...] = ()
 # Empty: links go to the rule pages shipped in the package (core/rules: `rule_url`), which
 # exist offline; the project has no public host to point at.
 DEFAULT_DOCS_URL = ""
+
+# Unknown keys, and unknown codes per setting, named one by one (with a close match) before the
+# rest are counted in one problem.
+MAX_UNKNOWN_REPORTED = 10
 
 PROJECT_FILE = "flowdrop-lsp.toml"
 PYPROJECT_TABLE = "flowdrop-lsp"
@@ -166,15 +170,21 @@ class Settings:
         A value of the wrong kind raises SettingsError. So does an unknown key or rule code,
         unless `problems` is given: then each is described there and skipped, and the valid rest
         applies (the server warns and goes on; the CLI stops)."""
-        unknown: list[str] = []
+        unknown_keys: list[object] = []
+        # Per setting, its unknown codes; named (a few of them) once all are read.
+        unknown_by_setting: dict[str, list[str]] = {}
+        catalogue = frozenset(rule_codes) if rule_codes is not None else None
 
         def known_only(name: str, codes: Iterable[str]) -> list[str]:
-            """`codes` without the unknown ones, each of which becomes a problem."""
+            """`codes` without the unknown ones, which are kept to become problems."""
             codes = list(codes)
-            if rule_codes is None:
+            if catalogue is None:
                 return codes
-            unknown.extend(unknown_codes(name, codes, rule_codes))
-            return [code for code in codes if code in rule_codes]
+            kept = [code for code in codes if code in catalogue]
+            if len(kept) < len(codes):
+                misses = unknown_by_setting.setdefault(name, [])
+                misses.extend(code for code in codes if code not in catalogue)
+            return kept
 
         changes: dict[str, Any] = {}
         # Replacements before `extend-*`, so that `extend-files` adds to this source's `files`
@@ -184,7 +194,7 @@ class Settings:
             key = _normal_key(raw_key)
             extends = key[len("extend_") :] if key.startswith("extend_") else None
             if key not in KNOWN_KEYS and key not in EDITOR_KEYS:
-                unknown.append(_unknown_key(raw_key))  # even when null: a typo all the same
+                unknown_keys.append(raw_key)  # even when null: a typo all the same
                 continue
             if value is None or key in EDITOR_KEYS:
                 continue
@@ -226,6 +236,9 @@ class Settings:
                 if not isinstance(value, str):
                     raise SettingsError(f"setting '{raw_key}' must be a string")
                 changes[key] = value
+        unknown = unknown_key_problems(unknown_keys)
+        for name, codes in unknown_by_setting.items():
+            unknown.extend(unknown_codes(name, codes, rule_codes or ()))
         if unknown and problems is None:
             raise SettingsError("; ".join(unknown))
         if problems is not None:
@@ -235,16 +248,15 @@ class Settings:
     def for_file(self, path: PurePath, fallback_base: PurePath | None) -> Settings:
         """These settings for the file `path`: its `per-file-ignores` added to `ignore`. Globs
         are relative to `config_dir`, else `fallback_base` (the working directory, or the
-        workspace folder); these very settings when no glob matches."""
+        workspace folder); these very settings when no glob matches. Each glob is compiled
+        once per table and only the globs that can match `path` are tried (globs.GlobIndex);
+        the server keeps the answer per file (core/workspace/resolver.py)."""
         if not self.per_file_ignores:
             return self
         base = self.config_dir if self.config_dir is not None else fallback_base
-        extra = frozenset(
-            code
-            for pattern, codes in self.per_file_ignores
-            if is_excluded(path, (pattern,), base)
-            for code in codes
-        )
+        table = self.per_file_ignores
+        index = glob_index(tuple(pattern for pattern, _ in table))
+        extra = frozenset(code for i in index.matching(path, base) for code in table[i][1])
         return replace(self, ignore=self.ignore | extra) if extra - self.ignore else self
 
     def severity_of(self, code: str, default: Severity) -> Severity:
@@ -335,28 +347,43 @@ def _unknown_key(raw_key: object) -> str:
     return f"unknown setting '{raw_key}'{hint}"
 
 
+def unknown_key_problems(raw_keys: Sequence[object]) -> list[str]:
+    """A problem for each unknown key (the first MAX_UNKNOWN_REPORTED, then one for the rest)."""
+    problems = [_unknown_key(key) for key in raw_keys[:MAX_UNKNOWN_REPORTED]]
+    if len(raw_keys) > MAX_UNKNOWN_REPORTED:
+        problems.append(f"{len(raw_keys) - MAX_UNKNOWN_REPORTED} more unknown settings")
+    return problems
+
+
 def _loose_code(code: str) -> str:
     """Codes are case-sensitive, but a near miss is found ignoring case, `-` and `_`."""
     return code.upper().replace("-", "").replace("_", "")
 
 
 def unknown_codes(name: object, codes: Iterable[str], known: Sequence[str]) -> list[str]:
-    """A problem for each of `codes` that is not among the rule codes `known` (in the documented
-    order), with the closest match; `name` says where the codes were given (a setting; None when
-    the caller says it)."""
+    """A problem for each distinct code of `codes` that is not among the rule codes `known` (in
+    the documented order), with the closest match; `name` says where the codes were given (a
+    setting; None when the caller says it). Only the first MAX_UNKNOWN_REPORTED are named, the
+    rest counted in one more problem: a pasted list of thousands is a few warnings, and the
+    search for a close match (difflib, the costly part) runs for those few only."""
+    known_set = frozenset(known)
+    unknown = list(dict.fromkeys(code for code in codes if code not in known_set))
+    if not unknown:
+        return []
     by_loose = {_loose_code(code): code for code in known}
+    loose = list(by_loose)
+    where = f" in '{name}'" if name is not None else ""
     problems = []
-    for code in codes:
-        if code in known:
-            continue
-        matches = difflib.get_close_matches(_loose_code(code), list(by_loose), n=1)
+    for code in unknown[:MAX_UNKNOWN_REPORTED]:
+        matches = difflib.get_close_matches(_loose_code(code), loose, n=1)
         hint = (
             f"did you mean '{by_loose[matches[0]]}'?"
             if matches
             else f"known codes: {', '.join(known)}"
         )
-        where = f" in '{name}'" if name is not None else ""
         problems.append(f"unknown rule code '{code}'{where} ({hint})")
+    if len(unknown) > MAX_UNKNOWN_REPORTED:
+        problems.append(f"{len(unknown) - MAX_UNKNOWN_REPORTED} more unknown rule codes{where}")
     return problems
 
 

@@ -48,6 +48,8 @@ from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
 RULE_CODES: tuple[str, ...] = tuple(RULES_BY_CODE)
 
 Report = Callable[[str], None]
+# How many files' per-file settings are kept (more are forgotten all at once).
+MAX_FILES_KEPT = 4096
 
 
 def unknown_rule_codes(name: object, codes: Iterable[str]) -> list[str]:
@@ -86,6 +88,9 @@ class SettingsResolver:
         # (project file, folder) → the folder's settings; and with the folder's registry.
         self._by_folder: dict[tuple[Path | None, Path | None], Settings] = {}
         self._by_workflow_folder: dict[tuple[Path | None, Path], Settings] = {}
+        # file → (the settings its per-file-ignores were matched under, the result): requests
+        # ask again and again, and a table of thousands of globs costs to match.
+        self._by_file: dict[Path, tuple[Settings, Settings]] = {}
         if config is not None:
             self._project_settings(config)
 
@@ -99,6 +104,7 @@ class SettingsResolver:
         self._layers[name] = dict(values)
         self._by_folder.clear()
         self._by_workflow_folder.clear()
+        self._by_file.clear()
         self._apply(Settings(), values, name)
 
     def invalidate(self) -> None:
@@ -106,6 +112,7 @@ class SettingsResolver:
         self._project_files.clear()
         self._by_folder.clear()
         self._by_workflow_folder.clear()
+        self._by_file.clear()
         self.node_types.invalidate()
 
     def project_file(self, folder: Path | None) -> Path | None:
@@ -155,8 +162,17 @@ class SettingsResolver:
 
     def with_file_ignores(self, settings: Settings, path: Path) -> Settings:
         """`settings` with the `per-file-ignores` matching `path` added to `ignore` (the CLI adds
-        its command line's rule choice first, so that it cannot undo them)."""
-        return settings.for_file(self.canonical(path), self.fallback_base)
+        its command line's rule choice first, so that it cannot undo them). Kept per file while
+        it is asked with the same settings object (the server's, until they change)."""
+        path = self.canonical(path)
+        cached = self._by_file.get(path)
+        if cached is not None and cached[0] is settings:
+            return cached[1]
+        result = settings.for_file(path, self.fallback_base)
+        if len(self._by_file) >= MAX_FILES_KEPT:  # the CLI's files each come once: no growth
+            self._by_file.clear()
+        self._by_file[path] = (settings, result)
+        return result
 
     def registry_for(self, path: Path) -> NodeTypeRegistry | None:
         """The node-type registry of the workflow file `path` (None: no definitions found)."""

@@ -134,6 +134,37 @@ def test_per_file_ignores_without_a_settings_file_use_the_fallback(tmp_path: Pat
     assert "R8" not in resolver.for_file(tmp_path / "legacy" / "a.json").ignore
 
 
+def test_a_files_per_file_ignores_are_matched_once_per_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Requests ask for a document's settings again and again: the globs are matched once per
+    # file, until the settings change. Counted through Settings.for_file, which matches them.
+    calls: list[Path] = []
+    for_file = settings_module.Settings.for_file
+
+    def counting(self: settings_module.Settings, path: Any, base: Any) -> Any:
+        calls.append(path)
+        return for_file(self, path, base)
+
+    monkeypatch.setattr(settings_module.Settings, "for_file", counting)
+    resolver, _ = _lenient(layers=("editor",))
+    table = {f"dir{i}/**": ["R8"] for i in range(1000)} | {"**/legacy/**": ["CMP-9"]}
+    resolver.set_layer("editor", {"per-file-ignores": table})
+    legacy, other = tmp_path / "legacy" / "a.flowdrop.json", tmp_path / "b.flowdrop.json"
+    first = resolver.for_file(legacy)
+    assert "CMP-9" in first.ignore and "CMP-9" not in resolver.for_file(other).ignore
+    assert len(calls) == 2
+    assert resolver.for_file(legacy) is first
+    resolver.for_file(other)
+    assert len(calls) == 2  # the second time, no glob is matched
+    resolver.set_layer("editor", {"per-file-ignores": {"**/b.*": ["CMP-9"]}})  # new settings
+    assert "CMP-9" not in resolver.for_file(legacy).ignore
+    assert "CMP-9" in resolver.for_file(other).ignore
+    resolver.invalidate()  # project files changed on disk
+    resolver.for_file(legacy)
+    assert len(calls) == 5
+
+
 # ----- the two policies --------------------------------------------------------------------------
 def test_strict_raises_naming_the_source(tmp_path: Path) -> None:
     config = _project(tmp_path, 'ignore = ["CMP9"]\n')
