@@ -345,6 +345,14 @@ def expand(value: JsonValue | None, text: str) -> JsonValue | None:
     return value
 
 
+def not_an_object_node(index: int, span: Span) -> Node:
+    """The node of an item of `nodes` that is not an object (both readers agree on it): no id,
+    no type, no spans; it names no tool."""
+    return Node(
+        index, span, None, None, None, True, "", sanitize_tool_name(""), SpanDetail(NO_NODE_SPANS)
+    )
+
+
 def read_node(
     index: int,
     value: JsonValue,
@@ -361,17 +369,7 @@ def read_node(
     if obj is None:
         span = _span(value)
         assert span is not None
-        return Node(
-            index,
-            span,
-            None,
-            None,
-            None,
-            True,
-            "",
-            sanitize_tool_name(""),
-            SpanDetail(NO_NODE_SPANS),
-        )
+        return not_an_object_node(index, span)
     id_value = obj.get("id")
     type_value = resolve_node_type(obj)
     data_value = obj.get("data")

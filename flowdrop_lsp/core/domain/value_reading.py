@@ -14,7 +14,6 @@ from typing import Any
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.model import (
     NO_EDGE_SPANS,
-    NO_NODE_SPANS,
     Edge,
     EdgeSpans,
     ItemFinder,
@@ -25,6 +24,7 @@ from flowdrop_lsp.core.domain.model import (
     StringFinder,
     classify_tool_edge,
     node_type_choice,
+    not_an_object_node,
     routing_of,
 )
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
@@ -45,17 +45,7 @@ def read_node_value(
     with the spans computed by `spans()` when first needed (or `spans` is itself their
     source)."""
     if not isinstance(value, dict):
-        return Node(
-            index,
-            span,
-            None,
-            None,
-            None,
-            True,
-            "",
-            sanitize_tool_name(""),
-            SpanDetail(NO_NODE_SPANS),
-        )
+        return not_an_object_node(index, span)
     # Called for every element of a large document: plain lookups, no helper calls.
     data = value.get("data")
     if not isinstance(data, dict):
