@@ -212,3 +212,24 @@ def test_no_duplicate_and_no_python_spelling_for_any_half_typed_line(
     for length in range(1, len(line) + 1):
         broken = text[:at] + "    " + line[:length] + "\n" + text[at:]
         check_findings(analyze(broken).findings)
+
+
+@pytest.mark.parametrize("opener", ["[", "{", "[[", '"', "x"])
+@pytest.mark.parametrize("text", [PRETTY, MINIFIED], ids=["pretty", "minified"])
+def test_an_opener_typed_before_any_element_reads_as_a_whole_read_does(
+    text: str, opener: str
+) -> None:
+    """A '[' typed before a node wraps every node up to `nodes`' own ']' in a whole read: the
+    element is closed there, not half-typed. A stretch re-read sees only up to the next element
+    and must not cut it as half-typed (it did: 'unterminated array' and R8s where a whole read
+    reports the cascade); it re-reads a longer stretch instead."""
+    starts = [m.start() for m in re.finditer(r'\{ ?"(?:id|source)"', text)]
+    assert len(starts) == 6
+    for at in starts:
+        document = WorkflowDocument(text)
+        document.findings()
+        for i, character in enumerate(opener):
+            document.apply_edit(at + i, at + i, character)
+            document.findings()
+            scratch = WorkflowDocument(document.text)
+            assert comparable(document) == comparable(scratch), document.text

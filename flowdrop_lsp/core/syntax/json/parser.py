@@ -143,6 +143,8 @@ class _Parser(ElementRecovery):
         self.element_start = -1
         self.value_candidate = -1
         self.value_cut_at = -1
+        # Re-reading a stretch of `nodes`/`edges` (`array_items(stop=…)`): where it ends.
+        self.region_stop = -1
 
     # ----- lexing -------------------------------------------------------------------------
     def peek(self) -> tuple[str, int, int]:
@@ -431,6 +433,8 @@ class _Parser(ElementRecovery):
         `in_element` set, so that a half-typed element ends at the next element (cuts_element)
         instead of swallowing it; after such an item the missing ',' is not reported again."""
         elements = isinstance(item_shape, tuple)
+        if stop >= 0:
+            self.region_stop = stop
         while True:
             if not after_item:
                 token = self.peek()

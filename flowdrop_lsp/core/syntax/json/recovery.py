@@ -32,6 +32,7 @@ class ElementRecovery:
     element_start: int
     value_candidate: int
     value_cut_at: int
+    region_stop: int
 
     def peek(self) -> tuple[str, int, int]:
         raise NotImplementedError
@@ -105,7 +106,12 @@ class ElementRecovery:
         self.element_problems = len(self.problems)
         self.element_start, self.value_candidate, self.value_cut_at = start, -1, -1
         value = self.parse_value(depth, shape)
-        if self.value_candidate >= 0 and self.element_broken():
+        # A stretch re-read (region_stop) whose element ran past the stretch's end knows too
+        # little: the whole read has the text after it, and may find the element closed there
+        # (a '[' typed before a node wraps every node up to `nodes`' own ']'). The caller
+        # re-reads a longer stretch instead (overrun); a cut here would differ from it.
+        overran = 0 <= self.region_stop < self.pos
+        if self.value_candidate >= 0 and self.element_broken() and not overran:
             del self.problems[self.element_problems :]
             self.pos, self._peek_pos, self.cut = start, -1, False
             self.value_cut_at = self.value_candidate
