@@ -3,7 +3,9 @@
 The edit replaces the string the tool name comes from (the label, or `instanceTitle` where that
 setting is on) with a JSON-encoded new one; a node named after its type gets a `label` inserted
 instead, so that only label strings ever change. A node whose `data` is not an object gets no
-edit at all: the only way to give it a label would be to replace what it holds.
+edit at all: the only way to give it a label would be to replace what it holds. Nor does a
+node whose label the reader says is repeated (a YAML anchored label that aliases read, or a label
+inside an aliased mapping): rewriting it would rename the nodes that read it too.
 
 New labels are numbered (`Web Search 2`, `Web Search 3`, …: the tool that keeps its name is
 implicitly number 1) and always make a name that LLM function-calling APIs accept
@@ -26,13 +28,20 @@ FIRST_NUMBER = 2  # the tool keeping its name counts as the first
 MAX_NAME = 64  # names.llm_name_problem
 _MAX_BASE_NAME = MAX_NAME - 8  # room for `_` and a number of up to 7 digits
 NOT_AN_OBJECT = '"data" is not an object'
+REPEATED = "label is also read through a YAML alias"
 
 
-def rename_blocker(node: Node) -> str | None:
-    """Why `node` cannot be renamed by an edit, or None when it can."""
+def rename_blocker(node: Node, repeated: Callable[[int, int], bool] | None = None) -> str | None:
+    """Why `node` cannot be renamed by an edit, or None when it can. `repeated` is the reader's
+    say on text a fix may not rewrite (core.syntax.reader: a YAML value aliases repeat, an
+    anchored label or a label inside an aliased mapping): renaming there would rename others."""
     spans = node.spans
     if spans.data_value_span is not None and spans.data_span is None:
         return NOT_AN_OBJECT
+    if repeated is not None:
+        span = rename_edit(node, "").span.resolve()
+        if repeated(span.start, span.end):
+            return REPEATED
     return None
 
 

@@ -143,7 +143,9 @@ class WorkflowDocument(IncrementalEdits):
         self._stale = False
         self._is_workflow = looks_like_workflow(root)
         self.graph = ToolGraph(self.settings)
-        self.context = RuleContext(self.graph, self.settings, CONSUMER_RULES)
+        self.context = RuleContext(
+            self.graph, self.settings, CONSUMER_RULES, repeated=self.reader.repeated
+        )
         self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self.array_spans: dict[str, list[int]] = {}
         self.root_findings: list[Finding] = []
@@ -219,7 +221,9 @@ class WorkflowDocument(IncrementalEdits):
         self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self._with_findings = set()
         self.graph = ToolGraph(self.settings)
-        self.context = RuleContext(self.graph, self.settings, CONSUMER_RULES)
+        self.context = RuleContext(
+            self.graph, self.settings, CONSUMER_RULES, repeated=self.reader.repeated
+        )
         self._findings = ()
         self._stale = False
         if self.freeze_after_read:

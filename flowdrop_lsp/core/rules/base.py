@@ -71,6 +71,9 @@ class RuleContext:
     # What a graph rule keeps between runs, by rule code (it must key it on immutable inputs:
     # a from-scratch analysis starts without it and must give the same findings).
     memo: dict[str, Any] = field(default_factory=dict)
+    # The reader's say on whether a fix may rewrite the text [start, end) (core.syntax.reader:
+    # YAML values aliases repeat may not be); never asked of JSON.
+    repeated: Callable[[int, int], bool] = field(default=lambda start, end: False)
     _flat: dict[str, FlatToolSet] = field(default_factory=dict)
 
     def flat(self, consumer: str) -> FlatToolSet:

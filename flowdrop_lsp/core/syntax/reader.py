@@ -24,7 +24,7 @@ from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JsonValue, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.items import has_line_left_of, item_start
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
-from flowdrop_lsp.core.syntax.yaml.writer import yaml_fixes, yaml_scalar
+from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import EditableText
 
@@ -113,6 +113,12 @@ class WorkflowReader(Protocol):
 
     def looks_like_flowdrop(self, text: str) -> bool: ...
 
+    def repeated(self, start: int, end: int) -> bool:
+        """Whether the text `[start, end)` of the last whole read is inside a value the document
+        repeats elsewhere (YAML: an anchored value aliases read), so that rewriting it would
+        change more than one place: a rename's plan treats such a label as one it must keep."""
+        ...
+
 
 class JsonReader:
     """JSON and JSONC. Whole valid documents go through the C scanner element by element (spans
@@ -169,6 +175,9 @@ class JsonReader:
     def looks_like_flowdrop(self, text: str) -> bool:
         parsed = parse_json(text, allow_comments=self.allow_comments)
         return root_is_flowdrop(parsed.root, parsed.problems)
+
+    def repeated(self, start: int, end: int) -> bool:
+        return False  # JSON has no aliases
 
 
 # A YAML file is composed only when both keys start a line at the top level.
@@ -241,6 +250,10 @@ class YamlReader:
             return False
         parsed, _ = read_yaml(text)
         return root_is_flowdrop(parsed.root, parsed.problems)
+
+    def repeated(self, start: int, end: int) -> bool:
+        # Exactly what `write_fixes` would refuse to rewrite (core.syntax.yaml.writer).
+        return inside_shared(self.shared, start, end)
 
 
 def _spell_yaml(value: Any) -> str:

@@ -5,7 +5,8 @@ are all named in the finding); never one on a toolbox (a passthrough's own name 
 
 Fixes never break a workflow that routes on a tool name (a gateway branch whose value is the
 name): the FEWEST tools are renamed. The plan goes through all colliding leaves in document
-order (leaves that cannot be renamed, whose `data` is not an object, first): a leaf keeps its
+order (leaves that cannot be renamed first: `data` not an object, or a YAML label an alias
+repeats, which a rename would change in the other places too): a leaf keeps its
 name unless a leaf already keeping it shares that name at a consumer it reaches; otherwise it
 gets a new numbered label that avoids every name visible at every consumer it reaches and every
 name planned before it. So applying every finding's preferred fix (fix-all) leaves no collision

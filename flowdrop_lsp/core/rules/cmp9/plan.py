@@ -63,7 +63,7 @@ def plan_renames(ctx: RuleContext, leaves: Iterable[str]) -> RenamePlan:
     plan = RenamePlan(ctx.graph.reach_masks())
     nodes = ctx.graph.nodes_by_id
     for leaf in leaves:
-        blocker = rename_blocker(nodes[leaf])
+        blocker = rename_blocker(nodes[leaf], ctx.repeated)
         if blocker is not None:
             plan.blocked[leaf] = blocker
     order = sorted(leaves, key=lambda leaf: (leaf not in plan.blocked, doc_order(nodes[leaf])))

@@ -58,6 +58,11 @@ def _string_literal(text: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def inside_shared(shared: tuple[tuple[int, int], ...], start: int, end: int) -> bool:
+    """Whether `[start, end)` is inside one of the values aliases repeat (`shared`)."""
+    return any(first <= start and end <= last for first, last in shared if first < last)
+
+
 def yaml_fixes(
     finding: Finding, buffer: EditableText, shared: tuple[tuple[int, int], ...] = ()
 ) -> Finding:
@@ -70,12 +75,8 @@ def yaml_fixes(
     for fix in finding.fixes:
         edits = []
         for edit in fix.edits:
-            if any(
-                start <= edit.span.start and edit.span.end <= end
-                for start, end in shared
-                if start < end
-            ):
-                break
+            if inside_shared(shared, edit.span.start, edit.span.end):
+                break  # the rename plan keeps such a label (YamlReader.repeated): a safety net
             if edit.new_text == "" and edit.span.start < edit.span.end:
                 edits.append(edit)  # a deletion is the same in YAML
                 continue

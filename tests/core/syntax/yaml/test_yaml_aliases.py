@@ -86,3 +86,50 @@ def test_a_label_inside_an_aliased_mapping_is_never_rewritten() -> None:
             fixed = apply_edits(text, list(fix.edits))
             after = yaml.safe_load(fixed)["nodes"]
             assert after[-1]["data"]["label"] == "web-search", fix.title
+
+
+# A tool whose anchored label a note (not a tool) reads through an alias: renaming that tool
+# would rename the note, so the plan renames the OTHER tool instead, and that fix is preferred.
+SHARED_WITH_NOTE = workflow("'Web Search'", "&l2 web-search").replace(
+    "edges:\n", tool("note.1", "*l2", "note") + "edges:\n", 1
+)
+NOTE_FIXED = SHARED_WITH_NOTE.replace("label: 'Web Search'", "label: 'Web Search 2'", 1)
+
+
+def test_a_label_an_alias_repeats_keeps_its_name_and_the_other_tool_is_renamed() -> None:
+    findings = analyze(SHARED_WITH_NOTE, syntax="yaml").findings
+    found = {f.node: f for f in findings if f.code == "CMP-9"}
+    kept, renamed = found["http_request.2"], found["http_request.1"]
+    # The kept label's only fix renames the other tool (never "rename it instead").
+    assert [(fix.title, fix.preferred) for fix in kept.fixes] == [
+        ('Keep "web-search"; rename "Web Search" (http_request.1) to "Web Search 2"', True)
+    ]
+    assert "no automatic rename of this tool: its label is also read through a YAML alias" in (
+        kept.message
+    )
+    assert renamed.preferred_fix is not None
+    assert renamed.preferred_fix.title == 'Rename "Web Search" to "Web Search 2"'
+    assert not any("web-search" in fix.title for f in found.values() for fix in f.fixes[1:])
+    fixed = apply_edits(SHARED_WITH_NOTE, preferred_edits(findings))
+    assert fixed == NOTE_FIXED
+    assert labels(fixed) == {
+        "aincient_reason.1": "Research Agent 🤖",
+        "toolbox.1": "Web Tools",
+        "http_request.1": "Web Search 2",
+        "http_request.2": "web-search",
+        "note.1": "web-search",
+    }
+    assert cmp9(fixed) == []
+
+
+def test_check_fix_renames_the_tool_whose_label_no_alias_repeats(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "flowdrop_workflow.flowdrop_workflow.research.yml"
+    path.write_text(SHARED_WITH_NOTE, encoding="utf-8")
+    main(["check", str(path), "--fix"])
+    capsys.readouterr()
+    fixed = path.read_text(encoding="utf-8")
+    assert fixed == NOTE_FIXED
+    assert labels(fixed)["note.1"] == labels(fixed)["http_request.2"] == "web-search"
+    assert main(["check", str(path)]) == 0
