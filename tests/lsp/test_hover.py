@@ -242,6 +242,21 @@ def test_a_long_id_stays_whole_on_a_line_of_its_own() -> None:
                 assert long_id in line
 
 
+def test_a_long_tool_name_is_cut_like_a_label() -> None:
+    # A tool name comes from the label: cut like it (only node ids stay whole).
+    label = "Search " * 44 + "web"  # 311 characters
+    assert len(label) == 311
+    text = workflow(
+        [node("t", label=label), node("box", "toolbox", "Kit"), node("x", "agent")],
+        [tool_edge("t", "box"), tool_edge("box", "x")],
+    )
+    values = list(_hovers_on_every_node(text, Settings(), "json"))
+    assert values
+    for value in values:
+        for line in value.splitlines():
+            assert _columns(line) <= HOVER_WIDTH, line
+
+
 # ----- never failing, whatever the text and wherever the mouse ------------------------------
 
 

@@ -132,6 +132,11 @@ def wrapped(line: str, width: int = MAX_COLUMNS) -> list[str]:
     return [*lines, prefix + line[start:]]
 
 
+def _tool_name(w: Writer, name: str) -> str:
+    """A tool name, cut like a label (it comes from one; only node ids stay whole)."""
+    return w.code(short_text(name, insight.NAME_LIMIT))
+
+
 def _quoted(w: Writer, text: str) -> str:
     return w.text(f'"{text}"')
 
@@ -158,7 +163,7 @@ def _more(count: int, shown: int, what: str) -> list[str]:
 def tool_hover(ctx: RuleContext, w: Writer, tool: str) -> list[str]:
     reach = insight.tool_reach(ctx, tool)
     lines = [
-        f"{w.strong('Tool')} {w.code(reach.tool_name)} — {_named(ctx, w, tool)}",
+        f"{w.strong('Tool')} {_tool_name(w, reach.tool_name)} — {_named(ctx, w, tool)}",
         "",
     ]
     if not reach.reaches:
@@ -205,7 +210,7 @@ def _tool_item(
     """A tool as a list item: `- `web_search` ⚠ — "Web Search" (`http_request.1`), through
     Web Tools` (a list, not a table: it wraps in a narrow window)."""
     warning = " ⚠" if collides else ""
-    return f"- {w.code(tool_name)}{warning} — {_named(ctx, w, node)}, {_via(ctx, w, route)}"
+    return f"- {_tool_name(w, tool_name)}{warning} — {_named(ctx, w, node)}, {_via(ctx, w, route)}"
 
 
 def toolbox_hover(ctx: RuleContext, w: Writer, toolbox: str) -> list[str]:
