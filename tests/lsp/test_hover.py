@@ -54,7 +54,7 @@ async def test_hover_on_a_tool_label_after_emoji_and_cjk(session: Session) -> No
     value = hover.contents.value.replace("\n  ", " ")  # a wrapped line joined, as Markdown does
     assert value.startswith("**Tool** `web_search`")
     assert "Offered to 1 consumer" in value
-    assert '"研究 Agent 🧪" (`reason.1`), through Web Tools → Research Tools' in value
+    assert '"研究 Agent 🧪" (`reason.1`), through "Web Tools" → "Research Tools"' in value
     assert '⚠ collides with "web-search" (`http_request.2`)' in value
 
 
@@ -69,9 +69,9 @@ async def test_hover_on_a_consumer_lists_its_flattened_tools(session: Session) -
     )
     # A list, not a table: a narrow window (Neovim's float) shows it without 200-column rows.
     assert lines[2:] == [
-        '- `calculator` — "Calculator" (`calculator.1`), through Research Tools',
-        '- `web_search` ⚠ — "Web Search 🤖 数据" (`http_request.1`), through Web Tools → Research Tools',
-        '- `web_search` ⚠ — "web-search" (`http_request.2`), through Research Tools',
+        '- `calculator` — "Calculator" (`calculator.1`), through "Research Tools"',
+        '- `web_search` ⚠ — "Web Search 🤖 数据" (`http_request.1`), through "Web Tools" → "Research Tools"',
+        '- `web_search` ⚠ — "web-search" (`http_request.2`), through "Research Tools"',
     ]
 
 
@@ -172,9 +172,9 @@ async def test_plaintext_when_the_client_renders_no_markdown(plain_client: Langu
     assert hover.contents.value.splitlines() == [
         'Consumer "研究 Agent 🧪" (reason.1) is offered 3 tools · ⚠ 1 collision',
         "",
-        '- calculator — "Calculator" (calculator.1), through Research Tools',
-        '- web_search ⚠ — "Web Search 🤖 数据" (http_request.1), through Web Tools → Research Tools',
-        '- web_search ⚠ — "web-search" (http_request.2), through Research Tools',
+        '- calculator — "Calculator" (calculator.1), through "Research Tools"',
+        '- web_search ⚠ — "Web Search 🤖 数据" (http_request.1), through "Web Tools" → "Research Tools"',
+        '- web_search ⚠ — "web-search" (http_request.2), through "Research Tools"',
     ]
 
 
@@ -184,7 +184,7 @@ async def test_labels_never_turn_into_markup(session: Session) -> None:
     agent = token_range(text, '"Research Agent"', session.encoding)
     rows = value_of(await hover_at(session, URI, agent.start)).splitlines()
     assert (
-        '- `sum_all_b` — "Sum \\| \\*all\\* \\<b\\>" (`calculator.1`), through Research Tools'
+        '- `sum_all_b` — "Sum \\| \\*all\\* \\<b\\>" (`calculator.1`), through "Research Tools"'
         in rows
     )
 

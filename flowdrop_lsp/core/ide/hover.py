@@ -153,7 +153,17 @@ def _named(ctx: RuleContext, w: Writer, node_id: str) -> str:
 def _route(ctx: RuleContext, w: Writer, route: tuple[str, ...]) -> str:
     if not route:
         return "directly"
-    return " → ".join(w.text(name) for name in insight.route_labels(ctx, route))
+    # Quoted like labels everywhere else; a toolbox without a name by its id, whole.
+    shown: tuple[str | None, ...] = route if len(route) <= 4 else (*route[:2], None, route[-1])
+    names = [
+        f"… {len(route) - 3} more …"
+        if box is None
+        else _quoted(w, label)
+        if (label := insight.node_label(ctx, box))
+        else w.code(id_text(box))
+        for box in shown
+    ]
+    return " → ".join(names)
 
 
 def _more(count: int, shown: int, what: str) -> list[str]:

@@ -46,7 +46,7 @@ def test_hover_on_a_tool_label_says_where_it_goes_in_markdown_or_plain_text(synt
         "",
         "Offered to 1 consumer:",
         "",
-        f'- "研究エージェント" (`{AGENT}`), through Tool Box — ⚠ collides with "web-search" '
+        f'- "研究エージェント" (`{AGENT}`), through "Tool Box" — ⚠ collides with "web-search" '
         "(`calc.1`)",
     ]
     assert plain.text.splitlines()[0] == f'Tool web_search — "Web Search 🔎" ({SEARCH})'
@@ -63,7 +63,7 @@ def test_hover_on_a_consumer_is_its_tool_list_and_nothing_elsewhere(syntax: str)
         lines[0]
         == f'**Consumer** "研究エージェント" (`{AGENT}`) is offered 2 tools · ⚠ 1 collision'
     )
-    assert f'- `web_search` ⚠ — "Web Search 🔎" (`{SEARCH}`), through Tool Box' in lines
+    assert f'- `web_search` ⚠ — "Web Search 🔎" (`{SEARCH}`), through "Tool Box"' in lines
     assert workflow.hover(0, markdown=True) is None  # the document's first character
 
 
