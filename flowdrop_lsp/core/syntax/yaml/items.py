@@ -51,9 +51,16 @@ class Body:
 
 def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
     """The block sequence whose lines start at `pos` (a line start), None when its first
-    non-blank, non-comment line is not a `-` item (at `column` when given)."""
+    non-blank, non-comment line is not a `-` item (at `column` when given).
+
+    The sequence runs until a line at its parent's indentation (column 0: a top-level key; at
+    column 0 itself, a line that is not a `-`). A `-` line starts an item when it is at the
+    items' column, or left of it, or left of the current item's keys (`   -` under keys at 4):
+    a mis-indented marker is a broken item of its own, never the end of the sequence nor part
+    of the item above. Any other line belongs to the item above."""
     dashes: list[int] = []
     length = len(text)
+    keys: int | None = None  # the current item's key indentation (its first content's column)
     while pos < length:
         newline = text.find("\n", pos)
         eol = length if newline < 0 else newline + 1
@@ -73,16 +80,29 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
             if not dash:
                 return None
             column = width
-        if width < column or (width == column and not dash and column == 0):
+        if width == 0 and not (dash and column == 0):
             break
-        if width == column and dash:
+        if dash and (width <= column or (keys is not None and width < keys)):
             dashes.append(indent)
+            keys = _inline_content(text, indent, eol)
         elif not dashes:
             return None
+        elif keys is None:
+            keys = width
         pos = eol
     if column is None or not dashes:
         return None
     return Body(dashes, column, min(pos, length))
+
+
+def _inline_content(text: str, dash: int, eol: int) -> int | None:
+    """The column of what follows an item's `-` on its line (`- id: x`: the key's), or None."""
+    at = dash + 1
+    while at < eol and text[at] == " ":
+        at += 1
+    if at >= eol or text[at] in "\r\n#":
+        return None
+    return at - (text.rfind("\n", 0, dash) + 1)
 
 
 _LEFT_OF: dict[int, re.Pattern[str]] = {}
