@@ -55,7 +55,7 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
 
     The sequence runs until a line at its parent's indentation (column 0: a top-level key; at
     column 0 itself, a line that is not a `-`). A `-` line starts an item when it is at the
-    items' column, or left of it, or left of the current item's keys (`   -` under keys at 4):
+    items' column, or left of the current item's keys (`   -` under keys at 4):
     a mis-indented marker is a broken item of its own, never the end of the sequence nor part
     of the item above. Any other line belongs to the item above."""
     dashes: list[int] = []
@@ -82,7 +82,7 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
             column = width
         if width == 0 and not (dash and column == 0):
             break
-        if dash and (width <= column or (keys is not None and width < keys)):
+        if dash and (width == column or (keys is not None and column < width < keys)):
             dashes.append(indent)
             keys = _inline_content(text, indent, eol)
         elif not dashes:
