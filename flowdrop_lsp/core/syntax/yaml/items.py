@@ -51,9 +51,16 @@ class Body:
 
 def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
     """The block sequence whose lines start at `pos` (a line start), None when its first
-    non-blank, non-comment line is not a `-` item (at `column` when given)."""
+    non-blank, non-comment line is not a `-` item (at `column` when given).
+
+    The sequence runs until a line at its parent's indentation (column 0: a top-level key; at
+    column 0 itself, a line that is not a `-`). A `-` line starts an item when it is at the
+    items' column, or left of the current item's keys (`   -` under keys at 4):
+    a mis-indented marker is a broken item of its own, never the end of the sequence nor part
+    of the item above. Any other line belongs to the item above."""
     dashes: list[int] = []
     length = len(text)
+    keys: int | None = None  # the current item's key indentation (its first content's column)
     while pos < length:
         newline = text.find("\n", pos)
         eol = length if newline < 0 else newline + 1
@@ -73,16 +80,53 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
             if not dash:
                 return None
             column = width
-        if width < column or (width == column and not dash and column == 0):
+        if width == 0 and not (dash and column == 0):
             break
-        if width == column and dash:
+        if dash and (width == column or (keys is not None and column < width < keys)):
             dashes.append(indent)
+            keys = _inline_content(text, indent, eol)
         elif not dashes:
             return None
+        elif keys is None:
+            keys = width
         pos = eol
     if column is None or not dashes:
         return None
     return Body(dashes, column, min(pos, length))
+
+
+def _inline_content(text: str, dash: int, eol: int) -> int | None:
+    """The column of what follows an item's `-` on its line (`- id: x`: the key's), or None."""
+    at = dash + 1
+    while at < eol and text[at] == " ":
+        at += 1
+    if at >= eol or text[at] in "\r\n#":
+        return None
+    return at - (text.rfind("\n", 0, dash) + 1)
+
+
+_ID_LINE = re.compile(r"^( *)(?:-[ ]+)?id[ \t]*:[ \t]+(?=[^ \t\r\n#])", re.M)
+
+
+def id_line(text: str, dash: int, stop: int) -> tuple[int, int] | None:
+    """Where the value of a broken item's `id:` line starts and its line's content ends (the
+    item's `-` at `dash`, its text up to `stop`): the first `id:` line at the item's key
+    indentation (its first content's column), else the first at any indentation, else None.
+    What lets a node item with a mis-indented line keep its id, as a half-typed JSON element
+    keeps what it still says: its edges are then no dangling endpoints (R8)."""
+    keys = value_start(text, dash, stop)
+    key_column = keys - (text.rfind("\n", 0, keys) + 1)
+    found = None
+    line_start = text.rfind("\n", 0, dash) + 1
+    for match in _ID_LINE.finditer(text, line_start, stop):
+        if match.start() + len(match.group(1)) < dash:
+            continue
+        key_at = text.find("id", match.start() + len(match.group(1)), match.end())
+        place = (match.end(), line_bounds(text, match.end())[1])
+        if key_at - (text.rfind("\n", 0, key_at) + 1) == key_column:
+            return place
+        found = found or place
+    return found
 
 
 _LEFT_OF: dict[int, re.Pattern[str]] = {}
@@ -223,6 +267,76 @@ def _lone_word_above(text: str, at: int, start: int) -> int | None:
     return above_start + len(line) - len(line.lstrip())
 
 
+def _line_fits(levels: list[int], opened: int | None, width: int, dash: bool) -> bool:
+    if opened is not None and (width == opened or (dash and width == opened - 2)):
+        return True
+    return width in levels
+
+
+def misfit_before(text: str, block_from: int, given: int) -> int | None:
+    """Where the line at fault starts (its first non-blank character) when PyYAML gave up at
+    `given` on a mis-indented line or on the line after one (it reads a key one space off as
+    a nested block, or as a plain scalar running on): that line, else the one above it, when
+    its indentation is not one of the open blocks' levels, else None.
+
+    The levels come from the lines from `block_from` (a line start: the document's, or an
+    item's `-` line) on, as Drupal's dumper writes them: a line ending with `:` or a lone `-`
+    opens a block two columns in (a `-` list may also sit at its key's column); any other line
+    is at the level of a block still open. A line that fits neither changes no level."""
+    levels: list[int] = []
+    opened: int | None = None
+    block_scalar = -1
+    found: list[tuple[int, bool]] = []  # each content line's first character, and its fit
+    _, stop = line_bounds(text, given)
+    at = block_from
+    while at <= stop and at < len(text):
+        newline = text.find("\n", at)
+        eol = len(text) if newline < 0 else newline
+        line = text[at:eol].rstrip("\r")
+        stripped = line.lstrip(" ")
+        width = len(line) - len(stripped)
+        line_start, at = at, eol + 1
+        if not stripped or stripped.startswith("#"):
+            continue
+        if block_scalar >= 0:
+            if width > block_scalar:
+                continue
+            block_scalar = -1
+        dash = _DASH.match(stripped) is not None
+        fits = not levels or _line_fits(levels, opened, width, dash)
+        found.append((line_start + width, fits))
+        if not fits:
+            continue
+        while levels and levels[-1] > width:
+            levels.pop()
+        if not levels or levels[-1] != width:
+            levels.append(width)
+        content = stripped.split(" #", 1)[0].rstrip()
+        opened = None
+        if dash:
+            rest = content[1:].lstrip(" ")
+            if not rest:
+                opened = width + 2
+            else:
+                inner = width + len(content) - len(rest)
+                levels.append(inner)
+                opened = inner + 2 if rest.endswith(":") else None
+        elif content.endswith(":"):
+            opened = width + 2
+        if _BLOCK_SCALAR.search(content):
+            block_scalar = width
+    for start, fits in reversed(found[-2:]):
+        if not fits:
+            return start
+    return None
+
+
+def _misfit(text: str, start: int, given: int, block_from: int | None) -> int | None:
+    origin = line_bounds(text, start)[0] if block_from is None else block_from
+    found = misfit_before(text, origin, given)
+    return found if found is not None and found >= start else None
+
+
 @dataclass(frozen=True)
 class ErrorPlace:
     """Where a syntax error is reported, and where PyYAML gave up (-1: the same place)."""
@@ -241,10 +355,13 @@ def error_place(
     context_at: int | None,
     start: int = 0,
     stop: int | None = None,
+    block_from: int | None = None,
 ) -> ErrorPlace:
     """Where a PyYAML error in `text[start:stop]` belongs (offsets into `text`): an unterminated
     quote at or before the line PyYAML gave up on, else the context mark when its context is a
-    scalar or a key being scanned, else the problem mark. The span runs to the end of its line."""
+    scalar or a key being scanned, else a mis-indented line at or just above where PyYAML gave
+    up (`misfit_before`, levels read from `block_from`, by default `start`'s line), else the
+    problem mark. The span runs to the end of its line."""
     stop = len(text) if stop is None else stop
     given = problem_at if problem_at is not None else context_at
     given = start if given is None else max(start, min(given, stop))
@@ -260,6 +377,8 @@ def error_place(
         )
     elif context in _AT_CONTEXT and context_at is not None and start <= context_at < stop:
         at = context_at
+    elif (misfit := _misfit(text, start, given, block_from)) is not None:
+        at = misfit
     elif word is not None:
         at = word
     else:

@@ -40,6 +40,7 @@ from flowdrop_lsp.core.syntax.yaml.items import (
     blank,
     block_bodies,
     error_place,
+    id_line,
     line_bounds,
     scan_items,
     unclosed_quote,
@@ -245,7 +246,12 @@ def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
 
 
 def _problem_of(
-    error: Exception, text: str, offset: int, start: int = 0, stop: int | None = None
+    error: Exception,
+    text: str,
+    offset: int,
+    start: int = 0,
+    stop: int | None = None,
+    block_from: int | None = None,
 ) -> SyntaxProblem:
     """The syntax problem of a compose error (marks `+ offset` index `text`), placed on the
     line at fault within `text[start:stop]`."""
@@ -260,6 +266,7 @@ def _problem_of(
             context_at,
             start,
             stop,
+            block_from,
         )
         if place.gave_up < 0:
             return SyntaxProblem("syntax", place.message, place.start, place.end)
@@ -385,7 +392,8 @@ def _read_item(
     start = min(value_start(text, dash, stop), content_end)
     if error is None:  # cannot be: the item's text is one `-` item
         error = yaml.YAMLError("not one sequence item")
-    problem = _problem_of(error, text, dash - column, start, content_end)
+    dash_line = line_bounds(text, dash)[0]
+    problem = _problem_of(error, text, dash - column, start, content_end, dash_line)
     # Read alone, the item's end is the end of the text PyYAML was given.
     problem = replace(problem, message=problem.message.replace("end of stream", "end of its item"))
     if start < content_end and not start <= problem.start < content_end:
@@ -394,6 +402,8 @@ def _read_item(
     value = _recover(text, dash, stop, column, problem.start, quote)
     if not isinstance(value, JObject):
         value = JObject(start, content_end, [], {})
+    if value.member("id") is None:
+        value = _with_id(text, dash, stop, column, value)
     value.start, value.end = start, content_end
     missed_alias = "alias" in str(error)
     return value, [problem], not missed_alias
@@ -423,6 +433,27 @@ def _recover(
             _move(value, lambda p: dash + p, set())
             return value
     return None
+
+
+def _with_id(text: str, dash: int, stop: int, column: int, value: JObject) -> JObject:
+    """A broken item read without its `id:` line, with the id that line still says (`id_line`)."""
+    place = id_line(text, dash, stop)
+    if place is None:
+        return value
+    at, end = place
+    root, _, _, error, _ = _compose(text, at - column, " " * column + text[at:end])
+    if error is not None or not isinstance(root, JString | JNumber | JLiteral):
+        return value
+    id_value = JString(
+        root.start,
+        root.end,
+        root.value if isinstance(root, JString) else text[root.start : root.end],
+    )
+    key_at = text.rfind("id", 0, at)
+    member = JMember(JString(key_at, key_at + 2, "id"), id_value)
+    members = sorted([*value.members, member], key=lambda m: m.key.start)
+    last = {m.key.value: m for m in members}
+    return JObject(value.start, value.end, members, last)
 
 
 def _patched_item(item: str, column: int) -> JsonValue | None:
