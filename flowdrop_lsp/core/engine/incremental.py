@@ -138,12 +138,15 @@ class IncrementalEdits(ElementReading):
         growth = 1
         while True:
             region_start = owner.end(first - 1) if first > 0 else array_start + 1
+            column = self.buffer.position(region_start)[1]
             region_end = owner.start(stop) if stop < len(owner) else array_end - 1
             new_end = region_end + delta
             region_text = self.buffer.slice(
                 region_start, min(len(self.buffer), new_end + REGION_CONTEXT)
             )
-            region = self.reader.reread_region(region_text, new_end - region_start, name, first > 0)
+            region = self.reader.reread_region(
+                region_text, new_end - region_start, name, first > 0, column
+            )
             if region is None:
                 return False
             if not isinstance(region, str):

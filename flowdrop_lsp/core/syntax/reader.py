@@ -69,10 +69,11 @@ class WorkflowReader(Protocol):
         ...
 
     def reread_region(
-        self, text: str, stop: int, array: str, after_element: bool
+        self, text: str, stop: int, array: str, after_element: bool, column: int
     ) -> Region | str | None:
         """The elements of the stretch `[0, stop)` of `array` (after an element when
-        `after_element`; `text` goes on with what follows the stretch), with the problems met,
+        `after_element`; `text` goes on with what follows the stretch, and starts `column`
+        characters into its line), with the problems met,
         exactly as a whole read reads them; a string (core.syntax.json.regions.OVERRUN) when what is read runs
         on past `stop` (re-read a longer stretch), None when it cannot be re-read alone."""
         ...
@@ -146,9 +147,9 @@ class JsonReader:
         return parse_element(text, _SHAPES[array])
 
     def reread_region(
-        self, text: str, stop: int, array: str, after_element: bool
+        self, text: str, stop: int, array: str, after_element: bool, column: int
     ) -> Region | str | None:
-        return parse_array_region(text, stop, _SHAPES[array], after_element)
+        return parse_array_region(text, stop, _SHAPES[array], after_element, column)
 
     def reread_value(self, text: str, column: int) -> JsonValue | None:
         return parse_value_at(text, 0, len(text))
@@ -217,7 +218,7 @@ class YamlReader:
         return (None, ()) if aliased else (parsed.root, parsed.problems)
 
     def reread_region(
-        self, text: str, stop: int, array: str, after_element: bool
+        self, text: str, stop: int, array: str, after_element: bool, column: int
     ) -> Region | str | None:
         return None  # element boundaries in YAML are lines and indentation: re-read the whole
 

@@ -20,6 +20,10 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.syntax.json.parser import parse_json
+from flowdrop_lsp.core.syntax.json.regions import parse_array_region
+from flowdrop_lsp.core.syntax.json.shapes import NODE_SHAPE
+from flowdrop_lsp.core.syntax.tree import JArray, JObject
 from tests.support.engine import comparable
 
 SPEC = Path(__file__).parents[2] / "fixtures" / "spec" / "cmp9-refused-two-tools-through-a-box.json"
@@ -233,3 +237,71 @@ def test_an_opener_typed_before_any_element_reads_as_a_whole_read_does(
             document.findings()
             scratch = WorkflowDocument(document.text)
             assert comparable(document) == comparable(scratch), document.text
+
+
+# Edit histories (start, end, replacement) on the spec's example found by a fuzz: each ends with
+# `"nodes": [[` (a '[' typed right after `nodes`' own) before a broken node. The whole read cuts
+# that '[' element at the next line's '{' (no deeper than the '[': 'unterminated array'); the
+# stretch re-read after the last edit starts AT the '[' (its text has no line before it) and
+# took the '[' for an element at column 0, deeper than every '{': not cut, no 'unterminated'.
+HISTORIES = [
+    [
+        (278, 278, "]"),
+        (221, 221, "{"),
+        (163, 175, ""),
+        (343, 350, ":"),
+        (99, 132, ""),
+        (30, 37, '"'),
+        (251, 286, ""),
+        (460, 465, "&"),
+        (75, 113, ""),
+        (258, 263, ">"),
+        (67, 67, "\n  "),
+        (389, 420, ""),
+        (135, 135, '"'),
+        (250, 256, ""),
+        (14, 14, "["),
+    ],
+    [
+        (13, 13, "["),
+        (545, 545, "'"),
+        (68, 68, '"'),
+        (290, 293, "漢"),
+        (72, 72, "  -\n"),
+        (313, 313, "\n"),
+        (76, 76, "'"),
+        (39, 42, "y"),
+        (95, 98, ""),
+        (250, 255, "#"),
+    ],
+]
+
+
+@pytest.mark.parametrize("history", range(len(HISTORIES)))
+def test_a_stretch_starting_mid_line_cuts_as_a_whole_read_does(history: int) -> None:
+    document = WorkflowDocument(PRETTY)
+    document.findings()
+    for start, end, replacement in HISTORIES[history]:
+        document.apply_edit(start, end, replacement)
+        document.findings()
+        scratch = WorkflowDocument(document.text)
+        assert comparable(document) == comparable(scratch), document.text
+
+
+def test_a_stretch_re_read_knows_the_column_it_starts_at() -> None:
+    """The stretch of `nodes` from a '[' typed after `nodes`' own, to box_1: read with the
+    column it starts at, it reads the elements a whole read reads (the '[' cut at the next '{')."""
+    text = PRETTY.replace('"nodes": [', '"nodes": [[', 1).replace('"web-search"', '"web-search', 1)
+    whole = parse_json(text).root
+    assert isinstance(whole, JObject)
+    nodes = whole.get("nodes")
+    assert isinstance(nodes, JArray)
+    start = nodes.start + 1
+    end = nodes.items[-1].start  # the stretch up to box_1, untouched
+    column = start - text.rindex("\n", 0, start) - 1
+    region = parse_array_region(text[start:], end - start, NODE_SHAPE, False, column)
+    assert isinstance(region, tuple)
+    spans = [(value.start + start, value.end + start) for value in region[0]]
+    assert spans == [(item.start, item.end) for item in nodes.items[:-1]]
+    assert [p.message for p in region[1]] == [p.message for p in parse_json(text).problems]
+    assert spans[0] == (start, start + 1)  # the '[', cut: 'unterminated array'

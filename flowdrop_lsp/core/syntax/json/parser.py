@@ -145,6 +145,8 @@ class _Parser(ElementRecovery):
         self.value_cut_at = -1
         # Re-reading a stretch of `nodes`/`edges` (`array_items(stop=…)`): where it ends.
         self.region_stop = -1
+        # The column `text` starts at in its line (a stretch re-read; see may_start_element).
+        self.first_column = 0
 
     # ----- lexing -------------------------------------------------------------------------
     def peek(self) -> tuple[str, int, int]:

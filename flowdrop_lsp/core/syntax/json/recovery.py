@@ -33,6 +33,7 @@ class ElementRecovery:
     value_candidate: int
     value_cut_at: int
     region_stop: int
+    first_column: int
 
     def peek(self) -> tuple[str, int, int]:
         raise NotImplementedError
@@ -79,7 +80,11 @@ class ElementRecovery:
             return False
         column, start = at - line, self.element_start
         # The element starts at a column >= `column`: no line break in the `column` before it.
-        return start >= column and _LINE_BREAK.search(text, start - column, start) is None
+        # On the text's first line its column counts from `first_column`, where a stretch
+        # re-read starts in its line (the whole read tells it from the text before).
+        if _LINE_BREAK.search(text, max(0, start - column), start) is not None:
+            return False
+        return start >= column or start + self.first_column >= column
 
     def value_may_cut(self, token: tuple[str, int, int], container: int, what: str) -> bool:
         """At a value's place in an element: True when the element is cut here (a second read

@@ -27,19 +27,22 @@ REGION_CONTEXT = 64
 
 
 def parse_array_region(
-    text: str, stop: int, shape: Any, after_element: bool
+    text: str, stop: int, shape: Any, after_element: bool, column: int = 0
 ) -> tuple[list[JsonValue], tuple[SyntaxProblem, ...]] | str | None:
     """Re-read the stretch `[0, stop)` of the interior of `nodes` or `edges` exactly as a whole
     read of the document reads it: the elements in it, and every problem met on the way (in the
     stretch's coordinates). `after_element` when an element precedes the stretch (the read
     starts expecting ',' or ']'); `text` goes on past `stop` with REGION_CONTEXT characters of
-    what follows (the next element or the array's ']').
+    what follows (the next element or the array's ']'). `column`: where `text` starts in its
+    line (the whole read cuts a half-typed element at a '{' no deeper than the element, which
+    needs the element's column).
 
     OVERRUN when what is read reaches past `stop` (a half-typed element that swallows the next
     one, a token running on into it): the caller re-reads a longer stretch. None when the array
     would end (or break) inside the stretch: the structure above the elements changed."""
     problems: list[SyntaxProblem] = []
     parser = _Parser(text, problems, allow_trailing_commas=False, allow_comments=False)
+    parser.first_column = column
     items: list[JsonValue] = []
     ending, _, _ = parser.array_items(
         ELEMENT_DEPTH, (ELEMENT, shape), items, -1, after_item=after_element, stop=stop
