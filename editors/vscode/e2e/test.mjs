@@ -333,7 +333,7 @@ async function hoverScenario(text, backLine, backCol) {
     const text = (await widget.textContent()) || '';
     return text.includes('Offered to 1 consumer') ? text : null;
   });
-  for (const wanted of ['web_search', 'Research Agent', 'through Web Tools → Research Tools', 'collides with']) {
+  for (const wanted of ['web_search', 'Research Agent', 'through "Web Tools" → "Research Tools"', 'collides with']) {
     if (!hoverText.includes(wanted)) fail(`the hover lacks ${JSON.stringify(wanted)}: ${JSON.stringify(hoverText)}`);
   }
   log(`OK hover on "Web Search": ${JSON.stringify(hoverText.slice(0, 200))}`);
