@@ -36,9 +36,17 @@ def is_excluded(path: PurePath, patterns: Sequence[str], base: PurePath | None) 
     """Whether `path` or one of its folders (below `base`) matches an exclude pattern."""
     if not patterns:
         return False
+    return any(
+        glob.globmatch(name, list(patterns), flags=_GLOB_FLAGS)
+        for name in path_and_folders(path, base)
+    )
+
+
+def path_and_folders(path: PurePath, base: PurePath | None) -> list[str]:
+    """What an exclude or a per-file-ignores glob is matched against: `path` relative to `base`,
+    then each of its folders below `base` (a glob naming a folder covers what is in it)."""
     relative = PurePath(relative_to(path, base))
-    candidates = [relative, *list(relative.parents)[:-1]]  # the path, then its folders
-    return any(glob.globmatch(c.as_posix(), list(patterns), flags=_GLOB_FLAGS) for c in candidates)
+    return [candidate.as_posix() for candidate in (relative, *list(relative.parents)[:-1])]
 
 
 # What makes a glob segment more than a literal name: wildcards, classes, braces, escapes (and,
@@ -87,9 +95,7 @@ class GlobIndex:
 
     def matching(self, path: PurePath, base: PurePath | None) -> list[int]:
         """The indices, in order, of the globs matching `path` or one of its folders."""
-        relative = PurePath(relative_to(path, base))
-        candidates = [relative, *list(relative.parents)[:-1]]  # the path, then its folders
-        names = [candidate.as_posix() for candidate in candidates]
+        names = path_and_folders(path, base)
         buckets = [self._by_segment.get(segment, []) for segment in set(names[0].split("/"))]
         found = []
         for index in merge(self._anywhere, *buckets):  # each in order
