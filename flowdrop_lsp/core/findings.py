@@ -39,8 +39,12 @@ class Fix:
 
 @dataclass(frozen=True, slots=True)
 class RelatedLocation:
+    """Another place the finding is about: in the same file, or (`path`, an absolute path) in
+    another file of the site, its span then an offset range into that file's text."""
+
     span: Span
     message: str
+    path: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +68,10 @@ class Finding:
         return replace(
             self,
             span=change(self.span),
-            related=tuple(RelatedLocation(change(r.span), r.message) for r in self.related),
+            related=tuple(
+                RelatedLocation(change(r.span), r.message) if r.path is None else r
+                for r in self.related
+            ),
             fixes=tuple(
                 Fix(
                     f.title,

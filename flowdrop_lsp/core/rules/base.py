@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import FlatToolSet, ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.domain.site_facts import SiteContext
 from flowdrop_lsp.core.findings import Finding, Severity
 
 
@@ -55,6 +56,8 @@ class Rule:
 
 
 ConsumerCheck = Callable[["RuleContext", str], Any]
+# A cross-file rule: one file of a site (a workflow or a node type) checked against the site.
+SiteCheck = Callable[[SiteContext], Iterable[Finding]]
 
 
 @dataclass

@@ -31,13 +31,15 @@ from flowdrop_lsp.core.rules.base import (
     GraphCheck,
     Rule,
     RuleContext,
+    SiteCheck,
 )
 
 # The one registry, in the documented order (rule pages, README, SARIF). A rule is a module
 # with `RULE` (or `RULES`) and any of: `check(ctx)` — run on the tool graph after every change;
 # `check_consumer(ctx, consumer)` — a per-consumer result, cached and recomputed only for the
 # consumers an edit reaches (its `check` turns the cached results into findings);
-# `check_edge(edge, settings)` — run on each edge when it is read; and `EXPLANATION` (or
+# `check_edge(edge, settings)` — run on each edge when it is read; `check_site(ctx)` — one file
+# of a site checked against the other files (core/workspace/site.py); and `EXPLANATION` (or
 # `EXPLANATIONS`, one per rule) for `flowdrop-lsp rule` and the shipped rule pages. Adding a
 # rule: one module, one line here (then regenerate the pages: UPDATE_GOLDEN=1 pytest
 # tests/core/rules/test_rule_catalogue.py).
@@ -72,6 +74,10 @@ CONSUMER_RULES: tuple[tuple[str, ConsumerCheck], ...] = tuple(
 )
 EDGE_RULES: tuple[tuple[Rule, EdgeCheck], ...] = tuple(
     (m.RULE, m.check_edge) for m in RULE_MODULES if hasattr(m, "check_edge")
+)
+# Cross-file rules: `check_site(ctx)` on one file of a site (core/workspace/site.py).
+SITE_RULES: tuple[tuple[Rule, SiteCheck], ...] = tuple(
+    (m.RULE, m.check_site) for m in RULE_MODULES if hasattr(m, "check_site")
 )
 EXPLANATIONS: dict[str, Explanation] = {
     explanation.code: explanation

@@ -1,0 +1,425 @@
+"""The site index: a folder of workflows and node-type definitions read as one system.
+
+A FlowDrop site keeps its workflows (`flowdrop_workflow.flowdrop_workflow.<id>.yml`) and node
+types (`flowdrop_node_type.flowdrop_node_type.<id>.yml`) side by side in one folder (Drupal's
+`config/sync`). Workflows call workflows through node types (`executor_plugin` naming the
+callee), share a contract with the node type that calls them, and list the config they depend
+on. The index keeps each file's facts (core/domain/site_facts.py), who calls whom and who uses
+what, and answers the cross-file rules (`SiteView`). The CLI and the server share it.
+
+It is updated one file at a time: `update` / `remove` return the files whose cross-file
+findings may have changed (the file itself, the workflows calling a changed workflow — at any
+depth, for the call cycles —, the users of a changed node type, the workflows listing a config
+that appeared or went), and `findings` recomputes only those, on demand.
+
+Spans in the findings are offsets into the text the index read for that file (`text`): an open
+buffer is given to `update` with its text, so the editor's findings match what it shows.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from flowdrop_lsp.core.config.node_types import is_definition_file
+from flowdrop_lsp.core.domain.site_facts import (
+    CallStep,
+    NodeTypeFacts,
+    SiteContext,
+    SiteNode,
+    SiteNodeType,
+    SiteWorkflow,
+    WorkflowFacts,
+    node_type_facts,
+    workflow_facts,
+)
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.rules.registry import SITE_RULES
+from flowdrop_lsp.core.syntax.reader import reader_for
+
+WORKFLOW_FILE_PREFIX = "flowdrop_workflow.flowdrop_workflow."
+CONFIG_SUFFIXES = (".yml", ".yaml")
+# A file larger than this is not read into the index (it is still checked on its own).
+MAX_SITE_FILE_BYTES = 8 * 1024 * 1024
+
+ReadText = Callable[[Path], str]
+
+
+def is_workflow_config_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a Drupal workflow config file."""
+    name = os.path.basename(os.fspath(path))
+    return name.startswith(WORKFLOW_FILE_PREFIX) and name.endswith(CONFIG_SUFFIXES)
+
+
+def is_site_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a file the index reads (a workflow or a node type)."""
+    return is_workflow_config_file(path) or is_definition_file(path)
+
+
+def syntax_of_path(path: os.PathLike[str] | str) -> str:
+    return "yaml" if os.fspath(path).endswith(CONFIG_SUFFIXES) else "json"
+
+
+def config_name(path: os.PathLike[str] | str) -> str | None:
+    """The config name a file of the site's folder holds (`<name>.yml`), else None."""
+    name = os.path.basename(os.fspath(path))
+    for suffix in CONFIG_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return None
+
+
+def read_facts(text: str, syntax: str, node_type: bool) -> WorkflowFacts | NodeTypeFacts | None:
+    """The facts of one file's text (a workflow, or a node-type definition). Never raises."""
+    try:
+        root = reader_for(syntax).read(text).parsed.root
+        return node_type_facts(root) if node_type else workflow_facts(root, text)
+    except (RecursionError, ValueError, MemoryError):  # pragma: no cover - defensive
+        return None
+
+
+def _read_file(path: Path) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read(MAX_SITE_FILE_BYTES + 1)
+
+
+class SiteIndex:
+    """The files of one site folder and what joins them. Paths are kept as given (absolute
+    paths, as the CLI and the server use them); `root` is the site's folder."""
+
+    def __init__(self, root: Path, read_text: ReadText = _read_file) -> None:
+        self.root = root
+        self._read_text = read_text
+        self._texts: dict[str, str] = {}
+        self._workflows: dict[str, WorkflowFacts] = {}
+        self._node_types: dict[str, NodeTypeFacts] = {}
+        self._config_names: set[str] = set()
+        self._findings: dict[str, tuple[Finding, ...]] = {}
+        # Derived, rebuilt lazily after any change (cheap: a pass over the facts).
+        self._joined: _Joined | None = None
+
+    # ----- filling it ---------------------------------------------------------------------------
+    def scan(self) -> list[Path]:
+        """The site files of the folder (workflows and node types, sorted), recording every
+        config name present. Reading them is the caller's (`update`), so it can show progress."""
+        found: list[Path] = []
+        try:
+            entries = sorted(os.scandir(self.root), key=lambda e: e.name)
+        except OSError:
+            return found
+        for entry in entries:
+            name = config_name(entry.name)
+            if name is None:
+                continue
+            try:
+                if not entry.is_file():
+                    continue
+            except OSError:
+                continue
+            self._config_names.add(name)
+            if is_site_file(entry.name):
+                found.append(Path(entry.path))
+        return found
+
+    def load(self, paths: Iterable[Path] | None = None) -> None:
+        """Read `paths` (default: every site file of the folder) from disk."""
+        for path in self.scan() if paths is None else paths:
+            self.update(path)
+
+    def update(
+        self,
+        path: Path | str,
+        text: str | None = None,
+        facts: WorkflowFacts | NodeTypeFacts | None = None,
+    ) -> set[str]:
+        """(Re)read one file — `text` when given (an open buffer), else from disk; `facts` when
+        the caller already has them — and answer the files whose findings may have changed."""
+        key = str(path)
+        if text is None:
+            try:
+                text = self._read_text(Path(key))
+            except (OSError, UnicodeDecodeError):
+                return self.remove(key)
+        if len(text) > MAX_SITE_FILE_BYTES:
+            return self.remove(key)
+        node_type = is_definition_file(key)
+        if facts is None:
+            facts = read_facts(text, syntax_of_path(key), node_type)
+        before = self._dependants(key)
+        self._forget(key)
+        self._texts[key] = text
+        if isinstance(facts, NodeTypeFacts):
+            self._node_types[key] = facts
+        elif isinstance(facts, WorkflowFacts):
+            self._workflows[key] = facts
+        name = config_name(key)
+        if name is not None and Path(key).parent == self.root:
+            self._config_names.add(name)
+        self._joined = None
+        changed = before | self._dependants(key) | {key}
+        self._invalidate(changed)
+        return changed
+
+    def remove(self, path: Path | str) -> set[str]:
+        """Forget a file (deleted, or no longer readable): answer the files whose findings may
+        have changed (the file itself has none any more)."""
+        key = str(path)
+        before = self._dependants(key)
+        self._forget(key)
+        name = config_name(key)
+        if name is not None and Path(key).parent == self.root:
+            self._config_names.discard(name)
+        self._joined = None
+        changed = before | self._dependants(key) | {key}
+        self._invalidate(changed)
+        return changed
+
+    def _forget(self, key: str) -> None:
+        self._texts.pop(key, None)
+        self._workflows.pop(key, None)
+        self._node_types.pop(key, None)
+
+    def _invalidate(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            self._findings.pop(key, None)
+
+    # ----- what it knows --------------------------------------------------------------------
+    def __contains__(self, path: object) -> bool:
+        return str(path) in self._texts
+
+    @property
+    def files(self) -> list[str]:
+        """Every file read, sorted."""
+        return sorted(self._texts)
+
+    def text(self, path: Path | str) -> str | None:
+        return self._texts.get(str(path))
+
+    def workflow_files(self) -> dict[str, WorkflowFacts]:
+        return dict(self._workflows)
+
+    def node_type_files(self) -> dict[str, NodeTypeFacts]:
+        return dict(self._node_types)
+
+    def facts(self, path: Path | str) -> WorkflowFacts | NodeTypeFacts | None:
+        key = str(path)
+        return self._workflows.get(key) or self._node_types.get(key)
+
+    @property
+    def joined(self) -> _Joined:
+        if self._joined is None:
+            self._joined = _Joined(self._workflows, self._node_types, self._config_names)
+        return self._joined
+
+    def workflow(self, workflow_id: str) -> SiteWorkflow | None:
+        return self.joined.workflow(workflow_id)
+
+    def node_type(self, type_id: str) -> SiteNodeType | None:
+        return self.joined.node_type(type_id)
+
+    def has_config(self, name: str) -> bool:
+        return name in self._config_names
+
+    def has_node_types(self) -> bool:
+        return bool(self._node_types)
+
+    def call_cycle(self, workflow_id: str) -> tuple[CallStep, ...]:
+        return self.joined.call_cycle(workflow_id)
+
+    def callee_of(self, node: SiteNode) -> str | None:
+        return self.joined.callee_of(node)
+
+    def callers_of(self, workflow_id: str) -> list[tuple[str, SiteNode]]:
+        """Every node of the site calling this workflow, with its workflow file."""
+        return self.joined.callers_of(workflow_id)
+
+    def users_of(self, type_id: str) -> list[tuple[str, SiteNode]]:
+        """Every node of the site of this type, with its workflow file."""
+        return self.joined.users_of(type_id)
+
+    # ----- findings ---------------------------------------------------------------------------
+    def findings(self, path: Path | str) -> tuple[Finding, ...]:
+        """The cross-file findings of one file of the site (spans: offsets into `text(path)`),
+        before any settings are applied; none for a file the index did not read."""
+        key = str(path)
+        cached = self._findings.get(key)
+        if cached is not None:
+            return cached
+        workflow = self._workflows.get(key)
+        node_type = self._node_types.get(key)
+        if workflow is None and node_type is None:
+            return ()
+        context = SiteContext(key, self, workflow, node_type)
+        found = tuple(
+            sorted(
+                (finding for _rule, check in SITE_RULES for finding in check(context)),
+                key=Finding.sort_key,
+            )
+        )
+        self._findings[key] = found
+        return found
+
+    # ----- who depends on whom -----------------------------------------------------------------
+    def _dependants(self, key: str) -> set[str]:
+        """The files whose findings depend on file `key` as the index knows it now: for a
+        workflow, the workflows calling it at any depth and the node types calling it; for a
+        node type, the workflows using it (and their callers) and the workflow it calls; for
+        any config file, the workflows listing it."""
+        if key not in self._texts and config_name(key) is None:
+            return set()
+        joined = self.joined
+        found: set[str] = set()
+        workflow = self._workflows.get(key)
+        if workflow is not None and workflow.workflow_id is not None:
+            found |= joined.transitive_callers(workflow.workflow_id)
+            found |= {path for path, _ in joined.calling_types(workflow.workflow_id)}
+        node_type = self._node_types.get(key)
+        if node_type is not None and node_type.type_id is not None:
+            users = {path for path, _ in joined.users_of(node_type.type_id)}
+            found |= users
+            for user in users:
+                user_id = self._workflows[user].workflow_id if user in self._workflows else None
+                if user_id is not None:
+                    found |= joined.transitive_callers(user_id)
+            callee = node_type.called_workflow
+            if callee is not None:
+                target = joined.workflow(callee)
+                if target is not None:
+                    found.add(target.path)
+        name = config_name(key)
+        if name is not None:
+            found |= joined.listing(name)
+        found.discard(key)
+        return found
+
+
+class _Joined:
+    """The site's facts joined: ids to files, who calls whom, who uses what. Rebuilt after a
+    change (a pass over the facts: a millisecond for a thousand workflows)."""
+
+    def __init__(
+        self,
+        workflows: dict[str, WorkflowFacts],
+        node_types: dict[str, NodeTypeFacts],
+        config_names: set[str],
+    ) -> None:
+        self._workflows = workflows
+        self._by_workflow_id: dict[str, SiteWorkflow] = {}
+        for path in sorted(workflows):
+            workflow_id = workflows[path].workflow_id
+            if workflow_id is not None and workflow_id not in self._by_workflow_id:
+                self._by_workflow_id[workflow_id] = SiteWorkflow(path, workflows[path])
+        self._by_type_id: dict[str, SiteNodeType] = {}
+        for path in sorted(node_types):
+            type_id = node_types[path].type_id
+            if type_id is not None and type_id not in self._by_type_id:
+                self._by_type_id[type_id] = SiteNodeType(path, node_types[path])
+        self._users: dict[str, list[tuple[str, SiteNode]]] = {}
+        self._listing: dict[str, set[str]] = {}
+        for path in sorted(workflows):
+            facts = workflows[path]
+            for node in facts.nodes:
+                if node.type_id is not None:
+                    self._users.setdefault(node.type_id.value, []).append((path, node))
+            for entry in facts.dependencies.entries:
+                self._listing.setdefault(entry.value, set()).add(path)
+        # Calls: workflow file → (node, callee id).
+        self._calls: dict[str, list[tuple[SiteNode, str]]] = {}
+        self._callers: dict[str, list[tuple[str, SiteNode]]] = {}
+        for path in sorted(workflows):
+            for node in workflows[path].nodes:
+                callee = self.callee_of(node)
+                if callee is not None:
+                    self._calls.setdefault(path, []).append((node, callee))
+                    self._callers.setdefault(callee, []).append((path, node))
+        self._calling_types: dict[str, list[tuple[str, NodeTypeFacts]]] = {}
+        for path in sorted(node_types):
+            callee = node_types[path].called_workflow
+            if callee is not None:
+                self._calling_types.setdefault(callee, []).append((path, node_types[path]))
+        self._cycles: dict[str, tuple[CallStep, ...]] | None = None
+
+    def workflow(self, workflow_id: str) -> SiteWorkflow | None:
+        return self._by_workflow_id.get(workflow_id)
+
+    def node_type(self, type_id: str) -> SiteNodeType | None:
+        return self._by_type_id.get(type_id)
+
+    def callee_of(self, node: SiteNode) -> str | None:
+        if node.type_id is None:
+            return None
+        node_type = self._by_type_id.get(node.type_id.value)
+        if node_type is None:
+            return None
+        called = node_type.facts.called_workflow
+        if called is not None:
+            return called
+        if node_type.facts.is_generic_call and node.workflow_id is not None:
+            return node.workflow_id.value
+        return None
+
+    def users_of(self, type_id: str) -> list[tuple[str, SiteNode]]:
+        return list(self._users.get(type_id, ()))
+
+    def callers_of(self, workflow_id: str) -> list[tuple[str, SiteNode]]:
+        return list(self._callers.get(workflow_id, ()))
+
+    def calling_types(self, workflow_id: str) -> list[tuple[str, NodeTypeFacts]]:
+        return list(self._calling_types.get(workflow_id, ()))
+
+    def listing(self, name: str) -> set[str]:
+        return set(self._listing.get(name, ()))
+
+    def transitive_callers(self, workflow_id: str) -> set[str]:
+        """The workflow files calling this workflow, directly or through other workflows."""
+        found: set[str] = set()
+        pending = [workflow_id]
+        seen_ids = {workflow_id}
+        while pending:
+            for path, _node in self._callers.get(pending.pop(), ()):
+                if path in found:
+                    continue
+                found.add(path)
+                caller_id = self._workflows[path].workflow_id
+                if caller_id is not None and caller_id not in seen_ids:
+                    seen_ids.add(caller_id)
+                    pending.append(caller_id)
+        return found
+
+    def call_cycle(self, workflow_id: str) -> tuple[CallStep, ...]:
+        if self._cycles is None:
+            self._cycles = dict(self._find_cycles())
+        return self._cycles.get(workflow_id, ())
+
+    def _find_cycles(self) -> Iterator[tuple[str, tuple[CallStep, ...]]]:
+        """For each workflow on a call cycle, one shortest cycle through it (breadth-first from
+        it over the calls), as the steps from it back to it."""
+        for start in sorted(self._by_workflow_id):
+            path = self._shortest_cycle(start)
+            if path:
+                yield start, path
+
+    def _shortest_cycle(self, start: str) -> tuple[CallStep, ...]:
+        parents: dict[str, CallStep | None] = {}
+        frontier = [start]
+        while frontier:
+            following: list[str] = []
+            for current in frontier:
+                at = self._by_workflow_id.get(current)
+                if at is None:
+                    continue
+                for node, callee in self._calls.get(at.path, ()):
+                    step = CallStep(current, at.path, node, callee)
+                    if callee == start:
+                        steps = [step]
+                        back = parents.get(current)
+                        while back is not None:
+                            steps.append(back)
+                            back = parents.get(back.caller)
+                        return tuple(reversed(steps))
+                    if callee not in parents and callee in self._by_workflow_id:
+                        parents[callee] = step
+                        following.append(callee)
+            frontier = following
+        return ()
