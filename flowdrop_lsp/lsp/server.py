@@ -26,6 +26,7 @@ from pygls.protocol.language_server import lsp_method
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.ide.site_service import SiteService
 from flowdrop_lsp.lsp.configuration import SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace
@@ -91,6 +92,8 @@ class FlowdropServer(LanguageServer):
         super().__init__("flowdrop-lsp", __version__, protocol_cls=FlowdropProtocol)
         self.documents = DocumentStore()
         self.settings = SettingsManager()
+        # The sites of the workspace (cross-file facts, findings and navigation).
+        self.sites = SiteService()
         self._dirty: dict[str, None] = {}
         self._flush_task: asyncio.Task[None] | None = None
         self._last_change = 0.0
