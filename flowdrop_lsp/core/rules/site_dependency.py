@@ -237,11 +237,15 @@ class _Editor:
                 return TextEdit(
                     Span(start, start), keys + "config:\n" + "".join(x + "\n" for x in lines)
                 )
-            value = dependencies.dependencies_span
+            value, key = dependencies.dependencies_span, dependencies.key_span
             if value is None or text[value.start : value.end].replace(" ", "") != "{}":
                 return None
+            if text[key.end : key.end + 1] != ":":
+                return None
             lines = [self._line(n, 2 * INDENT + "- ") for n in names]
-            return TextEdit(value, "\n" + INDENT + "config:\n" + "\n".join(lines))
+            return TextEdit(
+                Span(key.end, value.end), ":\n" + INDENT + "config:\n" + "\n".join(lines)
+            )
         at = self.workflow.dependencies_at
         if at is None or _line_start(text, at) != at:
             return None
