@@ -13,10 +13,10 @@ from urllib.request import url2pathname
 import pytest
 
 from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.domain.site_facts import is_workflow_config_file
-from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.site_facts import is_workflow_config_file
+from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.base import Explanation
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
@@ -24,11 +24,11 @@ from flowdrop_lsp.core.rules.registry import (
     RULE_INDEX,
     RULE_PAGES,
     RULES_BY_CODE,
+    SITE_RULES,
     docs_home,
     rule_index_page,
     rule_page,
     rule_url,
-    SITE_RULES,
 )
 from flowdrop_lsp.core.workspace.site import SiteIndex
 from tests.support.builders import REPO, node, tool_edge, workflow
