@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from flowdrop_lsp.core.findings import Severity
+from flowdrop_lsp.core.findings import Severity, TextEdit
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.workspace.site import SiteIndex
 from tests.support.site import (
@@ -46,7 +46,7 @@ def _fix_all(folder: Path, index: SiteIndex, name: str) -> str:
     return text
 
 
-def _apply(folder: Path, name: str, edits: tuple) -> str:  # type: ignore[type-arg]
+def _apply(folder: Path, name: str, edits: tuple[TextEdit, ...]) -> str:
     path = folder / name
     text = apply_edits(path.read_text(encoding="utf-8"), edits)
     path.write_text(text, encoding="utf-8")
@@ -160,3 +160,24 @@ def test_a_json_workflow_without_dependencies_is_not_judged(tmp_path: Path) -> N
     text = '{"nodes": [{"id": "a", "type": "chat_input", "data": {"label": "A"}}], "edges": []}'
     index.update(folder / "workflow.json", text)
     assert index.findings(folder / "workflow.json") == ()
+
+
+def test_removing_the_only_entry_writes_what_drupal_writes(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    name = "flowdrop_workflow.flowdrop_workflow.aincient_policy_seo.yml"
+    text = (folder / name).read_text(encoding="utf-8")
+    only = text[text.index("dependencies:\n") : text.index("\nid:") + 1]
+    for block, expected in (
+        ("dependencies:\n  config:\n" + PREFIX + "gone\n", "dependencies: {  }\n"),
+        (
+            "dependencies:\n  config:\n" + PREFIX + "gone\n  module:\n    - flowdrop\n",
+            "dependencies:\n  module:\n    - flowdrop\n",
+        ),
+    ):
+        (folder / name).write_text(text.replace(only, block), encoding="utf-8")
+        index = loaded(folder)
+        stale = [f for f in index.findings(folder / name) if f.severity == Severity.ERROR]
+        assert len(stale) == 1
+        fixed = _apply(folder, name, stale[0].fixes[0].edits)
+        assert fixed == text.replace(only, expected)
+        yaml.safe_load(fixed)
