@@ -16,6 +16,7 @@ simply not a fact).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
@@ -34,6 +35,22 @@ GENERIC_CALL_PLUGIN_PREFIX = "flowdrop_workflow_executor:"
 WORKFLOW_ID_SETTING = "workflow_id"
 INPUT_HANDLE = "-input-"
 OUTPUT_HANDLE = "-output-"
+CONFIG_SUFFIXES = (".yml", ".yaml")
+# The keys Drupal writes before `dependencies` in a config entity's file: a created
+# `dependencies` goes before the first other top-level key.
+KEYS_BEFORE_DEPENDENCIES = frozenset({"uuid", "langcode", "status", "_core"})
+
+
+def is_workflow_config_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a Drupal workflow config file."""
+    name = os.path.basename(os.fspath(path))
+    return name.startswith(WORKFLOW_CONFIG_PREFIX) and name.endswith(CONFIG_SUFFIXES)
+
+
+def config_kind(name: str) -> str:
+    """The kind of a config name: all but its last segment (`flowdrop_node_type.
+    flowdrop_node_type.chat_input` → `flowdrop_node_type.flowdrop_node_type`)."""
+    return name.rpartition(".")[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +117,8 @@ class ConfigList:
     # Other keys of `dependencies` (module, theme, enforced…) and their key spans: Drupal sorts
     # them, `config` first.
     other_keys: tuple[Located, ...] = ()
+    # The `config` key of `dependencies` (None when there is none).
+    config_key: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +134,12 @@ class WorkflowFacts:
     edges: tuple[SiteEdge, ...]
     # Whether the file declares a contract at all (`input_ports`/`output_ports`/`parameter_schema`).
     has_contract: bool = False
+    # Whether it has the `input_ports` / `output_ports` key (a side it declares, even empty).
+    has_input_ports: bool = False
+    has_output_ports: bool = False
+    # Where a `dependencies` key would be created: the start of the first top-level key Drupal
+    # writes after it (None: no such key).
+    dependencies_at: int | None = None
 
     @property
     def workflow_id(self) -> str | None:
@@ -129,6 +154,9 @@ class NodeTypeFacts:
     executor_plugin: Located | None
     parameters: tuple[Located, ...]
     outputs: tuple[Located, ...]
+    # The `parameters` / `outputs` keys themselves (None when absent).
+    parameters_key: Span | None = None
+    outputs_key: Span | None = None
 
     @property
     def type_id(self) -> str | None:
@@ -315,12 +343,14 @@ def _config_list(root: JObject, text: str) -> ConfigList:
     obj = _object(dependencies)
     config = obj.get("config") if obj is not None else None
     other = tuple(k for k in _keys(obj) if k.value != "config")
+    config_member = obj.member("config") if obj is not None else None
     return ConfigList(
         _strings(config, text),
         _span(member.key),
         _span(dependencies) if dependencies is not None else None,
         _span(config) if isinstance(config, JArray) else None,
         other,
+        _span(config_member.key) if config_member is not None else None,
     )
 
 
@@ -347,7 +377,18 @@ def workflow_facts(root: JsonValue | None, text: str) -> WorkflowFacts | None:
             obj.member(key) is not None
             for key in ("input_ports", "output_ports", "parameter_schema")
         ),
+        has_input_ports=obj.member("input_ports") is not None,
+        has_output_ports=obj.member("output_ports") is not None,
+        dependencies_at=next(
+            (m.key.start for m in obj.members if m.key.value not in KEYS_BEFORE_DEPENDENCIES),
+            None,
+        ),
     )
+
+
+def _key_span(obj: JObject, key: str) -> Span | None:
+    member = obj.member(key)
+    return _span(member.key) if member is not None else None
 
 
 def node_type_facts(root: JsonValue | None) -> NodeTypeFacts | None:
@@ -363,6 +404,8 @@ def node_type_facts(root: JsonValue | None) -> NodeTypeFacts | None:
         executor_plugin=_located(obj.get("executor_plugin")),
         parameters=_keys(obj.get("parameters")),
         outputs=_keys(obj.get("outputs")),
+        parameters_key=_key_span(obj, "parameters"),
+        outputs_key=_key_span(obj, "outputs"),
     )
 
 
@@ -413,8 +456,22 @@ class SiteView(Protocol):
         """Whether the site defines any node type (without them, types are not judged)."""
         ...
 
+    def has_workflows(self) -> bool:
+        """Whether the site holds any workflow."""
+        ...
+
+    def has_config_kind(self, name: str) -> bool:
+        """Whether the site holds any config of the kind of config `name` (the same name but
+        its last segment: `flowdrop_node_type.flowdrop_node_type.*`, `system.*`)."""
+        ...
+
     def call_cycle(self, workflow_id: str) -> tuple[CallStep, ...]:
         """The calls of one cycle through this workflow, starting at it (empty: none)."""
+        ...
+
+    def call_path(self, start: str, goal: str) -> tuple[CallStep, ...]:
+        """The calls of one shortest chain from workflow `start` to workflow `goal` (empty:
+        `goal` is not reached; a workflow reaches itself only through at least one call)."""
         ...
 
     def callee_of(self, node: SiteNode) -> str | None:
@@ -431,3 +488,5 @@ class SiteContext:
     site: SiteView
     workflow: WorkflowFacts | None = None
     node_type: NodeTypeFacts | None = None
+    # The file's text as the index read it (the facts' spans are offsets into it).
+    text: str = ""

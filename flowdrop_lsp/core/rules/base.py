@@ -20,13 +20,23 @@ class Explanation:
     the checker, so an example cannot drift from what the rule does).
 
     The examples are JSON workflow documents; `site_node_types` are the node types the examples' site defines (for a rule that only
-    speaks with a node-type registry)."""
+    speaks with a node-type registry).
+
+    A cross-file rule's examples are one file of a site (Drupal config YAML, named
+    `file_name`: a workflow or a node type) and `site_files`, the other files of the example's
+    site as (file name, text) pairs."""
 
     code: str
     why: str
     failing: str
     passing: str
     site_node_types: tuple[str, ...] = ()
+    file_name: str = ""
+    site_files: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def is_site_example(self) -> bool:
+        return bool(self.file_name)
 
 
 @dataclass(frozen=True)
@@ -49,10 +59,12 @@ class Rule:
         failing: str,
         passing: str,
         site_node_types: tuple[str, ...] = (),
+        file_name: str = "",
+        site_files: tuple[tuple[str, str], ...] = (),
     ) -> Explanation:
         """This rule's explanation (a rule module's `EXPLANATION`; written this way so that a
         module needs no import of its own for it)."""
-        return Explanation(self.code, why, failing, passing, site_node_types)
+        return Explanation(self.code, why, failing, passing, site_node_types, file_name, site_files)
 
 
 ConsumerCheck = Callable[["RuleContext", str], Any]

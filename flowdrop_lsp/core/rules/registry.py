@@ -19,6 +19,9 @@ from flowdrop_lsp.core.rules import (
     duplicate_node_id,
     llm_tool_name,
     self_edge,
+    site_call,
+    site_contract,
+    site_dependency,
     tool_route,
     toolbox_cycle,
     unknown_edge_type,
@@ -56,6 +59,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     duplicate_edge,
     unknown_node_type,
     tool_route,
+    site_call,
+    site_contract,
+    site_dependency,
 )
 
 
@@ -155,14 +161,26 @@ def rule_text(code: str) -> str:
         else ""
     )
     other_severity = "warning" if rule.default_severity.value == "error" else "error"
+    language, named, other_files = "json", "", ""
+    if explanation.is_site_example:
+        # A cross-file rule: the example is one file of a site, shown with the site's others.
+        language, named = "yaml", f"`{explanation.file_name}`:\n\n"
+        site = "\n\n" + _paragraph(
+            "The examples are one file of a site (a Drupal `config/sync` folder); the site's "
+            "other files are:"
+        )
+        other_files = "".join(
+            f"\n\n`{name}`:\n\n```yaml\n{text.rstrip()}\n```"
+            for name, text in explanation.site_files
+        )
     return (
         f"# {rule.code} — {rule.title} ({rule.default_severity.value})\n\n"
         f"{_paragraph(rule.summary)}\n\n"
-        f"{_paragraph(explanation.why)}{site}\n\n"
+        f"{_paragraph(explanation.why)}{site}{other_files}\n\n"
         f"## Fails (`flowdrop-lsp check` reports {rule.code})\n\n"
-        f"```json\n{explanation.failing.rstrip()}\n```\n\n"
+        f"{named}```{language}\n{explanation.failing.rstrip()}\n```\n\n"
         f"## Passes\n\n"
-        f"```json\n{explanation.passing.rstrip()}\n```\n\n"
+        f"{named}```{language}\n{explanation.passing.rstrip()}\n```\n\n"
         f"## Configure\n\n"
         + _paragraph(
             f"In `flowdrop-lsp.toml` (or `[tool.flowdrop-lsp]` in `pyproject.toml`): `severity = "

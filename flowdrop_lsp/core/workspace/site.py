@@ -24,6 +24,8 @@ from pathlib import Path
 
 from flowdrop_lsp.core.config.node_types import is_definition_file
 from flowdrop_lsp.core.domain.site_facts import (
+    CONFIG_SUFFIXES,
+    WORKFLOW_CONFIG_PREFIX,
     CallStep,
     NodeTypeFacts,
     SiteContext,
@@ -31,6 +33,8 @@ from flowdrop_lsp.core.domain.site_facts import (
     SiteNodeType,
     SiteWorkflow,
     WorkflowFacts,
+    config_kind,
+    is_workflow_config_file,
     node_type_facts,
     workflow_facts,
 )
@@ -38,18 +42,11 @@ from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.registry import SITE_RULES
 from flowdrop_lsp.core.syntax.reader import reader_for
 
-WORKFLOW_FILE_PREFIX = "flowdrop_workflow.flowdrop_workflow."
-CONFIG_SUFFIXES = (".yml", ".yaml")
+WORKFLOW_FILE_PREFIX = WORKFLOW_CONFIG_PREFIX
 # A file larger than this is not read into the index (it is still checked on its own).
 MAX_SITE_FILE_BYTES = 8 * 1024 * 1024
 
 ReadText = Callable[[Path], str]
-
-
-def is_workflow_config_file(path: os.PathLike[str] | str) -> bool:
-    """Whether `path` is named like a Drupal workflow config file."""
-    name = os.path.basename(os.fspath(path))
-    return name.startswith(WORKFLOW_FILE_PREFIX) and name.endswith(CONFIG_SUFFIXES)
 
 
 def is_site_file(path: os.PathLike[str] | str) -> bool:
@@ -95,6 +92,7 @@ class SiteIndex:
         self._workflows: dict[str, WorkflowFacts] = {}
         self._node_types: dict[str, NodeTypeFacts] = {}
         self._config_names: set[str] = set()
+        self._config_kinds: set[str] | None = None
         self._findings: dict[str, tuple[Finding, ...]] = {}
         # Derived, rebuilt lazily after any change (cheap: a pass over the facts).
         self._joined: _Joined | None = None
@@ -118,6 +116,7 @@ class SiteIndex:
             except OSError:
                 continue
             self._config_names.add(name)
+            self._config_kinds = None
             if is_site_file(entry.name):
                 found.append(Path(entry.path))
         return found
@@ -156,6 +155,7 @@ class SiteIndex:
         name = config_name(key)
         if name is not None and Path(key).parent == self.root:
             self._config_names.add(name)
+        self._config_kinds = None
         self._joined = None
         changed = before | self._dependants(key) | {key}
         self._invalidate(changed)
@@ -170,6 +170,7 @@ class SiteIndex:
         name = config_name(key)
         if name is not None and Path(key).parent == self.root:
             self._config_names.discard(name)
+        self._config_kinds = None
         self._joined = None
         changed = before | self._dependants(key) | {key}
         self._invalidate(changed)
@@ -224,8 +225,19 @@ class SiteIndex:
     def has_node_types(self) -> bool:
         return bool(self._node_types)
 
+    def has_workflows(self) -> bool:
+        return bool(self._workflows)
+
+    def has_config_kind(self, name: str) -> bool:
+        if self._config_kinds is None:
+            self._config_kinds = {config_kind(known) for known in self._config_names}
+        return config_kind(name) in self._config_kinds
+
     def call_cycle(self, workflow_id: str) -> tuple[CallStep, ...]:
         return self.joined.call_cycle(workflow_id)
+
+    def call_path(self, start: str, goal: str) -> tuple[CallStep, ...]:
+        return self.joined.call_path(start, goal)
 
     def callee_of(self, node: SiteNode) -> str | None:
         return self.joined.callee_of(node)
@@ -250,7 +262,7 @@ class SiteIndex:
         node_type = self._node_types.get(key)
         if workflow is None and node_type is None:
             return ()
-        context = SiteContext(key, self, workflow, node_type)
+        context = SiteContext(key, self, workflow, node_type, self._texts.get(key, ""))
         found = tuple(
             sorted(
                 (finding for _rule, check in SITE_RULES for finding in check(context)),
@@ -396,11 +408,13 @@ class _Joined:
         """For each workflow on a call cycle, one shortest cycle through it (breadth-first from
         it over the calls), as the steps from it back to it."""
         for start in sorted(self._by_workflow_id):
-            path = self._shortest_cycle(start)
+            path = self.call_path(start, start)
             if path:
                 yield start, path
 
-    def _shortest_cycle(self, start: str) -> tuple[CallStep, ...]:
+    def call_path(self, start: str, goal: str) -> tuple[CallStep, ...]:
+        """One shortest chain of calls from workflow `start` to workflow `goal` (breadth-first
+        over the calls; at least one call, so `start == goal` asks for a cycle)."""
         parents: dict[str, CallStep | None] = {}
         frontier = [start]
         while frontier:
@@ -411,14 +425,14 @@ class _Joined:
                     continue
                 for node, callee in self._calls.get(at.path, ()):
                     step = CallStep(current, at.path, node, callee)
-                    if callee == start:
+                    if callee == goal:
                         steps = [step]
                         back = parents.get(current)
                         while back is not None:
                             steps.append(back)
                             back = parents.get(back.caller)
                         return tuple(reversed(steps))
-                    if callee not in parents and callee in self._by_workflow_id:
+                    if callee not in parents and callee != start and callee in self._by_workflow_id:
                         parents[callee] = step
                         following.append(callee)
             frontier = following

@@ -15,6 +15,8 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.site_facts import is_workflow_config_file
+from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.base import Explanation
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
@@ -22,11 +24,13 @@ from flowdrop_lsp.core.rules.registry import (
     RULE_INDEX,
     RULE_PAGES,
     RULES_BY_CODE,
+    SITE_RULES,
     docs_home,
     rule_index_page,
     rule_page,
     rule_url,
 )
+from flowdrop_lsp.core.workspace.site import SiteIndex
 from tests.support.builders import REPO, node, tool_edge, workflow
 
 if sys.version_info >= (3, 11):
@@ -88,8 +92,14 @@ SITE = NodeTypeRegistry.from_texts(
 SETTINGS = {"FD-UNKNOWN-NODE-TYPE": Settings().with_registry(SITE)}
 
 
+# Cross-file rules: their example is a site (the explanation's, below).
+SITE_CODES = {rule.code for rule, _check in SITE_RULES}
+
+
 def test_every_rule_has_an_example() -> None:
-    assert set(EXAMPLES) == {rule.code for rule in ALL_RULES}
+    assert set(EXAMPLES) | SITE_CODES == {rule.code for rule in ALL_RULES}
+    assert not set(EXAMPLES) & SITE_CODES
+    assert all(EXPLANATIONS[code].is_site_example for code in SITE_CODES)
 
 
 def test_rule_codes_are_unique_and_documented() -> None:
@@ -123,9 +133,11 @@ def test_every_rule_module_is_registered_once_and_the_rest_is_derived() -> None:
     modules |= {p.parent.name for p in folder.glob("*/__init__.py")}
     registered = [m.__name__.rsplit(".", 1)[1] for m in rules.RULE_MODULES]
     assert sorted(registered) == sorted(modules) and len(set(registered)) == len(registered)
-    checks = {rule.code for rule, _ in rules.GRAPH_RULES} | {
-        rule.code for rule, _ in rules.EDGE_RULES
-    }
+    checks = (
+        {rule.code for rule, _ in rules.GRAPH_RULES}
+        | {rule.code for rule, _ in rules.EDGE_RULES}
+        | {rule.code for rule, _ in rules.SITE_RULES}
+    )
     assert checks | {r.code for r in rules.DOCUMENT_RULES} == set(rules.RULES_BY_CODE)
     assert rules.rule_url("CMP-9", "https://x/README.md") == "https://x/README.md#rule-cmp-9"
 
@@ -149,7 +161,37 @@ def test_every_rule_has_an_explanation() -> None:
     assert list(EXPLANATIONS) == [rule.code for rule in ALL_RULES]
 
 
-@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES])
+def _site_findings(explanation: Explanation, text: str, folder: Path) -> list[Finding]:
+    """The cross-file findings of the example file `text` in the explanation's site, written
+    to `folder`; with the single-file findings when the example is a workflow."""
+    for name, other in explanation.site_files:
+        (folder / name).write_text(other, encoding="utf-8")
+    path = folder / explanation.file_name
+    path.write_text(text, encoding="utf-8")
+    index = SiteIndex(folder)
+    index.load()
+    found = list(index.findings(path))
+    if is_workflow_config_file(path):
+        found += analyze(text, Settings(), syntax="yaml").findings
+    return found
+
+
+@pytest.mark.parametrize("code", sorted(SITE_CODES))
+def test_site_explanation_examples_fail_and_pass_through_a_site_index(
+    code: str, tmp_path: Path
+) -> None:
+    explanation = EXPLANATIONS[code]
+    (tmp_path / "failing").mkdir()
+    (tmp_path / "passing").mkdir()
+    failing = _site_findings(explanation, explanation.failing, tmp_path / "failing")
+    found = [f for f in failing if f.code == code]
+    assert found, [f.message for f in failing]
+    assert {f.severity for f in found} == {RULES_BY_CODE[code].default_severity}
+    passing = _site_findings(explanation, explanation.passing, tmp_path / "passing")
+    assert passing == [], [f"{f.code} {f.message}" for f in passing]
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES if rule.code not in SITE_CODES])
 def test_explanation_examples_fail_and_pass_through_the_checker(code: str) -> None:
     explanation = EXPLANATIONS[code]
     settings = _site_settings(explanation)

@@ -1,0 +1,288 @@
+"""FD-CONTRACT: a workflow's contract that does not hold, in itself or with its callers.
+
+A workflow declares what a caller passes in and gets back: `input_ports` / `output_ports`
+entries binding a contract name to a port of one of its nodes, and `parameter_schema.required`.
+A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that contract in its
+`parameters` (inputs) and `outputs`, name for name. Reported:
+
+- an entry naming a node the workflow does not have (on its `node_id`), or a port that node
+  does not have (on its `port`; judged only when the node's type is defined by the site). A
+  node's ports are its type's `parameters` keys (inputs) or `outputs` keys (outputs), what the
+  node declares itself (`config.ports`, dynamic ports, gateway branches), and the reserved
+  ports every node has (`RESERVED_INPUTS`, `RESERVED_OUTPUTS`);
+- a `parameter_schema.required` name that is no input port (when `input_ports` is declared);
+- a call node type whose `parameters` / `outputs` differ from the callee's `input_ports` /
+  `output_ports` names: each extra name on its key, each missing one on `parameters:` /
+  `outputs:` (only when the callee exists and declares that side);
+- an edge into a call node's input port the callee does not declare (on its `targetHandle`;
+  the reserved ports are the engine's, not the contract's, and are not judged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.domain.model import short_text
+from flowdrop_lsp.core.domain.site_facts import (
+    Located,
+    NodeTypeFacts,
+    PortBinding,
+    SiteContext,
+    SiteNode,
+    SiteWorkflow,
+    WorkflowFacts,
+)
+from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
+from flowdrop_lsp.core.rules.base import Rule
+from flowdrop_lsp.core.text.positions import Span
+
+RULE = Rule(
+    "FD-CONTRACT",
+    "Workflow contract that does not hold",
+    Severity.ERROR,
+    "A workflow's input or output ports name a node or port it does not have, or a node type "
+    "calling it does not match them name for name.",
+)
+
+# The ports the engine gives every node, whatever its type declares.
+RESERVED_INPUTS = frozenset({"trigger", "loop_back", "tool"})
+RESERVED_OUTPUTS = frozenset({"tool", "error", "trigger"})
+MAX_LISTED = 8  # port names listed in a message
+
+
+def _listed(names: list[str]) -> str:
+    shown = ", ".join(f"'{short_text(n)}'" for n in names[:MAX_LISTED])
+    more = f" and {len(names) - MAX_LISTED} more" if len(names) > MAX_LISTED else ""
+    return (shown + more) if names else "none"
+
+
+def _finding(
+    message: str,
+    span: Span,
+    node: str | None = None,
+    related: tuple[RelatedLocation, ...] = (),
+) -> Finding:
+    return Finding(RULE.code, RULE.default_severity, message, span, node=node, related=related)
+
+
+def check_site(ctx: SiteContext) -> Iterator[Finding]:
+    if ctx.workflow is not None:
+        yield from _bindings(ctx, ctx.workflow, "input_ports", ctx.workflow.input_ports)
+        yield from _bindings(ctx, ctx.workflow, "output_ports", ctx.workflow.output_ports)
+        yield from _required(ctx.workflow)
+        yield from _edges_into_calls(ctx, ctx.workflow)
+    if ctx.node_type is not None:
+        yield from _call_type(ctx, ctx.node_type)
+
+
+# ----- a workflow's own contract ---------------------------------------------------------------
+
+
+def _bindings(
+    ctx: SiteContext, workflow: WorkflowFacts, key: str, bindings: tuple[PortBinding, ...]
+) -> Iterator[Finding]:
+    nodes = {node.id: node for node in workflow.nodes if node.id is not None}
+    inputs = key == "input_ports"
+    for binding in bindings:
+        named = f"'{short_text(binding.name.value)}'" if binding.name is not None else "entry"
+        if binding.node_id is None:
+            continue
+        node = nodes.get(binding.node_id.value)
+        if node is None:
+            yield _finding(
+                f"{key} {named} is bound to node '{short_text(binding.node_id.value)}', which "
+                "this workflow does not have",
+                binding.node_id.span,
+            )
+            continue
+        if binding.port is None or node.type_id is None:
+            continue
+        site_type = ctx.site.node_type(node.type_id.value)
+        if site_type is None:
+            continue
+        ports = _ports(site_type.facts, node, inputs)
+        if binding.port.value in ports:
+            continue
+        side = "input" if inputs else "output"
+        declared = sorted(
+            {p.value for p in (site_type.facts.parameters if inputs else site_type.facts.outputs)}
+            | (node.own_inputs if inputs else node.own_outputs)
+        )
+        yield _finding(
+            f"{key} {named} is bound to {side} port '{short_text(binding.port.value)}' of "
+            f"{node.display}, which has no such port (its type "
+            f"'{short_text(node.type_id.value)}' and the node declare {_listed(declared)})",
+            binding.port.span,
+            node=node.id,
+            related=(
+                RelatedLocation(
+                    site_type.facts.parameters_key
+                    if inputs and site_type.facts.parameters_key is not None
+                    else site_type.facts.outputs_key
+                    if not inputs and site_type.facts.outputs_key is not None
+                    else (site_type.facts.id.span if site_type.facts.id else Span(0, 0)),
+                    f"the {side} ports of node type '{short_text(node.type_id.value)}'",
+                    site_type.path,
+                ),
+            ),
+        )
+
+
+def _ports(node_type: NodeTypeFacts, node: SiteNode, inputs: bool) -> frozenset[str]:
+    if inputs:
+        return frozenset(p.value for p in node_type.parameters) | node.own_inputs | RESERVED_INPUTS
+    return frozenset(p.value for p in node_type.outputs) | node.own_outputs | RESERVED_OUTPUTS
+
+
+def _names(bindings: tuple[PortBinding, ...]) -> list[str]:
+    return list(dict.fromkeys(b.name.value for b in bindings if b.name is not None))
+
+
+def _required(workflow: WorkflowFacts) -> Iterator[Finding]:
+    if not workflow.has_input_ports:
+        return
+    names = set(_names(workflow.input_ports))
+    for required in workflow.required_parameters:
+        if required.value not in names:
+            yield _finding(
+                f"parameter_schema.required names '{short_text(required.value)}', which is "
+                f"not an input port of this workflow (its input_ports: "
+                f"{_listed(_names(workflow.input_ports))})",
+                required.span,
+            )
+
+
+# ----- calls ---------------------------------------------------------------------------------
+
+
+def _callee(ctx: SiteContext, node_type: NodeTypeFacts) -> SiteWorkflow | None:
+    called = node_type.called_workflow
+    return ctx.site.workflow(called) if called is not None else None
+
+
+def _edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Finding]:
+    nodes = {node.id: node for node in workflow.nodes if node.id is not None}
+    for edge in workflow.edges:
+        port = edge.target_port
+        node = nodes.get(edge.target) if edge.target is not None else None
+        if port is None or port in RESERVED_INPUTS or node is None or node.type_id is None:
+            continue
+        site_type = ctx.site.node_type(node.type_id.value)
+        callee = _callee(ctx, site_type.facts) if site_type is not None else None
+        if callee is None or not callee.facts.has_input_ports:
+            continue
+        names = _names(callee.facts.input_ports)
+        if port in names:
+            continue
+        yield _finding(
+            f"edge into input port '{short_text(port)}' of {node.display}, which calls workflow "
+            f"'{short_text(callee.facts.workflow_id or '?')}': that workflow has no such input "
+            f"port (its input_ports: {_listed(names)})",
+            edge.anchor,
+            node=node.id,
+            related=_contract_location(callee, inputs=True),
+        )
+
+
+def _contract_location(callee: SiteWorkflow, inputs: bool) -> tuple[RelatedLocation, ...]:
+    bindings = callee.facts.input_ports if inputs else callee.facts.output_ports
+    key = "input_ports" if inputs else "output_ports"
+    if not bindings:
+        return ()
+    return (
+        RelatedLocation(
+            bindings[0].span,
+            f"the {key} of workflow '{short_text(callee.facts.workflow_id or '?')}'",
+            callee.path,
+        ),
+    )
+
+
+def _call_type(ctx: SiteContext, node_type: NodeTypeFacts) -> Iterator[Finding]:
+    callee = _callee(ctx, node_type)
+    if callee is None:
+        return
+    callee_id = short_text(callee.facts.workflow_id or "?")
+    for inputs in (True, False):
+        declared = callee.facts.has_input_ports if inputs else callee.facts.has_output_ports
+        if not declared:
+            continue
+        key, ports_key = ("parameters", "input_ports") if inputs else ("outputs", "output_ports")
+        names = _names(callee.facts.input_ports if inputs else callee.facts.output_ports)
+        own = node_type.parameters if inputs else node_type.outputs
+        related = _contract_location(callee, inputs)
+        for entry in own:
+            if entry.value not in names:
+                yield _finding(
+                    f"{key} '{short_text(entry.value)}' of this call type is not in the "
+                    f"{ports_key} of workflow '{callee_id}' ({_listed(names)})",
+                    entry.span,
+                    related=related,
+                )
+        have = {entry.value for entry in own}
+        missing = [name for name in names if name not in have]
+        if missing:
+            key_span = node_type.parameters_key if inputs else node_type.outputs_key
+            anchor = key_span or _fallback(node_type)
+            yield _finding(
+                f"{key} of this call type lack{'s' if len(missing) == 1 else ''} "
+                f"{_listed(missing)}, declared in the {ports_key} of workflow '{callee_id}'",
+                anchor,
+                related=related,
+            )
+
+
+def _fallback(node_type: NodeTypeFacts) -> Span:
+    located: Located | None = node_type.executor_plugin or node_type.id
+    return located.span if located is not None else Span(0, 0)
+
+
+EXPLANATION = RULE.explained(
+    "A workflow called by another declares a contract: `input_ports` and `output_ports` bind "
+    "names to ports of its nodes, and the node type that calls it (`executor_plugin: "
+    "flowdrop_workflow_executor:flowdrop_workflow:<id>`) lists the same names as its "
+    "`parameters` and `outputs`. A name bound to a node or port that does not exist, a required "
+    "parameter that is no input port, a call type whose names differ from the callee's, or an "
+    "edge into a port the callee does not declare: the value is dropped silently at run time.",
+    failing="""\
+id: run_colour
+label: 'Run workflow: Colour'
+parameters:
+  question:
+    required: true
+outputs: {  }
+executor_plugin: 'flowdrop_workflow_executor:flowdrop_workflow:colour'
+""",
+    passing="""\
+id: run_colour
+label: 'Run workflow: Colour'
+parameters:
+  ask:
+    required: true
+outputs: {  }
+executor_plugin: 'flowdrop_workflow_executor:flowdrop_workflow:colour'
+""",
+    file_name="flowdrop_node_type.flowdrop_node_type.run_colour.yml",
+    site_files=(
+        (
+            "flowdrop_workflow.flowdrop_workflow.colour.yml",
+            """\
+id: colour
+label: Colour
+nodes:
+  -
+    id: chat_input.1
+    data:
+      label: 'Chat Input'
+      metadata:
+        node_type_id: chat_input
+edges: {  }
+input_ports:
+  -
+    name: ask
+    node_id: chat_input.1
+    port: message
+""",
+        ),
+    ),
+)

@@ -1,0 +1,122 @@
+"""FD-CALL on copies of the real site: a missing callee, a call cycle, a generic executor's
+literal workflow id; none on the real site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.site import (
+    BRAND_STUDIO,
+    COLOUR,
+    COLOUR_CALL_TYPE,
+    NODE_TYPE,
+    copy_site,
+    loaded,
+    places,
+    plant,
+    site_findings,
+    where_is,
+)
+
+COLOUR_NODE = "id: flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_colour.1"
+COLOUR_LABEL = "'Run workflow: Brand colour & contrast specialist'"
+COLOUR_PLUGIN = "'flowdrop_workflow_executor:flowdrop_workflow:aincient_brand_specialist_colour'"
+
+
+def _node(node_id: str, type_id: str, label: str, config: str = "") -> str:
+    return (
+        "  -\n"
+        f"    id: {node_id}\n"
+        "    data:\n"
+        f"      label: '{label}'\n"
+        f"{config}"
+        "      metadata:\n"
+        f"        node_type_id: {type_id}\n"
+    )
+
+
+def _add_node(folder: Path, name: str, block: str) -> str:
+    return plant(folder, name, "\nedges:\n", "\n" + block + "edges:\n")
+
+
+def test_the_real_site_has_no_call_findings(tmp_path: Path) -> None:
+    assert places(loaded(copy_site(tmp_path)), "FD-CALL") == []
+
+
+def test_a_missing_callee_is_reported_on_the_calling_node_and_the_node_type(
+    tmp_path: Path,
+) -> None:
+    folder = copy_site(tmp_path)
+    (folder / COLOUR).unlink()
+    index = loaded(folder)
+    studio = (folder / BRAND_STUDIO).read_text(encoding="utf-8")
+    call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
+    assert places(index, "FD-CALL") == sorted(
+        [
+            (BRAND_STUDIO, *where_is(studio, COLOUR_LABEL, after=COLOUR_NODE)),
+            (COLOUR_CALL_TYPE, *where_is(call_type, COLOUR_PLUGIN)),
+        ]
+    )
+    messages = [item[3].message for item in site_findings(index, "FD-CALL")]
+    assert all(
+        "calls workflow 'aincient_brand_specialist_colour', which the site does not have "
+        f"(no {COLOUR[:-4]}.yml)" in message
+        for message in messages
+    )
+    node_finding = {item[0]: item[3] for item in site_findings(index, "FD-CALL")}[BRAND_STUDIO]
+    assert node_finding.related[0].path == str(folder / COLOUR_CALL_TYPE)
+
+
+def test_a_call_cycle_through_two_workflows_is_reported_on_each_calling_node(
+    tmp_path: Path,
+) -> None:
+    folder = copy_site(tmp_path)
+    (folder / NODE_TYPE.format("call_brand_studio")).write_text(
+        "id: call_brand_studio\n"
+        "label: 'Run workflow: Brand studio'\n"
+        "parameters: {  }\n"
+        "outputs: {  }\n"
+        "executor_plugin: 'flowdrop_workflow_executor:flowdrop_workflow:brand_studio'\n",
+        encoding="utf-8",
+    )
+    colour = _add_node(
+        folder, COLOUR, _node("call_brand_studio.1", "call_brand_studio", "Back to the studio")
+    )
+    index = loaded(folder)
+    studio = (folder / BRAND_STUDIO).read_text(encoding="utf-8")
+    found = site_findings(index, "FD-CALL")
+    assert [item[:3] for item in found] == sorted(
+        [
+            (COLOUR, *where_is(colour, "'Back to the studio'")),
+            (BRAND_STUDIO, *where_is(studio, COLOUR_LABEL, after=COLOUR_NODE)),
+        ]
+    )
+    by_file = {item[0]: item[3] for item in found}
+    assert "a call cycle (aincient_brand_specialist_colour → brand_studio → " in (
+        by_file[COLOUR].message
+    )
+    # The rest of the cycle, in the other file.
+    assert [r.path for r in by_file[COLOUR].related] == [str(folder / BRAND_STUDIO)]
+    assert [r.path for r in by_file[BRAND_STUDIO].related] == [str(folder / COLOUR)]
+    related = by_file[COLOUR].related[0]
+    assert studio[related.span.start : related.span.end] == COLOUR_LABEL
+
+
+def test_a_generic_executor_naming_no_workflow_is_reported_on_its_workflow_id(
+    tmp_path: Path,
+) -> None:
+    folder = copy_site(tmp_path)
+    config = "      config:\n        workflow_id: aincient_nowhere\n"
+    good = "      config:\n        workflow_id: aincient_weather\n"
+    runtime = "      config:\n        workflow_id: '[input.workflow]'\n"
+    colour = _add_node(
+        folder,
+        COLOUR,
+        _node("workflow_executor.1", "workflow_executor", "Run it", config)
+        + _node("workflow_executor.2", "workflow_executor", "Run weather", good)
+        + _node("workflow_executor.3", "workflow_executor", "Run chosen", runtime),
+    )
+    index = loaded(folder)
+    found = site_findings(index, "FD-CALL")
+    assert [item[:3] for item in found] == [(COLOUR, *where_is(colour, "aincient_nowhere"))]
+    assert "calls workflow 'aincient_nowhere', which the site does not have" in found[0][3].message

@@ -1,0 +1,117 @@
+"""FD-CONTRACT on copies of the real site: a renamed input port, a broken `input_ports` entry,
+a port its node does not have, an edge into a port the callee does not declare; none on the
+real site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.site import (
+    BRAND_STUDIO,
+    COLOUR,
+    COLOUR_CALL_TYPE,
+    copy_site,
+    loaded,
+    places,
+    plant,
+    site_findings,
+    where_is,
+)
+
+INPUT_PORTS = "\ninput_ports:\n"
+
+
+def test_the_real_site_has_no_contract_findings(tmp_path: Path) -> None:
+    assert places(loaded(copy_site(tmp_path)), "FD-CONTRACT") == []
+
+
+def test_a_renamed_input_port_breaks_the_call_type_and_the_required_list(
+    tmp_path: Path,
+) -> None:
+    folder = copy_site(tmp_path)
+    colour = plant(folder, COLOUR, "    name: ask\n", "    name: question\n")
+    call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
+    index = loaded(folder)
+    found = site_findings(index, "FD-CONTRACT")
+    assert [item[:3] for item in found] == sorted(
+        [
+            (COLOUR_CALL_TYPE, *where_is(call_type, "parameters:")),
+            (COLOUR_CALL_TYPE, *where_is(call_type, "ask:", after="parameters:")),
+            (COLOUR, *where_is(colour, "ask", after="  required:\n")),
+        ]
+    )
+    messages = sorted(item[3].message for item in found)
+    assert messages == sorted(
+        [
+            "parameters 'ask' of this call type is not in the input_ports of workflow "
+            "'aincient_brand_specialist_colour' ('question', 'current_state')",
+            "parameters of this call type lacks 'question', declared in the input_ports of "
+            "workflow 'aincient_brand_specialist_colour'",
+            "parameter_schema.required names 'ask', which is not an input port of this "
+            "workflow (its input_ports: 'question', 'current_state')",
+        ]
+    )
+    type_findings = [item[3] for item in found if item[0] == COLOUR_CALL_TYPE]
+    assert {r.path for f in type_findings for r in f.related} == {str(folder / COLOUR)}
+
+
+def test_an_input_ports_entry_naming_no_node_of_the_workflow(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    text = (folder / COLOUR).read_text(encoding="utf-8")
+    at = text.index(INPUT_PORTS)
+    text = text[:at] + text[at:].replace("node_id: chat_input.1", "node_id: chat_input.9", 1)
+    (folder / COLOUR).write_text(text, encoding="utf-8")
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    assert [item[:3] for item in found] == [(COLOUR, *where_is(text, "chat_input.9"))]
+    assert "input_ports 'ask' is bound to node 'chat_input.9', which this workflow does not " in (
+        found[0][3].message
+    )
+
+
+def test_an_input_ports_entry_naming_a_port_its_node_does_not_have(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    text = (folder / COLOUR).read_text(encoding="utf-8")
+    at = text.index(INPUT_PORTS)
+    text = text[:at] + text[at:].replace("port: message", "port: mesage", 1)
+    (folder / COLOUR).write_text(text, encoding="utf-8")
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    assert [item[:3] for item in found] == [(COLOUR, *where_is(text, "mesage"))]
+    message = found[0][3].message
+    assert "input port 'mesage' of \"Chat Input\" (chat_input.1), which has no such port" in message
+    # The reserved ports are every node's: binding them is no finding.
+    text = text.replace("port: mesage", "port: trigger")
+    (folder / COLOUR).write_text(text, encoding="utf-8")
+    assert places(loaded(folder), "FD-CONTRACT") == []
+
+
+def test_an_edge_into_a_port_the_callee_does_not_declare(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    handle = "aincient_brand_specialist_colour.1-input-current_state"
+    studio = plant(
+        folder,
+        BRAND_STUDIO,
+        "targetHandle: flowdrop_workflow_executor_flowdrop_workflow_" + handle,
+        "targetHandle: flowdrop_workflow_executor_flowdrop_workflow_"
+        + handle.replace("current_state", "current_mood"),
+    )
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    token = "flowdrop_workflow_executor_flowdrop_workflow_" + handle.replace(
+        "current_state", "current_mood"
+    )
+    assert [item[:3] for item in found] == [
+        (BRAND_STUDIO, *where_is(studio, token, after="targetHandle: " + token))
+    ]
+    assert "edge into input port 'current_mood' of" in found[0][3].message
+    assert found[0][3].related[0].path == str(folder / COLOUR)
+
+
+def test_an_output_name_the_call_type_lacks(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    plant(folder, COLOUR, "    name: slice\n", "    name: palette\n")
+    call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
+    assert places(loaded(folder), "FD-CONTRACT") == sorted(
+        [
+            (COLOUR_CALL_TYPE, *where_is(call_type, "outputs:")),
+            (COLOUR_CALL_TYPE, *where_is(call_type, "slice:", after="outputs:")),
+        ]
+    )

@@ -1,0 +1,92 @@
+"""A copy of the real site (tests/corpus/atelier-cms/config/sync) to plant edits in, and where a
+site finding is, as a file name and a line and column computed from the text."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from flowdrop_lsp.core.config.node_types import is_definition_file
+from flowdrop_lsp.core.domain.site_facts import NodeTypeFacts, WorkflowFacts
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.workspace.site import SiteIndex, read_facts, syntax_of_path
+from tests.support.builders import CORPUS_CONFIG
+
+WORKFLOW = "flowdrop_workflow.flowdrop_workflow.{}.yml"
+NODE_TYPE = "flowdrop_node_type.flowdrop_node_type.{}.yml"
+COLOUR = WORKFLOW.format("aincient_brand_specialist_colour")
+BRAND_STUDIO = WORKFLOW.format("brand_studio")
+COLOUR_CALL_TYPE_ID = (
+    "flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_colour"
+)
+COLOUR_CALL_TYPE = NODE_TYPE.format(COLOUR_CALL_TYPE_ID)
+
+
+def copy_site(tmp_path: Path) -> Path:
+    """A fresh copy of the real site's folder."""
+    folder = tmp_path / "sync"
+    shutil.copytree(CORPUS_CONFIG, folder)
+    return folder
+
+
+def plant(folder: Path, name: str, old: str, new: str, count: int = 1) -> str:
+    """Replace `old` (which must occur at least `count` times) by `new` in file `name`, the
+    first `count` times; answer the new text."""
+    path = folder / name
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) >= count, f"{old!r} not in {name}"
+    text = text.replace(old, new, count)
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+# The facts of a file's text, read once per test run: a copy of the site is mostly the same
+# files, and reading the real site's YAML is what a test would spend its time on. (The facts'
+# spans are offsets into the text, so equal texts give equal facts.)
+_FACTS: dict[tuple[str, str], WorkflowFacts | NodeTypeFacts | None] = {}
+
+
+def loaded(folder: Path) -> SiteIndex:
+    """An index of `folder`, read as `SiteIndex.load` reads it."""
+    index = SiteIndex(folder)
+    for path in index.scan():
+        text = path.read_text(encoding="utf-8")
+        key = (path.name, text)
+        if key not in _FACTS:
+            _FACTS[key] = read_facts(text, syntax_of_path(path), is_definition_file(path))
+        index.update(path, text, _FACTS[key])
+    return index
+
+
+def position(text: str, offset: int) -> tuple[int, int]:
+    """0-based line and column (code points) of `offset`."""
+    line = text.count("\n", 0, offset)
+    return line, offset - (text.rfind("\n", 0, offset) + 1)
+
+
+def where_is(text: str, needle: str, after: str = "", nth: int = 0) -> tuple[int, int]:
+    """The line and column of the `nth` occurrence of `needle` after the first `after`."""
+    at = text.index(after) if after else 0
+    for _ in range(nth + 1):
+        at = text.index(needle, at + (1 if _ else 0))
+    return position(text, at)
+
+
+def site_findings(index: SiteIndex, code: str) -> list[tuple[str, int, int, Finding]]:
+    """Every finding of `code` in the site: (file name, line, column, finding), sorted."""
+    found = []
+    for path in index.files:
+        text = index.text(path) or ""
+        for finding in index.findings(path):
+            if finding.code == code:
+                line, column = position(text, finding.span.start)
+                found.append((Path(path).name, line, column, finding))
+    return sorted(found, key=lambda item: item[:3])
+
+
+def places(index: SiteIndex, code: str) -> list[tuple[str, int, int]]:
+    return [item[:3] for item in site_findings(index, code)]
+
+
+def all_findings(index: SiteIndex) -> list[Finding]:
+    return [finding for path in index.files for finding in index.findings(path)]
