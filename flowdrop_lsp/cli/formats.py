@@ -18,6 +18,7 @@ can be mistaken for.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -56,8 +57,9 @@ class FileResult:
     # (a site's cross-file findings): their positions are counted in those texts.
     related_texts: Mapping[str, str] = field(default_factory=dict, compare=False)
 
-    @property
+    @functools.cached_property
     def lines(self) -> LineIndex:
+        # Once per result: a report is often written twice (a file, and the text on stdout).
         return LineIndex(self.text)
 
     def related_place(

@@ -51,7 +51,12 @@ from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
 from flowdrop_lsp.core.workspace.batch import Batch, analyse_file
-from flowdrop_lsp.core.workspace.cache import CACHE_DIR_ENV, CACHE_DIR_NAME, ResultCache
+from flowdrop_lsp.core.workspace.cache import (
+    CACHE_DIR_ENV,
+    CACHE_DIR_NAME,
+    ResultCache,
+    registry_fingerprint,
+)
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver, unknown_rule_codes
 from flowdrop_lsp.core.workspace.site import SiteIndex
 
@@ -341,6 +346,18 @@ def _cache(args: argparse.Namespace, resolver: SettingsResolver) -> ResultCache 
     return ResultCache((project.parent if project else Path.cwd()) / CACHE_DIR_NAME)
 
 
+def _registry_print(
+    resolver: SettingsResolver, path: Path, folder: Path | None, prints: dict[Path, str]
+) -> str:
+    """The fingerprint of the node-type registry a file is checked against (once per folder)."""
+    if folder is None:
+        return ""
+    found = prints.get(folder)
+    if found is None:
+        found = prints[folder] = registry_fingerprint(resolver.registry_for(path))
+    return found
+
+
 def _related_texts(site: SiteIndex | None, findings: Sequence[Finding]) -> dict[str, str]:
     """The texts of the other files the findings' related locations point into."""
     found: dict[str, str] = {}
@@ -432,6 +449,7 @@ def run_check(args: argparse.Namespace) -> int:
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
+    prints: dict[Path, str] = {}
     # 1. Read each candidate (its settings, bytes and text), in walk order.
     slots: list[FileResult | Checked] = []
     for item in items:
@@ -463,14 +481,17 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
             continue
         _note_node_types(resolver, item.path, args.verbose, noted)
-        registry = None if str(item.path) == "-" else resolver.registry_for(item.path)
+        folder = None if str(item.path) == "-" else item.path.parent.resolve()
+        registry = _registry_print(resolver, item.path, folder, prints)
         syntax = syntax_of(display)
         allow_comments = item.path.suffix == ".jsonc"
         if args.verbose:  # (the graph of a fresh analysis: this output is for a person)
             analysis = analyze(text, settings, allow_comments=allow_comments, syntax=syntax)
             _verbose_graph(display, analysis)
         slots.append(
-            Checked(item.path, display, settings, text, data, syntax, allow_comments, registry)
+            Checked(
+                item.path, display, settings, text, data, syntax, allow_comments, registry, folder
+            )
         )
     # 2. Each file's own analysis (cached, in parallel), 3. the sites' cross-file findings.
     checked = [slot for slot in slots if isinstance(slot, Checked)]

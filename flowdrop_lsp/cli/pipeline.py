@@ -15,12 +15,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flowdrop_lsp.core.config.node_types import NodeTypeRegistry, is_definition_file
+from flowdrop_lsp.core.config.node_types import is_definition_file
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import apply_settings
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, FileAnalysis, analyse_file
-from flowdrop_lsp.core.workspace.cache import registry_fingerprint
 from flowdrop_lsp.core.workspace.site import SiteIndex, is_site_file, is_workflow_config_file
 
 
@@ -35,7 +34,8 @@ class Checked:
     data: bytes
     syntax: str
     allow_comments: bool
-    registry: NodeTypeRegistry | None = None
+    registry: str = ""  # the node-type registry's fingerprint (cache.registry_fingerprint)
+    folder: Path | None = None  # its folder, resolved (None: standard input)
     analysis: FileAnalysis | None = None
     # Its cross-file findings (settings applied) and the site it belongs to.
     site_findings: tuple[Finding, ...] = ()
@@ -48,7 +48,8 @@ class Checked:
     @property
     def absolute(self) -> str:
         """The path the site index knows the file by (its folder resolved, as `scan` gives)."""
-        return str(self.path.parent.resolve() / self.path.name)
+        folder = self.folder if self.folder is not None else self.path.parent.resolve()
+        return str(folder / self.path.name)
 
     @property
     def in_site(self) -> bool:
@@ -63,7 +64,7 @@ class Checked:
             self.syntax,
             self.allow_comments,
             site_file=not self.is_stdin and is_workflow_config_file(self.path),
-            registry=registry_fingerprint(self.registry),
+            registry=self.registry,
         )
 
     def findings(self) -> tuple[Finding, ...]:
@@ -103,7 +104,7 @@ class SitePass:
         for checked in files:
             if not checked.in_site:
                 continue
-            folder = checked.path.parent.resolve()
+            folder = checked.folder or checked.path.parent.resolve()
             entry = self.folders.setdefault(folder, _Folder(os.path.dirname(checked.display)))
             entry.files.append(checked)
         for folder, entry in self.folders.items():
