@@ -18,12 +18,13 @@ can be mistaken for.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 from urllib.parse import quote
@@ -31,7 +32,7 @@ from urllib.parse import quote
 from flowdrop_lsp import __version__
 from flowdrop_lsp.core.config.baseline import fingerprints
 from flowdrop_lsp.core.config.settings import DEFAULT_DOCS_URL
-from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
     RULES_BY_CODE,
@@ -52,10 +53,32 @@ class FileResult:
     text: str
     findings: tuple[Finding, ...]
     docs_url: str = DEFAULT_DOCS_URL
+    # The texts of the other files (absolute path → text) that related locations point into
+    # (a site's cross-file findings): their positions are counted in those texts.
+    related_texts: Mapping[str, str] = field(default_factory=dict, compare=False)
 
-    @property
+    @functools.cached_property
     def lines(self) -> LineIndex:
+        # Once per result: a report is often written twice (a file, and the text on stdout).
         return LineIndex(self.text)
+
+    def related_place(
+        self, related: RelatedLocation, lines: LineIndex
+    ) -> tuple[str | None, LineIndex]:
+        """Where a related location is: (the other file's path as shown, its lines), or (None,
+        this file's lines) when it is in this file."""
+        if related.path is None:
+            return None, lines
+        text = self.related_texts.get(related.path, "")
+        return shown_path(related.path), LineIndex(text)
+
+
+def shown_path(path: str) -> str:
+    """An absolute path as reports show paths: relative to the working directory when under it."""
+    try:
+        return os.path.relpath(path) if Path(path).is_relative_to(Path.cwd()) else path
+    except ValueError:
+        return path
 
 
 @dataclass(frozen=True)
@@ -228,15 +251,21 @@ def finding_json(result: FileResult, finding: Finding, lines: LineIndex) -> dict
             }
             for fix in finding.fixes
         ],
-        "related": [
-            {"range": _range(lines, r.span), "message": r.message} for r in finding.related
-        ],
+        "related": [_related_json(result, r, lines) for r in finding.related],
     }
     url = shared_rule_url(finding.code, result.docs_url)
     if url is not None:
         item["url"] = url
     for key, value in finding.extra:
         item[key] = list(value) if isinstance(value, tuple) else value
+    return item
+
+
+def _related_json(result: FileResult, related: RelatedLocation, lines: LineIndex) -> dict[str, Any]:
+    path, where = result.related_place(related, lines)
+    item: dict[str, Any] = {"range": _range(where, related.span), "message": related.message}
+    if path is not None:  # in another file of the site
+        item = {"path": path, **item}
     return item
 
 
@@ -315,12 +344,33 @@ def _sarif_region(lines: LineIndex, span: Span) -> dict[str, int]:
     }
 
 
+def _sarif_related(
+    index: int,
+    related: RelatedLocation,
+    result: FileResult,
+    lines: LineIndex,
+    where: dict[str, Any],
+    root: Path,
+) -> dict[str, Any]:
+    path, other_lines = result.related_place(related, lines)
+    return {
+        "id": index,
+        "message": {"text": related.message},
+        "physicalLocation": {
+            "artifactLocation": where if path is None else artifact_location(path, root),
+            "region": _sarif_region(other_lines, related.span),
+        },
+    }
+
+
 def _sarif_result(
     finding: Finding,
+    result: FileResult,
     lines: LineIndex,
     where: dict[str, Any],
     rule_index: dict[str, int],
     fingerprint: str,
+    root: Path,
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {"ruleId": finding.code}
     if finding.code in rule_index:  # a code outside the rule table gets no (invalid) index
@@ -338,14 +388,7 @@ def _sarif_result(
     entry["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint}
     if finding.related:
         entry["relatedLocations"] = [
-            {
-                "id": index,
-                "message": {"text": related.message},
-                "physicalLocation": {
-                    "artifactLocation": where,
-                    "region": _sarif_region(lines, related.span),
-                },
-            }
+            _sarif_related(index, related, result, lines, where, root)
             for index, related in enumerate(finding.related)
         ]
     if finding.fixes:
@@ -402,7 +445,9 @@ def format_sarif(
         where = artifact_location(result.path, root)
         prints = fingerprints(result.findings, where["uri"])
         for finding, fingerprint in zip(result.findings, prints, strict=True):
-            sarif_results.append(_sarif_result(finding, lines, where, rule_index, fingerprint))
+            sarif_results.append(
+                _sarif_result(finding, result, lines, where, rule_index, fingerprint, root)
+            )
     invocation: dict[str, Any] = {"executionSuccessful": not failures}
     if failures:
         invocation["toolExecutionNotifications"] = [

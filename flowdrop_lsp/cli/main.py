@@ -14,27 +14,35 @@ import argparse
 import difflib
 import functools
 import os
-import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
 
 from flowdrop_lsp.cli.formats import (
     FORMATS,
-    FORMATTERS,
     STDIN_DISPLAY,
     FileFailure,
     FileResult,
     fix_summary,
-    format_statistics,
-    format_text,
-    summary,
+)
+from flowdrop_lsp.cli.pipeline import Checked, SitePass, analyse_all
+from flowdrop_lsp.cli.report import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    ReadOnlyError,
+    Reporter,
+    emit,
+    err,
+    relative,
+    use_color,
+    write_atomically,
+    write_baseline,
+    write_report,
 )
 from flowdrop_lsp.core.analysis import Analysis, analyze
-from flowdrop_lsp.core.config.baseline import Baseline, BaselineError, baseline_json
+from flowdrop_lsp.core.config.baseline import Baseline, BaselineError
 from flowdrop_lsp.core.config.node_types import NodeTypeLocator
 from flowdrop_lsp.core.config.selection import Candidate, Skipped, syntax_of, walk
 from flowdrop_lsp.core.config.settings import Settings, SettingsError
@@ -42,10 +50,17 @@ from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
+from flowdrop_lsp.core.workspace.batch import Batch, analyse_file
+from flowdrop_lsp.core.workspace.cache import (
+    CACHE_DIR_ENV,
+    CACHE_DIR_NAME,
+    ResultCache,
+    registry_fingerprint,
+)
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver, unknown_rule_codes
+from flowdrop_lsp.core.workspace.site import SiteIndex
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+__all__ = ["add_check_arguments", "run_check", "use_color"]
 
 
 def add_check_arguments(check: argparse.ArgumentParser) -> None:
@@ -112,6 +127,27 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
             "staged files), of those that still exist"
         ),
     )
+    speed = check.add_argument_group("cache and parallelism")
+    speed.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the result cache",
+    )
+    speed.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help=(
+            f"the result cache's folder (default: ${CACHE_DIR_ENV}, else {CACHE_DIR_NAME} in "
+            "the folder of the settings file, else in the working directory)"
+        ),
+    )
+    speed.add_argument(
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="analyse files in N processes (default: one per core; 1: in this process)",
+    )
     output = check.add_argument_group("output")
     output.add_argument(
         "-o",
@@ -153,6 +189,18 @@ def _codes(value: str) -> tuple[str, ...]:
     return codes
 
 
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of processes (1 or more), not {value!r}"
+        )
+    return jobs
+
+
 @dataclass(frozen=True)
 class RuleChoice:
     """The command line's `--select`, `--extend-select` and `--ignore`, applied to each file's
@@ -184,17 +232,6 @@ class RuleChoice:
         return replace(settings, ignore=ignored | self.ignore)
 
 
-def use_color(choice: str, stream: TextIO) -> bool:
-    """`--color`: always, never, or (auto) on a terminal unless NO_COLOR is set and not empty
-    (no-color.org; an explicit `--color=always` wins over it)."""
-    if choice != "auto":
-        return choice == "always"
-    if os.environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
 def _resolver(config: Path | None) -> SettingsResolver:
     """The CLI's settings, strict: a bad settings file raises SettingsError naming it (exit 2).
     Paths are resolved, as the walk resolves the folders it finds; `per-file-ignores` without a
@@ -217,72 +254,21 @@ def _settings_of_path(resolver: SettingsResolver, path: Path) -> Settings:
     return resolver.for_workflow(path)
 
 
-def _read(path: Path) -> str:
+def _read(path: Path) -> bytes:
     if str(path) == "-":
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is not None:  # bytes, so that \r\n survives as it does for files
-            return buffer.read().decode("utf-8")
-        return sys.stdin.read()
+            return bytes(buffer.read())
+        return sys.stdin.read().encode("utf-8", "surrogatepass")
     # Bytes decoded whole: \r\n stays (spans count it), and a decoding error has the whole
     # content and the error's offset in it.
-    return path.read_bytes().decode("utf-8")
-
-
-class ReadOnlyError(OSError):
-    """A file `--fix` must not change: the user made it read-only."""
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Replace the file `path` names with `text` so that a reader never sees a half-written
-    file. A symbolic link stays a link: its target is what changes. The file keeps its mode; a
-    read-only file is refused (root could write it, but the user said not to)."""
-    target = path.resolve()
-    mode = target.stat().st_mode
-    if not mode & 0o222:
-        raise ReadOnlyError(f"{target} is read-only; not changed")
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode & 0o7777)
-        os.replace(temporary, target)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
-def _printable(text: str) -> str:
-    """`text` writable as UTF-8: a lone surrogate (a label's half-typed `\\ud83d` escape, decoded)
-    is written as that escape again."""
-    if not _LONE_SURROGATE.search(text):
-        return text
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _emit(stream: TextIO, text: str) -> None:
-    """Write the report; a reader that went away (`check | head -1`) ends it quietly, and the
-    exit code still says what was found."""
-    try:
-        stream.write(_printable(text))
-        stream.flush()
-    except BrokenPipeError:
-        # Later writes (and the interpreter's own flush at exit) go nowhere instead of raising.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-        os.close(devnull)
-
-
-def _err(text: str) -> None:
-    print(_printable(text), file=sys.stderr)
+    return path.read_bytes()
 
 
 def _verbose_graph(display: str, analysis: Analysis) -> None:
     graph = analysis.graph
     if not graph.consumers:
-        _err(f"{display}: no tool edges")
+        err(f"{display}: no tool edges")
     for consumer in graph.consumers:
         flat = analysis.context.flat(consumer)
         tools = []
@@ -292,7 +278,7 @@ def _verbose_graph(display: str, analysis: Analysis) -> None:
             route = flat.route(leaf)
             via = f" via {' > '.join(route)}" if route else ""
             tools.append(f"{name} ({leaf}{via})")
-        _err(
+        err(
             f"{display}: consumer {analysis.context.describe(consumer)} sees {len(tools)} tools: {', '.join(tools)}"
         )
 
@@ -311,20 +297,13 @@ def _note_node_types(
     noted.add(key)
     if registry is None:
         if verbose:
-            folder = _relative(path.resolve().parent)
-            _err(f"{folder}: no node-type definitions found: built-in defaults")
+            folder = relative(path.resolve().parent)
+            err(f"{folder}: no node-type definitions found: built-in defaults")
         return
     for problem in registry.problems:
-        _err(f"flowdrop-lsp: warning: node types: {problem}")
+        err(f"flowdrop-lsp: warning: node types: {problem}")
     if verbose:
-        _err(f"node types: {registry.describe(Path.cwd())}")
-
-
-def _relative(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd())) or "."
-    except ValueError:
-        return str(path)
+        err(f"node types: {registry.describe(Path.cwd())}")
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
@@ -340,7 +319,7 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
 
 
 def _settings_of_file(
-    resolver: SettingsResolver, choice: RuleChoice, path: Path, stdin_filename: str
+    resolver: SettingsResolver, choice: RuleChoice, path: Path, stdin_filename: str = ""
 ) -> Settings:
     """The settings in force for one file: its folder's, the command line's rule choice, and
     the `per-file-ignores` matching it (standard input: matching its `--stdin-filename`)."""
@@ -351,34 +330,90 @@ def _settings_of_file(
     return resolver.with_file_ignores(settings, named)
 
 
-class _Reporter:
-    """Findings as reported: without the ones a `--baseline` lists (counted)."""
-
-    def __init__(self, baseline: Baseline | None) -> None:
-        self.baseline = baseline
-        self.suppressed = 0
-
-    def peek(self, display: str, findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
-        if self.baseline is None:
-            return findings
-        return self.baseline.split(display, findings, count=False)[0]
-
-    def result(
-        self, display: str, text: str, findings: tuple[Finding, ...], docs: str
-    ) -> FileResult:
-        if self.baseline is not None:
-            findings, suppressed = self.baseline.split(display, findings)
-            self.suppressed += suppressed
-        return FileResult(display, text, findings, docs)
-
-
-def _write_output_file(path: Path, text: str) -> str | None:
-    """Write a report file; the error message when it cannot be written."""
+def _cache(args: argparse.Namespace, resolver: SettingsResolver) -> ResultCache | None:
+    """The result cache: `--cache-dir`, else $FLOWDROP_LSP_CACHE_DIR, else `.flowdrop_lsp_cache`
+    in the project's folder (the settings file's, else the working directory); none with
+    `--no-cache`."""
+    if args.no_cache:
+        return None
+    chosen = args.cache_dir or os.environ.get(CACHE_DIR_ENV)
+    if chosen:
+        return ResultCache(Path(chosen))
     try:
-        path.write_text(text, encoding="utf-8", newline="")
-    except OSError as error:
-        return f"cannot write {path}: {error}"
-    return None
+        project = resolver.project_file(Path.cwd())
+    except OSError:
+        project = None
+    return ResultCache((project.parent if project else Path.cwd()) / CACHE_DIR_NAME)
+
+
+def _registry_print(
+    resolver: SettingsResolver, path: Path, folder: Path | None, prints: dict[Path, str]
+) -> str:
+    """The fingerprint of the node-type registry a file is checked against (once per folder)."""
+    if folder is None:
+        return ""
+    found = prints.get(folder)
+    if found is None:
+        found = prints[folder] = registry_fingerprint(resolver.registry_for(path))
+    return found
+
+
+def _related_texts(site: SiteIndex | None, findings: Sequence[Finding]) -> dict[str, str]:
+    """The texts of the other files the findings' related locations point into."""
+    found: dict[str, str] = {}
+    for finding in findings:
+        for related in finding.related:
+            if related.path is not None and site is not None and related.path not in found:
+                text = site.text(related.path)
+                if text is not None:
+                    found[related.path] = text
+    return found
+
+
+def _fix_and_record(
+    args: argparse.Namespace,
+    checked: Checked,
+    sites: SitePass,
+    reporter: Reporter,
+    results: list[FileResult],
+    diffs: list[str],
+) -> FileFailure | None:
+    """One file's findings as reported, its fixes applied (`--fix`) or shown (`--diff`); the
+    failure when the fixed file could not be written."""
+    display, text = checked.display, checked.text
+    # Fixes only for what is reported: a finding the baseline lists is left alone.
+    reported = reporter.peek(display, checked.findings())
+    edits = preferred_edits(reported) if (args.fix or args.diff) else []
+    failure = None
+    if args.fix and checked.is_stdin:
+        # stdin has no file to write back to: the (fixed) document goes to stdout, always.
+        if edits:
+            text = apply_edits(text, edits)
+            sites.refresh(checked, text, analyse_file(checked.job(text)))
+        sys.stdout.write(text)
+    elif edits:
+        fixed = apply_edits(text, edits)
+        if args.diff:
+            lines = text.splitlines(keepends=True), fixed.splitlines(keepends=True)
+            diffs.append("".join(difflib.unified_diff(*lines, display, display)))
+        else:
+            try:
+                write_atomically(checked.path, fixed)
+            except ReadOnlyError as error:
+                failure = FileFailure(display, f"cannot fix {display}: {error}")
+            except OSError as error:
+                failure = FileFailure(display, f"cannot write {display}: {error}")
+            else:
+                fixed_now = [f for f in reported if f.preferred_fix]
+                err(fix_summary(display, fixed_now, len(edits)))
+                # Analysed afresh (never from the cache): the file as it is now.
+                sites.refresh(checked, fixed, analyse_file(checked.job(fixed)))
+    findings = checked.findings()
+    related = _related_texts(checked.site, findings)
+    results.append(
+        reporter.result(display, checked.text, findings, checked.settings.docs_url, related)
+    )
+    return failure
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -398,7 +433,7 @@ def run_check(args: argparse.Namespace) -> int:
         except BaselineError as error:
             print(f"flowdrop-lsp: {error}", file=sys.stderr)
             return EXIT_USAGE
-    reporter = _Reporter(baseline)
+    reporter = Reporter(baseline)
     choice = RuleChoice.from_args(args)
     results: list[FileResult] = []
     failures: list[FileFailure] = []
@@ -414,16 +449,20 @@ def run_check(args: argparse.Namespace) -> int:
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
+    prints: dict[Path, str] = {}
+    # 1. Read each candidate (its settings, bytes and text), in walk order.
+    slots: list[FileResult | Checked] = []
     for item in items:
         if isinstance(item, Skipped):
             if args.verbose:
-                _err(f"skipped {item.path}: {item.reason}")
+                err(f"skipped {item.path}: {item.reason}")
             continue
         assert isinstance(item, Candidate)
         display = args.stdin_filename if str(item.path) == "-" else str(item.path)
         try:
             settings = _settings_of_file(resolver, choice, item.path, args.stdin_filename)
-            text = _read(item.path)
+            data = _read(item.path)
+            text = data.decode("utf-8")
         except SettingsError as error:
             print(f"flowdrop-lsp: {error}", file=sys.stderr)
             return EXIT_USAGE
@@ -435,73 +474,61 @@ def run_check(args: argparse.Namespace) -> int:
             shown = raw.decode("utf-8", "replace")
             finding = undecodable_finding(shown, offset, raw[error.start] if raw else 0)
             findings = (finding,) if finding.code not in settings.ignore else ()
-            results.append(reporter.result(display, shown, findings, settings.docs_url))
+            slots.append(FileResult(display, shown, findings, settings.docs_url))
             continue
         except OSError as error:
             failures.append(FileFailure(display, f"cannot read {display}: {error}"))
             print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
             continue
         _note_node_types(resolver, item.path, args.verbose, noted)
+        folder = None if str(item.path) == "-" else item.path.parent.resolve()
+        registry = _registry_print(resolver, item.path, folder, prints)
         syntax = syntax_of(display)
         allow_comments = item.path.suffix == ".jsonc"
-        analysis = analyze(text, settings, allow_comments=allow_comments, syntax=syntax)
-        if args.verbose:
+        if args.verbose:  # (the graph of a fresh analysis: this output is for a person)
+            analysis = analyze(text, settings, allow_comments=allow_comments, syntax=syntax)
             _verbose_graph(display, analysis)
-        # Fixes only for what is reported: a finding the baseline lists is left alone.
-        reported = reporter.peek(display, analysis.findings)
-        edits = preferred_edits(reported) if (args.fix or args.diff) else []
-        if args.fix and str(item.path) == "-":
-            # stdin has no file to write back to: the (fixed) document goes to stdout, always.
-            if edits:
-                text = apply_edits(text, edits)
-                analysis = analyze(text, settings, allow_comments=False, syntax=syntax)
-            sys.stdout.write(text)
-            results.append(reporter.result(display, text, analysis.findings, settings.docs_url))
+        slots.append(
+            Checked(
+                item.path, display, settings, text, data, syntax, allow_comments, registry, folder
+            )
+        )
+    # 2. Each file's own analysis (cached, in parallel), 3. the sites' cross-file findings.
+    checked = [slot for slot in slots if isinstance(slot, Checked)]
+    batch = Batch(_cache(args, resolver), args.jobs)
+    analyse_all(batch, checked)
+    sites = SitePass(batch)
+    sites.run(checked)
+    # 4. Fixes, then the results in walk order.
+    for slot in slots:
+        if isinstance(slot, FileResult):
+            results.append(reporter.result(slot.path, slot.text, slot.findings, slot.docs_url))
             continue
-        if edits:
-            fixed = apply_edits(text, edits)
-            if args.diff:
-                diffs.append(
-                    "".join(
-                        difflib.unified_diff(
-                            text.splitlines(keepends=True),
-                            fixed.splitlines(keepends=True),
-                            display,
-                            display,
-                        )
-                    )
-                )
-            else:
-                try:
-                    _write_atomically(item.path, fixed)
-                except ReadOnlyError as error:
-                    failures.append(FileFailure(display, f"cannot fix {display}: {error}"))
-                    print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
-                except OSError as error:
-                    failures.append(FileFailure(display, f"cannot write {display}: {error}"))
-                    print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
-                else:
-                    fixed_now = [f for f in reported if f.preferred_fix]
-                    _err(fix_summary(display, fixed_now, len(edits)))
-                    text = fixed
-                    analysis = analyze(text, settings, allow_comments=allow_comments, syntax=syntax)
-        results.append(reporter.result(display, text, analysis.findings, settings.docs_url))
+        failure = _fix_and_record(args, slot, sites, reporter, results, diffs)
+        if failure is not None:
+            failures.append(failure)
+            print(f"flowdrop-lsp: {failure.message}", file=sys.stderr)
+    walked = [Path(raw).resolve() for raw in args.paths if raw != "-" and Path(raw).is_dir()]
+    settings_of = functools.partial(_settings_of_file, resolver, choice, stdin_filename="")
+    for display, text, found, settings, site in sites.extra_results(walked, settings_of):
+        related = _related_texts(site, found)
+        results.append(reporter.result(display, text, found, settings.docs_url, related))
     if not any(isinstance(item, Candidate) for item in items) and not args.quiet:
-        _err(
+        err(
             "flowdrop-lsp: no workflow files to check in "
             + ", ".join(args.paths)
             + " (files matching the `files` globs, or JSON shaped like a FlowDrop workflow)"
         )
     if args.write_baseline:
-        return _write_baseline(args, results, failures)
+        return write_baseline(args, results, failures)
     if args.diff:
-        _emit(sys.stdout, "".join(diffs))
+        emit(sys.stdout, "".join(diffs))
     else:
-        failed = _report(args, results, failures, report, reporter.suppressed)
+        failed = write_report(args, results, failures, report, reporter.suppressed)
         if failed:
             return EXIT_USAGE
     if baseline is not None and baseline.unmatched and not args.quiet:
-        _err(
+        err(
             f"flowdrop-lsp: {baseline.unmatched} baseline entr"
             f"{'ies' if baseline.unmatched != 1 else 'y'} matched no finding in the files "
             "checked (fixed since); --write-baseline with those files drops them"
@@ -510,80 +537,3 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     has_errors = any(f.severity == Severity.ERROR for r in results for f in r.findings)
     return EXIT_ERRORS if has_errors and not args.exit_zero else EXIT_OK
-
-
-def _report(
-    args: argparse.Namespace,
-    results: list[FileResult],
-    failures: list[FileFailure],
-    stream: TextIO,
-    suppressed: int,
-) -> bool:
-    """Write the report (to `--output-file` and/or `stream`); False when the file could not be
-    written."""
-    root = Path.cwd()
-    # With nothing read, "no problems in 0 files" would read as a pass: stderr says what
-    # happened (no workflow found, or the I/O error and exit code 2).
-    closing = summary(results, suppressed) + "\n" if results and not args.quiet else ""
-    if args.statistics:
-        report = format_statistics(results, args.format)
-    else:
-        report = FORMATTERS[args.format](results, failures, root=root)
-    if args.format == "text" and not args.statistics:
-        report += closing
-    if args.output_file is not None:
-        error = _write_output_file(args.output_file, report)
-        if error:
-            _err(f"flowdrop-lsp: {error}")
-            return True
-        if args.quiet:
-            return False
-        # The file is for a machine (SARIF for code scanning): the log gets the text report.
-        color = use_color(args.color, stream)
-        _emit(stream, format_text(results, failures, root=root, color=color) + closing)
-        return False
-    if args.format == "text" and not args.statistics:
-        color = use_color(args.color, stream)
-        report = format_text(results, failures, root=root, color=color) + closing
-    _emit(stream, report)
-    if suppressed and args.format != "text" and not args.quiet:
-        _err(
-            f"flowdrop-lsp: {suppressed} finding{'s' if suppressed != 1 else ''} suppressed by the baseline"
-        )
-    return False
-
-
-def _write_baseline(
-    args: argparse.Namespace, results: list[FileResult], failures: list[FileFailure]
-) -> int:
-    target: Path = args.write_baseline
-    kept: list[dict[str, object]] = []
-    if target.exists():  # the entries of the files this run did not check are kept
-        try:
-            earlier = Baseline.read(target)
-        except BaselineError as unreadable:
-            _err(f"flowdrop-lsp: {unreadable}; not overwritten")
-            return EXIT_USAGE
-        # A file that could not be read was not checked: its entries stay as they were.
-        kept = earlier.kept_items(r.path for r in results)
-    folder = target.resolve().parent
-    text = baseline_json(((r.path, r.findings) for r in results), folder, kept)
-    error = _write_output_file(target, text)
-    if error:
-        _err(f"flowdrop-lsp: {error}")
-        return EXIT_USAGE
-    if not args.quiet:
-        count = sum(len(r.findings) for r in results)
-        files = len({r.path for r in results if r.findings})
-        kept_files = len({item["path"] for item in kept})
-        also = (
-            f"; kept {len(kept)} entr{'ies' if len(kept) != 1 else 'y'} of {kept_files} "
-            f"file{'s' if kept_files != 1 else ''} not checked"
-            if kept
-            else ""
-        )
-        _err(
-            f"flowdrop-lsp: wrote {count} finding{'s' if count != 1 else ''} in {files} "
-            f"file{'s' if files != 1 else ''} to {target}{also}"
-        )
-    return EXIT_USAGE if failures else EXIT_OK

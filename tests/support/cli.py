@@ -5,10 +5,13 @@ from __future__ import annotations
 import io
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from flowdrop_lsp.core.domain.site_facts import SiteContext
+from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.entry import main
 from tests.support.builders import (
     FIXTURES,
@@ -43,3 +46,61 @@ def copy(tmp_path: Path, source: Path, name: str | None = None) -> Path:
 
 def set_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+SITE = Path(__file__).resolve().parents[1] / "corpus" / "atelier-cms" / "config" / "sync"
+WORKFLOW_PREFIX = "flowdrop_workflow.flowdrop_workflow."
+# The stand-in cross-file rule reports under a real code (so that settings can name it); its
+# messages start with "fake: ".
+FAKE_CODE = "R13"
+
+
+def copy_site(target: Path, copies: int = 0, broken_every: int = 0) -> Path:
+    """The real site's files in `target`; with `copies`, each workflow again `copies` times
+    under new ids (`<id>_c<n>`), and with `broken_every`, every n-th copy cut short (a YAML
+    error planted)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for source in sorted(SITE.iterdir()):
+        shutil.copyfile(source, target / source.name)
+    planted = 0
+    for source in sorted(SITE.glob(WORKFLOW_PREFIX + "*.yml")):
+        workflow_id = source.name[len(WORKFLOW_PREFIX) : -len(".yml")]
+        text = source.read_text(encoding="utf-8")
+        for n in range(copies):
+            new_id = f"{workflow_id}_c{n}"
+            copied = text.replace(f"\nid: {workflow_id}\n", f"\nid: {new_id}\n", 1)
+            planted += 1
+            if broken_every and planted % broken_every == 0:
+                copied += "nodes: [\n"
+            (target / f"{WORKFLOW_PREFIX}{new_id}.yml").write_text(copied, encoding="utf-8")
+    return target
+
+
+def fake_site_rule(context: SiteContext) -> Iterator[Finding]:
+    """A stand-in cross-file rule (the real ones are not the CLI's business): a workflow node
+    whose type the site defines gets a hint, related to the type's `id` in its own
+    file; a node type no workflow uses gets one on its `id`."""
+    site = context.site
+    if context.workflow is not None:
+        for node in context.workflow.nodes:
+            if node.type_id is None:
+                continue
+            defined = site.node_type(node.type_id.value)
+            if defined is None or defined.facts.id is None:
+                continue
+            yield Finding(
+                FAKE_CODE,
+                Severity.HINT,
+                f"fake: node {node.display} uses type {node.type_id.value}",
+                node.type_id.span,
+                related=(RelatedLocation(defined.facts.id.span, "defined here", defined.path),),
+            )
+    node_type = context.node_type
+    if node_type is not None and node_type.id is not None:
+        users = getattr(site, "users_of", lambda _type: [])(node_type.id.value)
+        if not users:
+            yield Finding(FAKE_CODE, Severity.ERROR, "fake: no workflow uses it", node_type.id.span)
+
+
+def use_fake_site_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("flowdrop_lsp.core.workspace.site.SITE_RULES", ((None, fake_site_rule),))

@@ -34,6 +34,7 @@ from dataclasses import replace
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import ToolGraph
 from flowdrop_lsp.core.domain.model import looks_like_workflow
+from flowdrop_lsp.core.domain.site_facts import WorkflowFacts, workflow_facts
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -81,8 +82,13 @@ class WorkflowDocument(IncrementalEdits):
         allow_comments: bool = False,
         syntax: str = "json",
         freeze_after_read: bool = False,
+        site_facts: bool = False,
     ) -> None:
         self.settings = settings or Settings()
+        # Opt-in (the CLI, checking a site): the file's site facts (core/domain/site_facts.py)
+        # from the root of each whole read, so that the file is parsed once for both.
+        self.want_site_facts = site_facts
+        self.site_facts: WorkflowFacts | None = None
         # See `_load`: only for an owner that calls `close()` when it drops the document.
         self.freeze_after_read = freeze_after_read
         # The only part that knows the format (core.syntax.reader): "json" (JSONC with
@@ -138,6 +144,8 @@ class WorkflowDocument(IncrementalEdits):
         reading = self.reader.read(text)
         parsed = reading.parsed
         root = parsed.root
+        if self.want_site_facts:
+            self.site_facts = workflow_facts(root, text)
         # A whole, schema-valid document (the usual case) needs no per-element validation.
         self._all_valid = reading.fast and document_is_valid(to_python(root))
         self._stale = False

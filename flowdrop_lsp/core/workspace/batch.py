@@ -1,0 +1,233 @@
+"""Checking many files at once: the CLI's facade over the engine, the cache and the site index.
+
+`Batch.analyse` gives each file its single-file analysis (`FileAnalysis`: its findings, settings
+applied, and, for a workflow of a site, its site facts from the same read), taken from the cache
+(core/workspace/cache.py) when an entry matches, else computed — in a pool of worker processes
+when many files are left to compute. `Batch.site` then fills a `SiteIndex` with the facts of
+every site file of a folder (the files checked give theirs; the others are read for their facts
+alone, cached too) and the caller asks it for each file's cross-file findings.
+
+The order of the results is the order of the jobs, however they were computed: output never
+depends on the cache or the pool.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from flowdrop_lsp.core.config.node_types import is_definition_file
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.site_facts import NodeTypeFacts, WorkflowFacts
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.text.positions import Span
+from flowdrop_lsp.core.workspace.cache import (
+    ResultCache,
+    dumps,
+    entry_key,
+    loads,
+    settings_fingerprint,
+)
+from flowdrop_lsp.core.workspace.site import (
+    MAX_SITE_FILE_BYTES,
+    SiteIndex,
+    is_workflow_config_file,
+    read_facts,
+    syntax_of_path,
+)
+
+# Fewer files than this left to compute are analysed in this process: starting workers costs
+# more than it saves.
+MIN_FILES_FOR_POOL = 16
+
+Facts = WorkflowFacts | NodeTypeFacts | None
+
+
+@dataclass(frozen=True, slots=True)
+class FileAnalysis:
+    """One file's single-file analysis: its findings (spans plain offsets, settings applied,
+    sorted) and, for a workflow of a site, its site facts."""
+
+    findings: tuple[Finding, ...]
+    facts: Facts = None
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    """One file to analyse: its text and bytes, settings, syntax; `site_file` when it is a
+    workflow of a site (its facts are read from the same parse). `registry` is the node-type
+    registry's fingerprint (part of the cache key)."""
+
+    text: str
+    data: bytes
+    settings: Settings
+    syntax: str = "json"
+    allow_comments: bool = False
+    site_file: bool = False
+    registry: str = ""
+
+
+def _plain(span: Span) -> Span:
+    return span.resolve() if span.base is not None else span
+
+
+def portable(finding: Finding) -> Finding:
+    """The finding with plain spans: nothing anchored to the document's elements, so that it
+    can be pickled (for the cache, or from a worker) without the analysis behind it."""
+    return finding.map_spans(_plain)
+
+
+def analyse_file(job: AnalysisJob) -> FileAnalysis:
+    """The engine reading one file's text once: its findings and (a site's workflow) facts."""
+    document = WorkflowDocument(
+        job.text,
+        job.settings,
+        allow_comments=job.allow_comments,
+        syntax=job.syntax,
+        site_facts=job.site_file,
+    )
+    findings = tuple(portable(finding) for finding in document.findings())
+    facts = document.site_facts
+    document.close()  # freed by reference counting now, not by a later cyclic collection
+    return FileAnalysis(findings, facts)
+
+
+def _analyse_pickled(job: AnalysisJob) -> bytes:
+    """A worker's answer: the analysis already pickled as a cache entry is."""
+    return dumps(analyse_file(job))
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    # Forking starts a worker in milliseconds with everything imported; elsewhere (macOS,
+    # Windows) the platform's default start method is the safe one.
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+class Batch:
+    """The files of one run: analysed (cached, in parallel), then joined per site folder."""
+
+    def __init__(self, cache: ResultCache | None, workers: int | None = None) -> None:
+        self.cache = cache
+        self.workers = default_workers() if workers is None else max(1, workers)
+        self._fingerprints: dict[Settings, str] = {}
+        self.computed = 0  # files analysed in this run (not taken from the cache)
+
+    def key(self, job: AnalysisJob) -> str:
+        fingerprint = self._fingerprints.get(job.settings)
+        if fingerprint is None:
+            fingerprint = self._fingerprints[job.settings] = settings_fingerprint(job.settings)
+        return entry_key(
+            "analysis",
+            job.data,
+            job.syntax,
+            "comments" if job.allow_comments else "",
+            "site" if job.site_file else "",
+            fingerprint,
+            job.registry,
+        )
+
+    def analyse(self, jobs: Sequence[AnalysisJob]) -> list[FileAnalysis]:
+        """Each job's analysis, in the order of `jobs`."""
+        results: list[FileAnalysis | None] = [None] * len(jobs)
+        keys: list[str | None] = [None] * len(jobs)
+        missing: list[int] = []
+        for index, job in enumerate(jobs):
+            if self.cache is not None:
+                key = keys[index] = self.key(job)
+                found = self.cache.get(key)
+                if isinstance(found, FileAnalysis):
+                    results[index] = found
+                    continue
+            missing.append(index)
+        self.computed += len(missing)
+        for index, data in zip(missing, self._compute([jobs[i] for i in missing]), strict=True):
+            stored = keys[index]
+            if stored is not None and self.cache is not None:
+                self.cache.put(stored, data)
+            results[index] = loads(data)
+        return [result for result in results if result is not None]
+
+    def _compute(self, jobs: Sequence[AnalysisJob]) -> Iterable[bytes]:
+        if len(jobs) < MIN_FILES_FOR_POOL or self.workers < 2:
+            return [_analyse_pickled(job) for job in jobs]
+        workers = min(self.workers, len(jobs))
+        chunk = max(1, len(jobs) // (workers * 8))
+        with ProcessPoolExecutor(workers, mp_context=_pool_context()) as pool:
+            return list(pool.map(_analyse_pickled, jobs, chunksize=chunk))
+
+    # ----- the site ---------------------------------------------------------------------------
+    def facts_of(self, path: Path, text: str, data: bytes) -> Facts:
+        """The site facts of a file read for them alone (a node type, or a workflow of the
+        site not being checked), cached by its bytes."""
+        node_type = is_definition_file(path)
+        syntax = syntax_of_path(path)
+        key = entry_key("node-type" if node_type else "facts", data, syntax)
+        if self.cache is not None:
+            found = self.cache.get(key)
+            if isinstance(found, FileAnalysis):
+                return found.facts
+        facts = read_facts(text, syntax, node_type)
+        if self.cache is not None:
+            self.cache.put(key, dumps(FileAnalysis((), facts)))
+        return facts
+
+    def site(self, root: Path, known: Mapping[str, tuple[str, Facts]]) -> SiteIndex:
+        """The site index of folder `root`: every site file of it, the facts of those in
+        `known` (absolute path → text, facts) as given, the others' read from disk."""
+        index = _FreshSiteIndex(root)
+        files = index.scan()
+        index.filling = True
+        for path in files:
+            key = str(path)
+            if key in known:
+                text, facts = known[key]
+            else:
+                try:
+                    data = _read_limited(path)
+                    text = data.decode("utf-8")
+                except (OSError, UnicodeDecodeError, _TooLarge):
+                    continue
+                facts = self.facts_of(path, text, data)
+            index.update(key, text, facts)
+        index.filling = False
+        return index
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _read_limited(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_SITE_FILE_BYTES + 1)
+    if len(data) > MAX_SITE_FILE_BYTES:
+        raise _TooLarge(path)
+    return data
+
+
+class _FreshSiteIndex(SiteIndex):
+    """A site index filled in one go: while `filling`, an update asks for no dependants (the
+    index is new, no finding is kept yet to invalidate), which would rebuild the joined view
+    once per file."""
+
+    filling = False
+
+    def _dependants(self, key: str) -> set[str]:
+        return set() if self.filling else super()._dependants(key)
+
+
+def is_site_workflow(path: Path) -> bool:
+    """A workflow file of a site (named as Drupal names it): its facts join its folder's."""
+    return is_workflow_config_file(path)
