@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from flowdrop_lsp.core.analysis import apply_settings
 from flowdrop_lsp.core.config.node_types import is_definition_file
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.engine.document import apply_settings
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, FileAnalysis, analyse_file
 from flowdrop_lsp.core.workspace.site import SiteIndex, is_site_file, is_workflow_config_file
