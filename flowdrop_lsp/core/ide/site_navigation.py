@@ -277,30 +277,38 @@ class SiteNavigation:
 
     # ----- symbols ------------------------------------------------------------------------------
     def symbols(
-        self, query: str, limit: int, skip_nodes_of: frozenset[str] = frozenset()
+        self,
+        query: str,
+        limit: int,
+        skip_nodes_of: frozenset[str] = frozenset(),
+        kinds: frozenset[SymbolKind] = frozenset(SymbolKind),
     ) -> list[SiteSymbol]:
-        """Up to `limit` workflows, node types and nodes of the site whose id or label matches
-        `query` (the query's characters in order, ignoring case), in that order; the nodes of
-        the files in `skip_nodes_of` (open buffers, searched on their own) are left out."""
+        """Up to `limit` workflows, node types and nodes (of `kinds`) of the site whose id or
+        label matches `query` (the query's characters in order, ignoring case), in that order;
+        the nodes of the files in `skip_nodes_of` (open buffers, searched on their own) are left
+        out."""
         found: list[SiteSymbol] = []
-        for symbol in self._all_symbols(query, skip_nodes_of):
+        for symbol in self._all_symbols(query, skip_nodes_of, kinds):
             if len(found) >= limit:
                 break
             found.append(symbol)
         return found
 
-    def _all_symbols(self, query: str, skip_nodes_of: frozenset[str]) -> Iterator[SiteSymbol]:
+    def _all_symbols(
+        self, query: str, skip_nodes_of: frozenset[str], kinds: frozenset[SymbolKind]
+    ) -> Iterator[SiteSymbol]:
         workflows = sorted(self.index.workflow_files().items())
-        for path, facts in workflows:
+        for path, facts in workflows if SymbolKind.WORKFLOW in kinds else ():
             if facts.id is not None and matches_query(query, facts.id.value, facts.label):
                 name = facts.label or facts.id.value
                 yield SiteSymbol(name, SymbolKind.WORKFLOW, facts.id.value, path, facts.id.span)
-        for path, type_facts in sorted(self.index.node_type_files().items()):
+        node_types = self.index.node_type_files() if SymbolKind.NODE_TYPE in kinds else {}
+        for path, type_facts in sorted(node_types.items()):
             type_id = type_facts.id
             if type_id is not None and matches_query(query, type_id.value, type_facts.label):
                 name = type_facts.label or type_id.value
                 yield SiteSymbol(name, SymbolKind.NODE_TYPE, type_id.value, path, type_id.span)
-        for path, facts in workflows:
+        for path, facts in workflows if SymbolKind.NODE in kinds else ():
             if path in skip_nodes_of:
                 continue
             for node in facts.nodes:
