@@ -1,6 +1,10 @@
 """`textDocument/hover`: what a tool, a consumer, a toolbox or a gateway branch means for the
 agents (core/ide/hover.py says it), sent as the client asks.
 
+In a site's file, on a call node (its label or its type) or a calling type's `executor_plugin`,
+the called workflow follows: its label, description, contract and where it is defined
+(core/ide/site_navigation.py).
+
 Markdown when the client lists it in `hover.contentFormat`, plaintext otherwise; the range is
 the hovered token, in the negotiated position encoding. A hover never fails: on an unexpected
 problem it answers nothing and logs why.
@@ -12,8 +16,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from flowdrop_lsp.core.ide.service import combined_hover
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
+from flowdrop_lsp.lsp.definition import site_of
 from flowdrop_lsp.lsp.guard import answers_on_failure
 
 if TYPE_CHECKING:
@@ -34,12 +40,16 @@ def wants_markdown(ls: FlowdropServer) -> bool:
 
 def hover(ls: FlowdropServer, params: types.HoverParams) -> types.Hover | None:
     document = document_at(ls, params.text_document.uri)
-    if document is None or not ls.is_flowdrop(document):
+    if document is None:
         return None
     encoding = ls.encoding
     position = params.position
     offset = document.lines.offset(position.line, position.character, encoding)
-    answer = document.workflow.hover(offset, markdown=wants_markdown(ls))
+    markdown = wants_markdown(ls)
+    local = document.workflow.hover(offset, markdown) if ls.is_flowdrop(document) else None
+    site = site_of(ls, document)
+    across = site[0].hover(site[1], offset, markdown) if site is not None else None
+    answer = combined_hover(local, across)
     if answer is None:
         return None
     return types.Hover(

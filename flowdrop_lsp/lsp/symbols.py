@@ -3,9 +3,11 @@
 Document symbols: the nodes grouped by role — consumers, toolboxes, tools, other nodes (roles
 from the tool graph the analysis keeps) — each named by its label (else its id) with its id and
 type as detail, then the edges (`source → target`). Clients without hierarchical symbols get
-the same as a flat list, the group as container name. Workspace symbols: the nodes of every
-open workflow whose id or label matches the query (the query's characters in order, ignoring
-case), at most MAX_WORKSPACE_SYMBOLS of them.
+the same as a flat list, the group as container name. Workspace symbols: the workflows and node
+types of every site the server knows (the sites of the open documents included), then the
+nodes of every open workflow, then the nodes of the sites' other workflows (closed files) —
+those whose id or label matches the query (the query's characters in order, ignoring case), at
+most MAX_WORKSPACE_SYMBOLS of them.
 """
 
 from __future__ import annotations
@@ -15,10 +17,18 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.ide.service import EdgeSymbol, NodeSymbol, Role
+from flowdrop_lsp.core.ide.service import (
+    EdgeSymbol,
+    NodeSymbol,
+    Role,
+    SiteLocation,
+    SiteNavigation,
+    SymbolKind,
+)
 from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.lsp.convert import RangeSweep, to_range
 from flowdrop_lsp.lsp.current import document_at
+from flowdrop_lsp.lsp.definition import site_locations, site_path
 from flowdrop_lsp.lsp.documents import Document, uri_path
 from flowdrop_lsp.lsp.guard import answers_on_failure
 
@@ -33,6 +43,15 @@ KIND_OF_ROLE = {
     Role.TOOL: types.SymbolKind.Function,
     Role.OTHER: types.SymbolKind.Object,
 }
+
+
+KIND_OF_SITE_SYMBOL = {
+    SymbolKind.WORKFLOW: types.SymbolKind.Module,
+    SymbolKind.NODE_TYPE: types.SymbolKind.Interface,
+    SymbolKind.NODE: types.SymbolKind.Object,
+}
+_DECLARED = frozenset({SymbolKind.WORKFLOW, SymbolKind.NODE_TYPE})
+_NODES = frozenset({SymbolKind.NODE})
 
 
 def _kind(symbol: NodeSymbol | EdgeSymbol) -> types.SymbolKind:
@@ -88,6 +107,49 @@ def _file_name(uri: str) -> str:
     return path.name if path is not None else PurePosixPath(uri).name
 
 
+def _site_symbols(
+    ls: FlowdropServer,
+    sites: list[SiteNavigation],
+    query: str,
+    room: int,
+    kinds: frozenset[SymbolKind],
+    skip_nodes_of: frozenset[str] = frozenset(),
+) -> list[types.WorkspaceSymbol]:
+    found: list[types.WorkspaceSymbol] = []
+    for navigation in sites:
+        if room - len(found) <= 0:
+            break
+        symbols = [
+            symbol
+            for symbol in navigation.symbols(query, room - len(found), skip_nodes_of, kinds)
+            if navigation.index.text(symbol.path) is not None
+        ]
+        located = site_locations(
+            ls, navigation, [SiteLocation(symbol.path, symbol.span) for symbol in symbols]
+        )
+        for symbol, location in zip(symbols, located, strict=True):
+            file_name = _file_name(location.uri)
+            found.append(
+                types.WorkspaceSymbol(
+                    name=symbol.name,
+                    kind=KIND_OF_SITE_SYMBOL[symbol.kind],
+                    location=location,
+                    container_name=f"{symbol.detail} · {file_name}",
+                )
+            )
+    return found
+
+
+def _sites(ls: FlowdropServer, documents: list[Document]) -> list[SiteNavigation]:
+    """The site navigation of every site the server knows, the open documents' sites read
+    first (a site is read from disk on its first use)."""
+    for document in documents:
+        path = site_path(document.uri)
+        if path is not None:
+            ls.sites.index_for(path)
+    return [SiteNavigation(index) for index in ls.sites.indexes()]
+
+
 def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @answers_on_failure("documentSymbol", None)
@@ -108,16 +170,23 @@ def register(server: FlowdropServer) -> None:
     def workspace_symbol(
         ls: FlowdropServer, params: types.WorkspaceSymbolParams
     ) -> list[types.WorkspaceSymbol] | None:
-        found: list[types.WorkspaceSymbol] = []
-        for opened in ls.documents.all():
+        query = params.query
+        opened = ls.documents.all()
+        sites = _sites(ls, opened)
+        found = _site_symbols(ls, sites, query, MAX_WORKSPACE_SYMBOLS, _DECLARED)
+        listed: set[str] = set()
+        for each in opened:
             room = MAX_WORKSPACE_SYMBOLS - len(found)
             if room <= 0:
                 break
             # The one way to a document's analysis (it refuses a buffer out of sync).
-            document = document_at(ls, opened.uri)
+            document = document_at(ls, each.uri)
             if document is None or not ls.is_flowdrop(document):
                 continue
-            for node in document.workflow.matching_nodes(params.query, room):
+            path = site_path(document.uri)
+            if path is not None:
+                listed.add(str(path))
+            for node in document.workflow.matching_nodes(query, room):
                 found.append(
                     types.WorkspaceSymbol(
                         name=node.name,
@@ -129,4 +198,5 @@ def register(server: FlowdropServer) -> None:
                         container_name=f"{node.node_id} · {_file_name(document.uri)}",
                     )
                 )
-        return found
+        room = MAX_WORKSPACE_SYMBOLS - len(found)
+        return found + _site_symbols(ls, sites, query, room, _NODES, frozenset(listed))

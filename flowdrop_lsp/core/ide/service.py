@@ -8,7 +8,9 @@ the model. Spans are code-point `Span`s and edits core `TextEdit`s: turning them
 protocol's ranges is the protocol layer's business (lsp/convert.py), as is choosing what to
 send. One module per feature does the querying (hover.py, hints.py, lenses.py, outline.py,
 completion.py, navigation.py, insight.py); this one only holds the document and delegates, and
-re-exports the data types and the few settings-level helpers the editor layer needs.
+re-exports the data types and the few settings-level helpers the editor layer needs — and the
+site navigation (site_navigation.py: definitions, references, hovers and symbols across a site's
+files, asked of the site index the server's SiteService gives).
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ from flowdrop_lsp.core.ide.navigation import (
     rename_edits,
 )
 from flowdrop_lsp.core.ide.outline import SymbolGroup
+from flowdrop_lsp.core.ide.site_navigation import (
+    SiteLocation,
+    SiteNavigation,
+    SiteSymbol,
+    SymbolKind,
+    combined_hover,
+)
 from flowdrop_lsp.core.rules.registry import rule_url
 from flowdrop_lsp.core.text.positions import EditableText, Span
 
@@ -58,11 +67,16 @@ __all__ = [
     "RenameRefused",
     "Role",
     "ShownTool",
+    "SiteLocation",
+    "SiteNavigation",
+    "SiteSymbol",
     "Slot",
     "SymbolGroup",
+    "SymbolKind",
     "ToolSet",
     "ToolsLens",
     "WorkflowService",
+    "combined_hover",
     "rule_url",
     "syntax_of",
 ]
