@@ -107,7 +107,7 @@ class SiteService:
         index stays: the buffer wins)."""
         index = self._indexes.get(path.parent)
         if index is not None and str(path) not in self._buffers:
-            index.update(path)
+            index.read(path)
 
     def finish(self, root: Path) -> None:
         self._loading.discard(root)
