@@ -15,9 +15,10 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from flowdrop_lsp.core.analysis import analyze, apply_settings
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.engine.document import apply_settings
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.ide.service import WorkflowService
 from flowdrop_lsp.core.workspace.site import (
     SiteIndex,
     is_site_file,
@@ -185,7 +186,10 @@ class SiteService:
         cached = self._single.get(key)
         if cached is not None and cached[0] is text and cached[1] == settings:
             return cached[2]
-        found = analyze(text, settings, syntax=syntax_of_path(path)).findings
+        # The facade an open buffer has, read once and dropped: its findings are all we keep.
+        service = WorkflowService(text, settings, syntax=syntax_of_path(path))
+        found = service.findings()
+        service.close()
         self._single[key] = (text, settings, found)
         return found
 
