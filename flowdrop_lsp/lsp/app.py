@@ -18,11 +18,11 @@ from flowdrop_lsp.lsp import (
     hover,
     inlay_hints,
     lifecycle,
-    node_types_sync,
     references,
     rename,
     settings_sync,
     symbols,
+    workspace,
 )
 from flowdrop_lsp.lsp.server import FlowdropServer
 from flowdrop_lsp.lsp.transport import serve_stdio, serve_tcp
@@ -38,7 +38,7 @@ def create_server() -> FlowdropServer:
     hover.register(server)
     inlay_hints.register(server)
     code_lens.register(server)
-    node_types_sync.register(server)
+    workspace.register(server)
     definition.register(server)
     references.register(server)
     highlight.register(server)

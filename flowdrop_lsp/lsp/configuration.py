@@ -32,12 +32,44 @@ CLIENT_SETTINGS = "workspace/configuration"
 log = logging.getLogger(__name__)
 
 
+# `flowdrop.diagnostics.scope`: which files get diagnostics. A server setting, not an analysis
+# one: it is taken out of the section before the resolver reads it (see `_server_settings`).
+SCOPE_WORKSPACE = "workspace"
+SCOPE_OPEN = "open"
+SCOPES = (SCOPE_WORKSPACE, SCOPE_OPEN)
+
+
 def _section(options: Any) -> dict[str, Any]:
     """Clients send either the section's content or `{"flowdrop": {...}}`."""
     if not isinstance(options, Mapping):
         return {}
     inner = options.get(SECTION)
     return dict(inner) if isinstance(inner, Mapping) else dict(options)
+
+
+def _server_settings(section: dict[str, Any]) -> tuple[dict[str, Any], str | None, str | None]:
+    """The section without the server's own `diagnostics` settings, the scope it sets (None
+    when it sets none) and a problem with it. Editors send it nested (`{"diagnostics":
+    {"scope": "open"}}`, VS Code) or dotted (`{"diagnostics.scope": "open"}`)."""
+    scope: Any = None
+    nested = section.pop("diagnostics", None)
+    if isinstance(nested, Mapping):
+        scope = nested.get("scope")
+    dotted = section.pop("diagnostics.scope", None)
+    if dotted is not None:
+        scope = dotted
+    if scope is None:
+        return section, None, None
+    if scope not in SCOPES:
+        return (
+            section,
+            None,
+            (
+                f"diagnostics.scope: expected one of {', '.join(SCOPES)}, got {scope!r}; "
+                f"using {SCOPE_WORKSPACE!r}"
+            ),
+        )
+    return section, scope, None
 
 
 class SettingsManager:
@@ -47,6 +79,8 @@ class SettingsManager:
     def __init__(self) -> None:
         self.initialization_options: dict[str, Any] = {}
         self.client_settings: dict[str, Any] = {}
+        # The scope each layer sets (the client's settings over the initialization options).
+        self._scopes: dict[str, str | None] = {}
         # Every distinct problem found so far, in order; the first `_shown` were drained.
         self.problems: list[str] = []
         self._known_problems: set[str] = set()  # the same, to look up (a list costs its length)
@@ -62,12 +96,29 @@ class SettingsManager:
         return self._resolver.node_types
 
     def set_initialization_options(self, options: Any) -> None:
-        self.initialization_options = _section(options)
+        self.initialization_options = self._take_scope(INITIALIZATION_OPTIONS, _section(options))
         self._resolver.set_layer(INITIALIZATION_OPTIONS, self.initialization_options)
 
     def set_client_settings(self, settings: Any) -> None:
-        self.client_settings = _section(settings)
+        self.client_settings = self._take_scope(CLIENT_SETTINGS, _section(settings))
         self._resolver.set_layer(CLIENT_SETTINGS, self.client_settings)
+
+    def _take_scope(self, layer: str, section: dict[str, Any]) -> dict[str, Any]:
+        section, scope, problem = _server_settings(section)
+        self._scopes[layer] = scope
+        if problem is not None:
+            self._report(f"{layer}: {problem}")
+        return section
+
+    @property
+    def diagnostics_scope(self) -> str:
+        """`workspace` (every file of the workspace's sites gets diagnostics, open or not) or
+        `open` (open files only; the sites are still read for their cross-file findings)."""
+        for layer in (CLIENT_SETTINGS, INITIALIZATION_OPTIONS):
+            scope = self._scopes.get(layer)
+            if scope is not None:
+                return scope
+        return SCOPE_WORKSPACE
 
     def invalidate(self) -> None:
         self._resolver.invalidate()

@@ -7,6 +7,7 @@ code action never has to re-analyse.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from lsprotocol import types
@@ -114,25 +115,41 @@ def range_from_json(value: Any) -> types.Range:
     )
 
 
+# Another file of the site, by its absolute path: its URI and its text's positions (None when
+# it is not known any more: the related location is then left out).
+Locate = Callable[[str], "tuple[str, Positions] | None"]
+
+
 def to_diagnostic(
     finding: Finding,
     lines: Positions,
     encoding: Encoding,
     uri: str,
-    version: int,
+    version: int | None,
     docs_url: str,
     related_information: bool,
+    locate: Locate | None = None,
 ) -> types.Diagnostic:
+    """`finding` as a Diagnostic of `uri`. A related location in another file (`path`) is
+    located by `locate`: that file's URI, its range computed from that file's text."""
     url = rule_url(finding.code, docs_url)
     related = None
     if related_information and finding.related:
-        related = [
-            types.DiagnosticRelatedInformation(
-                location=types.Location(uri=uri, range=to_range(lines, r.span, encoding)),
-                message=r.message,
+        related = []
+        for r in finding.related:
+            where: tuple[str, Positions] | None = (uri, lines)
+            if r.path is not None:
+                where = locate(r.path) if locate is not None else None
+            if where is None:
+                continue
+            related.append(
+                types.DiagnosticRelatedInformation(
+                    location=types.Location(
+                        uri=where[0], range=to_range(where[1], r.span, encoding)
+                    ),
+                    message=r.message,
+                )
             )
-            for r in finding.related
-        ]
     data: dict[str, Any] = {"version": version, "node": finding.node}
     if finding.fixes:
         data["fixes"] = [fix_data(fix, lines, encoding) for fix in finding.fixes]

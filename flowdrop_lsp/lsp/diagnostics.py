@@ -14,9 +14,10 @@ from lsprotocol import types
 
 from flowdrop_lsp.lsp import node_types_sync
 from flowdrop_lsp.lsp.current import document_at
-from flowdrop_lsp.lsp.documents import Change, ChangeRejected, Document
+from flowdrop_lsp.lsp.documents import Change, ChangeRejected, Document, site_path
 from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.settings_sync import show_new_problems
+from flowdrop_lsp.lsp.workspace import workspace_diagnostics
 
 if TYPE_CHECKING:
     from flowdrop_lsp.lsp.server import FlowdropServer
@@ -34,8 +35,10 @@ def _change(event: types.TextDocumentContentChangeEvent) -> Change:
 def pull_diagnostics(
     ls: FlowdropServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
-    document = document_at(ls, params.text_document.uri)
-    items: list[types.Diagnostic] = [] if document is None else _pulled_items(ls, document)
+    uri = params.text_document.uri
+    document = document_at(ls, uri)
+    # Not open: perhaps a closed site file (the workspace scope).
+    items = _pulled_items(ls, document) if document is not None else _closed_items(ls, uri)
     return types.RelatedFullDocumentDiagnosticReport(items=items)
 
 
@@ -44,14 +47,24 @@ def _pulled_items(ls: FlowdropServer, document: Document) -> list[types.Diagnost
     return ls.diagnostics_of(document)
 
 
+@answers_on_failure("textDocument/diagnostic", [])
+def _closed_items(ls: FlowdropServer, uri: str) -> list[types.Diagnostic]:
+    path = site_path(uri)
+    if path is None or not ls.workspace_scope:
+        return []
+    return ls.closed_diagnostics(str(path)) or []
+
+
 def enable_pull_diagnostics(ls: FlowdropServer) -> None:
-    """Called during initialize, before capabilities are computed."""
+    """Called during initialize, before capabilities are computed. A file's diagnostics
+    depend on other files (its site), and the whole workspace's are answered."""
     ls.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
-            identifier="flowdrop", inter_file_dependencies=False, workspace_diagnostics=False
+            identifier="flowdrop", inter_file_dependencies=True, workspace_diagnostics=True
         ),
     )(pull_diagnostics)
+    ls.feature(types.WORKSPACE_DIAGNOSTIC)(workspace_diagnostics)
 
 
 def register(server: FlowdropServer) -> None:
@@ -106,9 +119,23 @@ def register(server: FlowdropServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: FlowdropServer, params: types.DidCloseTextDocumentParams) -> None:
-        document = ls.documents.close(params.text_document.uri)
-        node_types_sync.buffer_changed(ls, params.text_document.uri, closed=True)
-        if document is not None and document.published:
+        uri = params.text_document.uri
+        document = ls.documents.close(uri)
+        node_types_sync.buffer_changed(ls, uri, closed=True)
+        # A site file: the disk wins again; what depended on the buffer is re-published, and
+        # the file itself as a closed one (under the workspace scope, when it is on disk).
+        path = site_path(uri)
+        stale = ls.sites.drop_buffer(path) if path is not None else set()
+        closed_published = False
+        if path is not None and ls.workspace_scope and ls.sites.text(str(path)) is not None:
+            try:
+                ls.publish_closed(str(path))
+                closed_published = True
+            except Exception as error:  # noqa: BLE001
+                ls.log_error(f"publishing {path}", error)
+            stale.discard(str(path))
+        if document is not None and document.published and not closed_published:
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=document.uri, diagnostics=[])
             )
+        ls.schedule_site(stale)

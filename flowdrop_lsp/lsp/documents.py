@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.ide.service import WorkflowService, syntax_of
+from flowdrop_lsp.core.ide.site_service import is_site_path
 from flowdrop_lsp.core.text.positions import EditableText, Encoding
 
 
@@ -219,9 +220,21 @@ class Document:
         return verdict
 
 
+def site_path(uri: str) -> Path | None:
+    """The file a `file:` URI names when it is named like a site file (a workflow config or a
+    node type), else None: only those take part in a site. A name check, nothing more."""
+    if not uri.startswith("file:"):
+        return None
+    path = uri_path(uri)
+    if path is None or not is_site_path(path.name):
+        return None
+    return Path(path)
+
+
 class DocumentStore:
     def __init__(self) -> None:
         self._documents: dict[str, Document] = {}
+        self._by_path: dict[str, str] = {}  # open site files: path → uri
 
     def open(
         self, uri: str, language_id: str, version: int, text: str, settings: Settings
@@ -229,15 +242,24 @@ class DocumentStore:
         self.close(uri)  # reopened without a close: the old engine is closed all the same
         document = Document(uri, language_id, version, text, settings)
         self._documents[uri] = document
+        if (path := site_path(uri)) is not None:
+            self._by_path[str(path)] = uri
         return document
 
     def get(self, uri: str) -> Document | None:
         return self._documents.get(uri)
 
+    def at_path(self, path: str) -> Document | None:
+        """The open document of a site file, by its path (clients spell URIs their own way)."""
+        uri = self._by_path.get(path)
+        return self._documents.get(uri) if uri is not None else None
+
     def close(self, uri: str) -> Document | None:
         document = self._documents.pop(uri, None)
         if document is not None:
             document.workflow.close()
+            if (path := site_path(uri)) is not None and self._by_path.get(str(path)) == uri:
+                del self._by_path[str(path)]
         return document
 
     def all(self) -> list[Document]:

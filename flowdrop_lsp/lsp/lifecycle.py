@@ -1,6 +1,7 @@
 """`initialize` and `initialized`: the moments that bring settings, diagnostics and the
 node-type watch together — the initialization options are read, pull diagnostics offered when
-wanted, the definitions watched, the client's settings pulled and every open document published.
+wanted, the definitions and the site files watched, the client's settings pulled, every open
+document published and the workspace's sites read in the background (lsp/workspace.py).
 
 Its own module because it is the one place that needs all three of lsp/settings_sync.py,
 lsp/diagnostics.py and lsp/node_types_sync.py, none of which then needs another's handlers.
@@ -8,6 +9,7 @@ lsp/diagnostics.py and lsp/node_types_sync.py, none of which then needs another'
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -16,6 +18,8 @@ from flowdrop_lsp.lsp.configuration import SECTION
 from flowdrop_lsp.lsp.diagnostics import enable_pull_diagnostics
 from flowdrop_lsp.lsp.node_types_sync import start_watching
 from flowdrop_lsp.lsp.settings_sync import pull_configuration, show_new_problems
+from flowdrop_lsp.lsp.workspace import start_indexing
+from flowdrop_lsp.lsp.workspace import start_watching as watch_sites
 
 if TYPE_CHECKING:
     from flowdrop_lsp.lsp.server import FlowdropServer
@@ -38,6 +42,11 @@ def register(server: FlowdropServer) -> None:
     @server.feature(types.INITIALIZED)
     async def initialized(ls: FlowdropServer, params: types.InitializedParams) -> None:
         start_watching(ls)
-        await pull_configuration(ls)
+        watch_sites(ls)
+        configured = asyncio.ensure_future(pull_configuration(ls))
+        # The sites are read in the background once the settings are in (requests are served
+        # meanwhile); started now, so that a `workspace/diagnostic` already waits for it.
+        start_indexing(ls, configured)
+        await configured
         ls.republish_all()
         show_new_problems(ls)

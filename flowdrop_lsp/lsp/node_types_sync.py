@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,10 +84,8 @@ def buffer_changed(ls: FlowdropServer, uri: str, *, closed: bool = False) -> Non
     _reload(ls)
 
 
-def register(server: FlowdropServer) -> None:
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(
-        ls: FlowdropServer, params: types.DidChangeWatchedFilesParams
-    ) -> None:
-        if any(_definition_path(change.uri) is not None for change in params.changes):
-            _reload(ls)
+def files_changed(ls: FlowdropServer, changes: Sequence[types.FileEvent]) -> None:
+    """Watched files changed (lsp/workspace.py handles the notification): a definition among
+    them reloads the registries."""
+    if any(_definition_path(getattr(change, "uri", "")) is not None for change in changes):
+        _reload(ls)

@@ -6,6 +6,13 @@ Analysis runs on the asyncio loop, coalesced: a change marks its document dirty 
 analyses each dirty document once the loop is free, so a burst of edits costs one analysis of
 the newest text. Analysis is synchronous, so a publish always names exactly the version that
 was analysed.
+
+Site files (Drupal workflow configs and node types, core/ide/site_service.py) are published
+with their cross-file findings. An open one's buffer is given to its site when it is published,
+and the files that change makes stale (its callers…) are re-published by a second coalescing
+task, `schedule_site`: an open one from its buffer, a closed one from the site's text (its own
+findings kept, its cross-file ones fresh). Closed files are published only under the
+`workspace` diagnostics scope (lsp/workspace.py reads the sites in the background).
 """
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ import contextlib
 import logging
 import time
 import traceback
-from pathlib import PurePosixPath
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import attrs
@@ -26,14 +34,17 @@ from pygls.protocol.language_server import lsp_method
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.ide.site_service import SiteService
-from flowdrop_lsp.lsp.configuration import SettingsManager
+from flowdrop_lsp.core.text.positions import LineIndex, Positions
+from flowdrop_lsp.lsp.configuration import SCOPE_WORKSPACE, SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace
 from flowdrop_lsp.lsp.documents import (
     Document,
     DocumentStore,
     mark_unsound_positions,
+    site_path,
     uri_path,
 )
 
@@ -43,6 +54,10 @@ log = logging.getLogger("flowdrop_lsp")
 BURST_GAP = 0.010
 BURST_QUIET = 0.003
 BURST_MAX_WAIT = 0.100
+# How long the site's re-publishing runs before it lets requests in (seconds).
+SITE_SLICE = 0.005
+# Line indexes of other files' texts kept for related locations.
+LOCATED_TEXTS = 64
 
 
 class FlowdropProtocol(LanguageServerProtocol):
@@ -94,6 +109,15 @@ class FlowdropServer(LanguageServer):
         self.settings = SettingsManager()
         # The sites of the workspace (cross-file facts, findings and navigation).
         self.sites = SiteService()
+        # Closed site files whose diagnostics were pushed (so they can be cleared), by path.
+        self.site_published: set[str] = set()
+        self._site_dirty: dict[str, None] = {}
+        self._site_task: asyncio.Task[None] | None = None
+        # The background reading of the workspace's sites (lsp/workspace.py), once started.
+        self.indexing: asyncio.Task[None] | None = None
+        self._located: dict[str, LineIndex] = {}
+        # Set at every publish: a held `workspace/diagnostic` request answers then.
+        self.diagnostics_changed = asyncio.Event()
         self._dirty: dict[str, None] = {}
         self._flush_task: asyncio.Task[None] | None = None
         self._last_change = 0.0
@@ -161,9 +185,33 @@ class FlowdropServer(LanguageServer):
     def is_flowdrop(self, document: Document) -> bool:
         return document.is_flowdrop(self.workspace_folder_of(document.uri))
 
+    @property
+    def workspace_scope(self) -> bool:
+        """Whether closed files get diagnostics (`flowdrop.diagnostics.scope`)."""
+        return self.settings.diagnostics_scope == SCOPE_WORKSPACE
+
+    def _wanted(self, document: Document) -> bool:
+        """A workflow, or a site file (a node type gets its cross-file findings)."""
+        return self.is_flowdrop(document) or site_path(document.uri) is not None
+
     def diagnostics_of(self, document: Document) -> list[types.Diagnostic]:
-        """The document's diagnostics, or none when it is not a FlowDrop workflow."""
-        return self._diagnostics(document) if self.is_flowdrop(document) else []
+        """The document's diagnostics, or none when it is neither a FlowDrop workflow nor a
+        site file."""
+        return self._diagnostics(document) if self._wanted(document) else []
+
+    def _findings(self, document: Document) -> tuple[Finding, ...]:
+        """The buffer's own findings (a workflow's) and, for a site file, its cross-file
+        findings judged on this very buffer (given to its site first). A document outside a
+        site costs a name check."""
+        own = document.findings() if self.is_flowdrop(document) else ()
+        path = site_path(document.uri)
+        if path is None:
+            return own
+        stale = self.sites.set_buffer(path, document.text)
+        stale.discard(str(path))
+        self.schedule_site(stale)
+        cross = self.sites.cross_file_findings(path, document.settings)
+        return tuple(sorted((*own, *cross), key=Finding.sort_key)) if cross else own
 
     def _diagnostics(self, document: Document) -> list[types.Diagnostic]:
         encoding = self.encoding
@@ -171,18 +219,41 @@ class FlowdropServer(LanguageServer):
         docs_url = document.settings.docs_url
         return [
             to_diagnostic(
-                f, document.lines, encoding, document.uri, document.version, docs_url, related
+                f,
+                document.lines,
+                encoding,
+                document.uri,
+                document.version,
+                docs_url,
+                related,
+                self.locate,
             )
-            for f in document.findings()
+            for f in self._findings(document)
         ]
+
+    def locate(self, path: str) -> tuple[str, Positions] | None:
+        """Another site file, for a related location: its URI (the open document's when it is
+        open) and the positions of the text the site read (which the spans are offsets into)."""
+        text = self.sites.text(path)
+        if text is None:
+            return None
+        document = self.documents.at_path(path)
+        uri = document.uri if document is not None else Path(path).as_uri()
+        lines = self._located.get(path)
+        if lines is None or lines.text is not text:
+            if len(self._located) >= LOCATED_TEXTS:
+                self._located.pop(next(iter(self._located)))
+            lines = self._located[path] = LineIndex(text)
+        return uri, lines
 
     def publish(self, document: Document) -> None:
         """Publish after every analysis of a workflow (even when nothing changed, so clients and
         tests see each version answered); clear once when a document stops being one."""
         if document.out_of_sync:  # nothing to say until the client's full text arrives
             return
-        wanted = self.is_flowdrop(document)
+        wanted = self._wanted(document)
         if wanted or document.published:
+            self.diagnostics_changed.set()
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
                     uri=document.uri,
@@ -191,6 +262,68 @@ class FlowdropServer(LanguageServer):
                 )
             )
             document.published = wanted
+
+    # ----- closed site files --------------------------------------------------------------------
+    def closed_diagnostics(self, path: str) -> list[types.Diagnostic] | None:
+        """A closed site file's diagnostics (its own findings and its cross-file ones, under
+        the settings an open buffer of it would have), None when no site holds it."""
+        text = self.sites.text(path)
+        if text is None:
+            return None
+        uri = Path(path).as_uri()
+        settings = self.settings.for_uri(uri)
+        findings = self.sites.closed_findings(Path(path), settings)
+        lines = LineIndex(text)
+        encoding, related = self.encoding, self.supports_related_information
+        return [
+            to_diagnostic(f, lines, encoding, uri, None, settings.docs_url, related, self.locate)
+            for f in findings
+        ]
+
+    def publish_closed(self, path: str) -> None:
+        """Push a closed site file's diagnostics (workspace scope), or clear them once when it
+        left its site, was deleted or the scope became `open`."""
+        diagnostics = self.closed_diagnostics(path) if self.workspace_scope else None
+        self.diagnostics_changed.set()
+        if diagnostics is None:
+            if path in self.site_published:
+                self.site_published.discard(path)
+                self.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=Path(path).as_uri(), diagnostics=[])
+                )
+            return
+        self.site_published.add(path)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=Path(path).as_uri(), diagnostics=diagnostics)
+        )
+
+    def publish_site_file(self, path: str) -> None:
+        document = self.documents.at_path(path)
+        if document is not None:
+            self.schedule(document.uri)
+        elif not self.sites.is_loading(Path(path)):  # its site's end of reading publishes it
+            self.publish_closed(path)
+
+    def schedule_site(self, paths: Iterable[str]) -> None:
+        """Re-publish these site files once the loop is free (open ones from their buffers)."""
+        for path in paths:
+            self._site_dirty[path] = None
+        if self._site_dirty and (self._site_task is None or self._site_task.done()):
+            self._site_task = asyncio.ensure_future(self._flush_site())
+
+    async def _flush_site(self) -> None:
+        await asyncio.sleep(0)
+        began = time.monotonic()
+        while self._site_dirty:
+            path = next(iter(self._site_dirty))
+            del self._site_dirty[path]
+            try:
+                self.publish_site_file(path)
+            except Exception as error:  # noqa: BLE001
+                self.log_error(f"publishing {path}", error)
+            if time.monotonic() - began > SITE_SLICE:
+                await asyncio.sleep(0)
+                began = time.monotonic()
 
     def schedule(self, uri: str) -> None:
         """Mark a document for analysis; one task drains the dirty set once the loop is free."""
@@ -232,6 +365,9 @@ class FlowdropServer(LanguageServer):
         for document in self.documents.all():
             document.reconfigure(self.settings_for(document))
             self.schedule(document.uri)
+        # Closed site files too: their settings (node types, scope) may have changed. Each keeps
+        # its own findings while its settings stay equal.
+        self.schedule_site([*self.sites.site_files(), *self.site_published])
         # Inlay hints and code lenses are pulled by the client after edits, not after a settings
         # change: ask for them again where the client lets us.
         if self._capability("workspace", "inlay_hint", "refresh_support"):

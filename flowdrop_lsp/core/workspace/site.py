@@ -124,7 +124,31 @@ class SiteIndex:
     def load(self, paths: Iterable[Path] | None = None) -> None:
         """Read `paths` (default: every site file of the folder) from disk."""
         for path in self.scan() if paths is None else paths:
-            self.update(path)
+            self.read(path)
+
+    def read(self, path: Path | str) -> None:
+        """Read one file from disk while the site is being filled: as `update`, without telling
+        who depends on it (that would join the whole site again for every file read — a
+        quadratic load; everything read so far is new anyway)."""
+        key = str(path)
+        try:
+            text = self._read_text(Path(key))
+        except (OSError, UnicodeDecodeError):
+            return
+        if len(text) > MAX_SITE_FILE_BYTES:
+            return
+        facts = read_facts(text, syntax_of_path(key), is_definition_file(key))
+        self._forget(key)
+        self._texts[key] = text
+        if isinstance(facts, NodeTypeFacts):
+            self._node_types[key] = facts
+        elif isinstance(facts, WorkflowFacts):
+            self._workflows[key] = facts
+        name = config_name(key)
+        if name is not None and Path(key).parent == self.root:
+            self._config_names.add(name)
+        self._joined = None
+        self._findings.clear()
 
     def update(
         self,

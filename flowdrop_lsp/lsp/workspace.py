@@ -1,0 +1,271 @@
+"""The whole site: reading the workspace's sites in the background after `initialized`, with
+work-done progress; watching their files on disk; answering `workspace/diagnostic`.
+
+Reading runs on the asyncio loop in slices (SITE_SLICE): between two slices the requests and
+keystrokes that arrived are served, so the editor stays responsive while a large site is read.
+First every file of every site is read (its facts; `SiteService.load`), then every file is
+published (its own findings and its cross-file ones): a site's cross-file findings need the
+whole site. An open buffer wins over the disk throughout (its site holds the buffer).
+
+Watching: where the client can register it dynamically, `workspace/didChangeWatchedFiles` for
+the workflows, the node types and every `*.yml` (a workflow's dependencies name config files).
+A change, creation or deletion re-reads that file (unless it is open) and re-publishes the files
+depending on it; a deleted file's diagnostics are cleared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from flowdrop_lsp.core.ide.site_service import find_site_folders
+from flowdrop_lsp.lsp import node_types_sync
+from flowdrop_lsp.lsp.documents import uri_path
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.lsp.server import FlowdropServer
+
+log = logging.getLogger(__name__)
+
+SITE_SLICE = 0.005  # seconds of reading between two turns of the loop
+PROGRESS_EVERY = 0.1  # seconds between two progress reports
+PROGRESS_TIMEOUT = 5.0  # a client that does not answer window/workDoneProgress/create
+WATCH_ID = "flowdrop.site.watch"
+WATCH_GLOBS = (
+    "**/flowdrop_workflow.flowdrop_workflow.*.{yml,yaml}",
+    "**/flowdrop_node_type.flowdrop_node_type.*.{yml,yaml}",
+    "**/*.{yml,yaml}",
+)
+CONFIG_SUFFIXES = (".yml", ".yaml")
+
+
+def workspace_folders(ls: FlowdropServer) -> list[Path]:
+    """The workspace folders on disk (the root when the client sent no folder), outermost
+    first, a folder inside another left out (it is walked with it)."""
+    uris = [folder.uri for folder in ls.workspace.folders.values()]
+    if not uris and ls.workspace.root_uri:
+        uris = [ls.workspace.root_uri]
+    folders: list[Path] = []
+    for uri in sorted(uris):
+        path = uri_path(uri) if uri.startswith("file:") else None
+        if path is None:
+            continue
+        folder = Path(path)
+        if not any(folder == f or f in folder.parents for f in folders):
+            folders.append(folder)
+    return folders
+
+
+class Progress:
+    """Work-done progress where the client supports it (`window.workDoneProgress`), else
+    nothing at all."""
+
+    def __init__(self, ls: FlowdropServer) -> None:
+        self._ls = ls
+        self._token: str | None = None
+        self._reported = 0.0
+
+    async def begin(self, title: str) -> None:
+        if not self._ls._capability("window", "work_done_progress"):
+            return
+        token = f"flowdrop-sites-{uuid.uuid4().hex}"
+        try:
+            await asyncio.wait_for(
+                self._ls.work_done_progress.create_async(token), PROGRESS_TIMEOUT
+            )
+        except Exception as error:  # noqa: BLE001 - no progress then; the reading goes on
+            log.info("no work-done progress: %s", error)
+            return
+        self._token = token
+        self._ls.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False)
+        )
+
+    def report(self, message: str, percentage: int, force: bool = False) -> None:
+        now = time.monotonic()
+        if self._token is None or (not force and now - self._reported < PROGRESS_EVERY):
+            return
+        self._reported = now
+        self._ls.work_done_progress.report(
+            self._token, types.WorkDoneProgressReport(message=message, percentage=percentage)
+        )
+
+    def end(self, message: str) -> None:
+        if self._token is not None:
+            self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd(message=message))
+            self._token = None
+
+
+async def index_workspace(ls: FlowdropServer, after: Awaitable[object] | None = None) -> None:
+    """Read every site of the workspace folders, then publish every file of them (once `after`,
+    the client's settings, is done)."""
+    if after is not None:
+        with contextlib.suppress(Exception):
+            await asyncio.shield(after)
+    progress = Progress(ls)
+    await progress.begin("FlowDrop: reading the sites")
+    try:
+        roots: list[Path] = []
+        for folder in workspace_folders(ls):
+            roots.extend(await asyncio.to_thread(find_site_folders, folder))
+        files = [path for root in roots for path in ls.sites.open_site(root)]
+        total = len(files)
+        steps = max(1, 2 * total)
+        began = time.monotonic()
+        for done, path in enumerate(files, 1):
+            try:
+                ls.sites.load(path)
+            except Exception as error:  # noqa: BLE001 - one unreadable file, not the site
+                ls.log_error(f"reading {path}", error)
+            if time.monotonic() - began > SITE_SLICE:
+                progress.report(f"{done}/{total} files read", done * 100 // steps)
+                await asyncio.sleep(0)
+                began = time.monotonic()
+        for root in roots:
+            ls.sites.finish(root)
+        # Open documents of these sites: their cross-file findings can be told now.
+        for document in ls.documents.all():
+            ls.schedule(document.uri)
+        site_files = ls.sites.site_files()
+        for done, name in enumerate(site_files, 1):
+            try:
+                ls.publish_site_file(name)
+            except Exception as error:  # noqa: BLE001
+                ls.log_error(f"publishing {name}", error)
+            if time.monotonic() - began > SITE_SLICE:
+                shown = min(done, total)
+                progress.report(f"{shown}/{total} files checked", (total + shown) * 100 // steps)
+                await asyncio.sleep(0)
+                began = time.monotonic()
+        progress.report(f"{total}/{total} files checked", 100, force=True)
+        progress.end(f"{total} files, {len(roots)} site{'s' if len(roots) != 1 else ''}")
+    except Exception as error:  # noqa: BLE001 - the server goes on with what it read
+        ls.log_error("reading the workspace's sites", error)
+        progress.end("failed")
+
+
+def start_indexing(ls: FlowdropServer, after: Awaitable[object] | None = None) -> None:
+    """At `initialized`: read the sites in the background (after `after`)."""
+    if ls.indexing is None:
+        ls.indexing = asyncio.ensure_future(index_workspace(ls, after))
+
+
+async def indexed(ls: FlowdropServer) -> None:
+    """Wait until the background reading (if any) is over."""
+    if ls.indexing is not None and not ls.indexing.done():
+        await asyncio.shield(ls.indexing)
+
+
+# ----- watching the disk ----------------------------------------------------------------------------
+def start_watching(ls: FlowdropServer) -> None:
+    if node_types_sync.supports_watching(ls):
+        asyncio.ensure_future(_register_watch(ls))
+
+
+async def _register_watch(ls: FlowdropServer) -> None:
+    try:
+        await ls.client_register_capability_async(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id=WATCH_ID,
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCH_GLOBS]
+                        ),
+                    )
+                ]
+            )
+        )
+    except Exception as error:  # noqa: BLE001 - without a watch, the disk is read once
+        log.warning("the client refused to watch the site files: %s", error)
+
+
+def _watched_path(change: object) -> tuple[Path, bool] | None:
+    """A watched-file event's file (a config file on disk) and whether it was deleted; None
+    for anything else (another scheme, another kind of file, a malformed event)."""
+    uri = getattr(change, "uri", None)
+    if not isinstance(uri, str) or not uri.startswith("file:"):
+        return None
+    path = uri_path(uri)
+    if path is None or not path.name.endswith(CONFIG_SUFFIXES):
+        return None
+    return Path(path), getattr(change, "type", None) == types.FileChangeType.Deleted
+
+
+def files_changed(ls: FlowdropServer, changes: Sequence[types.FileEvent]) -> None:
+    """Files changed on disk: each re-read into its site (an open buffer wins), the files
+    depending on them re-published, a deleted file's diagnostics cleared."""
+    stale: set[str] = set()
+    for change in changes:
+        try:
+            watched = _watched_path(change)
+            if watched is None:
+                continue
+            path, deleted = watched
+            stale |= ls.sites.disk_changed(path, deleted=deleted)
+        except Exception as error:  # noqa: BLE001 - one bad event, not the others
+            ls.log_error(f"a watched-file change ({change!r})", error)
+    ls.schedule_site(sorted(stale))
+
+
+# ----- pull diagnostics for the whole workspace ------------------------------------------------
+async def workspace_diagnostics(
+    ls: FlowdropServer, params: types.WorkspaceDiagnosticParams
+) -> types.WorkspaceDiagnosticReport:
+    """Full reports for every site file (open ones from their buffers), once the sites are
+    read; under the `open` scope, for open site files only."""
+    items: list[types.WorkspaceDocumentDiagnosticReport] = []
+    try:
+        await indexed(ls)
+        if params.previous_result_ids:
+            # A client asking again right after an answer (VS Code does, at once): hold the
+            # request until some diagnostics change, instead of answering in a busy loop.
+            ls.diagnostics_changed.clear()
+            await ls.diagnostics_changed.wait()
+        began = time.monotonic()
+        for path in ls.sites.site_files():
+            document = ls.documents.at_path(path)
+            if document is not None:
+                items.append(
+                    types.WorkspaceFullDocumentDiagnosticReport(
+                        uri=document.uri,
+                        version=document.version,
+                        items=ls.diagnostics_of(document),
+                        result_id="flowdrop",
+                    )
+                )
+            elif ls.workspace_scope:
+                diagnostics = ls.closed_diagnostics(path)
+                if diagnostics is not None:
+                    items.append(
+                        types.WorkspaceFullDocumentDiagnosticReport(
+                            uri=Path(path).as_uri(),
+                            version=None,
+                            items=diagnostics,
+                            result_id="flowdrop",
+                        )
+                    )
+            if time.monotonic() - began > SITE_SLICE:
+                await asyncio.sleep(0)
+                began = time.monotonic()
+    except Exception as error:  # noqa: BLE001 - a request never takes the server down
+        ls.log_error("workspace/diagnostic", error)
+    return types.WorkspaceDiagnosticReport(items=items)
+
+
+def register(server: FlowdropServer) -> None:
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(
+        ls: FlowdropServer, params: types.DidChangeWatchedFilesParams
+    ) -> None:
+        node_types_sync.files_changed(ls, params.changes)
+        files_changed(ls, params.changes)
