@@ -21,8 +21,10 @@ from harness.peers import json_server_version
 
 #: The markers around bench/yaml_bench.py's section of RESULTS.md.
 YAML_SECTION = ("<!-- yaml-bench:begin -->", "<!-- yaml-bench:end -->")
+#: The markers around bench/site_bench.py's section.
+SITE_SECTION = ("<!-- site-bench:begin -->", "<!-- site-bench:end -->")
 #: Sections other benchmarks own in RESULTS.md (run.py keeps them when it rewrites the file).
-KEPT_SECTIONS = [YAML_SECTION]
+KEPT_SECTIONS = [YAML_SECTION, SITE_SECTION]
 
 
 def package_version(dist: str) -> str:

@@ -51,4 +51,5 @@ SCENARIOS = [
         "hover", "hover", "hover_bench.py",
         "hover, inlay hints and code lenses at 10k nodes, against the pygls floor",
     ),
+    Scenario("site", "site", "site_bench.py", "a 1,000-workflow site: CLI cold/warm and server indexing vs PyYAML compose"),
 ]  # fmt: skip
