@@ -238,3 +238,45 @@ def run_nvim(
     assert proc.returncode == 0, f"nvim exited {proc.returncode}\n{report}"
     assert proc.stdout.rstrip().endswith(" OK"), f"nvim did not report OK\n{report}"
     return proc.stdout
+
+
+# The real site (issue 19): a Drupal `config/sync` whose brand_studio workflow calls three brand
+# specialist workflows through node types.
+SITE_SYNC = REPO / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
+
+
+def copy_site(project: Path) -> Path:
+    """The real site's `config/sync` copied into `project`, with a `flowdrop-lsp.toml` at
+    `project`'s top: every editor's root marker, so the workspace folder is `project`, the
+    site's parent. Answers the copied `config/sync`."""
+    sync = project / "config" / "sync"
+    shutil.copytree(SITE_SYNC, sync)
+    (project / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    return sync
+
+
+def run_nvim_json(
+    tmp_path: Path,
+    script: Path,
+    file: Path,
+    params: dict[str, object],
+    *,
+    cwd: Path,
+    timeout_s: float,
+) -> tuple[dict, str]:
+    """`run_nvim` for a Lua script that writes what it saw as JSON to `params["out"]` (added
+    here) and ends with `OK`; the caller asserts on it. Answers the JSON and a report for
+    failure messages: the JSON, Neovim's output and the tail of its LSP log."""
+    out = tmp_path / "nvim-out.json"
+    stdout = run_nvim(
+        tmp_path, script, file, {**params, "out": str(out)}, cwd=cwd, timeout_s=timeout_s
+    )
+    assert out.exists(), f"nvim wrote no {out.name}\n{stdout}"
+    result: dict = json.loads(out.read_text(encoding="utf-8"))
+    log = tmp_path / "home" / "state" / "nvim" / "lsp.log"
+    tail = log.read_text(encoding="utf-8", errors="replace")[-6000:] if log.exists() else ""
+    report = (
+        f"--- what nvim saw\n{json.dumps(result, indent=1, ensure_ascii=False)}\n"
+        f"--- nvim output\n{stdout}\n--- lsp.log (tail)\n{tail or '(none)'}\n"
+    )
+    return result, report
