@@ -122,7 +122,7 @@ async def index_workspace(ls: FlowdropServer, after: Awaitable[object] | None = 
         began = time.monotonic()
         for done, path in enumerate(files, 1):
             try:
-                ls.sites.load(path)
+                ls.sites.load(path, ls.settings.for_uri(path.as_uri()))
             except Exception as error:  # noqa: BLE001 - one unreadable file, not the site
                 ls.log_error(f"reading {path}", error)
             if time.monotonic() - began > SITE_SLICE:

@@ -21,6 +21,7 @@ from typing import Any
 
 from flowdrop_lsp.core.config.selection import named_as_workflow, syntax_of
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding, TextEdit
 from flowdrop_lsp.core.fixes import preferred_edits
@@ -107,6 +108,7 @@ class WorkflowService:
         syntax: str = "json",
         allow_comments: bool = False,
         release_on_close: bool = False,
+        site_facts: bool = False,
     ) -> None:
         self._document = WorkflowDocument(
             text,
@@ -114,7 +116,14 @@ class WorkflowService:
             allow_comments=allow_comments,
             syntax=syntax,
             freeze_after_read=release_on_close,
+            site_facts=site_facts,
         )
+
+    @property
+    def site_facts(self) -> WorkflowFacts | None:
+        """The file's site facts as of its first read (`site_facts=True`), from the same syntax
+        tree the analysis read: a closed site file is parsed once."""
+        return self._document.site_facts
 
     # ----- the buffer -----------------------------------------------------------------------
     @property

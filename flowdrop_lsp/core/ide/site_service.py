@@ -103,12 +103,27 @@ class SiteService:
         self._loading.add(root)
         return index.scan()
 
-    def load(self, path: Path) -> None:
+    def load(self, path: Path, settings: Settings | None = None) -> None:
         """Read one file of a site being opened from disk (an open buffer already given to the
-        index stays: the buffer wins)."""
+        index stays: the buffer wins). With the file's `settings`, a workflow is analysed in the
+        same read (its own findings kept for `single_file_findings`, its facts from the same
+        syntax tree): one parse per file."""
+        key = str(path)
         index = self._indexes.get(path.parent)
-        if index is not None and str(path) not in self._buffers:
+        if index is None or key in self._buffers:
+            return
+        if settings is None or not is_workflow_config_file(path):
             index.read(path)
+            return
+        text = index.read_text(path)
+        if text is None:
+            return
+        service = WorkflowService(text, settings, syntax=syntax_of_path(path), site_facts=True)
+        found = service.findings()
+        facts = service.site_facts
+        service.close()
+        index.read(path, text, facts)
+        self._single[key] = (text, settings, found)
 
     def finish(self, root: Path) -> None:
         self._loading.discard(root)

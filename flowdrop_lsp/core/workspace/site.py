@@ -126,18 +126,31 @@ class SiteIndex:
         for path in self.scan() if paths is None else paths:
             self.read(path)
 
-    def read(self, path: Path | str) -> None:
-        """Read one file from disk while the site is being filled: as `update`, without telling
-        who depends on it (that would join the whole site again for every file read — a
-        quadratic load; everything read so far is new anyway)."""
-        key = str(path)
+    def read_text(self, path: Path | str) -> str | None:
+        """A file's text from disk as the index reads it (None: unreadable, or too large)."""
         try:
-            text = self._read_text(Path(key))
+            text = self._read_text(Path(path))
         except (OSError, UnicodeDecodeError):
-            return
-        if len(text) > MAX_SITE_FILE_BYTES:
-            return
-        facts = read_facts(text, syntax_of_path(key), is_definition_file(key))
+            return None
+        return text if len(text) <= MAX_SITE_FILE_BYTES else None
+
+    def read(
+        self,
+        path: Path | str,
+        text: str | None = None,
+        facts: WorkflowFacts | NodeTypeFacts | None = None,
+    ) -> None:
+        """Read one file while the site is being filled (from disk unless `text` is given; its
+        facts unless given): as `update`, without telling who depends on it (that would join
+        the whole site again for every file read — a quadratic load; everything read so far
+        is new anyway)."""
+        key = str(path)
+        if text is None:
+            text = self.read_text(key)
+            if text is None:
+                return
+        if facts is None:
+            facts = read_facts(text, syntax_of_path(key), is_definition_file(key))
         self._forget(key)
         self._texts[key] = text
         if isinstance(facts, NodeTypeFacts):

@@ -63,6 +63,18 @@ _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("int", "float", "bool", "null")}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _PROPERTY_END = re.compile(r"\S+\s+")
 _ALIAS_AFTER_KEY = re.compile(r"['\"]?[ \t]*:[ \t]+(\*[^\s,\[\]{}]+)")
+# An anchor is `&name`, after the start of a line, a space or a flow indicator (libyaml reads
+# no anchor elsewhere): `_may_anchor` finds `&` + a name character, then looks before it.
+_AMPERSAND_NAME = re.compile(r"&[^\s,\[\]{}]")
+
+
+def _may_anchor(source: str) -> bool:
+    """Whether `source` may hold an anchor (conservative: never False when it does)."""
+    for found in _AMPERSAND_NAME.finditer(source):
+        at = found.start()
+        if at == 0 or source[at - 1] in " \t\r\n[{,:":
+            return True
+    return False
 
 
 class _TooLarge(Exception):
@@ -96,8 +108,11 @@ class _Reader:
         if not isinstance(node, yaml.ScalarNode):
             # A block collection's end mark is where the next token starts (the next item's
             # indentation): the span ends with its content, so that typing in the indentation
-            # that follows is not an edit inside it.
-            end = start + len(self.text[start:end].rstrip())
+            # that follows is not an edit inside it. (Scanned back from the end, not by
+            # rstrip on a slice: a slice copies the collection's whole text, at every level.)
+            text = self.text
+            while end > start and text[end - 1].isspace():
+                end -= 1
         result: JsonValue
         if isinstance(node, yaml.ScalarNode):
             result = self.scalar(node, start, end)
@@ -209,7 +224,9 @@ def _compose(text: str, offset: int, source: str) -> _Composed:
         node = yaml.compose(source, Loader=_LOADER)
         if node is None:
             return None, [], False, None, []
-        if reader.expanded_size(node) > MAX_EXPANDED_VALUES:
+        # Only an anchored node can be repeated by an alias: without a `&name` anchor in the
+        # text (a cheap, conservative test) there is nothing to expand, and the walk is skipped.
+        if _may_anchor(source) and reader.expanded_size(node) > MAX_EXPANDED_VALUES:
             raise _TooLarge(f"aliases expand to more than {MAX_EXPANDED_VALUES:,} values: not read")
         return reader.value(node), reader.problems, reader.aliased, None, reader.shared
     except (yaml.YAMLError, _TooLarge, RecursionError) as error:
