@@ -29,8 +29,11 @@ DOCS_DIR = BENCH_DIR / "yaml-docs"  # git-ignored by bench/.gitignore
 
 
 def load_yaml_document(size: int, seed: int) -> tuple[Document, dict]:
-    DOCS_DIR.mkdir(parents=True, exist_ok=True)
-    path = DOCS_DIR / generate_yaml.file_name(size)
+    # One folder per size: a Drupal workflow's folder is its site (flowdrop-lsp reads the other
+    # workflows beside it), and each document is measured alone.
+    folder = DOCS_DIR / str(size)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / generate_yaml.file_name(size)
     manifest = CACHE / "yaml-docs" / f"synthetic_{size}.manifest.json"
     stamp = f"s{seed}-g{generate.GENERATOR_VERSION}-y{generate_yaml.YAML_GENERATOR_VERSION}"
     m = json.loads(manifest.read_text()) if manifest.exists() else {}

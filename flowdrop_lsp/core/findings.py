@@ -5,7 +5,7 @@ Plain frozen data in code-point spans; the CLI and the LSP layer each translate 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -94,3 +94,54 @@ class Finding:
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.span.start, self.span.end, self.code, self.message)
+
+
+# An edit of a text: the code points [start, end) replaced by `inserted` code points.
+Edit = tuple[int, int, int]
+
+
+class _Overlapped(Exception):
+    pass
+
+
+def _through(span: Span, edits: Sequence[Edit]) -> Span:
+    start, end = span.start, span.end
+    for edit_start, edit_end, inserted in edits:
+        if end <= edit_start and start < edit_start:
+            continue  # wholly before the edit (an empty span at the edit's start moves)
+        if start >= edit_end:
+            delta = inserted - (edit_end - edit_start)
+            start, end = start + delta, end + delta
+            continue
+        raise _Overlapped
+    return Span(start, end)
+
+
+def through_edits(finding: Finding, edits: Sequence[Edit]) -> Finding | None:
+    """`finding` (resolved spans into a text) carried through `edits` made to that text since,
+    in order: its spans moved by the text inserted or removed before them. None when an edit
+    touched its own span (what it said may no longer hold); a fix an edit touched is dropped,
+    and so is a related location of the same file."""
+    if not edits:
+        return finding
+    try:
+        span = _through(finding.span, edits)
+    except _Overlapped:
+        return None
+    related: list[RelatedLocation] = []
+    for location in finding.related:
+        if location.path is not None:
+            related.append(location)
+            continue
+        try:
+            related.append(RelatedLocation(_through(location.span, edits), location.message))
+        except _Overlapped:
+            continue
+    fixes: list[Fix] = []
+    for fix in finding.fixes:
+        try:
+            moved = tuple(TextEdit(_through(e.span, edits), e.new_text) for e in fix.edits)
+        except _Overlapped:
+            continue
+        fixes.append(replace(fix, edits=moved))
+    return replace(finding, span=span, related=tuple(related), fixes=tuple(fixes))

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.findings import Edit, Finding
 from flowdrop_lsp.core.ide.service import WorkflowService, syntax_of
 from flowdrop_lsp.core.ide.site_service import is_site_path
 from flowdrop_lsp.core.text.positions import EditableText, Encoding
@@ -36,6 +36,8 @@ class ChangeRejected(ValueError):
 
 # LSP's `uinteger`: what a position's line and character must be.
 UINTEGER_MAX = 2**31 - 1
+# Edits kept for carrying a site's findings to the current text (more: the site reads it again).
+MAX_SITE_EDITS = 10_000
 
 
 def _is_uinteger(value: object) -> bool:
@@ -128,6 +130,10 @@ class Document:
         self.out_of_sync = False
         self.warned = False  # the user was told to reopen the file
         self._flowdrop_verdict: tuple[tuple[object, ...], bool] | None = None
+        # The edits made since the buffer's text was last given to its site (code points, in
+        # order), so that the site's findings can be carried to the current text until the site
+        # reads it again; None: not known (the text was restored, or too many edits to keep).
+        self.site_edits: list[Edit] | None = []
 
     @property
     def syntax(self) -> str:
@@ -170,6 +176,7 @@ class Document:
                 raise ChangeRejected(why)
             buffer = self.workflow.lines
             if change.range is None:
+                self._edited(0, len(buffer), change.text)
                 self.workflow.apply_edit(0, len(buffer), change.text)
                 continue
             start_line, start_char, end_line, end_char = change.range
@@ -178,9 +185,17 @@ class Document:
             # Past a line's end or the last line: clamped by the conversion, as LSP says.
             start = buffer.offset(start_line, start_char, encoding)
             end = max(start, buffer.offset(end_line, end_char, encoding))
+            self._edited(start, end, change.text)
             self.workflow.apply_edit(start, end, change.text)
         self.out_of_sync = False
         self.version = version
+
+    def _edited(self, start: int, end: int, text: str) -> None:
+        edits = self.site_edits
+        if edits is not None:
+            edits.append((start, end, len(text)))
+            if len(edits) > MAX_SITE_EDITS:
+                self.site_edits = None
 
     def _analysed(self, text: str) -> WorkflowService:
         # The server closes every analysis it drops (`_reset`, DocumentStore.close), so the
@@ -196,6 +211,7 @@ class Document:
     def _reset(self, text: str) -> None:
         self.workflow.close()
         self.workflow = self._analysed(text)
+        self.site_edits = None  # restored: the edits since the site's read no longer tell
 
     def reconfigure(self, settings: Settings) -> None:
         """New settings: re-read the text under them (only when they differ)."""

@@ -22,7 +22,7 @@ import contextlib
 import logging
 import time
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -34,7 +34,7 @@ from pygls.protocol.language_server import lsp_method
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.findings import Finding, through_edits
 from flowdrop_lsp.core.ide.site_service import SiteService
 from flowdrop_lsp.core.text.positions import LineIndex, Positions
 from flowdrop_lsp.lsp.configuration import SCOPE_WORKSPACE, SettingsManager
@@ -58,6 +58,10 @@ BURST_MAX_WAIT = 0.100
 SITE_SLICE = 0.005
 # Line indexes of other files' texts kept for related locations.
 LOCATED_TEXTS = 64
+# An open site file larger than this is read into its site once the typing pauses for
+# SITE_REFRESH_IDLE seconds, not on every change (the largest real workflow is ~50 kB).
+SITE_SYNC_CHARS = 128 * 1024
+SITE_REFRESH_IDLE = 0.3
 
 
 class FlowdropProtocol(LanguageServerProtocol):
@@ -113,6 +117,11 @@ class FlowdropServer(LanguageServer):
         self.site_published: set[str] = set()
         self._site_dirty: dict[str, None] = {}
         self._site_task: asyncio.Task[None] | None = None
+        self._site_refresh: dict[str, asyncio.TimerHandle] = {}
+        # Reading the site of a folder in the background (lsp/workspace.py wires it), and the
+        # folders asked for so far.
+        self.read_site_later: Callable[[Path], None] | None = None
+        self.sites_requested: set[Path] = set()
         # The background reading of the workspace's sites (lsp/workspace.py), once started.
         self.indexing: asyncio.Task[None] | None = None
         self._located: dict[str, LineIndex] = {}
@@ -207,11 +216,60 @@ class FlowdropServer(LanguageServer):
         path = site_path(document.uri)
         if path is None:
             return own
+        self._give_buffer_to_site(path, document)
+        cross = self.sites.cross_file_findings(path, document.settings)
+        if cross and document.site_edits:
+            # The site holds an older text of this buffer (a large one is read again once the
+            # typing pauses): its findings are carried through the edits made since.
+            edits = document.site_edits
+            carried = (through_edits(finding, edits) for finding in cross)
+            cross = tuple(finding for finding in carried if finding is not None)
+        return tuple(sorted((*own, *cross), key=Finding.sort_key)) if cross else own
+
+    def _give_buffer_to_site(self, path: Path, document: Document, now: bool = False) -> None:
+        """Let the site read the buffer's text: at once when it is small (a real workflow: a
+        few milliseconds), else once the typing pauses (SITE_REFRESH_IDLE), so a large buffer
+        costs no site read per keystroke."""
+        edits = document.site_edits
+        if edits == [] and self.sites.has_buffer(path):
+            return  # the site holds this very text
+        if not self.sites.knows(path.parent) and self.read_site_later is not None:
+            # Its site is not read yet: in the background (a folder may hold a thousand
+            # workflows); once read, its open documents are published again.
+            self.read_site_later(path.parent)
+            return
+        large = len(document.text) > SITE_SYNC_CHARS
+        if not now and large and edits is not None and self.sites.has_buffer(path):
+            self._refresh_site_later(document.uri)
+            return
         stale = self.sites.set_buffer(path, document.text)
+        document.site_edits = []
         stale.discard(str(path))
         self.schedule_site(stale)
-        cross = self.sites.cross_file_findings(path, document.settings)
-        return tuple(sorted((*own, *cross), key=Finding.sort_key)) if cross else own
+
+    def _refresh_site_later(self, uri: str) -> None:
+        pending = self._site_refresh.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a direct call): read it now
+            self._refresh_site_now(uri)
+            return
+        self._site_refresh[uri] = loop.call_later(SITE_REFRESH_IDLE, self._refresh_site_now, uri)
+
+    def _refresh_site_now(self, uri: str) -> None:
+        self._site_refresh.pop(uri, None)
+        document = self.documents.get(uri)
+        path = site_path(uri)
+        if document is None or path is None or document.out_of_sync:
+            return
+        try:
+            self._give_buffer_to_site(path, document, now=True)
+        except Exception as error:  # noqa: BLE001
+            self.log_error(f"reading {uri} into its site", error)
+            return
+        self.schedule(uri)  # its cross-file findings, judged on the text it has now
 
     def _diagnostics(self, document: Document) -> list[types.Diagnostic]:
         encoding = self.encoding

@@ -106,16 +106,30 @@ class Progress:
 
 async def index_workspace(ls: FlowdropServer, after: Awaitable[object] | None = None) -> None:
     """Read every site of the workspace folders, then publish every file of them (once `after`,
-    the client's settings, is done)."""
+    the client's settings, is done). Under `flowdrop.diagnostics.scope: open` nothing is read
+    up front: the site of a file is read when that file is opened (`read_site_later`)."""
     if after is not None:
         with contextlib.suppress(Exception):
             await asyncio.shield(after)
-    progress = Progress(ls)
-    await progress.begin("FlowDrop: reading the sites")
+    if not ls.workspace_scope:
+        return
     try:
         roots: list[Path] = []
         for folder in workspace_folders(ls):
             roots.extend(await asyncio.to_thread(find_site_folders, folder))
+    except Exception as error:  # noqa: BLE001 - the server goes on without the sites
+        ls.log_error("finding the workspace's sites", error)
+        return
+    await read_sites(ls, roots)
+
+
+async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
+    """Read the site folders `roots` (not read yet) in slices, with progress, then publish their
+    files (closed ones under the workspace scope; open ones from their buffers)."""
+    progress = Progress(ls)
+    await progress.begin("FlowDrop: reading the sites")
+    try:
+        roots = [root for root in roots if not ls.sites.knows(root)]
         files = [path for root in roots for path in ls.sites.open_site(root)]
         total = len(files)
         steps = max(1, 2 * total)
@@ -134,7 +148,7 @@ async def index_workspace(ls: FlowdropServer, after: Awaitable[object] | None = 
         # Open documents of these sites: their cross-file findings can be told now.
         for document in ls.documents.all():
             ls.schedule(document.uri)
-        site_files = ls.sites.site_files()
+        site_files = [path for root in roots for path in ls.sites.files_of(root)]
         for done, name in enumerate(site_files, 1):
             try:
                 ls.publish_site_file(name)
@@ -148,8 +162,17 @@ async def index_workspace(ls: FlowdropServer, after: Awaitable[object] | None = 
         progress.report(f"{total}/{total} files checked", 100, force=True)
         progress.end(f"{total} files, {len(roots)} site{'s' if len(roots) != 1 else ''}")
     except Exception as error:  # noqa: BLE001 - the server goes on with what it read
-        ls.log_error("reading the workspace's sites", error)
+        ls.log_error("reading the sites", error)
         progress.end("failed")
+
+
+def read_site_later(ls: FlowdropServer, folder: Path) -> None:
+    """The site of an open file's folder is not read yet: read it in the background (never in
+    a publish: a folder may hold a thousand workflows)."""
+    if folder in ls.sites_requested:
+        return
+    ls.sites_requested.add(folder)
+    asyncio.ensure_future(read_sites(ls, [folder]))
 
 
 def start_indexing(ls: FlowdropServer, after: Awaitable[object] | None = None) -> None:
@@ -263,6 +286,8 @@ async def workspace_diagnostics(
 
 
 def register(server: FlowdropServer) -> None:
+    server.read_site_later = lambda folder: read_site_later(server, folder)
+
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(
         ls: FlowdropServer, params: types.DidChangeWatchedFilesParams

@@ -87,6 +87,15 @@ class SiteService:
         self._indexes[folder] = index
         return index
 
+    def knows(self, folder: Path) -> bool:
+        """Whether `folder` was looked at: its site read (or being read), or found no site."""
+        return folder in self._indexes or folder in self._not_sites
+
+    def files_of(self, folder: Path) -> list[str]:
+        """The files of the site of `folder` (none when it has none)."""
+        index = self._indexes.get(folder)
+        return index.files if index is not None else []
+
     def known_index(self, path: Path) -> SiteIndex | None:
         """The index `path`'s folder already has (never reads anything)."""
         return self._indexes.get(path.parent)
@@ -152,6 +161,10 @@ class SiteService:
         if index.text(key) == text:
             return set()
         return index.update(path, text)
+
+    def has_buffer(self, path: Path) -> bool:
+        """Whether the site holds an open buffer's text for `path`."""
+        return str(path) in self._buffers
 
     def drop_buffer(self, path: Path) -> set[str]:
         """The buffer closed: the disk wins again."""

@@ -61,6 +61,7 @@ MAX_EXPANDED_VALUES = 2_000_000
 _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("int", "float", "bool", "null")}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_BLOCK_STYLES = frozenset({"|", ">"})
 _PROPERTY_END = re.compile(r"\S+\s+")
 _ALIAS_AFTER_KEY = re.compile(r"['\"]?[ \t]*:[ \t]+(\*[^\s,\[\]{}]+)")
 # An anchor is `&name`, after the start of a line, a space or a flow indicator (libyaml reads
@@ -90,6 +91,9 @@ class _Reader:
         self.sizes: dict[int, int] = {}
         self.aliased = False  # a node was met twice: an alias (edits cannot stay local)
         self.shared: list[tuple[int, int]] = []  # the spans of the values met twice
+        # Whether the text may hold an anchor (`_may_anchor`): without one no node is met
+        # twice, and the bookkeeping of aliases is skipped.
+        self.track = True
 
     def span(self, node: yaml.Node) -> tuple[int, int]:
         start = node.start_mark.index + self.offset
@@ -97,14 +101,22 @@ class _Reader:
         return start, end
 
     def value(self, node: yaml.Node, depth: int = 0) -> JsonValue:
-        known = self.converted.get(id(node))
-        if known is not None:
-            self.aliased = True
-            self.shared.append((known.start, known.end))
-            return known
+        if self.track:
+            known = self.converted.get(id(node))
+            if known is not None:
+                self.aliased = True
+                self.shared.append((known.start, known.end))
+                return known
         if depth > MAX_DEPTH:
             raise _TooLarge(f"nesting deeper than {MAX_DEPTH} levels")
-        start, end = self.span(node)
+        offset = self.offset
+        start = node.start_mark.index + offset
+        end = node.end_mark.index + offset
+        if isinstance(node, yaml.ScalarNode) and self.plain_string(node, start, end):
+            result: JsonValue = JString(start, end, node.value)
+            if self.track:
+                self.converted[id(node)] = result
+            return result
         if not isinstance(node, yaml.ScalarNode):
             # A block collection's end mark is where the next token starts (the next item's
             # indentation): the span ends with its content, so that typing in the indentation
@@ -113,7 +125,6 @@ class _Reader:
             text = self.text
             while end > start and text[end - 1].isspace():
                 end -= 1
-        result: JsonValue
         if isinstance(node, yaml.ScalarNode):
             result = self.scalar(node, start, end)
         elif isinstance(node, yaml.SequenceNode):
@@ -141,8 +152,19 @@ class _Reader:
                 last[key.value] = member
                 members.append(member)
             result = JObject(start, end, members, last)
-        self.converted[id(node)] = result
+        if self.track:
+            self.converted[id(node)] = result
         return result
+
+    def plain_string(self, node: yaml.ScalarNode, start: int, end: int) -> bool:
+        """Whether a scalar is a string read as it stands (the usual case, taken fast): no
+        int/float/bool/null tag, no anchor or tag before it, not a block scalar."""
+        return (
+            start < end
+            and node.tag not in _SCALAR_TAGS
+            and node.style not in _BLOCK_STYLES
+            and self.text[start] not in "&!"
+        )
 
     def alias_scalar(self, key: JString, value: JsonValue | None) -> JsonValue | None:
         """A scalar given through an alias (`label: *name`) as its own value at the alias's
@@ -162,6 +184,8 @@ class _Reader:
     def key(self, node: yaml.Node) -> JString:
         start, end = self.span(node)
         if isinstance(node, yaml.ScalarNode):
+            if self.plain_string(node, start, end):
+                return JString(start, end, node.value)
             value = self.scalar(node, start, end)
             text = value.value if isinstance(value, JString) else node.value
             return JString(start, end, str(text))
@@ -226,7 +250,8 @@ def _compose(text: str, offset: int, source: str) -> _Composed:
             return None, [], False, None, []
         # Only an anchored node can be repeated by an alias: without a `&name` anchor in the
         # text (a cheap, conservative test) there is nothing to expand, and the walk is skipped.
-        if _may_anchor(source) and reader.expanded_size(node) > MAX_EXPANDED_VALUES:
+        reader.track = _may_anchor(source)
+        if reader.track and reader.expanded_size(node) > MAX_EXPANDED_VALUES:
             raise _TooLarge(f"aliases expand to more than {MAX_EXPANDED_VALUES:,} values: not read")
         return reader.value(node), reader.problems, reader.aliased, None, reader.shared
     except (yaml.YAMLError, _TooLarge, RecursionError) as error:
