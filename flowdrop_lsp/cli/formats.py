@@ -133,6 +133,8 @@ def format_text(
 ) -> str:
     out = []
     for result in results:
+        if not result.findings:
+            continue  # no positions to count (a line index per file costs)
         lines = result.lines
         for finding in result.findings:
             line, column = lines.position(finding.span.start)
@@ -277,6 +279,8 @@ def format_json(
 ) -> str:
     items: list[dict[str, Any]] = []
     for result in results:
+        if not result.findings:
+            continue  # no positions to count (a line index per file costs)
         lines = result.lines
         items.extend(finding_json(result, finding, lines) for finding in result.findings)
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
@@ -441,6 +445,8 @@ def format_sarif(
     rule_index = {rule.code: index for index, rule in enumerate(ALL_RULES)}
     sarif_results = []
     for result in results:
+        if not result.findings:
+            continue  # no positions to count (a line index per file costs)
         lines = result.lines
         where = artifact_location(result.path, root)
         prints = fingerprints(result.findings, where["uri"])
@@ -516,6 +522,8 @@ def format_github(
 ) -> str:
     out = []
     for result in results:
+        if not result.findings:
+            continue  # no positions to count (a line index per file costs)
         lines = result.lines
         for finding in result.findings:
             region = _sarif_region(lines, finding.span)

@@ -239,7 +239,9 @@ def _resolver(config: Path | None) -> SettingsResolver:
     return SettingsResolver(
         config=config,
         node_types=NodeTypeLocator(base=Path.cwd()),
-        canonical=Path.resolve,
+        # Once per path in a run (a path is asked for several times: its settings, its
+        # registry, its folder's), not a system call each time.
+        canonical=functools.lru_cache(maxsize=16384)(Path.resolve),
         fallback_base=Path.cwd(),
     )
 
