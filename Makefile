@@ -41,6 +41,17 @@ demo: $(VENV)/.installed
 	@echo "== 5. The fix, written as Drupal's dumper would (nothing is written)"
 	@echo "\$$ flowdrop-lsp check --diff $(SITE)"
 	@$(BIN)/flowdrop-lsp check --diff $(SITE) || true
+	@echo
+	@echo "== 6. A real site as one system (a copy of tests/corpus/atelier-cms): delete a workflow"
+	@echo "   that brand_studio calls, and list a node type that does not exist (the real site's"
+	@echo "   four FD-TOOL-ROUTE warnings are left out of what is shown)"
+	@tmp=$$(mktemp -d) && cp -r tests/corpus/atelier-cms/config $$tmp/ && cd $$tmp && \
+	  rm config/sync/flowdrop_workflow.flowdrop_workflow.aincient_brand_specialist_colour.yml && \
+	  sed -i 's/    - flowdrop_node_type.flowdrop_node_type.chat_output$$/    - flowdrop_node_type.flowdrop_node_type.chat_outptu/' \
+	    config/sync/flowdrop_workflow.flowdrop_workflow.aincient_weather.yml && \
+	  echo "\$$ flowdrop-lsp check --no-cache config/sync" && \
+	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache config/sync | grep -v FD-TOOL-ROUTE || true); \
+	  rm -rf $$tmp
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
