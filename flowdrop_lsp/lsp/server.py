@@ -121,6 +121,9 @@ class FlowdropServer(LanguageServer):
         # Reading the site of a folder in the background (lsp/workspace.py wires it), and the
         # folders asked for so far.
         self.read_site_later: Callable[[Path], None] | None = None
+        # Reading every site of the workspace (under the `workspace` scope), and whether it ran.
+        self.read_workspace_later: Callable[[], None] | None = None
+        self.workspace_read = False
         self.sites_requested: set[Path] = set()
         # The background reading of the workspace's sites (lsp/workspace.py), once started.
         self.indexing: asyncio.Task[None] | None = None
@@ -426,6 +429,8 @@ class FlowdropServer(LanguageServer):
         # Closed site files too: their settings (node types, scope) may have changed. Each keeps
         # its own findings while its settings stay equal.
         self.schedule_site([*self.sites.site_files(), *self.site_published])
+        if self.read_workspace_later is not None:  # the scope may have become `workspace`
+            self.read_workspace_later()
         # Inlay hints and code lenses are pulled by the client after edits, not after a settings
         # change: ask for them again where the client lets us.
         if self._capability("workspace", "inlay_hint", "refresh_support"):

@@ -113,6 +113,7 @@ async def index_workspace(ls: FlowdropServer, after: Awaitable[object] | None = 
             await asyncio.shield(after)
     if not ls.workspace_scope:
         return
+    ls.workspace_read = True
     try:
         roots: list[Path] = []
         for folder in workspace_folders(ls):
@@ -285,8 +286,17 @@ async def workspace_diagnostics(
     return types.WorkspaceDiagnosticReport(items=items)
 
 
+def read_workspace_later(ls: FlowdropServer) -> None:
+    """The scope became `workspace` after the start (whose reading it skipped): read the
+    workspace's sites now, in the background (the sites already read are left as they are)."""
+    idle = ls.indexing is None or ls.indexing.done()
+    if ls.workspace_scope and not ls.workspace_read and idle:
+        ls.indexing = asyncio.ensure_future(index_workspace(ls))
+
+
 def register(server: FlowdropServer) -> None:
     server.read_site_later = lambda folder: read_site_later(server, folder)
+    server.read_workspace_later = lambda: read_workspace_later(server)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(

@@ -140,11 +140,7 @@ async def test_a_real_sized_buffer_is_judged_on_every_change(
     session.change(
         uri,
         2,
-        [
-            types.TextDocumentContentChangePartial(
-                range=types.Range(start=begin, end=end), text=""
-            )
-        ],
+        [types.TextDocumentContentChangePartial(range=types.Range(start=begin, end=end), text="")],
     )
     after = await session.publishes.wait_for(uri, 2)
     assert stale_lines(after) == []

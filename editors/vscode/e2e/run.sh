@@ -113,6 +113,10 @@ cp "$REPO/examples/research-agent.flowdrop.json" "$WS/exported.json"
 YAML_WORKFLOW="flowdrop_workflow.flowdrop_workflow.research.yml"
 mkdir -p "$WS/config/sync"
 cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/config/sync/"
+# Another workflow of that site, never opened: under the scope `workspace` its problems are
+# listed all the same (step 6c of test.mjs).
+sed 's/^id: research$/id: research_closed/' "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" \
+  >"$WS/config/sync/flowdrop_workflow.flowdrop_workflow.research_closed.yml"
 # The same workflow under a name no glob selects (language yaml too): a workflow by content.
 mkdir -p "$WS/notes"
 cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/notes/research-copy.yml"
@@ -156,6 +160,9 @@ settings = {
     "editor.minimap.enabled": False,
     "files.autoSave": "off",
     "window.restoreWindows": "none",
+    # The steps count the problems of the files they open: closed files are published only in
+    # step 6c, which sets the scope `workspace` (the default) for the workspace.
+    "flowdrop.diagnostics.scope": "open",
 }
 if sys.argv[2]:
     settings["flowdrop.server.path"] = sys.argv[2]

@@ -305,6 +305,26 @@ async function main() {
     await shot(`06b-by-content-${path.basename(file).replace(/\W+/g, '-')}.png`);
   }
 
+  // 6c. The whole site: under the scope `workspace` (the default; this run's user settings say
+  //     `open`, for the steps above), a workflow of the site nobody opened has its problems
+  //     listed in the Problems panel; back to `open`, they go.
+  const closedName = 'flowdrop_workflow.flowdrop_workflow.research_closed.yml';
+  const wsSettings6c = path.join(WORKSPACE, '.vscode', 'settings.json');
+  fs.mkdirSync(path.dirname(wsSettings6c), { recursive: true });
+  fs.writeFileSync(wsSettings6c, JSON.stringify({ 'flowdrop.diagnostics.scope': 'workspace' }, null, 2));
+  await openProblems();
+  const closedRows = await waitFor(`${closedName} (never opened) listed in the Problems panel`, async () => {
+    const rows = (await problemRows()).filter((t) => t.includes('research_closed'));
+    return rows.length ? rows : null;
+  });
+  log(`OK a workflow nobody opened is listed under the scope "workspace": ${closedRows[0].split(' | ')[0]}`);
+  await shot('06c-whole-site.png');
+  fs.writeFileSync(wsSettings6c, '{}\n');
+  await waitFor(`${closedName} gone from the Problems panel under the scope "open"`, async () =>
+    (await problemRows()).every((t) => !t.includes('research_closed')),
+  );
+  log('OK back to the scope "open": the closed workflow is no longer listed');
+
   // 7. A broken `flowdrop.server.path` (changed while running: the extension
   //    restarts the server) gives an error message naming the setting.
   if (CHECK_BAD_PATH) {
