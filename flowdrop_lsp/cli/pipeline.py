@@ -55,6 +55,12 @@ class Checked:
     def in_site(self) -> bool:
         return not self.is_stdin and is_site_file(self.path)
 
+    @property
+    def is_node_type(self) -> bool:
+        """A node-type definition named on the command line: no workflow, so no single-file
+        analysis; its findings are its cross-file ones (FD-CALL, FD-CONTRACT)."""
+        return not self.is_stdin and is_definition_file(self.path)
+
     def job(self, text: str | None = None) -> AnalysisJob:
         text = self.text if text is None else text
         return AnalysisJob(
@@ -78,7 +84,7 @@ class Checked:
 def analyse_all(batch: Batch, files: Sequence[Checked]) -> None:
     """Each file's single-file analysis: standard input in this process and never cached, the
     others through the batch (cache, pool)."""
-    on_disk = [f for f in files if not f.is_stdin]
+    on_disk = [f for f in files if not f.is_stdin and not f.is_node_type]
     for checked, analysis in zip(on_disk, batch.analyse([f.job() for f in on_disk]), strict=True):
         checked.analysis = analysis
     for checked in files:

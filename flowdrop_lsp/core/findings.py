@@ -107,12 +107,13 @@ class _Overlapped(Exception):
 def _through(span: Span, edits: Sequence[Edit]) -> Span:
     start, end = span.start, span.end
     for edit_start, edit_end, inserted in edits:
-        if end <= edit_start and start < edit_start:
-            continue  # wholly before the edit (an empty span at the edit's start moves)
-        if start >= edit_end:
+        if end < edit_start:
+            continue  # before the edit, not touching it
+        if start > edit_end:
             delta = inserted - (edit_end - edit_start)
             start, end = start + delta, end + delta
             continue
+        # Inside it, overlapping it or touching it (typing right after a name changes the name).
         raise _Overlapped
     return Span(start, end)
 
@@ -120,7 +121,7 @@ def _through(span: Span, edits: Sequence[Edit]) -> Span:
 def through_edits(finding: Finding, edits: Sequence[Edit]) -> Finding | None:
     """`finding` (resolved spans into a text) carried through `edits` made to that text since,
     in order: its spans moved by the text inserted or removed before them. None when an edit
-    touched its own span (what it said may no longer hold); a fix an edit touched is dropped,
+    touched its own span (overlapping it, or at either of its ends) (what it said may no longer hold); a fix an edit touched is dropped,
     and so is a related location of the same file."""
     if not edits:
         return finding

@@ -460,6 +460,11 @@ class SiteView(Protocol):
         """Whether the site holds any workflow."""
         ...
 
+    def unreadable_workflow(self, workflow_id: str) -> bool:
+        """Whether the file of this workflow is in the site but could not be read (its own
+        check reports why): a call of it is not a call of a missing workflow."""
+        ...
+
     def has_config_kind(self, name: str) -> bool:
         """Whether the site holds any config of the kind of config `name` (the same name but
         its last segment: `flowdrop_node_type.flowdrop_node_type.*`, `system.*`)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import short_text
+from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.site_facts import (
     WORKFLOW_CONFIG_PREFIX,
     CallStep,
@@ -40,10 +40,17 @@ RULE = Rule(
 MACHINE_NAME = re.compile(r"^[a-z0-9_]+$")
 
 
+def _absent(ctx: SiteContext, workflow_id: str) -> bool:
+    """No workflow of the site has this id, and no file of it is there unread (a file that does
+    not parse is reported by its own check, not as a missing callee by its callers)."""
+    site = ctx.site
+    return site.workflow(workflow_id) is None and not site.unreadable_workflow(workflow_id)
+
+
 def _missing(workflow_id: str) -> str:
     return (
-        f"calls workflow '{short_text(workflow_id)}', which the site does not have "
-        f"(no {WORKFLOW_CONFIG_PREFIX}{short_text(workflow_id)}.yml)"
+        f"calls workflow '{id_text(workflow_id)}', which the site does not have "
+        f"(no {WORKFLOW_CONFIG_PREFIX}{id_text(workflow_id)}.yml)"
     )
 
 
@@ -52,12 +59,12 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
     if node_type is not None and node_type.executor_plugin is not None:
         called = node_type.called_workflow
         # A folder of node types without any workflow is a registry, not a site to judge.
-        if called is not None and ctx.site.has_workflows() and ctx.site.workflow(called) is None:
+        if called is not None and ctx.site.has_workflows() and _absent(ctx, called):
             name = node_type.type_id or "?"
             yield Finding(
                 RULE.code,
                 RULE.default_severity,
-                f"node type '{short_text(name)}' {_missing(called)}",
+                f"node type '{id_text(name)}' {_missing(called)}",
                 node_type.executor_plugin.span,
             )
     if ctx.workflow is not None:
@@ -74,7 +81,7 @@ def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
             continue
         called = site_type.facts.called_workflow
         if called is not None:
-            if ctx.site.workflow(called) is not None:
+            if not _absent(ctx, called):
                 continue
             plugin = site_type.facts.executor_plugin
             related = (
@@ -85,14 +92,14 @@ def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
             yield Finding(
                 RULE.code,
                 RULE.default_severity,
-                f"{node.display} (type '{short_text(node.type_id.value)}') {_missing(called)}",
+                f"{node.display} (type '{id_text(node.type_id.value)}') {_missing(called)}",
                 node.anchor,
                 node=node.id,
                 related=related,
             )
         elif site_type.facts.is_generic_call and node.workflow_id is not None:
             chosen = node.workflow_id.value
-            if not MACHINE_NAME.match(chosen) or ctx.site.workflow(chosen) is not None:
+            if not MACHINE_NAME.match(chosen) or not _absent(ctx, chosen):
                 continue
             yield Finding(
                 RULE.code,
@@ -122,19 +129,17 @@ def _cycle_finding(
 ) -> Finding:
     chain = " → ".join([own, callee, *(step.callee for step in back)])
     if callee == own:
-        message = (
-            f"{node.display} calls workflow '{short_text(own)}', its own workflow: a call cycle"
-        )
+        message = f"{node.display} calls workflow '{id_text(own)}', its own workflow: a call cycle"
     else:
         message = (
-            f"{node.display} calls workflow '{short_text(callee)}', which calls back into "
-            f"'{short_text(own)}': a call cycle ({short_text(chain)})"
+            f"{node.display} calls workflow '{id_text(callee)}', which calls back into "
+            f"'{id_text(own)}': a call cycle ({id_text(chain)})"
         )
     related = tuple(
         RelatedLocation(
             step.node.anchor,
-            f"in workflow '{short_text(step.caller)}', {step.node.display} calls "
-            f"'{short_text(step.callee)}'",
+            f"in workflow '{id_text(step.caller)}', {step.node.display} calls "
+            f"'{id_text(step.callee)}'",
             None if step.path == ctx.path else step.path,
         )
         for step in back

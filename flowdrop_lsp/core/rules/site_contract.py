@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import short_text
+from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.site_facts import (
     Located,
     NodeTypeFacts,
@@ -51,7 +51,7 @@ MAX_LISTED = 8  # port names listed in a message
 
 
 def _listed(names: list[str]) -> str:
-    shown = ", ".join(f"'{short_text(n)}'" for n in names[:MAX_LISTED])
+    shown = ", ".join(f"'{id_text(n)}'" for n in names[:MAX_LISTED])
     more = f" and {len(names) - MAX_LISTED} more" if len(names) > MAX_LISTED else ""
     return (shown + more) if names else "none"
 
@@ -84,13 +84,13 @@ def _bindings(
     nodes = {node.id: node for node in workflow.nodes if node.id is not None}
     inputs = key == "input_ports"
     for binding in bindings:
-        named = f"'{short_text(binding.name.value)}'" if binding.name is not None else "entry"
+        named = f"'{id_text(binding.name.value)}'" if binding.name is not None else "entry"
         if binding.node_id is None:
             continue
         node = nodes.get(binding.node_id.value)
         if node is None:
             yield _finding(
-                f"{key} {named} is bound to node '{short_text(binding.node_id.value)}', which "
+                f"{key} {named} is bound to node '{id_text(binding.node_id.value)}', which "
                 "this workflow does not have",
                 binding.node_id.span,
             )
@@ -109,9 +109,9 @@ def _bindings(
             | (node.own_inputs if inputs else node.own_outputs)
         )
         yield _finding(
-            f"{key} {named} is bound to {side} port '{short_text(binding.port.value)}' of "
+            f"{key} {named} is bound to {side} port '{id_text(binding.port.value)}' of "
             f"{node.display}, which has no such port (its type "
-            f"'{short_text(node.type_id.value)}' and the node declare {_listed(declared)})",
+            f"'{id_text(node.type_id.value)}' and the node declare {_listed(declared)})",
             binding.port.span,
             node=node.id,
             related=(
@@ -121,7 +121,7 @@ def _bindings(
                     else site_type.facts.outputs_key
                     if not inputs and site_type.facts.outputs_key is not None
                     else (site_type.facts.id.span if site_type.facts.id else Span(0, 0)),
-                    f"the {side} ports of node type '{short_text(node.type_id.value)}'",
+                    f"the {side} ports of node type '{id_text(node.type_id.value)}'",
                     site_type.path,
                 ),
             ),
@@ -145,7 +145,7 @@ def _required(workflow: WorkflowFacts) -> Iterator[Finding]:
     for required in workflow.required_parameters:
         if required.value not in names:
             yield _finding(
-                f"parameter_schema.required names '{short_text(required.value)}', which is "
+                f"parameter_schema.required names '{id_text(required.value)}', which is "
                 f"not an input port of this workflow (its input_ports: "
                 f"{_listed(_names(workflow.input_ports))})",
                 required.span,
@@ -175,8 +175,8 @@ def _edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fin
         if port in names:
             continue
         yield _finding(
-            f"edge into input port '{short_text(port)}' of {node.display}, which calls workflow "
-            f"'{short_text(callee.facts.workflow_id or '?')}': that workflow has no such input "
+            f"edge into input port '{id_text(port)}' of {node.display}, which calls workflow "
+            f"'{id_text(callee.facts.workflow_id or '?')}': that workflow has no such input "
             f"port (its input_ports: {_listed(names)})",
             edge.anchor,
             node=node.id,
@@ -192,7 +192,7 @@ def _contract_location(callee: SiteWorkflow, inputs: bool) -> tuple[RelatedLocat
     return (
         RelatedLocation(
             bindings[0].span,
-            f"the {key} of workflow '{short_text(callee.facts.workflow_id or '?')}'",
+            f"the {key} of workflow '{id_text(callee.facts.workflow_id or '?')}'",
             callee.path,
         ),
     )
@@ -202,7 +202,7 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeFacts) -> Iterator[Finding]:
     callee = _callee(ctx, node_type)
     if callee is None:
         return
-    callee_id = short_text(callee.facts.workflow_id or "?")
+    callee_id = id_text(callee.facts.workflow_id or "?")
     for inputs in (True, False):
         declared = callee.facts.has_input_ports if inputs else callee.facts.has_output_ports
         if not declared:
@@ -214,7 +214,7 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeFacts) -> Iterator[Finding]:
         for entry in own:
             if entry.value not in names:
                 yield _finding(
-                    f"{key} '{short_text(entry.value)}' of this call type is not in the "
+                    f"{key} '{id_text(entry.value)}' of this call type is not in the "
                     f"{ports_key} of workflow '{callee_id}' ({_listed(names)})",
                     entry.span,
                     related=related,
@@ -225,7 +225,7 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeFacts) -> Iterator[Finding]:
             key_span = node_type.parameters_key if inputs else node_type.outputs_key
             anchor = key_span or _fallback(node_type)
             yield _finding(
-                f"{key} of this call type lack{'s' if len(missing) == 1 else ''} "
+                f"{key} of this call type lack "
                 f"{_listed(missing)}, declared in the {ports_key} of workflow '{callee_id}'",
                 anchor,
                 related=related,

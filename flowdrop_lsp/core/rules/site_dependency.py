@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.domain.model import short_text
+from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.site_facts import (
     CONFIG_SUFFIXES,
     NODE_TYPE_CONFIG_PREFIX,
@@ -66,19 +66,20 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
     editor = (
         _Editor(ctx.text, dependencies, workflow) if ctx.path.endswith(CONFIG_SUFFIXES) else None
     )
+    newline = "\r\n" if "\r\n" in ctx.text else "\n"  # a fix writes the file's own line ends
     for entry in dependencies.entries:
         if ctx.site.has_config(entry.value) or not ctx.site.has_config_kind(entry.value):
             continue
-        removal = editor.removal(entry) if editor is not None else None
+        removal = _line_ends(editor.removal(entry), newline) if editor is not None else None
         yield Finding(
             RULE.code,
             RULE.default_severity,
-            f"dependencies.config lists '{short_text(entry.value)}', which the site does not "
-            f"have (no {short_text(entry.value)}.yml): Drupal's config import refuses this "
+            f"dependencies.config lists '{id_text(entry.value)}', which the site does not "
+            f"have (no {id_text(entry.value)}.yml): Drupal's config import refuses this "
             "workflow",
             entry.span,
             fixes=(
-                (Fix(f"Remove the dependency on '{short_text(entry.value)}'", removal),)
+                (Fix(f"Remove the dependency on '{id_text(entry.value)}'", removal),)
                 if removal
                 else ()
             ),
@@ -95,14 +96,14 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
     for name, nodes in users.items():
         first = nodes[0]
         assert first.type_id is not None
-        type_id = short_text(first.type_id.value)
+        type_id = id_text(first.type_id.value)
         count = f"{len(nodes)} nodes" if len(nodes) > 1 else f"node {first.display}"
-        edits = additions.get(name)
+        edits = _line_ends(additions.get(name), newline)
         yield Finding(
             RULE.code,
             Severity.WARNING,
             f"this workflow uses node type '{type_id}' ({count}), but its dependencies.config "
-            f"does not list '{short_text(name)}': deleting that node type later breaks the "
+            f"does not list '{id_text(name)}': deleting that node type later breaks the "
             "workflow silently",
             first.type_id.span,
             node=first.id,
@@ -120,6 +121,16 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
 
 
 # ----- fixes ---------------------------------------------------------------------------------
+
+
+def _line_ends(edits: tuple[TextEdit, ...] | None, newline: str) -> tuple[TextEdit, ...] | None:
+    """`edits` writing `newline` at each line end (a CRLF file stays CRLF)."""
+    if edits is None or newline == "\n":
+        return edits
+    return tuple(
+        TextEdit(edit.span, edit.new_text.replace("\r\n", "\n").replace("\n", newline))
+        for edit in edits
+    )
 
 
 @dataclass(frozen=True)
@@ -209,7 +220,7 @@ class _Editor:
         indent = len(self.prefix) - len(self.prefix.lstrip(" "))
         slots: list[_Slot] = []
         if gap > 0:
-            slots.append(_Slot(_line_end(text, entries[gap - 1].span.end), "\n", 0))
+            slots.append(_Slot(_content_end(text, entries[gap - 1].span.end), "\n", 0))
         if gap < len(entries):
             start = _line_start(text, entries[gap].span.start)
             slots.extend(_Slot(start + cut, "", cut) for cut in range(len(self.prefix) + 1))
@@ -261,8 +272,15 @@ def _line_start(text: str, offset: int) -> int:
 
 
 def _line_end(text: str, offset: int) -> int:
+    """Where the `\n` ending the line holding `offset` is (the text's end on its last line)."""
     end = text.find("\n", offset)
     return len(text) if end < 0 else end
+
+
+def _content_end(text: str, offset: int) -> int:
+    """Where the line holding `offset` ends: before its `\n`, or its `\r\n`."""
+    end = _line_end(text, offset)
+    return end - 1 if offset < end <= len(text) and text[end - 1] == "\r" else end
 
 
 EXPLANATION = RULE.explained(

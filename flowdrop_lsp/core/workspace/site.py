@@ -170,48 +170,72 @@ class SiteIndex:
         facts: WorkflowFacts | NodeTypeFacts | None = None,
     ) -> set[str]:
         """(Re)read one file — `text` when given (an open buffer), else from disk; `facts` when
-        the caller already has them — and answer the files whose findings may have changed."""
+        the caller already has them — and answer the files whose findings may have changed.
+        A config file that is neither a workflow nor a node type only counts by its name (a
+        dependency may name it); a site file that cannot be read (not UTF-8, too large) is
+        there all the same, without facts."""
         key = str(path)
+        if facts is None and not is_site_file(key):
+            return self._changing(key, lambda: self._name(key, present=True))
         if text is None:
             try:
                 text = self._read_text(Path(key))
             except (OSError, UnicodeDecodeError):
-                return self.remove(key)
-        if len(text) > MAX_SITE_FILE_BYTES:
-            return self.remove(key)
-        node_type = is_definition_file(key)
-        if facts is None:
-            facts = read_facts(text, syntax_of_path(key), node_type)
-        before = self._dependants(key)
-        self._forget(key)
-        self._texts[key] = text
-        if isinstance(facts, NodeTypeFacts):
-            self._node_types[key] = facts
-        elif isinstance(facts, WorkflowFacts):
-            self._workflows[key] = facts
+                text = None
+        if text is not None and len(text) > MAX_SITE_FILE_BYTES:
+            text = None
+        if text is not None and facts is None:
+            facts = read_facts(text, syntax_of_path(key), is_definition_file(key))
+
+        def store() -> None:
+            self._forget(key)
+            if text is not None:
+                self._texts[key] = text
+            if isinstance(facts, NodeTypeFacts):
+                self._node_types[key] = facts
+            elif isinstance(facts, WorkflowFacts):
+                self._workflows[key] = facts
+            self._name(key, present=True)
+
+        return self._changing(key, store)
+
+    def remove(self, path: Path | str) -> set[str]:
+        """Forget a file (deleted): answer the files whose findings may have changed (the file
+        itself has none any more)."""
+        key = str(path)
+
+        def forget() -> None:
+            self._forget(key)
+            self._name(key, present=False)
+
+        return self._changing(key, forget)
+
+    def _name(self, key: str, present: bool) -> None:
         name = config_name(key)
         if name is not None and Path(key).parent == self.root:
-            self._config_names.add(name)
+            if present:
+                self._config_names.add(name)
+            else:
+                self._config_names.discard(name)
+
+    def _changing(self, key: str, change: Callable[[], None]) -> set[str]:
+        """Make `change` to file `key`, and answer the files whose findings it may change: the
+        file, what depended on it before and after — and every file when what the whole site
+        is changed (the kinds of config it holds, whether it has workflows at all: rules judge
+        some things only then)."""
+        before = self._dependants(key)
+        state = self._site_state()
+        change()
         self._config_kinds = None
         self._joined = None
         changed = before | self._dependants(key) | {key}
+        if self._site_state() != state:
+            changed |= set(self._texts) | set(self._findings)
         self._invalidate(changed)
         return changed
 
-    def remove(self, path: Path | str) -> set[str]:
-        """Forget a file (deleted, or no longer readable): answer the files whose findings may
-        have changed (the file itself has none any more)."""
-        key = str(path)
-        before = self._dependants(key)
-        self._forget(key)
-        name = config_name(key)
-        if name is not None and Path(key).parent == self.root:
-            self._config_names.discard(name)
-        self._config_kinds = None
-        self._joined = None
-        changed = before | self._dependants(key) | {key}
-        self._invalidate(changed)
-        return changed
+    def _site_state(self) -> tuple[frozenset[str], bool]:
+        return frozenset(config_kind(name) for name in self._config_names), bool(self._workflows)
 
     def _forget(self, key: str) -> None:
         self._texts.pop(key, None)
@@ -264,6 +288,17 @@ class SiteIndex:
 
     def has_workflows(self) -> bool:
         return bool(self._workflows)
+
+    def unreadable_workflow(self, workflow_id: str) -> bool:
+        """Whether the site holds `flowdrop_workflow.flowdrop_workflow.<workflow_id>.yml` but
+        could not read it (broken YAML, not UTF-8, too large): its own check says what is wrong,
+        and a call of it is not a call of a missing workflow."""
+        name = WORKFLOW_CONFIG_PREFIX + workflow_id
+        if name not in self._config_names:
+            return False
+        return not any(
+            str(self.root / (name + suffix)) in self._workflows for suffix in CONFIG_SUFFIXES
+        )
 
     def has_config_kind(self, name: str) -> bool:
         if self._config_kinds is None:
@@ -339,6 +374,12 @@ class SiteIndex:
         name = config_name(key)
         if name is not None:
             found |= joined.listing(name)
+            if name.startswith(WORKFLOW_CONFIG_PREFIX):
+                # The workflow its file name says (read or not: a file that does not parse is
+                # no missing callee, `unreadable_workflow`): its callers, its calling types.
+                by_name = name[len(WORKFLOW_CONFIG_PREFIX) :]
+                found |= joined.transitive_callers(by_name)
+                found |= {path for path, _ in joined.calling_types(by_name)}
         found.discard(key)
         return found
 

@@ -45,7 +45,7 @@ def test_a_renamed_input_port_breaks_the_call_type_and_the_required_list(
         [
             "parameters 'ask' of this call type is not in the input_ports of workflow "
             "'aincient_brand_specialist_colour' ('question', 'current_state')",
-            "parameters of this call type lacks 'question', declared in the input_ports of "
+            "parameters of this call type lack 'question', declared in the input_ports of "
             "workflow 'aincient_brand_specialist_colour'",
             "parameter_schema.required names 'ask', which is not an input port of this "
             "workflow (its input_ports: 'question', 'current_state')",

@@ -181,3 +181,28 @@ def test_removing_the_only_entry_writes_what_drupal_writes(tmp_path: Path) -> No
         fixed = _apply(folder, name, stale[0].fixes[0].edits)
         assert fixed == text.replace(only, expected)
         yaml.safe_load(fixed)
+
+
+def test_fixes_write_the_line_ends_of_a_crlf_file(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    original = (folder / COLOUR).read_text(encoding="utf-8")
+    for name in ("chat_input", "prompt_template"):
+        plant(folder, COLOUR, f"{PREFIX}{name}\n", "")
+    plant(folder, COLOUR, f"{PREFIX}json_to_data\n", f"{PREFIX}json_to_data\n{PREFIX}gone\n")
+    index = loaded(folder)
+    # The buffer as an editor holds a Windows checkout: every line ending in \r\n.
+    crlf = (folder / COLOUR).read_text(encoding="utf-8").replace("\n", "\r\n")
+    index.update(folder / COLOUR, crlf)
+    findings = [f for f in index.findings(folder / COLOUR) if f.code == "FD-DEPENDENCY"]
+    assert len(findings) == 3
+    fixed = apply_edits(crlf, preferred_edits(findings))
+    assert "\r\r" not in fixed and fixed.count("\n") == fixed.count("\r\n")
+    assert fixed.replace("\r\n", "\n") == original.replace(
+        f"{PREFIX}json_to_data\n", f"{PREFIX}json_to_data\n{PREFIX}gone\n"
+    )
+    index.update(folder / COLOUR, fixed)  # then, in the editor, the stale entry removed
+    (stale,) = [f for f in index.findings(folder / COLOUR) if "gone" in f.message]
+    removed = apply_edits(fixed, stale.fixes[0].edits)
+    assert removed.replace("\r\n", "\n") == original
+    assert removed.count("\n") == removed.count("\r\n")
+    yaml.safe_load(removed)

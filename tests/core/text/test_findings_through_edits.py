@@ -50,6 +50,11 @@ def test_text_after_it_changes_nothing() -> None:
 def test_an_edit_touching_its_span_drops_it() -> None:
     assert through_edits(FINDING, [(12, 13, 0)]) is None
     assert through_edits(FINDING, [(14, 20, 1)]) is None
+    # At either end: typing right after (or before) a name changes the name.
+    assert through_edits(FINDING, [(15, 15, 1)]) is None
+    assert through_edits(FINDING, [(15, 16, 0)]) is None
+    assert through_edits(FINDING, [(10, 10, 1)]) is None
+    assert through_edits(FINDING, [(9, 10, 0)]) is None
 
 
 def test_an_edit_touching_a_related_location_drops_only_that_location() -> None:

@@ -89,3 +89,63 @@ def test_an_index_of_an_empty_folder_has_nothing(tmp_path: Path) -> None:
     index = SiteIndex(tmp_path)
     index.load()
     assert index.files == [] and index.findings(tmp_path / COLOUR) == ()
+
+
+def test_another_config_file_counts_by_its_name_only(tmp_path: Path) -> None:
+    """`drush cex` rewrites Views and fields beside the workflows: such a file is config a
+    dependency may name, never a workflow of the site."""
+    folder = copy_site(tmp_path)
+    plant_text = (folder / COLOUR).read_text(encoding="utf-8")
+    entry = "    - flowdrop_node_type.flowdrop_node_type.chat_input\n"
+    (folder / COLOUR).write_text(
+        plant_text.replace(entry, entry + "    - views.view.content\n"), encoding="utf-8"
+    )
+    (folder / "views.view.frontpage.yml").write_text("id: frontpage\n", encoding="utf-8")
+    index = loaded(folder)
+    assert places(index, "FD-DEPENDENCY") == [
+        (COLOUR, *_line_column(folder / COLOUR, "views.view.content"))
+    ]
+    view = folder / "views.view.content.yml"
+    view.write_text("id: content\ndependencies:\n  config:\n    - field.gone\n", encoding="utf-8")
+    changed = index.update(view)
+    assert _names(changed) >= {COLOUR}
+    assert str(view) not in index.files  # not a workflow, no findings of its own
+    assert index.findings(view) == ()
+    assert places(index, "FD-DEPENDENCY") == []
+    view.unlink()
+    index.remove(view)
+    assert [name for name, *_ in places(index, "FD-DEPENDENCY")] == [COLOUR]
+
+
+def test_a_kind_of_config_appearing_re_judges_every_file(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    text = (folder / COLOUR).read_text(encoding="utf-8")
+    entry = "    - flowdrop_node_type.flowdrop_node_type.chat_input\n"
+    (folder / COLOUR).write_text(text.replace(entry, entry + "    - views.view.content\n"))
+    index = loaded(folder)
+    assert places(index, "FD-DEPENDENCY") == []  # no Views at all: the kind is not judged
+    view = folder / "views.view.frontpage.yml"
+    view.write_text("id: frontpage\n", encoding="utf-8")
+    changed = index.update(view)
+    assert COLOUR in _names(changed)
+    assert [name for name, *_ in places(index, "FD-DEPENDENCY")] == [COLOUR]
+    assert places(index, "FD-DEPENDENCY") == places(loaded(folder), "FD-DEPENDENCY")
+
+
+def test_a_callee_that_does_not_parse_is_not_a_missing_callee(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    (folder / COLOUR).write_text("id: x\nnodes: [\n", encoding="utf-8")
+    index = loaded(folder)
+    assert places(index, "FD-CALL") == []
+    (folder / COLOUR).write_bytes(b"\xff\xfeid: x\n")
+    index.update(folder / COLOUR)
+    assert places(index, "FD-CALL") == []
+    (folder / COLOUR).unlink()
+    index.remove(folder / COLOUR)
+    assert {name for name, *_ in places(index, "FD-CALL")} == {BRAND_STUDIO, COLOUR_CALL_TYPE}
+
+
+def _line_column(path: Path, needle: str) -> tuple[int, int]:
+    text = path.read_text(encoding="utf-8")
+    at = text.index(needle)
+    return text[:at].count("\n"), at - (text.rfind("\n", 0, at) + 1)
