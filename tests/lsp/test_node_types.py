@@ -12,6 +12,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from flowdrop_lsp.lsp.node_types_sync import REGISTRATION_ID
 from tests.support.builders import node, tool_edge, workflow
 from tests.support.lsp import WAIT, Session, server_command, start_session
 
@@ -49,10 +50,16 @@ async def watcher(lsp_client: LanguageClient):
 
 
 async def _registered(session: Session) -> types.Registration:
+    """The node-type watch (the server also registers a watch of the site's files, in either
+    order)."""
+
+    def node_types() -> types.Registration | None:
+        return next((r for r in session.registrations if r.id == REGISTRATION_ID), None)
+
     async def until() -> types.Registration:
-        while not session.registrations:
+        while (found := node_types()) is None:
             await asyncio.sleep(0.01)
-        return session.registrations[0]
+        return found
 
     return await asyncio.wait_for(until(), WAIT)
 
