@@ -215,3 +215,37 @@ def test_neovim_goes_from_a_call_node_to_the_called_workflow(tmp_path: Path) -> 
         assert record["cursor"]["line"] == jump["id_line"], report
         assert record["line_text"] == f"id: {ident}", report
     assert len(seen["jumps"]) == len(jumps), report
+
+
+def test_neovim_goes_from_a_call_types_executor_plugin_to_the_called_workflow(
+    tmp_path: Path,
+) -> None:
+    """The shipped config attaches to node-type files too: `gd` on a call type's
+    `executor_plugin` value opens the workflow it calls."""
+    project = tmp_path / "site"
+    sync = copy_site(project)
+    node_type = sync / COLOUR_TYPE
+    plugin = _value_token(
+        node_type,
+        "executor_plugin",
+        f"'flowdrop_workflow_executor:flowdrop_workflow:{COLOUR}'",
+    )
+    target = sync / COLOUR_WORKFLOW
+    jump = {
+        "line": plugin.lnum + 1,
+        "col": plugin.col + 5,
+        "path": str(target),
+        "id_line": _value_token(target, "id", COLOUR).lnum + 1,
+    }
+    seen, report = _run(tmp_path, node_type, {"mode": "definition", "jumps": [jump]})
+    _assert_client(seen, project, node_type, report)
+    assert len(seen["jumps"]) == 1, report
+    record = seen["jumps"][0]
+    assert record["jumped"], (
+        f"go to definition on {COLOUR_TYPE}'s executor_plugin (line {jump['line']}) did not open "
+        f"{COLOUR_WORKFLOW} at its `id:` line {jump['id_line']}: the server answered "
+        f"{record.get('response')}\n{report}"
+    )
+    assert record["file"] == str(target.resolve()), report
+    assert record["cursor"]["line"] == jump["id_line"], report
+    assert record["line_text"] == f"id: {COLOUR}", report

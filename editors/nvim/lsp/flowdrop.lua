@@ -139,10 +139,14 @@ local function matches_user_globs(path, root)
 end
 
 --- Workflow files by name: `*.flowdrop.json` (JSON/JSONC buffers), and Drupal config
---- workflows `flowdrop_workflow.flowdrop_workflow.<id>.yml`/`.yaml` (YAML buffers).
+--- workflows `flowdrop_workflow.flowdrop_workflow.<id>.yml`/`.yaml` (YAML buffers); also a
+--- site's node types `flowdrop_node_type.flowdrop_node_type.<id>.yml` (their cross-file
+--- findings, definition from `executor_plugin`, and the node-type registry kept current).
 local function is_workflow_name(path, filetype)
   if filetype == 'yaml' then
-    return vim.fs.basename(path):match('^flowdrop_workflow%.flowdrop_workflow%..+%.ya?ml$') ~= nil
+    local base = vim.fs.basename(path)
+    return base:match('^flowdrop_workflow%.flowdrop_workflow%..+%.ya?ml$') ~= nil
+      or base:match('^flowdrop_node_type%.flowdrop_node_type%..+%.ya?ml$') ~= nil
   end
   return path:match('%.flowdrop%.json$') ~= nil
 end
