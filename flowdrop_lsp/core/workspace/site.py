@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from flowdrop_lsp.core.config.node_types import is_definition_file
+from flowdrop_lsp.core.config.selection import syntax_of
 from flowdrop_lsp.core.domain.site_facts import (
     CONFIG_SUFFIXES,
     WORKFLOW_CONFIG_PREFIX,
@@ -42,7 +43,6 @@ from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.registry import SITE_RULES
 from flowdrop_lsp.core.syntax.reader import reader_for
 
-WORKFLOW_FILE_PREFIX = WORKFLOW_CONFIG_PREFIX
 # A file larger than this is not read into the index (it is still checked on its own).
 MAX_SITE_FILE_BYTES = 8 * 1024 * 1024
 
@@ -55,7 +55,8 @@ def is_site_file(path: os.PathLike[str] | str) -> bool:
 
 
 def syntax_of_path(path: os.PathLike[str] | str) -> str:
-    return "yaml" if os.fspath(path).endswith(CONFIG_SUFFIXES) else "json"
+    """The syntax of a site file, judged by its name as the CLI's selection judges it."""
+    return syntax_of(os.fspath(path))
 
 
 def config_name(path: os.PathLike[str] | str) -> str | None:
