@@ -30,11 +30,23 @@ class TextEdit:
     new_text: str
 
 
+class Applicability(str, Enum):
+    """As Ruff's: a safe fix (a rename, an id) is applied by `--fix` and fix-all; an unsafe one
+    (it removes a node, an edge or a setting, or changes what runs) only when asked for."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     title: str
     edits: tuple[TextEdit, ...]
     preferred: bool = False
+    applicability: Applicability = Applicability.SAFE
+    # The rule wrote the edits in the document's own format (a member inserted as YAML): the
+    # format's fix writer passes them through unchanged.
+    format_specific: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +73,10 @@ class Finding:
     related: tuple[RelatedLocation, ...] = ()
     fixes: tuple[Fix, ...] = ()
     extra: tuple[tuple[str, Any], ...] = field(default=())
+    # The spec's locator code and locator (VAL-LAUNCH: the runtime refuses a workflow with a
+    # code, a message and a locator such as `node.fetch.config.url` or `edge.3`).
+    locator_code: str | None = None
+    locator: str | None = None
 
     def map_spans(self, change: Callable[[Span], Span]) -> Finding:
         """This finding with `change` applied to every span it holds (its own, its related
@@ -73,11 +89,7 @@ class Finding:
                 for r in self.related
             ),
             fixes=tuple(
-                Fix(
-                    f.title,
-                    tuple(TextEdit(change(e.span), e.new_text) for e in f.edits),
-                    f.preferred,
-                )
+                replace(f, edits=tuple(TextEdit(change(e.span), e.new_text) for e in f.edits))
                 for f in self.fixes
             ),
         )

@@ -19,6 +19,7 @@ invalid file is a problem the registry records, never an exception.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,14 +49,141 @@ def is_definition_file(path: os.PathLike[str] | str) -> bool:
 
 
 @dataclass(frozen=True)
+class ParameterSpec:
+    """One entry of a definition's `parameters`: its gate flags as written (None: not said) and
+    its declared default. `default` is the YAML value itself (for a fix that writes it);
+    `default_text` its stable JSON text, what equality and hashing compare."""
+
+    name: str
+    configurable: bool | None = None
+    connectable: bool | None = None
+    required: bool | None = None
+    exposed_by_default: bool | None = None
+    has_default: bool = False
+    default_text: str = ""
+    default: Any = field(default=None, compare=False, hash=False, repr=False)
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One entry of a definition's `outputs`: whether it is exposed (None: not said)."""
+
+    name: str
+    exposed: bool | None = None
+    exposed_by_default: bool | None = None
+
+
+@dataclass(frozen=True)
 class NodeTypeDefinition:
-    """What one definition says about tools."""
+    """What one definition says: its tool roles, and the parameters and outputs a node of the
+    type has (what the launch checks compare a node's `config` and edges with)."""
 
     id: str
     path: Path
     toolbox: bool
     accepts_tools: bool
     tool_exposed: bool
+    executor_plugin: str | None = None
+    parameters: tuple[ParameterSpec, ...] = ()
+    outputs: tuple[OutputSpec, ...] = ()
+    # `reserved_port_exposure` (trigger, error, tool, loop_back → exposed), as written.
+    reserved_port_exposure: tuple[tuple[str, bool], ...] = ()
+    supported_visual_types: tuple[str, ...] = ()
+
+    def parameter(self, name: str) -> ParameterSpec | None:
+        for spec in self.parameters:
+            if spec.name == name:
+                return spec
+        return None
+
+    def output(self, name: str) -> OutputSpec | None:
+        for spec in self.outputs:
+            if spec.name == name:
+                return spec
+        return None
+
+    @property
+    def parameter_names(self) -> frozenset[str]:
+        return frozenset(spec.name for spec in self.parameters)
+
+    @property
+    def output_names(self) -> frozenset[str]:
+        return frozenset(spec.name for spec in self.outputs)
+
+
+@dataclass(frozen=True)
+class NodeTypeCatalog:
+    """A site's definitions by id, for the rules that read a node's type (launch checks). Frozen
+    and hashed once: it is part of every `Settings` of the site's workflows."""
+
+    definitions: tuple[NodeTypeDefinition, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Not fields: neither compared nor part of the stable text the cache keys on.
+        object.__setattr__(self, "_by_id", {d.id: d for d in self.definitions})
+        object.__setattr__(self, "_hash", hash(self.definitions))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
+    def get(self, type_id: str | None) -> NodeTypeDefinition | None:
+        if type_id is None:
+            return None
+        return self._by_id.get(type_id)  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self._by_id)  # type: ignore[attr-defined]
+
+
+def _flag(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _parameters(raw: Any) -> tuple[ParameterSpec, ...]:
+    if not isinstance(raw, Mapping):
+        return ()
+    specs = []
+    for name, entry in raw.items():
+        if not isinstance(name, str):
+            continue
+        entry = entry if isinstance(entry, Mapping) else {}
+        has_default = "default" in entry
+        default = entry.get("default")
+        specs.append(
+            ParameterSpec(
+                name,
+                configurable=_flag(entry.get("configurable")),
+                connectable=_flag(entry.get("connectable")),
+                required=_flag(entry.get("required")),
+                exposed_by_default=_flag(entry.get("exposed_by_default")),
+                has_default=has_default,
+                default_text=_stable_json(default) if has_default else "",
+                default=default,
+            )
+        )
+    return tuple(specs)
+
+
+def _outputs(raw: Any) -> tuple[OutputSpec, ...]:
+    if not isinstance(raw, Mapping):
+        return ()
+    return tuple(
+        OutputSpec(
+            name,
+            exposed=_flag(entry.get("exposed")) if isinstance(entry, Mapping) else None,
+            exposed_by_default=_flag(entry.get("exposed_by_default"))
+            if isinstance(entry, Mapping)
+            else None,
+        )
+        for name, entry in raw.items()
+        if isinstance(name, str)
+    )
+
+
+def _stable_json(value: Any) -> str:
+    # YAML may hold values JSON has no word for (dates): their text is enough to compare.
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _get(value: Any, *keys: str) -> Any:
@@ -84,6 +212,8 @@ def read_definition(text: str, path: Path) -> NodeTypeDefinition | str:
     if not isinstance(type_id, str) or not type_id:
         return f"{path}: not a node-type definition (no string 'id')"
     plugin = data.get("executor_plugin")
+    reserved = data.get("reserved_port_exposure")
+    visual = data.get("supported_visual_types")
     return NodeTypeDefinition(
         id=type_id,
         path=path,
@@ -91,6 +221,17 @@ def read_definition(text: str, path: Path) -> NodeTypeDefinition | str:
         accepts_tools=_get(data, "parameters", "tool", "connectable") is True,
         tool_exposed=_get(data, "outputs", "tool", "exposed") is True
         or data.get("tool_exposed") is True,
+        executor_plugin=plugin if isinstance(plugin, str) else None,
+        parameters=_parameters(data.get("parameters")),
+        outputs=_outputs(data.get("outputs")),
+        reserved_port_exposure=tuple(
+            (name, flag)
+            for name, flag in (reserved.items() if isinstance(reserved, Mapping) else ())
+            if isinstance(name, str) and isinstance(flag, bool)
+        ),
+        supported_visual_types=tuple(
+            v for v in (visual if isinstance(visual, list) else ()) if isinstance(v, str)
+        ),
     )
 
 
@@ -154,6 +295,10 @@ class NodeTypeRegistry:
             else:
                 definitions.append(read)
         return cls.from_definitions(definitions, sources=sources, problems=problems)
+
+    @property
+    def catalog(self) -> NodeTypeCatalog:
+        return NodeTypeCatalog(self.definitions)
 
     def describe(self, relative_to: Path | None = None) -> str:
         """`90 definitions from config/sync` (paths relative to `relative_to` when below it)."""

@@ -32,7 +32,7 @@ from flowdrop_lsp.core.config.globs import glob_index
 from flowdrop_lsp.core.findings import Severity
 
 if TYPE_CHECKING:  # the registry module imports this one
-    from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
+    from flowdrop_lsp.core.config.node_types import NodeTypeCatalog, NodeTypeRegistry
 
 try:  # Python 3.11+
     import tomllib
@@ -108,6 +108,8 @@ class Settings:
     # where they came from, for messages. Set by `with_registry`, never by a user.
     known_node_types: frozenset[str] | None = None
     node_types_origin: str = ""
+    # The site's definitions themselves (parameters, outputs): what the launch checks read.
+    node_type_catalog: NodeTypeCatalog | None = None
     # What the user's settings said about the role sets, so that `with_registry` lets them win:
     # the role fields a user replaced, and the (field, type) pairs a user's `extend-*` added.
     user_replaced: frozenset[str] = frozenset()
@@ -298,6 +300,7 @@ class Settings:
             **changes,
             known_node_types=defined,
             node_types_origin=registry.describe(Path.cwd()),
+            node_type_catalog=registry.catalog,
         )
 
 

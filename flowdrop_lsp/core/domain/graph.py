@@ -146,6 +146,16 @@ class ToolGraph:
         self.ids_by_name: dict[str, set[str]] = {}
         self.name_of: dict[str, str] = {}
         self.shared_names: set[str] = set()
+        # Launch checks: how many nodes and edges (R5), edges by id (R3), and each subscriber's
+        # log of the nodes and edges added and removed since it last looked (`changes`).
+        self.node_count = 0
+        self.edge_count = 0
+        self.edges_by_id: dict[str, _Ordered] = {}
+        self.duplicate_edge_ids: set[str] = set()
+        self.edges_without_id = _Ordered()
+        self.edges_without_ends = _Ordered()  # edges no endpoint index holds
+        self.edge_structure_version = 0  # bumped when an edge's ends or kind may have changed
+        self._change_logs: dict[str, list[tuple[bool, Node | Edge]]] = {}
         self.version = 0  # bumped by every change: what caches of reachability key on
         self._consumers_of_leaf: dict[str, set[str]] = {}
         self._cached_version = -1
@@ -208,15 +218,51 @@ class ToolGraph:
     def add(self, model: Node | Edge | None) -> None:
         """Add a node or an edge (an element read as neither is ignored)."""
         if isinstance(model, Node):
+            self.node_count += 1
             self.add_node(model)
         elif isinstance(model, Edge):
+            self.edge_count += 1
             self.add_edge(model)
+        else:
+            return
+        for log in self._change_logs.values():
+            log.append((True, model))
 
     def remove(self, model: Node | Edge | None) -> None:
         if isinstance(model, Node):
+            self.node_count -= 1
             self.remove_node(model)
         elif isinstance(model, Edge):
+            self.edge_count -= 1
             self.remove_edge(model)
+        else:
+            return
+        for log in self._change_logs.values():
+            log.append((False, model))
+
+    def changes(self, subscriber: str) -> list[tuple[bool, Node | Edge]]:
+        """The nodes and edges added (True) and removed (False) since `subscriber` last asked,
+        in order; on its first question, every node and edge there is, as added. What a rule
+        that keeps findings per node or edge (a launch check) updates them from."""
+        log = self._change_logs.get(subscriber)
+        if log is None:
+            every: list[tuple[bool, Node | Edge]] = [
+                (True, node) for nodes in self.definitions.values() for node in nodes
+            ]
+            every += [(True, edge) for edge in self.every_edge()]
+            self._change_logs[subscriber] = []
+            return every
+        self._change_logs[subscriber] = []
+        return log
+
+    def every_edge(self) -> list[Edge]:
+        """Every edge (each once), in no particular order."""
+        seen: dict[int, Edge] = {}
+        for edges in self.edges_by_endpoint.values():
+            for edge in edges:
+                seen[id(edge)] = edge
+        seen.update((id(edge), edge) for edge in self.edges_without_ends)
+        return list(seen.values())
 
     def add_node(self, node: Node) -> None:
         if node.id is None:
@@ -243,6 +289,16 @@ class ToolGraph:
 
     def add_edge(self, edge: Edge) -> None:
         self.version += 1
+        self.edge_structure_version += 1
+        if edge.id is not None:
+            same_id = self.edges_by_id.setdefault(edge.id, _Ordered())
+            same_id.add(edge)
+            if len(same_id) > 1:
+                self.duplicate_edge_ids.add(edge.id)
+        elif edge.quirks is not None and edge.quirks.id_missing:
+            self.edges_without_id.add(edge)
+        if edge.source is None and edge.target is None:
+            self.edges_without_ends.add(edge)
         for end in (edge.source, edge.target):
             if end is not None:
                 self.edges_by_endpoint.setdefault(end, _Ordered()).add(edge)
@@ -263,6 +319,18 @@ class ToolGraph:
 
     def remove_edge(self, edge: Edge) -> None:
         self.version += 1
+        self.edge_structure_version += 1
+        if edge.id is not None and edge.id in self.edges_by_id:
+            same_id = self.edges_by_id[edge.id]
+            same_id.discard(edge)
+            if len(same_id) < 2:
+                self.duplicate_edge_ids.discard(edge.id)
+            if not same_id:
+                del self.edges_by_id[edge.id]
+        elif edge.quirks is not None and edge.quirks.id_missing:
+            self.edges_without_id.discard(edge)
+        if edge.source is None and edge.target is None:
+            self.edges_without_ends.discard(edge)
         for end in (edge.source, edge.target):
             if end is not None and end in self.edges_by_endpoint:
                 edges = self.edges_by_endpoint[end]

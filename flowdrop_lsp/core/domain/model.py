@@ -13,6 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.element_facts import (
+    EXECUTION_KEYS,
+    NO_CONFIG,
+    EdgeQuirks,
+    ElementEditor,
+    edge_quirks,
+)
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.string_hint import bits_of
 from flowdrop_lsp.core.syntax.tree import (
@@ -154,6 +161,13 @@ class Node:
     # Which strings `data` may hold outside its label and metadata, as a bit mask over their
     # hashes (see `string_bits`); None: unknown (every question goes to `string_finder`).
     string_hint: int | None = field(default=None, compare=False, repr=False)
+    # `data.config` as a plain value (NO_CONFIG: the node has none), for the launch checks.
+    config: Any = field(default=NO_CONFIG, compare=False, repr=False)
+    editor: ElementEditor | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def has_config(self) -> bool:
+        return self.config is not NO_CONFIG
 
     @property
     def spans(self) -> NodeSpans:
@@ -226,6 +240,8 @@ class Edge:
     declared_type: str | None  # data.edgeType when it is a non-empty string
     is_tool: bool
     detail: SpanSource = field(compare=False, repr=False)
+    quirks: EdgeQuirks | None = None
+    editor: ElementEditor | None = field(default=None, compare=False, repr=False)
 
     @property
     def spans(self) -> EdgeSpans:
@@ -361,6 +377,7 @@ def read_node(
     spans: _Spans = _ABSOLUTE,
     strings: StringFinder | None = None,
     items: ItemFinder | None = None,
+    editor: ElementEditor | None = None,
 ) -> Node:
     """The node of one element of `nodes`; `text` is what the value's offsets index into;
     `strings` finds string values in its `data` when asked."""
@@ -411,7 +428,17 @@ def read_node(
         string_finder=strings,
         routing=_tree_routing(data.get("config")) if data else None,
         item_finder=items,
+        config=_tree_config(data, text),
+        editor=editor,
     )
+
+
+def _tree_config(data: JObject | None, text: str) -> Any:
+    member = data.member("config") if data is not None else None
+    if member is None:
+        return NO_CONFIG
+    value = member.value
+    return value.value if isinstance(value, OpaqueValue) else to_python(value)
 
 
 def classify_tool_edge(declared: str | None, target_handle: str | None, settings: Settings) -> bool:
@@ -422,7 +449,13 @@ def classify_tool_edge(declared: str | None, target_handle: str | None, settings
     return target_handle is not None and target_handle.endswith(TOOL_HANDLE_SUFFIX)
 
 
-def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = _ABSOLUTE) -> Edge:
+def read_edge(
+    index: int,
+    value: JsonValue,
+    settings: Settings,
+    spans: _Spans = _ABSOLUTE,
+    editor: ElementEditor | None = None,
+) -> Edge:
     _span = spans
     obj = _object(value)
     if obj is None:
@@ -450,6 +483,8 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
         target_handle=_string(target_handle),
         declared_type=declared_type,
         is_tool=classify_tool_edge(declared_type, _string(target_handle), settings),
+        quirks=_tree_quirks(obj),
+        editor=editor,
         detail=SpanDetail(
             EdgeSpans(
                 source_span=_span(source) if isinstance(source, JString) else None,
@@ -464,6 +499,17 @@ def read_edge(index: int, value: JsonValue, settings: Settings, spans: _Spans = 
             )
         ),
     )
+
+
+def _tree_quirks(obj: JObject) -> EdgeQuirks | None:
+    keys = {member.key.value for member in obj.members}
+    if "id" in keys and not keys & EXECUTION_KEYS and "data" not in keys:
+        return None  # the usual case, without converting anything
+    data = _object(obj.get("data"))
+    plain: dict[str, Any] = dict.fromkeys(keys)
+    if data is not None:
+        plain["data"] = {"condition": to_python(data.get("condition"))}
+    return edge_quirks(plain)
 
 
 def data_strings(

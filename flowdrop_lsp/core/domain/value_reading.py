@@ -13,9 +13,11 @@ from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.model import (
+    NO_CONFIG,
     NO_EDGE_SPANS,
     Edge,
     EdgeSpans,
+    ElementEditor,
     ItemFinder,
     Node,
     NodeSpans,
@@ -23,6 +25,7 @@ from flowdrop_lsp.core.domain.model import (
     SpanSource,
     StringFinder,
     classify_tool_edge,
+    edge_quirks,
     node_type_choice,
     not_an_object_node,
     routing_of,
@@ -40,6 +43,7 @@ def read_node_value(
     spans: Callable[[], NodeSpans] | SpanSource,
     strings: StringFinder | None = None,
     items: ItemFinder | None = None,
+    editor: ElementEditor | None = None,
 ) -> Node:
     """The node of an element read whole (its Python value); the same rules as `read_node`,
     with the spans computed by `spans()` when first needed (or `spans` is itself their
@@ -88,6 +92,8 @@ def read_node_value(
         routing_of(data.get("config")) if data else None,
         items,
         string_bits(data) if data is not None else None,
+        data.get("config", NO_CONFIG) if data is not None else NO_CONFIG,
+        editor,
     )
 
 
@@ -97,6 +103,7 @@ def read_edge_value(
     span: Span,
     settings: Settings,
     spans: Callable[[], EdgeSpans] | SpanSource,
+    editor: ElementEditor | None = None,
 ) -> Edge:
     """The edge of an element read whole (its Python value); see `read_node_value`."""
     if not isinstance(value, dict):
@@ -124,4 +131,6 @@ def read_edge_value(
         declared,
         classify_tool_edge(declared, target_handle, settings),
         SpanDetail(compute=spans) if callable(spans) else spans,
+        edge_quirks(value),
+        editor,
     )

@@ -130,10 +130,19 @@ class ElementReading:
         span = Span(start + offset, end + offset, element)
         if kind == "node":
             element.model = read_node_value(
-                element.index, value, span, self.settings, element, element.strings, element.items
+                element.index,
+                value,
+                span,
+                self.settings,
+                element,
+                element.strings,
+                element.items,
+                element,
             )
         else:
-            element.model = read_edge_value(element.index, value, span, self.settings, element)
+            element.model = read_edge_value(
+                element.index, value, span, self.settings, element, element
+            )
         if validate is not None:
             for path, message, problem_start, problem_end in element_problems(
                 kind, validate, text, self.reader.spell
@@ -206,11 +215,18 @@ class ElementReading:
                     span = Span(value.start + offset, value.end + offset, element)
                     if kind == "node":
                         element.model = read_node_value(
-                            element.index, value.value, span, self.settings, element
+                            element.index,
+                            value.value,
+                            span,
+                            self.settings,
+                            element,
+                            element.strings,
+                            element.items,
+                            element,
                         )
                     else:
                         element.model = read_edge_value(
-                            element.index, value.value, span, self.settings, element
+                            element.index, value.value, span, self.settings, element, element
                         )
                 else:
                     spans = _Spans(offset, element)
@@ -223,9 +239,12 @@ class ElementReading:
                             spans,
                             element.strings,
                             element.items,
+                            element,
                         )
                     else:
-                        element.model = read_edge(element.index, value, self.settings, spans)
+                        element.model = read_edge(
+                            element.index, value, self.settings, spans, element
+                        )
                 if validate:
                     for path, message, start, end in element_problems(
                         kind, value, text, self.reader.spell

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.element_facts import Located
 from flowdrop_lsp.core.domain.model import (
     DataString,
     Edge,
@@ -21,7 +22,7 @@ from flowdrop_lsp.core.domain.model import (
 )
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
-from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, OpaqueValue
+from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, OpaqueValue, child_at
 from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
 
 ARRAYS = ("nodes", "edges")
@@ -72,6 +73,69 @@ class ElementSource:
         text, column = self.text(element.owner, element.index)
         spans = _Spans(element.created_start, element)
         return list_item_spans(self.reader.reread_value(text, column), spans, path)
+
+    def _at(
+        self, element: Element, path: tuple[str | int, ...]
+    ) -> tuple[str, int, JsonValue | None, JObject | None]:
+        """The element's current text, its column, the value at `path` and (a member's) the
+        mapping holding it."""
+        text, column = self.text(element.owner, element.index)
+        value = self.reader.reread_value(text, column)
+        parent: JObject | None = None
+        for step in path:
+            parent = value if isinstance(value, JObject) else None
+            value = child_at(value, step)
+        return text, column, value, parent
+
+    def locate(self, element: Element, path: tuple[str | int, ...]) -> Located | None:
+        _text, _column, value, parent = self._at(element, path)
+        spans = _Spans(element.created_start, element)
+        found = spans(value)
+        if found is None:
+            return None
+        last = path[-1] if path else None
+        member = parent.member(last) if parent is not None and isinstance(last, str) else None
+        key = spans(member.key) if member is not None else None
+        return Located(key, found)
+
+    def member_removal(
+        self, element: Element, path: tuple[str | int, ...], key: str
+    ) -> Span | None:
+        text, column, value, _parent = self._at(element, path)
+        if not isinstance(value, JObject) or value.member(key) is None:
+            return None
+        removed = self.reader.member_removal(text, column, value, key)
+        if removed is None:
+            return None
+        return Span(removed[0] + element.created_start, removed[1] + element.created_start, element)
+
+    def member_insertion(
+        self, element: Element, path: tuple[str | int, ...], key: str, new: Any
+    ) -> tuple[Span, str] | None:
+        text, column, value, _parent = self._at(element, path)
+        if not isinstance(value, JObject):
+            return None
+        inserted = self.reader.member_insertion(text, column, value, key, new)
+        if inserted is None:
+            return None
+        at = inserted[0] + element.created_start
+        return Span(at, at, element), inserted[1]
+
+    def item_removal(self, element: Element) -> Span | None:
+        """Deleting the element with one separator: from the end of the element before it to
+        its own end, or (the first) from its start to the next one's start. The same spans serve
+        JSON (`, {…}`) and YAML block sequences (the next item's content moves onto the dash);
+        the only element is never removed. Anchored to the element, as its own spans are."""
+        owner, index = element.owner, element.index
+        if len(owner) < 2 or owner.elements[index] is not element:
+            return None
+        start, end = owner.start(index), owner.end(index)
+        if index > 0:
+            start = owner.end(index - 1)
+        else:
+            end = owner.start(1)
+        shift = element.offset()
+        return Span(start - shift, end - shift, element)
 
 
 class Element:
@@ -131,6 +195,21 @@ class Element:
     def items(self, path: tuple[str | int, ...]) -> tuple[Span, ...]:
         """The spans of the items of the list at `path` below `data` (model.ItemFinder)."""
         return self.owner.source.items(self, path)
+
+    # model.ElementEditor: what a rule's finding or fix needs of the element's text.
+    def locate(self, path: tuple[str | int, ...]) -> Located | None:
+        return self.owner.source.locate(self, path)
+
+    def member_removal(self, path: tuple[str | int, ...], key: str) -> Span | None:
+        return self.owner.source.member_removal(self, path, key)
+
+    def member_insertion(
+        self, path: tuple[str | int, ...], key: str, value: Any
+    ) -> tuple[Span, str] | None:
+        return self.owner.source.member_insertion(self, path, key, value)
+
+    def item_removal(self) -> Span | None:
+        return self.owner.source.item_removal(self)
 
     @property
     def has_findings(self) -> bool:

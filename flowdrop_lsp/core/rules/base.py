@@ -237,3 +237,55 @@ def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable
         fixes=(),
         extra=(("capped", left_out),),
     )
+
+
+# ----- findings kept per node and edge ------------------------------------------------------
+# A launch check reads one node (its config against its type) or one edge (its ports against
+# its ends' types): its findings are kept per node and edge and recomputed only for the ones a
+# change reaches (a keystroke in a node: that node and its edges), never for the document.
+
+NodeCheck = Callable[["RuleContext", Node], Iterable[Finding]]
+EdgeScopedCheck = Callable[["RuleContext", Edge], Iterable[Finding]]
+
+
+def scoped_findings(
+    ctx: RuleContext,
+    code: str,
+    *,
+    node_check: NodeCheck | None = None,
+    edge_check: EdgeScopedCheck | None = None,
+) -> list[Finding]:
+    """The findings of a rule made of `node_check` (run per node with an id) and `edge_check`
+    (per edge), kept in `ctx.memo[code]` and brought up to date from the graph's change log: a
+    node or edge added or removed is checked again, and so are its neighbours (a node's edges,
+    an edge's end nodes), since each check may read them. A from-scratch analysis checks every
+    node and edge once, and gives the same findings."""
+    graph = ctx.graph
+    memo: dict[int, tuple[Node | Edge, list[Finding]]] = ctx.memo.setdefault(code, {})
+    final: dict[int, Node | Edge | None] = {}  # what the log says of each model, in the end
+    for added, model in graph.changes(code):
+        final[id(model)] = model if added else None
+        if not added:
+            memo.pop(id(model), None)
+    dirty: dict[int, Node | Edge] = {key: m for key, m in final.items() if m is not None}
+    for model in list(dirty.values()):
+        ends = (model.id,) if isinstance(model, Node) else (model.source, model.target)
+        for end in ends:
+            if end is None:
+                continue
+            if edge_check is not None:
+                for edge in graph.edges_by_endpoint.get(end, ()):
+                    dirty[id(edge)] = edge
+            if node_check is not None:
+                for node in graph.definitions.get(end, ()):
+                    dirty[id(node)] = node
+    for key, model in dirty.items():
+        if isinstance(model, Node):
+            found = list(node_check(ctx, model)) if node_check is not None and model.id else []
+        else:
+            found = list(edge_check(ctx, model)) if edge_check is not None else []
+        if found:
+            memo[key] = (model, found)
+        else:
+            memo.pop(key, None)
+    return [finding for _model, found in memo.values() for finding in found]

@@ -21,7 +21,7 @@ from flowdrop_lsp.core.syntax.json.scanner import scan_workflow
 from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
 from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
-from flowdrop_lsp.core.syntax.tree import JsonValue, ParsedJson, SyntaxProblem
+from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.items import has_line_left_of, item_start
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
@@ -101,6 +101,21 @@ class WorkflowReader(Protocol):
 
     def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding: ...
 
+    def member_removal(
+        self, text: str, column: int, obj: JObject, key: str
+    ) -> tuple[int, int] | None:
+        """(A quick fix) The range of `text` (one element, starting `column` characters into
+        its line; `obj` read from it) whose deletion removes member `key` of `obj`, the format's
+        layout kept; None when it cannot be removed cleanly."""
+        ...
+
+    def member_insertion(
+        self, text: str, column: int, obj: JObject, key: str, value: Any
+    ) -> tuple[int, str] | None:
+        """(A quick fix) Where in `text` and what to insert to add `key: value` as the last
+        member of `obj`, written in the format's style; None when it cannot be."""
+        ...
+
     def quote_string(self, value: str, replacing: str) -> str | None:
         """`value` written as a string in this format, in place of the text `replacing` (a
         string token, whose style is kept where it can hold `value`); None when the format
@@ -166,6 +181,16 @@ class JsonReader:
 
     def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding:
         return finding  # the rules write JSON string literals
+
+    def member_removal(
+        self, text: str, column: int, obj: JObject, key: str
+    ) -> tuple[int, int] | None:
+        return None  # wired to core.syntax.json.members next
+
+    def member_insertion(
+        self, text: str, column: int, obj: JObject, key: str, value: Any
+    ) -> tuple[int, str] | None:
+        return None  # wired to core.syntax.json.members next
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         return json_string(value)
@@ -238,6 +263,16 @@ class YamlReader:
 
     def write_fixes(self, finding: Finding, buffer: EditableText) -> Finding:
         return yaml_fixes(finding, buffer, self.shared)
+
+    def member_removal(
+        self, text: str, column: int, obj: JObject, key: str
+    ) -> tuple[int, int] | None:
+        return None  # wired to core.syntax.yaml.members next
+
+    def member_insertion(
+        self, text: str, column: int, obj: JObject, key: str, value: Any
+    ) -> tuple[int, str] | None:
+        return None  # wired to core.syntax.yaml.members next
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.

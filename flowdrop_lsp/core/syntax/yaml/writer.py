@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import yaml
 
-from flowdrop_lsp.core.findings import Finding, Fix, TextEdit
+from flowdrop_lsp.core.findings import Finding, TextEdit
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import EditableText
 
@@ -73,6 +74,9 @@ def yaml_fixes(
         return finding
     fixes = []
     for fix in finding.fixes:
+        if fix.format_specific:
+            fixes.append(fix)
+            continue
         edits = []
         for edit in fix.edits:
             if inside_shared(shared, edit.span.start, edit.span.end):
@@ -86,14 +90,5 @@ def yaml_fixes(
             original = buffer.slice(edit.span.start, edit.span.end)
             edits.append(TextEdit(edit.span, yaml_scalar(original, value)))
         else:
-            fixes.append(Fix(fix.title, tuple(edits), fix.preferred))
-    return Finding(
-        finding.code,
-        finding.severity,
-        finding.message,
-        finding.span,
-        finding.node,
-        finding.related,
-        tuple(fixes),
-        finding.extra,
-    )
+            fixes.append(replace(fix, edits=tuple(edits)))
+    return replace(finding, fixes=tuple(fixes))

@@ -1,0 +1,95 @@
+"""What the launch checks read of a node or an edge beyond the tool graph: a node's config (as
+its plain value, `NO_CONFIG` when it has none), an edge's rare quirks, and the editor a rule asks
+for spans and edits in the element's own text (the engine's element implements it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from flowdrop_lsp.core.text.positions import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """Where a value below an element is: its key token (None for a list item) and its value."""
+
+    key: Span | None
+    value: Span
+
+
+class ElementEditor(Protocol):
+    """What a rule may ask of the text of the element a node or edge was read from (the engine's
+    element, which re-reads its current text on demand, in the document's own format). Paths
+    are below the element itself: ("data", "config", "url")."""
+
+    def locate(self, path: tuple[str | int, ...]) -> Located | None:
+        """Where the value at `path` is; None when there is none."""
+        ...
+
+    def member_removal(self, path: tuple[str | int, ...], key: str) -> Span | None:
+        """What to delete to remove member `key` of the mapping at `path` (with its separator,
+        the format's layout kept); None when it cannot be removed cleanly."""
+        ...
+
+    def member_insertion(
+        self, path: tuple[str | int, ...], key: str, value: Any
+    ) -> tuple[Span, str] | None:
+        """Where and what to insert to add `key: value` to the mapping at `path`, written in
+        the document's format and style; None when it cannot be."""
+        ...
+
+    def item_removal(self) -> Span | None:
+        """What to delete to remove the element from its array, with one separator; None for the
+        only element (an empty array may be written differently) or when it cannot be."""
+        ...
+
+
+class _NoConfig:
+    def __repr__(self) -> str:
+        return "NO_CONFIG"
+
+
+# A node's `data.config` when it has none (`Node.config`; a `null` config is None).
+NO_CONFIG: Any = _NoConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeQuirks:
+    """What little an edge says beyond its ends, for the launch checks; most edges have none of
+    it (`Edge.quirks` is None then): no `id` member, a non-empty `data.condition` (EDGE-8), and
+    the members of the execution vocabulary it carries (EDGE-9)."""
+
+    id_missing: bool = False
+    condition: str | None = None
+    execution_keys: tuple[str, ...] = ()
+
+
+# EDGE-9: the keys of the runtime's execution record of an edge, which a stored (transport)
+# edge must not carry.
+EXECUTION_KEYS = frozenset(
+    {
+        "source_handle",
+        "target_handle",
+        "is_trigger",
+        "is_loopback",
+        "is_tool",
+        "branch_name",
+        "edge_id",
+    }
+)
+
+
+def edge_quirks(value: dict[str, Any]) -> EdgeQuirks | None:
+    """The quirks of an edge object's plain value; None for an ordinary edge (the usual case,
+    decided with two lookups and one set intersection)."""
+    data = value.get("data")
+    condition = data.get("condition") if isinstance(data, dict) else None
+    foreign = value.keys() & EXECUTION_KEYS
+    if "id" in value and not foreign and not (isinstance(condition, str) and condition):
+        return None
+    return EdgeQuirks(
+        "id" not in value,
+        condition if isinstance(condition, str) and condition else None,
+        tuple(key for key in value if key in foreign),
+    )
