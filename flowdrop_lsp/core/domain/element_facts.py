@@ -39,6 +39,11 @@ class ElementEditor(Protocol):
         the document's format and style; None when it cannot be."""
         ...
 
+    def position(self) -> int:
+        """The element's index in its array now (a model's own `index` is the one it was read
+        at, stale after an element is inserted or removed before it)."""
+        ...
+
     def item_removal(self) -> Span | None:
         """What to delete to remove the element from its array, with one separator; None for the
         only element (an empty array may be written differently) or when it cannot be."""

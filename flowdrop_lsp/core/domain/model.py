@@ -263,6 +263,11 @@ class Edge:
         )
 
 
+def edge_locator(edge: Edge) -> str:
+    """The spec's locator of an edge: `edge.{index}`, its position in `edges` now."""
+    return f"edge.{edge.editor.position() if edge.editor is not None else edge.index}"
+
+
 def doc_order(item: Node | Edge) -> int:
     """Where an element is in the document now (its index can be stale after an insertion)."""
     span = item.span

@@ -208,6 +208,9 @@ class Element:
     ) -> tuple[Span, str] | None:
         return self.owner.source.member_insertion(self, path, key, value)
 
+    def position(self) -> int:
+        return self.index
+
     def item_removal(self) -> Span | None:
         return self.owner.source.item_removal(self)
 

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import FlatToolSet, ToolGraph
-from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
 from flowdrop_lsp.core.domain.site_facts import SiteContext
 from flowdrop_lsp.core.findings import Finding, Severity
 
@@ -288,4 +288,18 @@ def scoped_findings(
             memo[key] = (model, found)
         else:
             memo.pop(key, None)
-    return [finding for _model, found in memo.values() for finding in found]
+    return [_current_locator(finding, model) for model, found in memo.values() for finding in found]
+
+
+def _current_locator(finding: Finding, model: Node | Edge) -> Finding:
+    """A kept edge finding's `edge.{index}` locator as of now (edges before it may have come or
+    gone since it was made)."""
+    if (
+        isinstance(model, Edge)
+        and finding.locator is not None
+        and finding.locator.startswith("edge.")
+    ):
+        locator = edge_locator(model)
+        if locator != finding.locator:
+            return replace(finding, locator=locator)
+    return finding
