@@ -13,11 +13,14 @@ from types import ModuleType
 from flowdrop_lsp.core.rules import (
     cmp9,
     cmp10_tools_into_non_acceptor,
+    config_required,
+    config_unknown_key,
     dangling_endpoint,
     document,
     duplicate_edge,
     duplicate_node_id,
     llm_tool_name,
+    secret_reference,
     self_edge,
     site_call,
     site_contract,
@@ -59,6 +62,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     duplicate_edge,
     unknown_node_type,
     tool_route,
+    config_required,
+    config_unknown_key,
+    secret_reference,
     site_call,
     site_contract,
     site_dependency,
@@ -135,6 +141,18 @@ def rule_url(code: str, docs_url: str) -> str | None:
     return f"{docs_url}#{rule.anchor}"
 
 
+def example_node_type(entry: str) -> tuple[str, str]:
+    """One of an explanation's `site_node_types` as (id, definition text): a bare id (a
+    definition that says nothing else), or a whole definition's YAML, whose `id:` line names
+    it (for a rule that reads a type's parameters)."""
+    if "\n" not in entry:
+        return entry, f"id: {entry}\n"
+    for line in entry.splitlines():
+        if line.startswith("id:"):
+            return line[len("id:") :].strip(), entry
+    raise ValueError(f"an example node type without an 'id:' line: {entry!r}")
+
+
 def _paragraph(text: str) -> str:
     return textwrap.fill(text, width=92, break_long_words=False, break_on_hyphens=False)
 
@@ -150,15 +168,22 @@ def rule_text(code: str) -> str:
     terminal, and its page after the anchor line."""
     rule = RULES_BY_CODE[code]
     explanation = EXPLANATIONS[code]
+    node_types = [example_node_type(entry) for entry in explanation.site_node_types]
     site = (
         "\n\n"
         + _paragraph(
             "The examples' site defines the node types "
-            + ", ".join(f"`{name}`" for name in explanation.site_node_types)
+            + ", ".join(f"`{name}`" for name, _text in node_types)
             + " (`flowdrop_node_type.flowdrop_node_type.<id>.yml` beside the workflow)."
         )
-        if explanation.site_node_types
+        if node_types
         else ""
+    )
+    # Definitions that say more than their id are shown: the rule reads what they declare.
+    site += "".join(
+        f"\n\n`flowdrop_node_type.flowdrop_node_type.{name}.yml`:\n\n```yaml\n{text.rstrip()}\n```"
+        for name, text in node_types
+        if text != f"id: {name}\n"
     )
     other_severity = "warning" if rule.default_severity.value == "error" else "error"
     language, named, other_files = "json", "", ""
@@ -212,6 +237,7 @@ __all__ = [
     "RULE_INDEX",
     "RULE_PAGES",
     "docs_home",
+    "example_node_type",
     "rule_index_page",
     "EXPLANATIONS",
     "Explanation",

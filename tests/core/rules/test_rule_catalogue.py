@@ -26,6 +26,7 @@ from flowdrop_lsp.core.rules.registry import (
     RULES_BY_CODE,
     SITE_RULES,
     docs_home,
+    example_node_type,
     rule_index_page,
     rule_page,
     rule_url,
@@ -84,12 +85,27 @@ EXAMPLES = {
             },
         ],
     ),
+    "R6.b": workflow([node("a", "fetcher", data={"config": {}})], []),
+    "R6.c": workflow([node("a", "fetcher", data={"config": {"url": "x", "timout": 5}})], []),
+    "R6.l": workflow([node("a", data={"config": {"key": "{{ secrets.KEY }}"}})], []),
 }
-# Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE only speaks with a registry.
+# Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE and the config checks (R6) only
+# speak with a registry, the config checks with a node type that declares parameters.
+FETCHER = """\
+id: fetcher
+parameters:
+  url:
+    required: true
+"""
 SITE = NodeTypeRegistry.from_texts(
-    [(Path("flowdrop_node_type.flowdrop_node_type.http_request.yml"), "id: http_request\n")]
+    [
+        (Path("flowdrop_node_type.flowdrop_node_type.http_request.yml"), "id: http_request\n"),
+        (Path("flowdrop_node_type.flowdrop_node_type.fetcher.yml"), FETCHER),
+    ]
 )
-SETTINGS = {"FD-UNKNOWN-NODE-TYPE": Settings().with_registry(SITE)}
+SETTINGS = {
+    code: Settings().with_registry(SITE) for code in ("FD-UNKNOWN-NODE-TYPE", "R6.b", "R6.c")
+}
 
 
 # Cross-file rules: their example is a site (the explanation's, below).
@@ -150,8 +166,8 @@ def _site_settings(explanation: Explanation) -> Settings:
         return Settings()
     site = NodeTypeRegistry.from_texts(
         [
-            (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), f"id: {name}\n")
-            for name in explanation.site_node_types
+            (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), text)
+            for name, text in map(example_node_type, explanation.site_node_types)
         ]
     )
     return Settings().with_registry(site)
