@@ -46,8 +46,13 @@ def _key_token(syntax: str, key: str) -> str:
     return key if syntax == "yaml" else f'"{key}"'
 
 
-def _others(text: str, syntax: str, settings: Any) -> list[Finding]:
-    return [f for f in analyze(text, settings, syntax=syntax).findings if f.code != CODE]
+def _others(text: str, syntax: str, settings: Any) -> list[tuple[str, str, str]]:
+    """The other rules' findings, each with the text it is on (positions move with a fix)."""
+    return [
+        (f.code, f.message, at(text, f.span))
+        for f in analyze(text, settings, syntax=syntax).findings
+        if f.code != CODE
+    ]
 
 
 # ----- the real site ---------------------------------------------------------------------------
