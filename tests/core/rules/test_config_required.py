@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.fixes import apply_edits
@@ -144,17 +145,8 @@ def test_a_node_of_a_type_the_site_does_not_define_is_not_judged() -> None:
     assert [f.code for f in findings] == ["FD-UNKNOWN-NODE-TYPE"]
     # Without the site's node types nothing is judged at all.
     assert (
-        found(
-            plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK), CODE, analyze_defaults(), "yaml"
-        )
-        == []
+        found(plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK), CODE, Settings(), "yaml") == []
     )
-
-
-def analyze_defaults() -> Any:
-    from flowdrop_lsp.core.config.settings import Settings
-
-    return Settings()
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -324,3 +316,26 @@ def test_the_fix_sets_the_default(syntax: str) -> None:
     expected["nodes"][0]["data"]["config"]["check"] = ""
     loaded = yaml.safe_load(fixed) if syntax == "yaml" else json.loads(fixed)
     assert loaded == expected
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the YAML reader's member_insertion answers None for an empty flow mapping "
+    "(`config: {  }`, as Drupal writes an empty config): no fix there yet",
+)
+def test_the_fix_fills_an_empty_yaml_config() -> None:
+    original = plant(corpus_workflow(POLICY), "      config:\n" + CHECK, "      config: {  }\n")
+    (finding,) = found(original, CODE, site_settings(), "yaml")
+    (fix,) = finding.fixes
+    fixed = apply_edits(original, fix.edits)
+    assert yaml.safe_load(fixed)["nodes"][0]["data"]["config"] == {"check": ""}
+
+
+def test_the_fix_fills_an_empty_json_config() -> None:
+    original = plant(corpus_workflow(POLICY), "      config:\n" + CHECK, "      config: {  }\n")
+    text = as_json(original)
+    (finding,) = found(text, CODE, site_settings(), "json")
+    (fix,) = finding.fixes
+    fixed = apply_edits(text, fix.edits)
+    assert json.loads(fixed)["nodes"][0]["data"]["config"] == {"check": ""}
+    assert found(fixed, CODE, site_settings(), "json") == []
