@@ -318,17 +318,15 @@ def test_the_fix_sets_the_default(syntax: str) -> None:
     assert loaded == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the YAML reader's member_insertion answers None for an empty flow mapping "
-    "(`config: {  }`, as Drupal writes an empty config): no fix there yet",
-)
 def test_the_fix_fills_an_empty_yaml_config() -> None:
+    # Drupal writes an empty config `config: {  }`: filled, it becomes a block mapping.
     original = plant(corpus_workflow(POLICY), "      config:\n" + CHECK, "      config: {  }\n")
     (finding,) = found(original, CODE, site_settings(), "yaml")
     (fix,) = finding.fixes
     fixed = apply_edits(original, fix.edits)
+    assert "      config:\n        check: ''\n" in fixed
     assert yaml.safe_load(fixed)["nodes"][0]["data"]["config"] == {"check": ""}
+    assert found(fixed, CODE, site_settings(), "yaml") == []
 
 
 def test_the_fix_fills_an_empty_json_config() -> None:
