@@ -18,6 +18,7 @@ from flowdrop_lsp.core.rules import (
     duplicate_edge,
     duplicate_node_id,
     llm_tool_name,
+    port_exposure,
     self_edge,
     site_call,
     site_contract,
@@ -26,6 +27,7 @@ from flowdrop_lsp.core.rules import (
     toolbox_cycle,
     unknown_edge_type,
     unknown_node_type,
+    unknown_port,
 )
 from flowdrop_lsp.core.rules.base import (
     ConsumerCheck,
@@ -59,6 +61,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     duplicate_edge,
     unknown_node_type,
     tool_route,
+    port_exposure,
+    unknown_port,
     site_call,
     site_contract,
     site_dependency,

@@ -63,6 +63,17 @@ EXAMPLES = {
         [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]
     ),
     "FD-UNKNOWN-NODE-TYPE": workflow([node("a", "http_reqest")], []),
+    "R7": workflow(
+        [
+            node("a", data={"config": {"ports": {"inputs": [{"id": "url", "exposed": False}]}}}),
+            node("b"),
+        ],
+        [{"source": "b", "target": "a", "targetHandle": "a-input-url"}],
+    ),
+    "FD-UNKNOWN-PORT": workflow(
+        [node("a"), node("b", "logger")],
+        [{"source": "a", "target": "b", "targetHandle": "b-input-mesage"}],
+    ),
     "FD-TOOL-ROUTE": workflow(
         [
             node("t", label="Web Search"),
@@ -85,11 +96,39 @@ EXAMPLES = {
         ],
     ),
 }
+# Node types of the examples' sites that need more than an id: the launch checks on edges read
+# their parameters (inputs) and outputs. Any other type is defined by its id alone.
+SITE_DEFINITIONS = {
+    "http_request": (
+        "id: http_request\n"
+        "parameters:\n  url:\n    connectable: true\n"
+        "outputs:\n  json:\n    exposed: true\n"
+    ),
+    "logger": "id: logger\nparameters:\n  message:\n    connectable: true\n",
+    "data_mapper": (
+        "id: data_mapper\n"
+        "parameters:\n"
+        "  dynamicInputs:\n    connectable: false\n    default: {  }\n"
+        "  dynamicOutputs:\n    connectable: false\n    default: {  }\n"
+    ),
+}
+
+
+def _definition(name: str) -> tuple[Path, str]:
+    return (
+        Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"),
+        SITE_DEFINITIONS.get(name, f"id: {name}\n"),
+    )
+
+
 # Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE only speaks with a registry.
-SITE = NodeTypeRegistry.from_texts(
-    [(Path("flowdrop_node_type.flowdrop_node_type.http_request.yml"), "id: http_request\n")]
-)
-SETTINGS = {"FD-UNKNOWN-NODE-TYPE": Settings().with_registry(SITE)}
+SITE = NodeTypeRegistry.from_texts([_definition("http_request")])
+PORT_SITE = NodeTypeRegistry.from_texts([_definition("http_request"), _definition("logger")])
+SETTINGS = {
+    "FD-UNKNOWN-NODE-TYPE": Settings().with_registry(SITE),
+    "FD-UNKNOWN-PORT": Settings().with_registry(PORT_SITE),
+    "R7": Settings().with_registry(PORT_SITE),
+}
 
 
 # Cross-file rules: their example is a site (the explanation's, below).
@@ -148,12 +187,7 @@ def test_every_rule_module_is_registered_once_and_the_rest_is_derived() -> None:
 def _site_settings(explanation: Explanation) -> Settings:
     if not explanation.site_node_types:
         return Settings()
-    site = NodeTypeRegistry.from_texts(
-        [
-            (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), f"id: {name}\n")
-            for name in explanation.site_node_types
-        ]
-    )
+    site = NodeTypeRegistry.from_texts([_definition(name) for name in explanation.site_node_types])
     return Settings().with_registry(site)
 
 
