@@ -75,12 +75,11 @@ def handle_port(handle: str | None, node_id: str | None, direction: Direction) -
     marker = direction.marker
     if node_id and handle.startswith(node_id + marker):
         return handle[len(node_id) + len(marker) :] or None
-    found = [
-        (at, side) for side in Direction if (at := handle.find(side.marker)) >= 0
-    ]  # the first marker of each direction
-    if not found:
+    # Where each direction's marker first occurs; the earlier of the two decides.
+    firsts = [(at, side) for side in Direction if (at := handle.find(side.marker)) >= 0]
+    if not firsts:
         return None
-    at, side = min(found, key=lambda pair: pair[0])
+    at, side = min(firsts, key=lambda pair: pair[0])
     if side is not direction:
         return None
     return handle[at + len(marker) :] or None
