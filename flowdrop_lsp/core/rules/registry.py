@@ -20,6 +20,7 @@ from flowdrop_lsp.core.rules import (
     duplicate_edge,
     duplicate_node_id,
     llm_tool_name,
+    port_exposure,
     secret_reference,
     self_edge,
     site_call,
@@ -29,6 +30,7 @@ from flowdrop_lsp.core.rules import (
     toolbox_cycle,
     unknown_edge_type,
     unknown_node_type,
+    unknown_port,
 )
 from flowdrop_lsp.core.rules.base import (
     ConsumerCheck,
@@ -65,6 +67,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     config_required,
     config_unknown_key,
     secret_reference,
+    port_exposure,
+    unknown_port,
     site_call,
     site_contract,
     site_dependency,

@@ -17,6 +17,7 @@ from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.site_facts import is_workflow_config_file
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.rules import port_exposure
 from flowdrop_lsp.core.rules.base import Explanation
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
@@ -64,6 +65,17 @@ EXAMPLES = {
         [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]
     ),
     "FD-UNKNOWN-NODE-TYPE": workflow([node("a", "http_reqest")], []),
+    "R7": workflow(
+        [
+            node("a", data={"config": {"ports": {"inputs": [{"id": "url", "exposed": False}]}}}),
+            node("b"),
+        ],
+        [{"source": "b", "target": "a", "targetHandle": "a-input-url"}],
+    ),
+    "FD-UNKNOWN-PORT": workflow(
+        [node("a"), node("b", "logger")],
+        [{"source": "a", "target": "b", "targetHandle": "b-input-mesage"}],
+    ),
     "FD-TOOL-ROUTE": workflow(
         [
             node("t", label="Web Search"),
@@ -106,6 +118,15 @@ SITE = NodeTypeRegistry.from_texts(
 SETTINGS = {
     code: Settings().with_registry(SITE) for code in ("FD-UNKNOWN-NODE-TYPE", "R6.b", "R6.c")
 }
+# The port checks (FD-UNKNOWN-PORT, R7) with the node types of R7's page: an `http_request`
+# whose `url` input and `json` output are declared, a `logger` with a `message` input.
+PORT_SITE = NodeTypeRegistry.from_texts(
+    [
+        (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), text)
+        for name, text in map(example_node_type, port_exposure.EXPLANATION.site_node_types)
+    ]
+)
+SETTINGS |= {code: Settings().with_registry(PORT_SITE) for code in ("FD-UNKNOWN-PORT", "R7")}
 
 
 # Cross-file rules: their example is a site (the explanation's, below).
