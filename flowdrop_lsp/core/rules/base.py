@@ -197,6 +197,24 @@ def cap_with_summary(
     return kept
 
 
+def position(item: Node | Edge) -> int:
+    """Where a node or an edge is in its array now: the index of the element its spans are
+    anchored to (the engine renumbers elements after an insertion before them), else the index
+    it was read at. What a locator such as `edge.3` names."""
+    base = item.span.base
+    return item.index if base is None else base.index
+
+
+def edge_locator(edge: Edge) -> str:
+    """The spec's locator of an edge: `edge.` and its position in `edges`."""
+    return f"edge.{position(edge)}"
+
+
+def node_locator(node_id: str) -> str:
+    """The spec's locator of a node: `node.` and its id."""
+    return f"node.{node_id}"
+
+
 def first_with_summary(
     items: Sequence[T],
     finding_of: Callable[[T], Finding],
@@ -236,4 +254,5 @@ def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable
         related=(),
         fixes=(),
         extra=(("capped", left_out),),
+        locator=None,  # about many places (the kind of problem, `locator_code`, stays)
     )

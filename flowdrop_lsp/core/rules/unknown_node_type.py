@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import short_text
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, node_locator
 
 RULE = Rule(
     "FD-UNKNOWN-NODE-TYPE",
@@ -18,6 +18,7 @@ RULE = Rule(
     Severity.WARNING,
     "A node's type is not among the node types the site's definitions declare.",
 )
+LOCATOR_CODE = "R9_NODE_TYPE_UNKNOWN"  # the spec's name for it
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -36,6 +37,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"site's node types ({ctx.settings.node_types_origin})",
                 anchor,
                 node=node_id,
+                locator_code=LOCATOR_CODE,
+                locator=node_locator(node_id),
             )
 
 

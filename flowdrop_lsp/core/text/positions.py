@@ -27,6 +27,10 @@ class Anchor(Protocol):
     """What a span moves with: the incremental engine anchors every span inside a node or edge
     to that element, so an edit elsewhere moves the element, not each of its spans."""
 
+    # Where the element is in its array now (an insertion before it renumbers it; the model
+    # read from it keeps the index it was read at): what an `edge.N` locator names.
+    index: int
+
     def offset(self) -> int:
         """How far the anchor has moved since the spans were made."""
         ...
