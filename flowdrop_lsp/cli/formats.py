@@ -412,9 +412,7 @@ def _sarif_result(
     if finding.locator is not None:
         # The spec's locator (`node.fetch`, `edge.3`): a name in the workflow beside the place
         # in the text (SARIF 2.1.0 keeps logical locations in the location, not the result).
-        location["logicalLocations"] = [
-            {"fullyQualifiedName": finding.locator, "kind": "element"}
-        ]
+        location["logicalLocations"] = [{"fullyQualifiedName": finding.locator, "kind": "element"}]
     entry["locations"] = [location]
     entry["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint}
     if finding.related:

@@ -83,7 +83,7 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
         default=False,
         help=(
             "with --fix or --diff, also apply unsafe fixes (removing a branch, an edge, an "
-            "entry or a setting): a finding's only fix when it is unsafe (default: off)"
+            "entry or a setting): a finding's only fix when it is unsafe; off unless given"
         ),
     )
     check.add_argument(
