@@ -53,7 +53,10 @@ def test_the_real_config_directory_checks_clean_in_the_cli(
     shutil.copytree(CORPUS_CONFIG, site)
     assert main(["check", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.strip().endswith("4 warnings in 15 files")
+    # Each dead route's only fix removes its branch: unsafe, left to `--unsafe-fixes`.
+    assert out.strip().endswith(
+        "4 warnings in 15 files; 4 fixes are available with `--unsafe-fixes`"
+    )
     assert out.count("FD-TOOL-ROUTE") == 4
 
 
