@@ -155,15 +155,21 @@ class RuleCount:
     fixable: int
 
 
-def rule_counts(results: Sequence[FileResult]) -> list[RuleCount]:
+def fixable_by_fix(finding: Finding, unsafe: bool = False) -> bool:
+    """Whether `check --fix` fixes `finding`: it has a preferred (safe) fix, or, with
+    `--unsafe-fixes` (`unsafe`), one fix only, an unsafe one (`Finding.applied_fix`)."""
+    return finding.applied_fix(unsafe) is not None
+
+
+def rule_counts(results: Sequence[FileResult], unsafe: bool = False) -> list[RuleCount]:
     """How many findings of each rule, most first (then in the documented order), as Ruff's
-    `--statistics`."""
+    `--statistics`; `fixable` as `fixable_by_fix` says."""
     counts: Counter[str] = Counter()
     fixable: Counter[str] = Counter()
     for result in results:
         for finding in result.findings:
             counts[finding.code] += 1
-            fixable[finding.code] += finding.preferred_fix is not None
+            fixable[finding.code] += fixable_by_fix(finding, unsafe)
     order = {rule.code: index for index, rule in enumerate(ALL_RULES)}
     codes = sorted(counts, key=lambda code: (-counts[code], order.get(code, len(order)), code))
     return [
@@ -177,9 +183,12 @@ def rule_counts(results: Sequence[FileResult]) -> list[RuleCount]:
     ]
 
 
-def format_statistics(results: Sequence[FileResult], output_format: str) -> str:
-    """`count code title` per rule (`[*]` when --fix can fix them), or as JSON."""
-    counts = rule_counts(results)
+def format_statistics(
+    results: Sequence[FileResult], output_format: str, unsafe: bool = False
+) -> str:
+    """`count code title` per rule (`[*]` when --fix can fix them: with `unsafe`, as `--fix
+    --unsafe-fixes` can), or as JSON."""
+    counts = rule_counts(results, unsafe)
     if output_format == "json":
         items = [
             {"code": c.code, "title": c.title, "count": c.count, "fixable": c.fixable}
@@ -197,18 +206,28 @@ def format_statistics(results: Sequence[FileResult], output_format: str) -> str:
     )
 
 
-def summary(results: Sequence[FileResult], suppressed: int = 0) -> str:
+def summary(results: Sequence[FileResult], suppressed: int = 0, unsafe: bool = False) -> str:
+    """The closing line of the text report: the findings by severity, how many `--fix` fixes
+    (with `unsafe`: `--fix --unsafe-fixes`), and, as Ruff says it, how many more only
+    `--unsafe-fixes` would fix when it was not given."""
     counts = {severity: 0 for severity in Severity}
-    fixable = 0
+    fixable = hidden = 0
     for result in results:
         for finding in result.findings:
             counts[finding.severity] += 1
-            fixable += finding.preferred_fix is not None
+            if fixable_by_fix(finding, unsafe):
+                fixable += 1
+            elif not unsafe and fixable_by_fix(finding, True):
+                hidden += 1
     parts = [f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items() if n]
     files = f"{len(results)} file{'s' if len(results) != 1 else ''}"
     text = f"{', '.join(parts) if parts else 'no problems'} in {files}"
     if fixable:
         text += f" ({fixable} fixable with --fix; see them with --diff)"
+    if hidden:
+        more = "more " if fixable else ""
+        verb = "fixes are" if hidden != 1 else "fix is"
+        text += f"; {hidden} {more}{verb} available with `--unsafe-fixes`"
     if suppressed:
         text += f"; {suppressed} more suppressed by the baseline"
     return text
@@ -243,10 +262,13 @@ def finding_json(result: FileResult, finding: Finding, lines: LineIndex) -> dict
         "message": finding.message,
         "range": _range(lines, finding.span),
         "node": finding.node,
+        "locator_code": finding.locator_code,
+        "locator": finding.locator,
         "fixes": [
             {
                 "title": fix.title,
                 "preferred": fix.preferred,
+                "applicability": fix.applicability.value,
                 "edits": [
                     {"range": _range(lines, e.span), "new_text": e.new_text} for e in fix.edits
                 ],
@@ -381,14 +403,17 @@ def _sarif_result(
         entry["ruleIndex"] = rule_index[finding.code]
     entry["level"] = _SARIF_LEVEL[finding.severity]
     entry["message"] = {"text": finding.message}
-    entry["locations"] = [
-        {
-            "physicalLocation": {
-                "artifactLocation": where,
-                "region": _sarif_region(lines, finding.span),
-            }
+    location: dict[str, Any] = {
+        "physicalLocation": {
+            "artifactLocation": where,
+            "region": _sarif_region(lines, finding.span),
         }
-    ]
+    }
+    if finding.locator is not None:
+        # The spec's locator (`node.fetch`, `edge.3`): a name in the workflow beside the place
+        # in the text (SARIF 2.1.0 keeps logical locations in the location, not the result).
+        location["logicalLocations"] = [{"fullyQualifiedName": finding.locator, "kind": "element"}]
+    entry["locations"] = [location]
     entry["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint}
     if finding.related:
         entry["relatedLocations"] = [
@@ -399,6 +424,9 @@ def _sarif_result(
         entry["fixes"] = [
             {
                 "description": {"text": fix.title},
+                # An unsafe fix (it removes something or changes behaviour) says so; a fix
+                # without the property is safe.
+                **({} if fix.is_safe else {"properties": {"applicability": "unsafe"}}),
                 "artifactChanges": [
                     {
                         "artifactLocation": where,
@@ -414,6 +442,8 @@ def _sarif_result(
             }
             for fix in finding.fixes
         ]
+    if finding.locator_code is not None:
+        entry["properties"] = {"locatorCode": finding.locator_code}
     return entry
 
 

@@ -5,7 +5,9 @@ configuration or I/O error.
 
 Which findings are reported, in order: the settings (`ignore`, `severity`), the command line's
 `--select` / `--extend-select` / `--ignore`, the settings' `per-file-ignores` for the file, then
-`--baseline`. Fixes (`--fix`, `--diff`) apply only to reported findings.
+`--baseline`. Fixes (`--fix`, `--diff`) apply only to reported findings: each finding's
+preferred fix (always a safe one); with `--unsafe-fixes`, also a finding's only fix when that one
+is unsafe (`Finding.applied_fix`).
 """
 
 from __future__ import annotations
@@ -74,6 +76,15 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument("--fix", action="store_true", help="apply the preferred fixes in place")
     check.add_argument(
         "--diff", action="store_true", help="print the preferred fixes as a diff; change nothing"
+    )
+    check.add_argument(
+        "--unsafe-fixes",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help=(
+            "with --fix or --diff, also apply unsafe fixes (removing a branch, an edge, an "
+            "entry or a setting): a finding's only fix when it is unsafe; off unless given"
+        ),
     )
     check.add_argument(
         "--config",
@@ -385,7 +396,8 @@ def _fix_and_record(
     display, text = checked.display, checked.text
     # Fixes only for what is reported: a finding the baseline lists is left alone.
     reported = reporter.peek(display, checked.findings())
-    edits = preferred_edits(reported) if (args.fix or args.diff) else []
+    unsafe = bool(args.unsafe_fixes)
+    edits = preferred_edits(reported, unsafe) if (args.fix or args.diff) else []
     failure = None
     if args.fix and checked.is_stdin:
         # stdin has no file to write back to: the (fixed) document goes to stdout, always.
@@ -406,7 +418,7 @@ def _fix_and_record(
             except OSError as error:
                 failure = FileFailure(display, f"cannot write {display}: {error}")
             else:
-                fixed_now = [f for f in reported if f.preferred_fix]
+                fixed_now = [f for f in reported if f.applied_fix(unsafe)]
                 err(fix_summary(display, fixed_now, len(edits)))
                 # Analysed afresh (never from the cache): the file as it is now.
                 sites.refresh(checked, fixed, analyse_file(checked.job(fixed)))

@@ -143,9 +143,10 @@ def write_report(
     root = Path.cwd()
     # With nothing read, "no problems in 0 files" would read as a pass: stderr says what
     # happened (no workflow found, or the I/O error and exit code 2).
-    closing = summary(results, suppressed) + "\n" if results and not args.quiet else ""
+    unsafe = bool(args.unsafe_fixes)
+    closing = summary(results, suppressed, unsafe) + "\n" if results and not args.quiet else ""
     if args.statistics:
-        report = format_statistics(results, args.format)
+        report = format_statistics(results, args.format, unsafe)
     else:
         report = FORMATTERS[args.format](results, failures, root=root)
     if args.format == "text" and not args.statistics:

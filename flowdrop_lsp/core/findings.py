@@ -31,8 +31,10 @@ class TextEdit:
 
 
 class Applicability(str, Enum):
-    """As Ruff's: a safe fix (a rename, an id) is applied by `--fix` and fix-all; an unsafe one
-    (it removes a node, an edge or a setting, or changes what runs) only when asked for."""
+    """How far a fix can be trusted, as Ruff's: a SAFE fix (a rename, an id, an entry added)
+    keeps what the workflow does and is applied by `check --fix` and the editor's fix-all; an
+    UNSAFE one (it removes a node, an edge, a branch or a setting, or changes what runs) only
+    with `--unsafe-fixes`, or one by one in the editor, and is never preferred."""
 
     SAFE = "safe"
     UNSAFE = "unsafe"
@@ -40,13 +42,24 @@ class Applicability(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """One way to fix a finding. `preferred`: the one fix `--fix` and fix-all apply (always a
+    safe one). `format_specific`: the rule wrote `edits` in the document's own format already
+    (YAML edits for a YAML document), so the reader's fix writer (`write_fixes`, YAML's
+    `yaml_fixes`) passes them through unchanged instead of rewriting JSON literals."""
+
     title: str
     edits: tuple[TextEdit, ...]
     preferred: bool = False
     applicability: Applicability = Applicability.SAFE
-    # The rule wrote the edits in the document's own format (a member inserted as YAML): the
-    # format's fix writer passes them through unchanged.
     format_specific: bool = False
+
+    def __post_init__(self) -> None:
+        if self.preferred and self.applicability != Applicability.SAFE:
+            raise ValueError(f"a preferred fix must be safe: {self.title!r}")
+
+    @property
+    def is_safe(self) -> bool:
+        return self.applicability == Applicability.SAFE
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +76,13 @@ class RelatedLocation:
 class Finding:
     """One problem: `node` is the id of the node it is about, when there is one. `extra` holds
     rule-specific facts for machine consumers (CMP-9: `tool_name`, and `consumers`: one
-    read-only dict per consumer with `consumer`, `colliding_with` and `route`)."""
+    read-only dict per consumer with `consumer`, `colliding_with` and `route`).
+
+    `locator_code` and `locator` are the FlowDrop spec's own names for the problem, when the
+    spec has one (VAL-LAUNCH: the runtime refuses a workflow with `code`, `message`,
+    `locator`): the locator code, e.g. `R6_CONFIG_REQUIRED`, and the locator, e.g.
+    `node.fetch.config.url` or `edge.3` (an edge by its position in `edges`). `code` stays the
+    rule's code."""
 
     code: str
     severity: Severity
@@ -103,6 +122,20 @@ class Finding:
             if fix.preferred:
                 return fix
         return None
+
+    def applied_fix(self, unsafe: bool = False) -> Fix | None:
+        """The fix `check --fix` applies: the preferred fix; else, with `unsafe` (the user's
+        `--unsafe-fixes`), the finding's only fix when it has exactly one. A finding offering
+        several choices (several close tool names to route on) is never fixed automatically."""
+        preferred = self.preferred_fix
+        if preferred is not None or not unsafe:
+            return preferred
+        return self.fixes[0] if len(self.fixes) == 1 else None
+
+    @property
+    def has_unsafe_fix_only(self) -> bool:
+        """Whether only `--unsafe-fixes` would make `--fix` fix this finding."""
+        return self.applied_fix(False) is None and self.applied_fix(True) is not None
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.span.start, self.span.end, self.code, self.message)

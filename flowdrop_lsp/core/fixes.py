@@ -1,4 +1,4 @@
-"""Applying text edits in code-point spans, and collecting the preferred fixes of findings."""
+"""Applying text edits in code-point spans, and collecting the fixes `--fix` and fix-all apply."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from collections.abc import Iterable
 from flowdrop_lsp.core.findings import Finding, TextEdit
 
 
-def preferred_edits(findings: Iterable[Finding]) -> list[TextEdit]:
-    """The edits of every finding's preferred fix (fix-all), each distinct edit once."""
+def preferred_edits(findings: Iterable[Finding], unsafe: bool = False) -> list[TextEdit]:
+    """The edits of every finding's applied fix (`Finding.applied_fix`), each distinct edit
+    once: the preferred (safe) fixes, as fix-all applies them; with `unsafe` (`check --fix
+    --unsafe-fixes`) also a finding's only fix when that one is unsafe."""
     edits: dict[TextEdit, None] = {}
     for finding in findings:
-        fix = finding.preferred_fix
+        fix = finding.applied_fix(unsafe)
         if fix is not None:
             edits.update(dict.fromkeys(fix.edits))
     return list(edits)

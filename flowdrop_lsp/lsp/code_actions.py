@@ -1,4 +1,8 @@
-"""Code actions: the core's rename fixes as quick fixes, and `source.fixAll.flowdrop`.
+"""Code actions: the core's fixes as quick fixes, and `source.fixAll.flowdrop`.
+
+Every fix is offered as a quick fix, unsafe ones too (one by one, the user choosing), but only a
+safe preferred fix is `isPreferred`; fix-all applies the preferred fixes, which are safe only
+(`WorkflowService.fix_all_edits`).
 
 Fixes come from the diagnostic's `data` (computed with the diagnostic, for the version it
 names), so no re-analysis is needed. A diagnostic from an older version, or one without our
@@ -85,12 +89,14 @@ def _quick_fixes(
             types.TextEdit(range=range_from_json(e["range"]), new_text=e["newText"])
             for e in fix["edits"]
         ]
+        # An unsafe fix is offered like any other, chosen by the user, never preferred.
+        safe = fix.get("applicability", "safe") == "safe"
         actions.append(
             types.CodeAction(
                 title=fix["title"],
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
-                is_preferred=bool(fix["preferred"]) or None,
+                is_preferred=(bool(fix["preferred"]) and safe) or None,
                 edit=_workspace_edit(ls, document, edits),
             )
         )

@@ -1,8 +1,9 @@
 """The one translator between core findings and LSP types.
 
 Spans (code-point offsets) become ranges in the position encoding the client negotiated;
-findings become Diagnostics carrying, in `data`, their fixes already as LSP edits, so that a
-code action never has to re-analyse.
+findings become Diagnostics carrying, in `data`, their fixes already as LSP edits (each with
+its `applicability`), so that a code action never has to re-analyse, and the spec's locator
+code and locator when the finding has them.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ def fix_data(fix: Fix, lines: Positions, encoding: Encoding) -> dict[str, Any]:
     return {
         "title": fix.title,
         "preferred": fix.preferred,
+        "applicability": fix.applicability.value,
         "edits": [
             {"range": _range_json(to_range(lines, e.span, encoding)), "newText": e.new_text}
             for e in fix.edits
@@ -151,6 +153,10 @@ def to_diagnostic(
                 )
             )
     data: dict[str, Any] = {"version": version, "node": finding.node}
+    if finding.locator_code is not None:  # the spec's name for it; `code` stays the rule's
+        data["locatorCode"] = finding.locator_code
+    if finding.locator is not None:
+        data["locator"] = finding.locator
     if finding.fixes:
         data["fixes"] = [fix_data(fix, lines, encoding) for fix in finding.fixes]
     extra = finding.extra_dict()

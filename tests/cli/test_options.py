@@ -261,5 +261,7 @@ def test_the_installed_command_has_the_options() -> None:
         "--color",
         "--baseline",
         "--write-baseline",
+        "--unsafe-fixes",
+        "--no-unsafe-fixes",
     ):
         assert option in result.stdout

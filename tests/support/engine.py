@@ -160,11 +160,14 @@ def comparable(document: WorkflowDocument) -> list[tuple[object, ...]]:
                 (
                     x.title,
                     x.preferred,
+                    x.applicability,
                     tuple((e.span.start, e.span.end, e.new_text) for e in x.edits),
                 )
                 for x in f.fixes
             ),
             f.extra,
+            f.locator_code,
+            f.locator,  # `edge.N`: where the edge is now, after insertions before it too
         )
         for f in document.findings()
     ]

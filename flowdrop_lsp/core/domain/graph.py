@@ -129,6 +129,7 @@ class ToolGraph:
         self.undefined_refs: set[str] = set()  # ids edges use that no node defines
         self.edges_by_key: dict[EdgeKey, _Ordered] = {}
         self.duplicate_edge_keys: set[EdgeKey] = set()
+        self.self_edges = _Ordered()  # edges from a node to itself (R12)
         self.duplicate_ids: set[str] = set()
         self.bad_name_ids: set[str] = set()  # first definitions whose tool name LLM APIs reject
         self.routers: set[str] = (
@@ -304,6 +305,8 @@ class ToolGraph:
                 self.edges_by_endpoint.setdefault(end, _Ordered()).add(edge)
                 if end not in self.nodes_by_id:
                     self.undefined_refs.add(end)
+        if edge.source is not None and edge.source == edge.target:
+            self.self_edges.add(edge)
         key = self._key(edge)
         if key is None:
             return
@@ -338,6 +341,8 @@ class ToolGraph:
                 if not edges:
                     del self.edges_by_endpoint[end]
                     self.undefined_refs.discard(end)
+        if edge.source is not None and edge.source == edge.target:
+            self.self_edges.discard(edge)
         key = self._key(edge)
         if key is None:
             return

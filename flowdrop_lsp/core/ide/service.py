@@ -163,8 +163,9 @@ class WorkflowService:
         return self._document.findings()
 
     def fix_all_edits(self) -> list[TextEdit]:
-        """The preferred fix of every finding that has one, as one set of edits."""
-        return preferred_edits(self.findings())
+        """The preferred fix of every finding that has one, as one set of edits: safe fixes
+        only (a preferred fix is always safe; an unsafe one is never applied wholesale)."""
+        return preferred_edits(self.findings(), unsafe=False)
 
     def stats(self) -> dict[str, Any]:
         """How many findings there are and what the last change re-did (`flowdrop.stats`)."""

@@ -197,6 +197,11 @@ def cap_with_summary(
     return kept
 
 
+def node_locator(node_id: str) -> str:
+    """The spec's locator of a node: `node.` and its id."""
+    return f"node.{node_id}"
+
+
 def first_with_summary(
     items: Sequence[T],
     finding_of: Callable[[T], Finding],
@@ -236,6 +241,7 @@ def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable
         related=(),
         fixes=(),
         extra=(("capped", left_out),),
+        locator=None,  # about many places (the kind of problem, `locator_code`, stays)
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_locator
 
 RULE = Rule(
     "R8",
@@ -16,6 +16,8 @@ RULE = Rule(
     Severity.WARNING,
     "An edge's source or target is not the id of any node in `nodes`.",
 )
+# The spec's names for it, by the end that names no node.
+LOCATOR_CODES = {"source": "R8_EDGE_SOURCE_MISSING", "target": "R8_EDGE_TARGET_MISSING"}
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -30,6 +32,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                         f"{kind} {end} '{node_id}' is not defined in nodes",
                         span,
                         node=node_id,
+                        locator_code=LOCATOR_CODES[end],
+                        locator=edge_locator(edge),
                     )
 
 

@@ -10,12 +10,14 @@ from flowdrop_lsp.core.rules.base import (
     FINDINGS_PER_GROUP,
     Rule,
     RuleContext,
+    edge_locator,
     first_with_summary,
 )
 
 RULE = Rule(
     "R13", "Duplicate edge", Severity.WARNING, "Two edges have the same source, target and handles."
 )
+LOCATOR_CODE = "R13_EDGE_PARALLEL_DUPLICATE"  # the spec's name for it
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -40,6 +42,8 @@ def _duplicate_finding(pair: tuple[Edge, Edge]) -> Finding:
         edge.anchor,
         node=edge.target,
         related=(RelatedLocation(first.anchor, "the same edge, first here"),),
+        locator_code=LOCATOR_CODE,
+        locator=edge_locator(edge),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, node_locator
 
 RULE = Rule(
     "R2",
@@ -13,6 +13,7 @@ RULE = Rule(
     Severity.ERROR,
     "Two nodes share an id; edges cannot tell them apart (the first definition is used).",
 )
+LOCATOR_CODE = "R2_NODE_DUPLICATE_ID"  # the spec's name for it
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -30,6 +31,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 node.id_span,
                 node=node_id,
                 related=(RelatedLocation(first.id_span, f"'{node_id}' first defined here"),),
+                locator_code=LOCATOR_CODE,
+                locator=node_locator(node_id),
             )
 
 

@@ -1,26 +1,43 @@
-"""R12: an edge may not connect a node to itself. (Checked per edge, when the edge is read.)"""
+"""R12: an edge may not connect a node to itself.
+
+Found from the graph's index of self-edges (`ToolGraph.self_edges`) after every change, not
+when an edge is read: the finding names the edge by its position in `edges` (`edge.3`), which
+an edge inserted before it changes without re-reading it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule
+from flowdrop_lsp.core.rules.base import (
+    FINDINGS_PER_GROUP,
+    Rule,
+    RuleContext,
+    edge_locator,
+    first_with_summary,
+)
 
 RULE = Rule("R12", "Self-edge", Severity.WARNING, "An edge's source and target are the same node.")
+LOCATOR_CODE = "R12_EDGE_SELF"  # the spec's name for it
 
 
-def check_edge(edge: Edge, settings: Settings) -> Iterator[Finding]:
-    if edge.source is not None and edge.source == edge.target:
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
-            f"edge connects '{edge.source}' to itself",
-            edge.anchor,
-            node=edge.source,
-        )
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    found = ctx.graph.self_edges  # in document order
+    # A million self-edges are counted, not each made into a finding on every change.
+    yield from first_with_summary(found[: FINDINGS_PER_GROUP + 1], _finding, total=len(found))
+
+
+def _finding(edge: Edge) -> Finding:
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"edge connects '{edge.source}' to itself",
+        edge.anchor,
+        node=edge.source,
+        locator_code=LOCATOR_CODE,
+        locator=edge_locator(edge),
+    )
 
 
 EXPLANATION = RULE.explained(

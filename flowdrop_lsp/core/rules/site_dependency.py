@@ -15,7 +15,8 @@ Only workflows with a `dependencies` key or named like Drupal workflow config fi
 
 Fixes, in Drupal config YAML (2-space style, `dependencies.config` sorted, `config` the first
 key of `dependencies`): add the missing entry where Drupal would sort it (preferred: it is what
-Drupal writes); remove a stale entry's line (not preferred: the config may be meant to come).
+Drupal writes; safe); remove a stale entry's line (unsafe, never preferred: the config may be
+meant to come). Both are written in YAML (`Fix.format_specific`).
 Several additions at once (fix-all) never conflict: each is anchored at its own offset of the
 text — the end of the entry before it, then each column of the indentation of the line after
 it, where it inserts a whole line and restores the indentation it split — and additions beyond
@@ -39,7 +40,14 @@ from flowdrop_lsp.core.domain.site_facts import (
     WorkflowFacts,
     is_workflow_config_file,
 )
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from flowdrop_lsp.core.findings import (
+    Applicability,
+    Finding,
+    Fix,
+    RelatedLocation,
+    Severity,
+    TextEdit,
+)
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.text.positions import Span
@@ -79,7 +87,14 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
             "workflow",
             entry.span,
             fixes=(
-                (Fix(f"Remove the dependency on '{id_text(entry.value)}'", removal),)
+                (
+                    Fix(
+                        f"Remove the dependency on '{id_text(entry.value)}'",
+                        removal,
+                        applicability=Applicability.UNSAFE,  # the config may be meant to come
+                        format_specific=True,
+                    ),
+                )
                 if removal
                 else ()
             ),
@@ -113,7 +128,14 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
                 if node.type_id is not None
             ),
             fixes=(
-                (Fix(f"Add the dependency on node type '{type_id}'", edits, preferred=True),)
+                (
+                    Fix(
+                        f"Add the dependency on node type '{type_id}'",
+                        edits,
+                        preferred=True,
+                        format_specific=True,
+                    ),
+                )
                 if edits
                 else ()
             ),

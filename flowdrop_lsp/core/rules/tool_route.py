@@ -11,8 +11,8 @@ is not a tool name and is never reported.
 Computed after every change from the graph's index of routing nodes (`ToolGraph.routers`):
 gateways are few, and the consumers' flattened sets are the cached ones CMP-9 uses, so a label
 edit, a tool wired or unwired, or a branch edited shows at once. Fixes: route on the closest
-existing tool name (edit distance on the sanitized name), or remove the branch — never
-preferred, since the intent is unknown.
+existing tool name (edit distance on the sanitized name), or remove the branch — both unsafe
+(they change what the workflow does) and never preferred, since the intent is unknown.
 """
 
 from __future__ import annotations
@@ -23,7 +23,14 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from flowdrop_lsp.core.findings import (
+    Applicability,
+    Finding,
+    Fix,
+    RelatedLocation,
+    Severity,
+    TextEdit,
+)
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
@@ -129,11 +136,22 @@ def _branch_finding(
     close = difflib.get_close_matches(sanitize_tool_name(value), ranked, n=1, cutoff=CLOSE)
     if close and located:
         fixes.append(
-            Fix(f'Route on "{close[0]}" instead', (TextEdit(span, json_string(close[0])),))
+            # Another tool's calls are routed there from now on: what the workflow does changes.
+            Fix(
+                f'Route on "{close[0]}" instead',
+                (TextEdit(span, json_string(close[0])),),
+                applicability=Applicability.UNSAFE,
+            )
         )
     removal = _removal(gateway.list_items(("config", "branches")), index)
     if removal is not None:
-        fixes.append(Fix(f"Remove the {branch_text}", (TextEdit(removal, ""),)))
+        fixes.append(
+            Fix(
+                f"Remove the {branch_text}",
+                (TextEdit(removal, ""),),
+                applicability=Applicability.UNSAFE,
+            )
+        )
     return Finding(
         RULE.code,
         RULE.default_severity,

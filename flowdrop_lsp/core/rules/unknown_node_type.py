@@ -19,7 +19,7 @@ from functools import lru_cache
 from flowdrop_lsp.core.config.node_types import NodeTypeCatalog
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
-from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, node_locator
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
 
@@ -29,6 +29,7 @@ RULE = Rule(
     Severity.WARNING,
     "A node's type is not among the node types the site's definitions declare.",
 )
+LOCATOR_CODE = "R9_NODE_TYPE_UNKNOWN"  # the spec's name for it
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -48,8 +49,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 anchor,
                 fixes=_replacements(node, node.type_id, ctx.settings.node_type_catalog),
                 node=node_id,
-                locator_code="R9_NODE_TYPE_UNKNOWN",
-                locator=f"node.{node_id}",
+                locator_code=LOCATOR_CODE,
+                locator=node_locator(node_id),
             )
 
 

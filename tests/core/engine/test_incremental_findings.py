@@ -74,10 +74,17 @@ def comparable(finding: Finding) -> tuple[Any, ...]:
         finding.node,
         tuple((r.span.start, r.span.end, r.message) for r in finding.related),
         tuple(
-            (f.title, f.preferred, tuple((e.span.start, e.span.end, e.new_text) for e in f.edits))
+            (
+                f.title,
+                f.preferred,
+                f.applicability,
+                tuple((e.span.start, e.span.end, e.new_text) for e in f.edits),
+            )
             for f in finding.fixes
         ),
         finding.extra,
+        finding.locator_code,
+        finding.locator,
     )
 
 

@@ -145,7 +145,7 @@ def test_cmp9_keeps_its_own_bounds() -> None:
 
 
 def test_per_edge_rules_are_capped_too() -> None:
-    """R12 (found while an edge is read, kept per element) goes through the same cap."""
+    """R12 (found from the graph's index of self-edges) goes through the same cap."""
     self_edges = [{"source": "a", "target": "a", "sourceHandle": f"h{i}"} for i in range(CAP + 7)]
     found = of("R12", analyze(workflow([node("a")], self_edges)).findings)
     assert len(found) == CAP + 1

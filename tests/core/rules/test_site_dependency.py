@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from flowdrop_lsp.core.findings import Severity, TextEdit
+from flowdrop_lsp.core.findings import Applicability, Severity, TextEdit
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.workspace.site import SiteIndex
 from tests.support.site import (
@@ -72,6 +72,7 @@ def test_a_missing_node_type_is_a_warning_on_its_first_node_and_its_fix_restores
     assert "uses node type 'chat_output'" in finding.message
     fix = finding.preferred_fix
     assert fix is not None and fix.preferred
+    assert fix.applicability is Applicability.SAFE and fix.format_specific  # written in YAML
     assert _apply(folder, COLOUR, fix.edits) == original
     assert all_findings(loaded(folder)) == []
 
@@ -142,8 +143,11 @@ def test_a_stale_entry_is_an_error_on_it_and_its_fix_removes_its_line(tmp_path: 
     assert "lists 'flowdrop_node_type.flowdrop_node_type.gone', which the site does not have" in (
         finding.message
     )
-    # Not preferred: `check --fix` leaves it; the quick fix removes the whole line.
+    # Not preferred, unsafe: `check --fix` leaves it (`--unsafe-fixes` applies it, the only
+    # fix); the quick fix removes the whole line.
     assert finding.preferred_fix is None
+    assert finding.fixes[0].applicability is Applicability.UNSAFE
+    assert finding.applied_fix(unsafe=True) is finding.fixes[0]
     assert _apply(folder, COLOUR, finding.fixes[0].edits) == original
     assert all_findings(loaded(folder)) == []
 

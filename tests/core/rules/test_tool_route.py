@@ -13,6 +13,7 @@ import yaml
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.findings import Applicability
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.entry import main
 from tests.support.builders import CORPUS_CONFIG, CORPUS_JSON, node, tool_edge
@@ -128,6 +129,9 @@ def test_message_lists_the_tools_closest_first_and_points_at_the_consumer() -> N
     assert not fix.preferred and fix.title == 'Route on "web_search" instead'
     assert routes(apply_edits(text, fix.edits)) == []
     assert not remove.preferred and remove.title == 'Remove the branch "B0"'
+    # Both change what the workflow does: unsafe, and with two choices never applied by --fix.
+    assert {fix.applicability, remove.applicability} == {Applicability.UNSAFE}
+    assert finding.applied_fix(unsafe=True) is None
     removed = json.loads(apply_edits(text, remove.edits))
     (switch,) = [n for n in removed["nodes"] if n["id"] == "switch.1"]
     assert switch["data"]["config"]["branches"] == [{"name": "Default", "value": "default"}]

@@ -12,7 +12,7 @@ from flowdrop_lsp.core.domain.graph import RouteOutline
 from flowdrop_lsp.core.domain.model import Node, id_text, short_text
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.renames import rename_edit
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, TextEdit
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, RelatedLocation, TextEdit
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.cmp9.detect import Collision, colliding_pairs
 from flowdrop_lsp.core.rules.cmp9.plan import References, RenamePlan
@@ -124,7 +124,10 @@ class FindingBuilder:
     def rename_fix(self, node: Node, label: str, title: str, preferred: bool) -> Fix:
         refs = self.references.to([node])
         return Fix(
-            f"{title}{_referenced(len(refs), 'its')}", (rename_edit(node, label),), preferred
+            f"{title}{_referenced(len(refs), 'its')}",
+            (rename_edit(node, label),),
+            preferred,
+            Applicability.SAFE,
         )
 
     def taken_instead(self, leaf: str, others: list[str]) -> Callable[[str], bool]:
@@ -157,7 +160,7 @@ class FindingBuilder:
         edits: dict[TextEdit, None] = {}
         for other in renamed:
             edits[rename_edit(nodes[other], self.plan.renames[other])] = None
-        return Fix(title, tuple(edits), True)
+        return Fix(title, tuple(edits), True, Applicability.SAFE)  # renames keep the behaviour
 
     def fixes(
         self, leaf: str, others: list[str], route: tuple[str, ...]

@@ -8,7 +8,9 @@ escaping, or double-quoted when it holds control characters (Symfony's own choic
 scalar (`|`, `>`) becomes a single-quoted one-line scalar. Only the scalar's bytes change. A
 deletion stays a deletion (the rules plan it from item spans, valid in both formats). An
 edit this cannot express in YAML (an insertion written for JSON) drops its fix: no fix is
-better than a fix that breaks the file.
+better than a fix that breaks the file. A fix the rule already wrote for the document's own
+format (`Fix.format_specific`) passes through unchanged (dropped, like any other, when it
+would rewrite a value aliases repeat).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import replace
 
 import yaml
 
-from flowdrop_lsp.core.findings import Finding, TextEdit
+from flowdrop_lsp.core.findings import Finding, Fix, TextEdit
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import EditableText
 
@@ -72,10 +74,12 @@ def yaml_fixes(
     as `*name` elsewhere) is dropped: it would change labels it does not mean to."""
     if not finding.fixes:
         return finding
-    fixes = []
+    fixes: list[Fix] = []
     for fix in finding.fixes:
         if fix.format_specific:
-            fixes.append(fix)
+            # Written in YAML by the rule itself: kept as it is, unless it touches a shared value.
+            if not any(inside_shared(shared, e.span.start, e.span.end) for e in fix.edits):
+                fixes.append(fix)
             continue
         edits = []
         for edit in fix.edits:
