@@ -13,10 +13,15 @@ from types import ModuleType
 from flowdrop_lsp.core.rules import (
     cmp9,
     cmp10_tools_into_non_acceptor,
+    compile_requirements,
     dangling_endpoint,
     document,
     duplicate_edge,
     duplicate_node_id,
+    edge_condition,
+    edge_id,
+    edge_vocabulary,
+    execution_cycle,
     llm_tool_name,
     self_edge,
     site_call,
@@ -26,6 +31,7 @@ from flowdrop_lsp.core.rules import (
     toolbox_cycle,
     unknown_edge_type,
     unknown_node_type,
+    workflow_size,
 )
 from flowdrop_lsp.core.rules.base import (
     ConsumerCheck,
@@ -58,6 +64,13 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     self_edge,
     duplicate_edge,
     unknown_node_type,
+    # The launch checks (issue 20): what FlowDrop refuses at save and re-checks at launch.
+    workflow_size,
+    edge_id,
+    compile_requirements,
+    execution_cycle,
+    edge_condition,
+    edge_vocabulary,
     tool_route,
     site_call,
     site_contract,
