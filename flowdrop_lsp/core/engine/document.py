@@ -30,10 +30,11 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import ToolGraph
-from flowdrop_lsp.core.domain.model import looks_like_workflow
+from flowdrop_lsp.core.domain.model import Node, looks_like_workflow
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts, workflow_facts
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
@@ -256,7 +257,17 @@ class WorkflowDocument(IncrementalEdits):
                 found.extend(element.findings)
                 for path, message, span in element.schema:
                     where = path_text([element.owner.name, element.index, *path])
-                    found.append(Finding(SCHEMA, Severity.ERROR, f"{where}: {message}", span))
+                    code, locator = _spec_locator(element, path)
+                    found.append(
+                        Finding(
+                            SCHEMA,
+                            Severity.ERROR,
+                            f"{where}: {message}",
+                            span,
+                            locator_code=code,
+                            locator=locator,
+                        )
+                    )
             if self._is_workflow:
                 for _rule, check in GRAPH_RULES:
                     found.extend(check(self.context))
@@ -319,6 +330,15 @@ class WorkflowDocument(IncrementalEdits):
     def is_workflow(self) -> bool:
         self._fresh()
         return self._is_workflow
+
+
+def _spec_locator(element: Element, path: list[Any]) -> tuple[str | None, str | None]:
+    """The spec's locator of a schema problem the spec names: R6.a, a node's `data.config`
+    that is not an object (`R6_CONFIG_INVALID` at `node.{id}.config`)."""
+    model = element.model
+    if path == ["data", "config"] and isinstance(model, Node) and model.id is not None:
+        return "R6_CONFIG_INVALID", f"node.{model.id}.config"
+    return None, None
 
 
 def _closed(array: JArray, text: str, problems: list[SyntaxProblem]) -> bool:

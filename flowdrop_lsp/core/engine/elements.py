@@ -104,6 +104,8 @@ class ElementSource:
         text, column, value, _parent = self._at(element, path)
         if not isinstance(value, JObject) or value.member(key) is None:
             return None
+        if self._repeated(element, value):
+            return None
         removed = self.reader.member_removal(text, column, value, key)
         if removed is None:
             return None
@@ -113,13 +115,19 @@ class ElementSource:
         self, element: Element, path: tuple[str | int, ...], key: str, new: Any
     ) -> tuple[Span, str] | None:
         text, column, value, _parent = self._at(element, path)
-        if not isinstance(value, JObject):
+        if not isinstance(value, JObject) or self._repeated(element, value):
             return None
         inserted = self.reader.member_insertion(text, column, value, key, new)
         if inserted is None:
             return None
         at = inserted[0] + element.created_start
         return Span(at, at, element), inserted[1]
+
+    def _repeated(self, element: Element, value: JsonValue) -> bool:
+        """Whether `value` (read from the element's text) is a mapping YAML aliases repeat
+        elsewhere: editing it would change every place that repeats it."""
+        start = element.owner.start(element.index)
+        return self.reader.repeated(start + value.start, start + value.end)
 
     def item_removal(self, element: Element) -> Span | None:
         """Deleting the element with one separator: from the end of the element before it to

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.syntax.json.members import json_member_insertion, json_member_removal
 from flowdrop_lsp.core.syntax.json.parser import parse_json, parse_value_at
 from flowdrop_lsp.core.syntax.json.regions import REGION_CONTEXT, parse_array_region, parse_element
 from flowdrop_lsp.core.syntax.json.scanner import scan_workflow
@@ -23,6 +24,7 @@ from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.items import has_line_left_of, item_start
+from flowdrop_lsp.core.syntax.yaml.members import yaml_member_insertion, yaml_member_removal
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
 from flowdrop_lsp.core.text.literals import json_string
@@ -185,12 +187,12 @@ class JsonReader:
     def member_removal(
         self, text: str, column: int, obj: JObject, key: str
     ) -> tuple[int, int] | None:
-        return None  # wired to core.syntax.json.members next
+        return json_member_removal(text, obj, key)
 
     def member_insertion(
         self, text: str, column: int, obj: JObject, key: str, value: Any
     ) -> tuple[int, str] | None:
-        return None  # wired to core.syntax.json.members next
+        return json_member_insertion(text, obj, key, value)
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         return json_string(value)
@@ -267,12 +269,12 @@ class YamlReader:
     def member_removal(
         self, text: str, column: int, obj: JObject, key: str
     ) -> tuple[int, int] | None:
-        return None  # wired to core.syntax.yaml.members next
+        return yaml_member_removal(text, obj, key, column)
 
     def member_insertion(
         self, text: str, column: int, obj: JObject, key: str, value: Any
     ) -> tuple[int, str] | None:
-        return None  # wired to core.syntax.yaml.members next
+        return yaml_member_insertion(text, obj, key, value, column)
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.
