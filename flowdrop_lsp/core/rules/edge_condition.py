@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator, short_text
+from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text, short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, scoped_findings
 
@@ -51,8 +51,8 @@ def _condition(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         RULE.code,
         RULE.default_severity,
         f'the condition "{short_text(condition)}" on the edge from '
-        f"'{short_text(edge.source or '?')}' to '{short_text(edge.target or '?')}' is ignored: edge conditions were removed, the edge always routes "
-        "(branch with a gateway node instead)",
+        f"'{id_text(edge.source or '?')}' to '{id_text(edge.target or '?')}' is ignored: edge "
+        "conditions were removed, the edge always routes (branch with a gateway node instead)",
         located.value if located is not None else edge.anchor,
         node=edge.target,
         fixes=fixes,

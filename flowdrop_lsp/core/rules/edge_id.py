@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator, short_text
+from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator, id_text
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import (
     FINDINGS_PER_GROUP,
@@ -95,7 +95,7 @@ def _fresh_id(edge: Edge, taken: Container[str], proposed: set[str]) -> str:
 
 
 def _ends(edge: Edge) -> str:
-    return f"from '{short_text(edge.source or '?')}' to '{short_text(edge.target or '?')}'"
+    return f"from '{id_text(edge.source or '?')}' to '{id_text(edge.target or '?')}'"
 
 
 def _missing_finding(edge: Edge, fresh: str) -> Finding:
@@ -128,14 +128,14 @@ def _duplicate_finding(edge: Edge, first: Edge, fresh: str) -> Finding:
     return Finding(
         RULE.code,
         RULE.default_severity,
-        f"duplicate edge id '{short_text(edge.id)}' on the edge {_ends(edge)}: the edge "
+        f"duplicate edge id '{id_text(edge.id)}' on the edge {_ends(edge)}: the edge "
         f"{_ends(first)} has it already",
         located.value if located is not None else edge.anchor,
         node=edge.target,
         related=(
             RelatedLocation(
                 first_located.value if first_located is not None else first.anchor,
-                f"'{short_text(edge.id)}' first used here",
+                f"'{id_text(edge.id)}' first used here",
             ),
         ),
         fixes=fixes,

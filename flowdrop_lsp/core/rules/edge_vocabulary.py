@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator, short_text
+from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, scoped_findings
 from flowdrop_lsp.core.text.literals import json_string
@@ -75,8 +75,8 @@ def _execution_keys(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         yield Finding(
             RULE.code,
             RULE.default_severity,
-            f"'{key}' on the edge from '{short_text(edge.source or '?')}' to "
-            f"'{short_text(edge.target or '?')}' belongs to the runtime's execution record, "
+            f"'{key}' on the edge from '{id_text(edge.source or '?')}' to "
+            f"'{id_text(edge.target or '?')}' belongs to the runtime's execution record, "
             f"not to a stored edge: {meaning}",
             located.key,
             node=edge.target,
