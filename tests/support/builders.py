@@ -31,9 +31,18 @@ CORPUS_DEAD_ROUTES = frozenset(
 )
 
 
-def corpus_codes(workflow_id: str) -> list[str]:
-    """The finding codes the real workflow `workflow_id` must produce."""
-    return ["FD-TOOL-ROUTE"] if workflow_id in CORPUS_DEAD_ROUTES else []
+# With the site's node types, one more defect shows: the weather workflow's data mappers have
+# three edges on ports renamed away (FD-UNKNOWN-PORT, a warning).
+CORPUS_UNKNOWN_PORTS = {"aincient_weather": 3}
+
+
+def corpus_codes(workflow_id: str, *, with_site: bool = False) -> list[str]:
+    """The finding codes the real workflow `workflow_id` must produce (`with_site`: checked
+    with the site's node types)."""
+    codes = ["FD-TOOL-ROUTE"] if workflow_id in CORPUS_DEAD_ROUTES else []
+    if with_site:
+        codes += ["FD-UNKNOWN-PORT"] * CORPUS_UNKNOWN_PORTS.get(workflow_id, 0)
+    return codes
 
 
 TOOL = {"edgeType": "tool_availability"}

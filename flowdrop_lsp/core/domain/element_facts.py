@@ -39,8 +39,9 @@ class ElementEditor(Protocol):
     def member_insertion(
         self, path: tuple[str | int, ...], key: str, value: Any
     ) -> tuple[Span, str] | None:
-        """Where and what to insert to add `key: value` to the mapping at `path`, written in
-        the document's format and style; None when it cannot be."""
+        """What to replace (usually nothing: an insertion) and with what, to add `key: value`
+        to the mapping at `path`, written in the document's format and style; None when it
+        cannot be."""
         ...
 
     def position(self) -> int:

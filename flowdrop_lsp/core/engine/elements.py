@@ -120,8 +120,9 @@ class ElementSource:
         inserted = self.reader.member_insertion(text, column, value, key, new)
         if inserted is None:
             return None
-        at = inserted[0] + element.created_start
-        return Span(at, at, element), inserted[1]
+        start, end, written = inserted
+        base = element.created_start
+        return Span(start + base, end + base, element), written
 
     def _repeated(self, element: Element, value: JsonValue) -> bool:
         """Whether `value` (read from the element's text) is a mapping YAML aliases repeat

@@ -14,6 +14,8 @@ from flowdrop_lsp.core.rules import (
     cmp9,
     cmp10_tools_into_non_acceptor,
     compile_requirements,
+    config_required,
+    config_unknown_key,
     dangling_endpoint,
     document,
     duplicate_edge,
@@ -23,6 +25,8 @@ from flowdrop_lsp.core.rules import (
     edge_vocabulary,
     execution_cycle,
     llm_tool_name,
+    port_exposure,
+    secret_reference,
     self_edge,
     site_call,
     site_contract,
@@ -31,6 +35,7 @@ from flowdrop_lsp.core.rules import (
     toolbox_cycle,
     unknown_edge_type,
     unknown_node_type,
+    unknown_port,
     workflow_size,
 )
 from flowdrop_lsp.core.rules.base import (
@@ -72,6 +77,11 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     edge_condition,
     edge_vocabulary,
     tool_route,
+    config_required,
+    config_unknown_key,
+    secret_reference,
+    port_exposure,
+    unknown_port,
     site_call,
     site_contract,
     site_dependency,
@@ -148,6 +158,18 @@ def rule_url(code: str, docs_url: str) -> str | None:
     return f"{docs_url}#{rule.anchor}"
 
 
+def example_node_type(entry: str) -> tuple[str, str]:
+    """One of an explanation's `site_node_types` as (id, definition text): a bare id (a
+    definition that says nothing else), or a whole definition's YAML, whose `id:` line names
+    it (for a rule that reads a type's parameters)."""
+    if "\n" not in entry:
+        return entry, f"id: {entry}\n"
+    for line in entry.splitlines():
+        if line.startswith("id:"):
+            return line[len("id:") :].strip(), entry
+    raise ValueError(f"an example node type without an 'id:' line: {entry!r}")
+
+
 def _paragraph(text: str) -> str:
     return textwrap.fill(text, width=92, break_long_words=False, break_on_hyphens=False)
 
@@ -163,15 +185,22 @@ def rule_text(code: str) -> str:
     terminal, and its page after the anchor line."""
     rule = RULES_BY_CODE[code]
     explanation = EXPLANATIONS[code]
+    node_types = [example_node_type(entry) for entry in explanation.site_node_types]
     site = (
         "\n\n"
         + _paragraph(
             "The examples' site defines the node types "
-            + ", ".join(f"`{name}`" for name in explanation.site_node_types)
+            + ", ".join(f"`{name}`" for name, _text in node_types)
             + " (`flowdrop_node_type.flowdrop_node_type.<id>.yml` beside the workflow)."
         )
-        if explanation.site_node_types
+        if node_types
         else ""
+    )
+    # Definitions that say more than their id are shown: the rule reads what they declare.
+    site += "".join(
+        f"\n\n`flowdrop_node_type.flowdrop_node_type.{name}.yml`:\n\n```yaml\n{text.rstrip()}\n```"
+        for name, text in node_types
+        if text != f"id: {name}\n"
     )
     other_severity = "warning" if rule.default_severity.value == "error" else "error"
     language, named, other_files = "json", "", ""
@@ -225,6 +254,7 @@ __all__ = [
     "RULE_INDEX",
     "RULE_PAGES",
     "docs_home",
+    "example_node_type",
     "rule_index_page",
     "EXPLANATIONS",
     "Explanation",

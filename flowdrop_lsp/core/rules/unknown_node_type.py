@@ -2,15 +2,26 @@
 
 Only when a registry was found (`settings.known_node_types is not None`): without one, unknown
 and site-specific types are normal and never reported. With one, an undefined type is a
-misspelling, a definition not exported with the site's config, or a module not installed."""
+misspelling, a definition not exported with the site's config, or a module not installed.
+
+Spec R9 (rules/R9.yml): FlowDrop refuses such a node with `R9_NODE_TYPE_UNKNOWN`; the locator
+is the node. Fixes: replace the type with one of the closest types the site defines (several
+when several are close) — unsafe, never preferred: it changes what the node runs. A Drupal
+node may name its type twice (`data.metadata.node_type_id` and `data.metadata.id`): each of
+those naming the unknown type is replaced, so that the node stays consistent."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
+from functools import lru_cache
 
-from flowdrop_lsp.core.domain.model import short_text
-from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.config.node_types import NodeTypeCatalog
+from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.text.literals import json_string
+from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
     "FD-UNKNOWN-NODE-TYPE",
@@ -35,8 +46,48 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"node type '{short_text(node.type_id)}' of {node.display} is not defined by the "
                 f"site's node types ({ctx.settings.node_types_origin})",
                 anchor,
+                fixes=_replacements(node, node.type_id, ctx.settings.node_type_catalog),
                 node=node_id,
+                locator_code="R9_NODE_TYPE_UNKNOWN",
+                locator=f"node.{node_id}",
             )
+
+
+# How close (difflib ratio) a defined type must be to be offered: the types of one site share
+# prefixes (`aincient_flows_aincient_capability_…`), so a loose cutoff would offer nonsense.
+CLOSE = 0.6
+MAX_CHOICES = 3
+# Where else in a node a Drupal export names its type (below `data`), besides the token the
+# type was resolved from (docs/domain.md §4).
+TYPE_NAMING_PATHS = frozenset({("metadata", "node_type_id"), ("metadata", "id")})
+
+
+@lru_cache(maxsize=256)
+def closest_types(type_id: str, catalog: NodeTypeCatalog) -> tuple[str, ...]:
+    """The defined types closest to `type_id`, closest first (a node type id per catalog is
+    asked again on every analysis: cached on the frozen catalog)."""
+    return tuple(difflib.get_close_matches(type_id, catalog.ids, n=MAX_CHOICES, cutoff=CLOSE))
+
+
+def _replacements(node: Node, type_id: str, catalog: NodeTypeCatalog | None) -> tuple[Fix, ...]:
+    choices = closest_types(type_id, catalog) if catalog is not None else ()
+    if not choices or node.type_span is None:
+        return ()
+    spans = {node.type_span.resolve(): node.type_span}
+    if node.string_finder is not None:
+        # The finder itself, not `strings_equal_to`: its hint leaves `data.metadata` out.
+        for found in node.string_finder(frozenset({type_id})):
+            if found.path in TYPE_NAMING_PATHS:
+                spans.setdefault(found.span.resolve(), found.span)
+    tokens: list[Span] = [spans[key] for key in sorted(spans, key=lambda s: s.start)]
+    return tuple(
+        Fix(
+            f"Replace with '{short_text(choice)}'",
+            tuple(TextEdit(span, json_string(choice)) for span in tokens),
+            applicability=Applicability.UNSAFE,
+        )
+        for choice in choices
+    )
 
 
 EXPLANATION = RULE.explained(

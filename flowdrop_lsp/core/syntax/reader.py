@@ -24,7 +24,11 @@ from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.items import has_line_left_of, item_start
-from flowdrop_lsp.core.syntax.yaml.members import yaml_member_insertion, yaml_member_removal
+from flowdrop_lsp.core.syntax.yaml.members import (
+    yaml_empty_mapping_filling,
+    yaml_member_insertion,
+    yaml_member_removal,
+)
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
 from flowdrop_lsp.core.text.literals import json_string
@@ -113,9 +117,10 @@ class WorkflowReader(Protocol):
 
     def member_insertion(
         self, text: str, column: int, obj: JObject, key: str, value: Any
-    ) -> tuple[int, str] | None:
-        """(A quick fix) Where in `text` and what to insert to add `key: value` as the last
-        member of `obj`, written in the format's style; None when it cannot be."""
+    ) -> tuple[int, int, str] | None:
+        """(A quick fix) The range of `text` to replace (usually empty: an insertion) and its
+        replacement adding `key: value` as the last member of `obj`, written in the format's
+        style; None when it cannot be."""
         ...
 
     def quote_string(self, value: str, replacing: str) -> str | None:
@@ -191,8 +196,9 @@ class JsonReader:
 
     def member_insertion(
         self, text: str, column: int, obj: JObject, key: str, value: Any
-    ) -> tuple[int, str] | None:
-        return json_member_insertion(text, obj, key, value)
+    ) -> tuple[int, int, str] | None:
+        inserted = json_member_insertion(text, obj, key, value)
+        return (inserted[0], inserted[0], inserted[1]) if inserted is not None else None
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         return json_string(value)
@@ -273,8 +279,13 @@ class YamlReader:
 
     def member_insertion(
         self, text: str, column: int, obj: JObject, key: str, value: Any
-    ) -> tuple[int, str] | None:
-        return yaml_member_insertion(text, obj, key, value, column)
+    ) -> tuple[int, int, str] | None:
+        # Drupal writes an empty mapping `{  }`: filled, it becomes a block mapping.
+        filled = yaml_empty_mapping_filling(text, obj, key, value, column)
+        if filled is not None:
+            return filled
+        inserted = yaml_member_insertion(text, obj, key, value, column)
+        return (inserted[0], inserted[0], inserted[1]) if inserted is not None else None
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.

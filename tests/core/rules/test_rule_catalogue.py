@@ -17,6 +17,7 @@ from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.site_facts import is_workflow_config_file
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.rules import port_exposure
 from flowdrop_lsp.core.rules.base import Explanation
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
@@ -26,6 +27,7 @@ from flowdrop_lsp.core.rules.registry import (
     RULES_BY_CODE,
     SITE_RULES,
     docs_home,
+    example_node_type,
     rule_index_page,
     rule_page,
     rule_url,
@@ -76,6 +78,17 @@ EXAMPLES = {
         [node("a"), node("b")], [{"source": "a", "target": "b", "data": {"condition": "x > 1"}}]
     ),
     "EDGE-9": workflow([node("a"), node("b")], [{"source": "a", "target": "b", "is_tool": True}]),
+    "R7": workflow(
+        [
+            node("a", data={"config": {"ports": {"inputs": [{"id": "url", "exposed": False}]}}}),
+            node("b"),
+        ],
+        [{"source": "b", "target": "a", "targetHandle": "a-input-url"}],
+    ),
+    "FD-UNKNOWN-PORT": workflow(
+        [node("a"), node("b", "logger")],
+        [{"source": "a", "target": "b", "targetHandle": "b-input-mesage"}],
+    ),
     "FD-TOOL-ROUTE": workflow(
         [
             node("t", label="Web Search"),
@@ -97,12 +110,36 @@ EXAMPLES = {
             },
         ],
     ),
+    "R6.b": workflow([node("a", "fetcher", data={"config": {}})], []),
+    "R6.c": workflow([node("a", "fetcher", data={"config": {"url": "x", "timout": 5}})], []),
+    "R6.l": workflow([node("a", data={"config": {"key": "{{ secrets.KEY }}"}})], []),
 }
-# Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE only speaks with a registry.
+# Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE and the config checks (R6) only
+# speak with a registry, the config checks with a node type that declares parameters.
+FETCHER = """\
+id: fetcher
+parameters:
+  url:
+    required: true
+"""
 SITE = NodeTypeRegistry.from_texts(
-    [(Path("flowdrop_node_type.flowdrop_node_type.http_request.yml"), "id: http_request\n")]
+    [
+        (Path("flowdrop_node_type.flowdrop_node_type.http_request.yml"), "id: http_request\n"),
+        (Path("flowdrop_node_type.flowdrop_node_type.fetcher.yml"), FETCHER),
+    ]
 )
-SETTINGS = {"FD-UNKNOWN-NODE-TYPE": Settings().with_registry(SITE)}
+SETTINGS = {
+    code: Settings().with_registry(SITE) for code in ("FD-UNKNOWN-NODE-TYPE", "R6.b", "R6.c")
+}
+# The port checks (FD-UNKNOWN-PORT, R7) with the node types of R7's page: an `http_request`
+# whose `url` input and `json` output are declared, a `logger` with a `message` input.
+PORT_SITE = NodeTypeRegistry.from_texts(
+    [
+        (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), text)
+        for name, text in map(example_node_type, port_exposure.EXPLANATION.site_node_types)
+    ]
+)
+SETTINGS |= {code: Settings().with_registry(PORT_SITE) for code in ("FD-UNKNOWN-PORT", "R7")}
 
 
 # Cross-file rules: their example is a site (the explanation's, below).
@@ -163,8 +200,8 @@ def _site_settings(explanation: Explanation) -> Settings:
         return Settings()
     site = NodeTypeRegistry.from_texts(
         [
-            (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), f"id: {name}\n")
-            for name in explanation.site_node_types
+            (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), text)
+            for name, text in map(example_node_type, explanation.site_node_types)
         ]
     )
     return Settings().with_registry(site)

@@ -90,6 +90,37 @@ def yaml_member_insertion(
     return line_end + 1, "".join(line + newline for line in lines)
 
 
+# An empty flow mapping as the value of a key (`config: {  }`), after the key's line prefix.
+_EMPTY_VALUE = re.compile(r"(?P<indent> *(?:- +)*)(?P<key>[^\s#][^\n]*?):[ \t]*\Z")
+_EMPTY_FLOW = re.compile(r"\{[ \t]*\}\Z")
+
+
+def yaml_empty_mapping_filling(
+    text: str, obj: JObject, key: str, value: Any, column: int = 0
+) -> tuple[int, int, str] | None:
+    """`(start, end, replacement)` turning the empty flow mapping `obj` that is a key's value
+    (`config: {  }`, as Drupal writes an empty mapping) into a block mapping holding
+    `key: value`, 2 deeper than that key: `config:` then `  key: value` on the next line. None
+    when `obj` is anything else."""
+    if obj.members or not _EMPTY_FLOW.match(text, obj.start, obj.end):
+        return None
+    line_start = text.rfind("\n", 0, obj.start) + 1
+    line_end = text.find("\n", obj.end)
+    if text[obj.end : line_end if line_end >= 0 else len(text)].strip():
+        return None  # something (a comment) follows on the line: left to a person
+    head = _EMPTY_VALUE.fullmatch(text, line_start, obj.start)
+    if head is None:
+        return None
+    key_column = len(head.group("indent")) + (column if line_start == 0 else 0)
+    try:
+        lines = _member_lines(key, value, key_column + _INDENT)
+    except _Unwritable:
+        return None
+    colon = text.rindex(":", line_start, obj.start) + 1
+    newline = _newline(text, line_end if line_end >= 0 else len(text))
+    return colon, obj.end, newline + newline.join(lines)
+
+
 def _block_layout(text: str, obj: JObject, column: int) -> _Layout | None:
     """The layout of `obj` when it is a block mapping whose members each start a line at one
     column (the first one may follow a dash); None for anything else."""

@@ -10,7 +10,11 @@ import pytest
 import yaml
 
 from flowdrop_lsp.core.syntax.tree import JArray, JObject, JString, child_at
-from flowdrop_lsp.core.syntax.yaml.members import yaml_member_insertion, yaml_member_removal
+from flowdrop_lsp.core.syntax.yaml.members import (
+    yaml_empty_mapping_filling,
+    yaml_member_insertion,
+    yaml_member_removal,
+)
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
 from tests.support.builders import CORPUS_CONFIG, vendored
 
@@ -393,3 +397,35 @@ def _without_node(loaded: dict[str, Any], index: int) -> dict[str, Any]:
     nodes = [n for i, n in enumerate(loaded["nodes"]) if i != index]
     node = {k: v for k, v in loaded["nodes"][index].items() if k != "data"}
     return {**loaded, "nodes": nodes, "node": node}
+
+
+# ----- filling an empty flow mapping (`config: {  }`, as Drupal writes an empty config) ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "expected"),
+    [
+        (
+            "id: a\ndata:\n  config: {  }\n  label: 'Fetch 🌐 取得'\n",
+            0,
+            "id: a\ndata:\n  config:\n    url: 'https://x'\n  label: 'Fetch 🌐 取得'\n",
+        ),
+        ("config: {}\r\nb: 1\r\n", 0, "config:\r\n  url: 'https://x'\r\nb: 1\r\n"),
+        ("config: {  }", 0, "config:\n  url: 'https://x'"),
+    ],
+)
+def test_an_empty_flow_mapping_becomes_a_block_mapping(
+    text: str, column: int, expected: str
+) -> None:
+    root = read_yaml(text, column)[0].root
+    data = root.get("data") if root.get("data") is not None else root
+    filled = yaml_empty_mapping_filling(text, data.get("config"), "url", "https://x", column)
+    assert filled is not None
+    start, end, written = filled
+    assert text[:start] + written + text[end:] == expected
+
+
+def test_an_empty_flow_mapping_with_a_comment_after_it_is_left_alone() -> None:
+    text = "config: {  } # none yet\n"
+    config = read_yaml(text)[0].root.get("config")
+    assert yaml_empty_mapping_filling(text, config, "url", "x") is None

@@ -53,8 +53,10 @@ def test_the_real_config_directory_checks_clean_in_the_cli(
     shutil.copytree(CORPUS_CONFIG, site)
     assert main(["check", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.strip().endswith("4 warnings in 15 files")
+    # The site's node types are found beside the workflows: their launch checks run too.
+    assert out.strip().endswith("7 warnings in 15 files")
     assert out.count("FD-TOOL-ROUTE") == 4
+    assert out.count("FD-UNKNOWN-PORT") == 3
 
 
 def test_node_type_definitions_are_not_workflows() -> None:

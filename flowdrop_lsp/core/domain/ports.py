@@ -1,0 +1,270 @@
+"""The ports an edge names, and what a node has: the reading the launch checks on edges share.
+
+An edge names its ports in its handles, `{nodeId}-output-{port}` and `{nodeId}-input-{port}`
+(spec EDGE-1). Which ports a node has is not only what its node type declares (`parameters` are
+its inputs, `outputs` its outputs): the runtime also wires
+
+- the reserved ports: inputs `trigger` (EDGE-3), `loop_back` (EDGE-4) and `tool`; outputs
+  `trigger`, `tool` and `error` (EDGE-6) — on every node, whatever the type says of tools (the
+  real site wires `tool` on types with `tool_exposed: false`);
+- a gateway's branches, one output per `config.branches[].name`, on a type that declares a
+  `branches` parameter (the type's default branches when the node has none of its own);
+- the dynamic ports a node declares itself, `config.dynamicInputs[].name` and
+  `config.dynamicOutputs[].name`, on a type that opts in by declaring those parameters (DYN-1;
+  the type's default when the node has none, DYN-7).
+
+`config.ports` is no source of ports: it holds exposure overrides of declared ports (R7.c,
+EXPO-2), which `exposure` reads. Everything here is plain reading of plain values: a node's
+`config` as its plain value and its type's definition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from flowdrop_lsp.core.config.node_types import NodeTypeDefinition
+from flowdrop_lsp.core.domain.model import Edge, Node
+
+
+class Direction(str, Enum):
+    """Which side of a node a port is on; its value is the handle's marker word."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+
+    @property
+    def marker(self) -> str:
+        return f"-{self.value}-"
+
+    @property
+    def plural(self) -> str:
+        return f"{self.value}s"
+
+
+class PortKind(str, Enum):
+    """Why a node has a port (or that it has none of that name)."""
+
+    DECLARED = "declared"  # in the node type's `parameters` (inputs) or `outputs`
+    RESERVED = "reserved"  # trigger, loop_back, tool, error
+    BRANCH = "branch"  # a gateway's branch output
+    DYNAMIC = "dynamic"  # one of the node's own dynamic ports
+    UNKNOWN = "unknown"  # none of these: the handle names a port the node does not have
+
+
+RESERVED_PORTS = {
+    Direction.INPUT: ("trigger", "loop_back", "tool"),
+    Direction.OUTPUT: ("trigger", "tool", "error"),
+}
+BRANCHES_PARAMETER = "branches"
+DYNAMIC_PARAMETERS = {Direction.INPUT: "dynamicInputs", Direction.OUTPUT: "dynamicOutputs"}
+OVERRIDES_KEY = "ports"  # data.config.ports: {inputs: [{id, exposed}], outputs: [...]}
+
+
+def handle_port(handle: str | None, node_id: str | None, direction: Direction) -> str | None:
+    """The port a handle names (EDGE-1), or None when it names none.
+
+    The port is everything after the first `-input-` or `-output-` marker, so a port name may
+    itself hold a marker; when the handle starts with the node's own `{node}-{direction}-`,
+    that prefix is stripped instead (a node id may hold a marker too). A handle whose first
+    marker is of the other direction (a source handle naming an input) or that names an
+    empty port cannot be parsed."""
+    if not handle:
+        return None
+    marker = direction.marker
+    if node_id and handle.startswith(node_id + marker):
+        return handle[len(node_id) + len(marker) :] or None
+    # Where each direction's marker first occurs; the earlier of the two decides.
+    firsts = [(at, side) for side in Direction if (at := handle.find(side.marker)) >= 0]
+    if not firsts:
+        return None
+    at, side = min(firsts, key=lambda pair: pair[0])
+    if side is not direction:
+        return None
+    return handle[at + len(marker) :] or None
+
+
+@dataclass(frozen=True)
+class EdgeEnd:
+    """One end of an edge: its node's id, the side of that node it is on, its handle and the
+    port the handle names (None: no handle, or one EDGE-1 cannot parse)."""
+
+    edge: Edge
+    direction: Direction
+    node_id: str | None
+    handle: str | None
+    port: str | None
+
+
+def edge_ends(edge: Edge) -> tuple[EdgeEnd, EdgeEnd]:
+    """An edge's source end (an output of its source) and target end (an input of its target)."""
+    return (
+        EdgeEnd(
+            edge,
+            Direction.OUTPUT,
+            edge.source,
+            edge.source_handle,
+            handle_port(edge.source_handle, edge.source, Direction.OUTPUT),
+        ),
+        EdgeEnd(
+            edge,
+            Direction.INPUT,
+            edge.target,
+            edge.target_handle,
+            handle_port(edge.target_handle, edge.target, Direction.INPUT),
+        ),
+    )
+
+
+# ----- what ports a node has ----------------------------------------------------------------
+
+
+def _config(node: Node) -> dict[str, Any]:
+    return node.config if isinstance(node.config, dict) else {}
+
+
+def _names(items: Any) -> tuple[str, ...]:
+    """The string `name`s of a list of definitions (a gateway's branches, dynamic ports)."""
+    if not isinstance(items, list):
+        return ()
+    found = (item.get("name") for item in items if isinstance(item, dict))
+    return tuple(dict.fromkeys(name for name in found if isinstance(name, str) and name))
+
+
+def _own_or_default(node: Node, definition: NodeTypeDefinition, parameter: str) -> Any:
+    """The node's own value of a parameter its type declares, else the type's default (a node
+    that never set it has the default: DYN-7 for dynamic ports, the editor for branches)."""
+    config = _config(node)
+    if parameter in config:
+        return config[parameter]
+    spec = definition.parameter(parameter)
+    return spec.default if spec is not None and spec.has_default else None
+
+
+def declared_ports(definition: NodeTypeDefinition, direction: Direction) -> tuple[str, ...]:
+    """The ports the node type declares on one side: its parameters (inputs) or outputs."""
+    specs = definition.parameters if direction is Direction.INPUT else definition.outputs
+    return tuple(spec.name for spec in specs)
+
+
+def wireable_declared_ports(
+    definition: NodeTypeDefinition, direction: Direction
+) -> tuple[str, ...]:
+    """The declared ports data flows on: every output, and the parameters marked
+    `connectable: true` (a gate flag unsaid is closed, CFG-1); the others are configuration."""
+    if direction is Direction.OUTPUT:
+        return tuple(spec.name for spec in definition.outputs)
+    return tuple(spec.name for spec in definition.parameters if spec.connectable is True)
+
+
+def branch_ports(node: Node, definition: NodeTypeDefinition) -> tuple[str, ...]:
+    """A gateway's branch outputs: on a type that declares a `branches` parameter only."""
+    if definition.parameter(BRANCHES_PARAMETER) is None:
+        return ()
+    return _names(_own_or_default(node, definition, BRANCHES_PARAMETER))
+
+
+def dynamic_ports(
+    node: Node, definition: NodeTypeDefinition, direction: Direction
+) -> tuple[str, ...]:
+    """The node's own dynamic ports on one side, on a type that opts in to them (DYN-1)."""
+    parameter = DYNAMIC_PARAMETERS[direction]
+    if definition.parameter(parameter) is None:
+        return ()
+    return _names(_own_or_default(node, definition, parameter))
+
+
+def classify_port(
+    node: Node, definition: NodeTypeDefinition, direction: Direction, port: str
+) -> PortKind:
+    """Why `node` has `port` on that side, or UNKNOWN. A declared port wins over a dynamic
+    one of the same name (DYN-5), and names are compared exactly, case included (EDGE-1)."""
+    if port in declared_ports(definition, direction):
+        return PortKind.DECLARED
+    if port in RESERVED_PORTS[direction]:
+        return PortKind.RESERVED
+    if direction is Direction.OUTPUT and port in branch_ports(node, definition):
+        return PortKind.BRANCH
+    if port in dynamic_ports(node, definition, direction):
+        return PortKind.DYNAMIC
+    return PortKind.UNKNOWN
+
+
+def data_ports(node: Node, definition: NodeTypeDefinition, direction: Direction) -> tuple[str, ...]:
+    """The ports data flows on, on one side, in the order a reader meets them: the wireable
+    declared ones, then the branches, then the dynamic ones (the reserved ones left out)."""
+    branches = branch_ports(node, definition) if direction is Direction.OUTPUT else ()
+    return tuple(
+        dict.fromkeys(
+            (
+                *wireable_declared_ports(definition, direction),
+                *branches,
+                *dynamic_ports(node, definition, direction),
+            )
+        )
+    )
+
+
+# ----- exposure (R7.c, EXPO-2, EXPO-3, CFG-2) -------------------------------------------------
+
+
+class ExposureSource(str, Enum):
+    """What decided a port's exposure on a node."""
+
+    OVERRIDE = "the node's config.ports"  # the instance's own `exposed` (EXPO-2)
+    TYPE = "its node type"  # the type's stated default
+    UNSAID = "the exposed default"  # nothing said: exposed (CFG-2)
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """A port's effective exposure on a node, what decided it and, for an override, where it
+    is: `override_path`, the path of its `exposed` value below the node element."""
+
+    exposed: bool
+    source: ExposureSource
+    override_path: tuple[str | int, ...] | None = None
+
+
+def _override(node: Node, direction: Direction, port: str) -> tuple[int, Any] | None:
+    """The index and `exposed` value of the instance's entry for `port` in
+    `config.ports.{inputs|outputs}` (EXPO-3: scoped by direction), or None when no entry for it
+    carries an `exposed` key."""
+    overrides = _config(node).get(OVERRIDES_KEY)
+    entries = overrides.get(direction.plural) if isinstance(overrides, dict) else None
+    # An empty PHP array is dumped as `{  }`: a mapping here means no entries.
+    for index, entry in enumerate(entries if isinstance(entries, list) else ()):
+        if isinstance(entry, dict) and entry.get("id") == port and "exposed" in entry:
+            return index, entry["exposed"]
+    return None
+
+
+def _type_default(definition: NodeTypeDefinition, direction: Direction, port: str) -> bool | None:
+    """What the node type says of a declared port's default exposure, None when it says
+    nothing. An output's `exposed_by_default` wins over its older `exposed` flag."""
+    if direction is Direction.INPUT:
+        parameter = definition.parameter(port)
+        return parameter.exposed_by_default if parameter is not None else None
+    output = definition.output(port)
+    if output is None:
+        return None
+    return output.exposed_by_default if output.exposed_by_default is not None else output.exposed
+
+
+def exposure(
+    node: Node, definition: NodeTypeDefinition, direction: Direction, port: str
+) -> Exposure:
+    """A declared port's effective exposure on `node` (R7.c, EXPO-2): the instance's override
+    where it sets one, else the type's default, else exposed (CFG-2). Only an exact `false`
+    hides: any other override value leaves the port exposed (the fail-open polarity of CFG-2
+    and EXPO-5)."""
+    override = _override(node, direction, port)
+    if override is not None:
+        index, value = override
+        path = ("data", "config", OVERRIDES_KEY, direction.plural, index, "exposed")
+        return Exposure(value is not False, ExposureSource.OVERRIDE, path)
+    stated = _type_default(definition, direction, port)
+    if stated is not None:
+        return Exposure(stated, ExposureSource.TYPE)
+    return Exposure(True, ExposureSource.UNSAID)

@@ -1,0 +1,179 @@
+"""R6.b: a node's config lacks a key its node type requires (spec rules/R6.b.yml).
+
+The required list is the one the node type's *derived* config schema publishes: a parameter
+declared `required: true`, minus those also declared `connectable: true` (an edge may feed
+them, so they are deliberately not required in config) and those declared `configurable:
+false` (not part of config at all). It is decided from the declared flags, never from the
+workflow's edges. A key present with the value null counts as present (R6.i).
+
+Out of scope: a node whose type the site does not define (no derived schema, R6.j: R9 reports
+it), a `config` that is not an object (R6.a: FD-SCHEMA reports it), and a node in tool mode
+(`config.nodeType` "tool", or every outgoing edge a tool edge): an agent fills a tool's
+parameters when it calls it. On the real site every node lacking a required parameter is of
+the connectable kind, and half of them are tools.
+
+Fix, when the parameter declares a default: add the key with that default, written in the
+document's own format (safe: it adds what the node type itself declares)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flowdrop_lsp.core.config.node_types import NodeTypeDefinition, ParameterSpec
+from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+
+RULE = Rule(
+    "R6.b",
+    "Required config key missing",
+    Severity.ERROR,
+    "A node's config lacks a key its node type requires (a required parameter no edge can "
+    "feed): FlowDrop refuses to save or launch the workflow.",
+)
+LOCATOR_CODE = "R6_CONFIG_REQUIRED"
+CONFIG_PATH = ("data", "config")
+TOOL_MODE = "tool"  # `config.nodeType` of a node the editor switched to tool mode
+
+
+def required_in_config(definition: NodeTypeDefinition) -> list[ParameterSpec]:
+    """The derived config schema's required keys, in the order the node type declares them."""
+    return [
+        spec
+        for spec in definition.parameters
+        if spec.required is True and spec.connectable is not True and spec.configurable is not False
+    ]
+
+
+def is_tool_mode(ctx: RuleContext, node: Node) -> bool:
+    """Whether the node is offered to an agent as a tool: switched to tool mode in the editor,
+    or wired out by tool edges only (its parameters are then the tool call's arguments)."""
+    config = node.config
+    if isinstance(config, dict) and config.get("nodeType") == TOOL_MODE:
+        return True
+    outgoing = [
+        edge
+        for edge in ctx.graph.edges_by_endpoint.get(node.id or "", ())
+        if edge.source == node.id
+    ]
+    return bool(outgoing) and all(edge.is_tool for edge in outgoing)
+
+
+def spelled_default(value: Any) -> str:
+    # JSON's spelling in a fix title: both formats read it (YAML is a superset for scalars).
+    return short_text(json.dumps(value, ensure_ascii=False, default=str), 40)
+
+
+def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
+    catalog = ctx.settings.node_type_catalog
+    definition = catalog.get(node.type_id) if catalog is not None else None
+    if definition is None or node.id is None:
+        return
+    config = node.config if node.has_config else {}
+    if not isinstance(config, dict):
+        return  # R6.a (FD-SCHEMA): config that is not an object is reported once, there
+    missing = [spec for spec in required_in_config(definition) if spec.name not in config]
+    if not missing or is_tool_mode(ctx, node):
+        return
+    located = node.editor.locate(CONFIG_PATH) if node.editor and node.has_config else None
+    anchor = located.key if located is not None and located.key is not None else node.anchor
+    type_text = short_text(definition.id)
+    for spec in missing:
+        key = short_text(spec.name)
+        if node.has_config:
+            message = (
+                f"config of {node.display} lacks '{key}', which node type '{type_text}' "
+                f"requires (no edge can supply it): FlowDrop refuses to launch the workflow"
+            )
+        else:
+            message = (
+                f"{node.display} has no config, and node type '{type_text}' requires its key "
+                f"'{key}' (no edge can supply it): FlowDrop refuses to launch the workflow"
+            )
+        yield Finding(
+            RULE.code,
+            RULE.default_severity,
+            message,
+            anchor,
+            node=node.id,
+            fixes=_default_fix(node, spec),
+            locator_code=LOCATOR_CODE,
+            locator=f"node.{node.id}.config.{spec.name}",
+        )
+
+
+def _default_fix(node: Node, spec: ParameterSpec) -> tuple[Fix, ...]:
+    """Adding the key with its declared default; none without a default, or without a config
+    object to add it to (creating `config` is left to the author: where it goes in `data` is a
+    matter of the editor's layout)."""
+    if not spec.has_default or not node.has_config or node.editor is None:
+        return ()
+    insertion = node.editor.member_insertion(CONFIG_PATH, spec.name, spec.default)
+    if insertion is None:
+        return ()
+    span, text = insertion
+    return (
+        Fix(
+            f"Set '{short_text(spec.name)}' to its default {spelled_default(spec.default)}",
+            (TextEdit(span, text),),
+            preferred=True,
+            format_specific=True,
+        ),
+    )
+
+
+def check(ctx: RuleContext) -> list[Finding]:
+    # Kept per node, recomputed for the nodes a change reaches (tool mode reads the edges).
+    return scoped_findings(ctx, RULE.code, node_check=check_node)
+
+
+EXAMPLE_NODE_TYPE = """\
+id: http_request
+parameters:
+  url:
+    configurable: true
+    connectable: false
+    required: true
+  method:
+    configurable: true
+    connectable: false
+    required: true
+    default: GET
+  body:
+    configurable: true
+    connectable: true
+    required: true
+"""
+
+EXPLANATION = RULE.explained(
+    "FlowDrop re-validates a workflow when it is saved and launched, and refuses it when a "
+    "node's config lacks a key its node type requires (`R6_CONFIG_REQUIRED` at "
+    "`node.{id}.config.{key}`). The required keys are the node type's parameters declared "
+    "`required: true`, except those also `connectable: true` (an edge may feed them, so config "
+    "need not hold them, whether or not an edge does) and those `configurable: false`. A key "
+    "present with the value null counts as present. Not checked: nodes of a type the site does "
+    "not define, and tools (`config.nodeType: tool`, or wired out by tool edges only), whose "
+    "parameters the agent fills when it calls them. The fix, when the parameter declares a "
+    "default, adds the key with it.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "fetch", "type": "http_request", "data": {"label": "Fetch",
+      "config": {"url": "https://example.com/feed"}}}
+  ],
+  "edges": []
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "fetch", "type": "http_request", "data": {"label": "Fetch",
+      "config": {"url": "https://example.com/feed", "method": null}}}
+  ],
+  "edges": []
+}
+""",
+    site_node_types=(EXAMPLE_NODE_TYPE,),
+)

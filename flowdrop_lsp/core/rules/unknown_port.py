@@ -1,0 +1,208 @@
+"""FD-UNKNOWN-PORT: an edge end whose handle names a port its node does not have.
+
+A node has the ports its type declares, the reserved ones, a gateway's branches and its own
+dynamic ports (core/domain/ports.py). A handle naming none of them is a wire nothing flows on —
+on the real site, the leftovers of renaming a data mapper's dynamic ports. The spec leaves such
+a port out of exposure checking (R7.d) and says nothing more of it, so this is our own warning.
+
+Only with the site's node types (`settings.node_type_catalog`), and only for an end whose node
+exists, whose type the site defines and whose handle parses (EDGE-1): anything less and the
+node's ports are not known. Kept per edge (`scoped_findings`): a keystroke in a handle re-checks
+that edge, one in a node (its dynamic ports, its branches) the node's edges.
+
+Fixes, both unsafe (they change what flows) and never preferred: connect to the closest existing
+port(s) of that side, or remove the edge.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.config.node_types import NodeTypeDefinition
+from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator, id_text, short_text
+from flowdrop_lsp.core.domain.ports import (
+    RESERVED_PORTS,
+    Direction,
+    EdgeEnd,
+    PortKind,
+    classify_port,
+    data_ports,
+    edge_ends,
+)
+from flowdrop_lsp.core.findings import (
+    Applicability,
+    Finding,
+    Fix,
+    RelatedLocation,
+    Severity,
+    TextEdit,
+)
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.text.literals import json_string
+
+RULE = Rule(
+    "FD-UNKNOWN-PORT",
+    "Edge on a port the node does not have",
+    Severity.WARNING,
+    "An edge's handle names a port its node neither declares nor defines (no declared, "
+    "reserved, branch or dynamic port of that name): no data flows on it.",
+)
+
+# How close (difflib ratio, case folded) a port must be to be offered as the fix: renamed ports
+# usually keep their stem (`url` → `url_full`), so the bar is lower than for tool names; every
+# port within NEAR_BEST of the best one is offered, up to MAX_SUGGESTED.
+CLOSE = 0.5
+NEAR_BEST = 0.1
+MAX_SUGGESTED = 3
+MAX_LISTED = 8  # ports a message lists
+
+
+def closest_ports(port: str, candidates: tuple[str, ...]) -> tuple[str, ...]:
+    """The candidates close enough to `port` to be what it meant, closest first."""
+    wanted = port.casefold()
+    scored = [
+        (difflib.SequenceMatcher(None, wanted, candidate.casefold()).ratio(), candidate)
+        for candidate in dict.fromkeys(candidates)
+    ]
+    scored = [(ratio, candidate) for ratio, candidate in scored if ratio >= CLOSE]
+    if not scored:
+        return ()
+    best = max(ratio for ratio, _candidate in scored)
+    ranked = sorted(scored, key=lambda pair: (-pair[0], pair[1]))
+    return tuple(c for ratio, c in ranked if ratio >= best - NEAR_BEST)[:MAX_SUGGESTED]
+
+
+def _listed(ports: tuple[str, ...], direction: Direction) -> str:
+    if not ports:
+        return f"it has no {direction.value} ports"
+    shown = ", ".join(short_text(port) for port in ports[:MAX_LISTED])
+    more = f" and {len(ports) - MAX_LISTED} more" if len(ports) > MAX_LISTED else ""
+    return f"its {direction.plural}: {shown}{more}"
+
+
+def _end_finding(end: EdgeEnd, node: Node, definition: NodeTypeDefinition) -> Finding:
+    edge, port, direction = end.edge, end.port, end.direction
+    assert port is not None and end.handle is not None
+    spans = edge.spans
+    handle_span = (
+        spans.source_handle_span if direction is Direction.OUTPUT else spans.target_handle_span
+    )
+    span = handle_span or edge.anchor
+    ports = data_ports(node, definition, direction)
+    way = "from" if direction is Direction.OUTPUT else "into"
+    message = (
+        f"edge {way} '{id_text(str(end.node_id))}' names {direction.value} port "
+        f"'{short_text(port)}', which the node does not have ({_listed(ports, direction)}); "
+        "no data flows on it"
+    )
+    fixes: list[Fix] = []
+    if handle_span is not None:
+        stem = end.handle[: len(end.handle) - len(port)]  # the port is the handle's tail
+        for candidate in closest_ports(port, (*ports, *RESERVED_PORTS[direction])):
+            fixes.append(
+                Fix(
+                    f"Connect to '{short_text(candidate)}'",
+                    (TextEdit(handle_span, json_string(stem + candidate)),),
+                    applicability=Applicability.UNSAFE,
+                )
+            )
+    removal = edge.editor.item_removal() if edge.editor is not None else None
+    if removal is not None:
+        fixes.append(
+            Fix("Remove the edge", (TextEdit(removal, ""),), applicability=Applicability.UNSAFE)
+        )
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        message,
+        span,
+        node=end.node_id,
+        related=(RelatedLocation(node.anchor, f"{node.display} is defined here"),),
+        fixes=tuple(fixes),
+        extra=(("port", port), ("direction", direction.value)),
+        locator=edge_locator(edge),
+    )
+
+
+def check_edge_ports(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
+    catalog = ctx.settings.node_type_catalog
+    if catalog is None:
+        return
+    for end in edge_ends(edge):
+        if end.port is None or end.node_id is None:
+            continue
+        node = ctx.graph.nodes_by_id.get(end.node_id)
+        definition = catalog.get(node.type_id) if node is not None else None
+        if node is None or definition is None:
+            continue
+        if classify_port(node, definition, end.direction, end.port) is PortKind.UNKNOWN:
+            yield _end_finding(end, node, definition)
+
+
+def check(ctx: RuleContext) -> list[Finding]:
+    if ctx.settings.node_type_catalog is None:
+        return []
+    return scoped_findings(ctx, RULE.code, edge_check=check_edge_ports)
+
+
+# The examples' node types: what their ports are.
+EXAMPLE_DATA_MAPPER = """\
+id: data_mapper
+parameters:
+  dynamicInputs:
+    connectable: false
+    default: {  }
+  dynamicOutputs:
+    connectable: false
+    default: {  }
+"""
+EXAMPLE_HTTP_REQUEST = """\
+id: http_request
+parameters:
+  url:
+    connectable: true
+outputs:
+  json:
+    exposed: true
+"""
+
+
+EXPLANATION = RULE.explained(
+    "A node has the ports its node type declares (`parameters` are its inputs, `outputs` its "
+    "outputs), the reserved ones (`trigger`, `loop_back`, `tool`, `error`), a gateway's "
+    "branches and the dynamic ports it declares itself (`config.dynamicInputs`, "
+    "`config.dynamicOutputs`). An edge whose handle names none of them carries nothing: "
+    "usually a port renamed after the edge was drawn. Only with the site's node types; here "
+    "`data_mapper` declares the parameters `dynamicInputs` and `dynamicOutputs` and "
+    "`http_request` the input `url` and the output `json`.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "data_mapper.1", "type": "data_mapper", "data": {"label": "Build URL",
+      "config": {"dynamicOutputs": [{"name": "url_full", "label": "URL"}]}}},
+    {"id": "http_request.1", "type": "http_request", "data": {"label": "Fetch"}}
+  ],
+  "edges": [
+    {"id": "e1", "source": "data_mapper.1", "target": "http_request.1",
+      "sourceHandle": "data_mapper.1-output-url",
+      "targetHandle": "http_request.1-input-url"}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "data_mapper.1", "type": "data_mapper", "data": {"label": "Build URL",
+      "config": {"dynamicOutputs": [{"name": "url_full", "label": "URL"}]}}},
+    {"id": "http_request.1", "type": "http_request", "data": {"label": "Fetch"}}
+  ],
+  "edges": [
+    {"id": "e1", "source": "data_mapper.1", "target": "http_request.1",
+      "sourceHandle": "data_mapper.1-output-url_full",
+      "targetHandle": "http_request.1-input-url"}
+  ]
+}
+""",
+    site_node_types=(EXAMPLE_DATA_MAPPER, EXAMPLE_HTTP_REQUEST),
+)

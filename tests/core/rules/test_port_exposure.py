@@ -1,0 +1,268 @@
+"""R7: an edge on a port its node type declares but the node hides — none on the real site; a
+port hidden in a copy through the node's `config.ports` or its type's default, in YAML and
+JSON; each end judged on its own (R7.e/f); undeclared ports out of scope (R7.d); the fix; and
+incremental edits of the override."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.findings import Applicability
+from flowdrop_lsp.core.fixes import apply_edits
+from tests.support.builders import at, node, workflow
+from tests.support.port_site import (
+    WORKFLOW,
+    as_json,
+    findings,
+    gist,
+    real_workflow,
+    real_workflow_names,
+    same_as_fresh,
+    site_settings,
+)
+from tests.support.site import NODE_TYPE, copy_site, plant
+
+CODE = "R7"
+SYNTAXES = ["yaml", "json"]
+TARGET = "R7_EDGE_TARGET_NOT_EXPOSED"
+SOURCE = "R7_EDGE_SOURCE_NOT_EXPOSED"
+
+
+def edge_index(text: str, key: str, handle: str) -> int:
+    edges = yaml.safe_load(text)["edges"]  # JSON is YAML
+    (index,) = [i for i, edge in enumerate(edges) if edge.get(key) == handle]
+    return index
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_nothing_on_the_real_site(syntax: str) -> None:
+    for name in real_workflow_names():
+        text = real_workflow(name)
+        text = text if syntax == "yaml" else as_json(text)
+        assert findings(text, syntax, CODE) == [], name
+
+
+# ----- hidden through the node's config.ports -------------------------------------------------
+
+PAGES = "aincient_pages_agent"
+# The pages agent's chat output shows its `message` input explicitly; an edge ends on it.
+SHOWN = (
+    "          inputs:\n            -\n              id: message\n              exposed: true\n"
+    "      metadata:\n        node_type_id: chat_output\n"
+)
+HIDDEN = SHOWN.replace("exposed: true", "exposed: false")
+HANDLE = "chat_output.1-input-message"
+
+
+def hidden_in_pages(syntax: str) -> str:
+    text = real_workflow(PAGES)
+    assert text.count(SHOWN) == 1
+    text = text.replace(SHOWN, HIDDEN)
+    return text if syntax == "yaml" else as_json(text)
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_an_edge_into_an_input_the_node_hides(syntax: str) -> None:
+    text = hidden_in_pages(syntax)
+    (finding,) = findings(text, syntax, CODE)
+    assert finding.severity.value == "error"
+    assert at(text, finding.span).strip('"') == HANDLE
+    assert finding.message == (
+        "edge into 'chat_output.1' uses input port 'message', which is not exposed on that node "
+        "(the node's config.ports sets exposed: false); FlowDrop refuses the workflow"
+    )
+    assert finding.locator_code == TARGET
+    assert finding.locator == f"edge.{edge_index(text, 'targetHandle', HANDLE)}"
+    assert finding.node == "chat_output.1"
+    (related,) = finding.related
+    assert at(text, related.span) == "false"
+    assert related.message == "'message' is hidden here"
+    (fix,) = finding.fixes
+    assert fix.title == "Remove the edge"
+    assert fix.applicability is Applicability.UNSAFE and not fix.preferred
+    # Nothing else changed.
+    original = real_workflow(PAGES) if syntax == "yaml" else as_json(real_workflow(PAGES))
+    assert gist(findings(text, syntax)) == sorted(
+        [*gist(findings(original, syntax)), (CODE, finding.message)]
+    )
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_removing_the_edge(syntax: str) -> None:
+    text = hidden_in_pages(syntax)
+    (finding,) = findings(text, syntax, CODE)
+    fixed = apply_edits(text, finding.fixes[0].edits)
+    before, after = yaml.safe_load(text), yaml.safe_load(fixed)
+    index = edge_index(text, "targetHandle", HANDLE)
+    assert after["edges"] == before["edges"][:index] + before["edges"][index + 1 :]
+    assert after["nodes"] == before["nodes"]
+    assert gist(findings(fixed, syntax)) == [
+        g for g in gist(findings(text, syntax)) if g[0] != CODE
+    ]
+
+
+# ----- hidden by the node type's default ------------------------------------------------------
+
+WORKSHOP = "workshop_one_ai_call"
+CHAT_TYPE = NODE_TYPE.format("flowdrop_ai_provider_simple_chat")
+RESPONSE = "flowdrop_ai_provider_simple_chat.1-output-response"
+
+
+@pytest.fixture
+def hidden_by_type(tmp_path: Path) -> Path:
+    """A copy of the site whose simple chat type no longer exposes its `response` output."""
+    folder = copy_site(tmp_path)
+    plant(
+        folder, CHAT_TYPE, "  response:\n    exposed: true\n", "  response:\n    exposed: false\n"
+    )
+    return folder
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_an_edge_from_an_output_its_type_hides(syntax: str, hidden_by_type: Path) -> None:
+    settings = site_settings(hidden_by_type)
+    yaml_text = (hidden_by_type / WORKFLOW.format(WORKSHOP)).read_text(encoding="utf-8")
+    text = yaml_text if syntax == "yaml" else as_json(yaml_text)
+    (finding,) = findings(text, syntax, CODE, settings)
+    assert at(text, finding.span).strip('"') == RESPONSE
+    assert finding.locator_code == SOURCE
+    assert finding.locator == f"edge.{edge_index(text, 'sourceHandle', RESPONSE)}"
+    assert finding.message == (
+        "edge from 'flowdrop_ai_provider_simple_chat.1' uses output port 'response', which is "
+        "not exposed on that node (its node type hides it by default and the node does not "
+        "expose it); FlowDrop refuses the workflow"
+    )
+    # The node's override entry for `response` carries no `exposed`: it decides nothing. One
+    # that exposes the port makes the edge legal (R7.c).
+    assert findings(text, syntax, CODE) == []  # the real site's types
+    entry = "              id: response\n"
+    assert yaml_text.count(entry) == 1
+    exposed = yaml_text.replace(entry, entry + "              exposed: true\n")
+    exposed = exposed if syntax == "yaml" else as_json(exposed)
+    assert findings(exposed, syntax, CODE, settings) == []
+
+
+# ----- what R7 does not judge -----------------------------------------------------------------
+
+
+def test_each_end_is_judged_on_its_own() -> None:
+    hidden_message = {"config": {"ports": {"inputs": [{"id": "message", "exposed": False}]}}}
+    hidden_json = {"config": {"ports": {"outputs": [{"id": "json", "exposed": False}]}}}
+    text = workflow(
+        [
+            node("o", "chat_output", data=hidden_message),
+            node("d", "data_to_json", data=hidden_json),
+            node("x", "no_such_type"),
+        ],
+        [
+            # Absent source, unparseable source handle, unknown type: the target still judged.
+            {"source": "ghost", "target": "o", "targetHandle": "o-input-message"},
+            {
+                "source": "d",
+                "target": "o",
+                "sourceHandle": "junk",
+                "targetHandle": "o-input-message",
+            },
+            {
+                "source": "x",
+                "target": "o",
+                "sourceHandle": "x-output-a",
+                "targetHandle": "o-input-message",
+            },
+            # Both ends hidden: two findings on one edge.
+            {
+                "source": "d",
+                "target": "o",
+                "sourceHandle": "d-output-json",
+                "targetHandle": "o-input-message",
+            },
+        ],
+    )
+    found = findings(text, "json", CODE)
+    assert [(f.locator, f.locator_code) for f in found] == [
+        ("edge.0", TARGET),
+        ("edge.1", TARGET),
+        ("edge.2", TARGET),
+        ("edge.3", SOURCE),
+        ("edge.3", TARGET),
+    ]
+
+
+def test_undeclared_ports_are_out_of_scope() -> None:
+    hide = {
+        "inputs": [{"id": "trigger", "exposed": False}, {"id": "q", "exposed": False}],
+        "outputs": [{"id": "out", "exposed": False}, {"id": "nope", "exposed": False}],
+    }
+    mapper = {
+        "dynamicInputs": [{"name": "q"}],
+        "dynamicOutputs": [{"name": "out"}],
+        "ports": hide,
+    }
+    gateway = {"ports": {"outputs": [{"id": "True", "exposed": False}]}}
+    text = workflow(
+        [
+            node("m", "data_mapper", data={"config": mapper}),
+            node("g", "boolean_gateway", data={"config": gateway}),
+        ],
+        [
+            {"source": "g", "target": "m", "targetHandle": "m-input-trigger"},  # reserved
+            {"source": "g", "target": "m", "targetHandle": "m-input-q"},  # dynamic (DYN-6)
+            {"source": "m", "target": "g", "sourceHandle": "m-output-out"},  # dynamic
+            {"source": "g", "target": "m", "sourceHandle": "g-output-True"},  # a branch
+            {"source": "m", "target": "g", "sourceHandle": "m-output-nope"},  # unknown
+        ],
+    )
+    found = findings(text, "json")
+    assert [f.code for f in found] == ["FD-UNKNOWN-PORT"]
+
+
+def test_nothing_without_the_sites_node_types() -> None:
+    assert findings(hidden_in_pages("yaml"), "yaml", CODE, Settings()) == []
+
+
+# ----- incremental == from scratch ------------------------------------------------------------
+
+
+def message_flag_at(text: str, syntax: str) -> int:
+    """Where the `true` of the pages agent's chat output `message` input override is."""
+    if syntax == "yaml":
+        return text.index(SHOWN) + SHOWN.index("true")
+    node_type = text.index('"node_type_id": "chat_output"')
+    return text.rindex('"exposed": true', 0, node_type) + len('"exposed": ')
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_hiding_and_showing_the_port_by_typing(syntax: str) -> None:
+    text = real_workflow(PAGES)
+    text = text if syntax == "yaml" else as_json(text)
+    document = WorkflowDocument(text, site_settings(), syntax=syntax)
+    assert [f for f in same_as_fresh(document, syntax) if f[0] == CODE] == []
+    last = message_flag_at(document.text, syntax)
+    assert document.text[last : last + 4] == "true"
+    document.apply_edit(last, last + 4, "false")
+    assert not document.stats.full_reread and document.stats.elements_reread == 1
+    found = [f for f in same_as_fresh(document, syntax) if f[0] == CODE]
+    assert len(found) == 1
+    document.apply_edit(last, last + 5, "true")
+    assert [f for f in same_as_fresh(document, syntax) if f[0] == CODE] == []
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_exact_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
+    yaml_text = hidden_in_pages("yaml").replace("label: 'Chat Output'", "label: '聊天 💬 Output'")
+    text = yaml_text if syntax == "yaml" else as_json(yaml_text)
+    assert "💬" in text
+    (finding,) = findings(text, syntax, CODE)
+    assert at(text, finding.span).strip('"') == HANDLE
+    assert at(text, finding.related[0].span) == "false"
+    document = WorkflowDocument(text, site_settings(), syntax=syntax)
+    label = document.text.index("💬")
+    document.apply_edit(label, label, "🌍🌍")
+    same_as_fresh(document, syntax)
+    (moved,) = [f for f in document.findings() if f.code == CODE]
+    assert at(document.text, moved.span).strip('"') == HANDLE
