@@ -23,6 +23,10 @@ class ElementEditor(Protocol):
     element, which re-reads its current text on demand, in the document's own format). Paths
     are below the element itself: ("data", "config", "url")."""
 
+    # Half-typed: a syntax problem inside the element (or cut short at its end). Its structure
+    # is not what will be typed, so a check of its members (a missing id, a key) says nothing.
+    broken: bool
+
     def locate(self, path: tuple[str | int, ...]) -> Located | None:
         """Where the value at `path` is; None when there is none."""
         ...

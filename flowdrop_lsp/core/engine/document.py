@@ -157,6 +157,7 @@ class WorkflowDocument(IncrementalEdits):
         )
         self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self.array_spans: dict[str, list[int]] = {}
+        self.context.arrays = self.array_spans  # shared: the rules see every edit's shift
         self.root_findings: list[Finding] = []
         self._with_findings: set[Element] = set()
         self._findings: tuple[Finding, ...] | None = None

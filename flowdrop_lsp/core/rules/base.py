@@ -89,6 +89,10 @@ class RuleContext:
     # The reader's say on whether a fix may rewrite the text [start, end) (core.syntax.reader:
     # YAML values aliases repeat may not be); never asked of JSON.
     repeated: Callable[[int, int], bool] = field(default=lambda start, end: False)
+    # Where the `nodes` and `edges` arrays are in the current text ([start, end) in code points;
+    # the engine's own, kept up to date by every edit): for a rule about a whole array (CMP-3,
+    # a workflow without a node). An array the document lacks, or writes as no array, is absent.
+    arrays: dict[str, list[int]] = field(default_factory=dict)
     _flat: dict[str, FlatToolSet] = field(default_factory=dict)
 
     def flat(self, consumer: str) -> FlatToolSet:
@@ -249,6 +253,13 @@ def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable
 # A launch check reads one node (its config against its type) or one edge (its ports against
 # its ends' types): its findings are kept per node and edge and recomputed only for the ones a
 # change reaches (a keystroke in a node: that node and its edges), never for the document.
+
+
+def half_typed(model: Node | Edge) -> bool:
+    """Whether the element `model` was read from is half-typed (a syntax problem in it): its
+    syntax finding says all there is to say, so a check of its members leaves it alone."""
+    return model.editor is not None and model.editor.broken
+
 
 NodeCheck = Callable[["RuleContext", Node], Iterable[Finding]]
 EdgeScopedCheck = Callable[["RuleContext", Edge], Iterable[Finding]]

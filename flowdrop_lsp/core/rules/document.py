@@ -118,7 +118,7 @@ EXPLANATIONS = (
 {"name": "my-package"}
 """,
         passing="""\
-{"nodes": [], "edges": []}
+{"nodes": [{"id": "a", "type": "http_request"}], "edges": []}
 """,
     ),
     RULES[3].explained(

@@ -218,7 +218,8 @@ def test_undeclared_ports_are_out_of_scope() -> None:
         ],
     )
     found = findings(text, "json")
-    assert [f.code for f in found] == ["FD-UNKNOWN-PORT"]
+    # The wiring runs g → m → g, an execution cycle: CMP-5's, beside what this test is about.
+    assert [f.code for f in found if f.code != "CMP-5"] == ["FD-UNKNOWN-PORT"]
 
 
 def test_nothing_without_the_sites_node_types() -> None:

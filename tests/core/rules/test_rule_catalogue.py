@@ -65,6 +65,19 @@ EXAMPLES = {
         [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "a", "target": "b"}]
     ),
     "FD-UNKNOWN-NODE-TYPE": workflow([node("a", "http_reqest")], []),
+    "R5": workflow([node(f"n{i}") for i in range(501)], []),
+    "R3": workflow(
+        [node("a"), node("b")],
+        [{"id": "e", "source": "a", "target": "b"}, {"id": "e", "source": "b", "target": "a"}],
+    ),
+    "CMP-3": workflow([node("a", None)], []),
+    "CMP-5": workflow(
+        [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "b", "target": "a"}]
+    ),
+    "EDGE-8": workflow(
+        [node("a"), node("b")], [{"source": "a", "target": "b", "data": {"condition": "x > 1"}}]
+    ),
+    "EDGE-9": workflow([node("a"), node("b")], [{"source": "a", "target": "b", "is_tool": True}]),
     "R7": workflow(
         [
             node("a", data={"config": {"ports": {"inputs": [{"id": "url", "exposed": False}]}}}),

@@ -1,0 +1,181 @@
+"""R3: every edge carries an id, and no two edges share one (spec R3, ruling OPEN-5: a save
+refuses an edge with no id as `R3_EDGE_MISSING_ID`, a repeated id as `R3_EDGE_DUPLICATE_ID`;
+VAL-LAUNCH re-runs it at launch).
+
+A repeated id is reported on each later edge carrying it, on its id, pointing at the first edge.
+
+A missing id is reported only in a workflow where some other edge carries an id, i.e. a stored
+workflow (the editor and the store give every edge one). The spec's own shorthand examples, the
+hand-written documents it shows, write no edge ids at all: reporting every edge of those would
+drown every other finding, and a store mints ids on import (the tolerance R3 grants legacy data),
+so such a document is left alone.
+
+Both fixes write a fresh id the way the editor mints one (xyflow's
+`xy-edge__{source}{sourceHandle}-{target}{targetHandle}`, `-2`, `-3`… appended while taken),
+unique among the workflow's ids and the ids the other findings of this run propose (applying
+every fix at once must not make a new duplicate)."""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterator
+
+from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator, id_text
+from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from flowdrop_lsp.core.rules.base import (
+    FINDINGS_PER_GROUP,
+    Rule,
+    RuleContext,
+    first_with_summary,
+    half_typed,
+)
+from flowdrop_lsp.core.text.literals import json_string
+
+RULE = Rule(
+    "R3",
+    "Edge without a unique id",
+    Severity.ERROR,
+    "An edge of a stored workflow has no id, or the id of an earlier edge: the save (and the "
+    "launch) is refused.",
+)
+
+MISSING_ID = "R3_EDGE_MISSING_ID"
+DUPLICATE_ID = "R3_EDGE_DUPLICATE_ID"
+FIX_TITLE = "Give the edge a fresh id"
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    graph = ctx.graph
+    # (the edge, the first edge with its id; None: it has no id), only the first ones of each
+    # kind: a million offenders are counted, not sorted (first_with_summary).
+    offenders: list[tuple[Edge, Edge | None]] = []
+    total = 0
+    # Half-typed edges are left out throughout: their id may be the next thing typed.
+    for edge_id in graph.duplicate_edge_ids:
+        same = [edge for edge in graph.edges_by_id[edge_id] if not half_typed(edge)]
+        total += max(0, len(same) - 1)
+        offenders.extend((edge, same[0]) for edge in same[1 : FINDINGS_PER_GROUP + 2])
+    if graph.edges_without_id and _stored(ctx):
+        missing = [edge for edge in graph.edges_without_id if not half_typed(edge)]
+        total += len(missing)
+        offenders.extend((edge, None) for edge in missing[: FINDINGS_PER_GROUP + 1])
+    if not offenders:
+        return
+    offenders.sort(key=lambda pair: doc_order(pair[0]))
+    proposed: set[str] = set()
+
+    def finding_of(pair: tuple[Edge, Edge | None]) -> Finding:
+        edge, first = pair
+        fresh = _fresh_id(edge, graph.edges_by_id, proposed)
+        if first is None:
+            return _missing_finding(edge, fresh)
+        return _duplicate_finding(edge, first, fresh)
+
+    yield from first_with_summary(offenders, finding_of, total=total)
+
+
+def _stored(ctx: RuleContext) -> bool:
+    """Whether some (whole) edge of the workflow carries an id: a stored workflow, whose edges
+    must all have one (see the module's docstring). Asked of the first edge of each id until
+    one is whole: almost always the first."""
+    return any(not half_typed(edge) for same in ctx.graph.edges_by_id.values() for edge in same)
+
+
+def _fresh_id(edge: Edge, taken: Container[str], proposed: set[str]) -> str:
+    """The id the editor would mint for `edge`, made unique (see the module's docstring)."""
+    base = (
+        f"xy-edge__{edge.source or ''}{edge.source_handle or ''}-"
+        f"{edge.target or ''}{edge.target_handle or ''}"
+    )
+    fresh, counter = base, 1
+    while fresh in taken or fresh in proposed:
+        counter += 1
+        fresh = f"{base}-{counter}"
+    proposed.add(fresh)
+    return fresh
+
+
+def _ends(edge: Edge) -> str:
+    return f"from '{id_text(edge.source or '?')}' to '{id_text(edge.target or '?')}'"
+
+
+def _missing_finding(edge: Edge, fresh: str) -> Finding:
+    fixes: tuple[Fix, ...] = ()
+    insertion = edge.editor.member_insertion((), "id", fresh) if edge.editor else None
+    if insertion is not None:
+        span, text = insertion
+        # Written by the editor in the document's own format (a YAML member, a JSON member).
+        fixes = (Fix(FIX_TITLE, (TextEdit(span, text),), preferred=True, format_specific=True),)
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"edge {_ends(edge)} has no id (other edges of this workflow have one)",
+        edge.anchor,
+        node=edge.target,
+        fixes=fixes,
+        locator_code=MISSING_ID,
+        locator=edge_locator(edge),
+    )
+
+
+def _duplicate_finding(edge: Edge, first: Edge, fresh: str) -> Finding:
+    assert edge.id is not None
+    located = edge.editor.locate(("id",)) if edge.editor else None
+    first_located = first.editor.locate(("id",)) if first.editor else None
+    fixes: tuple[Fix, ...] = ()
+    if located is not None:
+        # A JSON string literal over the value: the YAML writer restyles it (format-neutral).
+        fixes = (Fix(FIX_TITLE, (TextEdit(located.value, json_string(fresh)),), preferred=True),)
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"duplicate edge id '{id_text(edge.id)}' on the edge {_ends(edge)}: the edge "
+        f"{_ends(first)} has it already",
+        located.value if located is not None else edge.anchor,
+        node=edge.target,
+        related=(
+            RelatedLocation(
+                first_located.value if first_located is not None else first.anchor,
+                f"'{id_text(edge.id)}' first used here",
+            ),
+        ),
+        fixes=fixes,
+        locator_code=DUPLICATE_ID,
+        locator=edge_locator(edge),
+    )
+
+
+EXPLANATION = RULE.explained(
+    "The store refuses a workflow whose edges are not each named by an id of their own (spec "
+    "R3): an edge without one is refused as R3_EDGE_MISSING_ID, a second edge with the id of "
+    "another as R3_EDGE_DUPLICATE_ID (the later edge is reported, pointing at the first), and "
+    "a launch re-checks it. Both fixes give the edge a fresh id the way the editor mints one. "
+    "A missing id is reported only when some other edge of the workflow has an id (a stored "
+    "workflow): hand-written shorthand documents, the spec's own examples among them, give no "
+    "edge an id, and reporting each of their edges would drown every other finding.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}},
+    {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}},
+    {"id": "c", "type": "text_output", "data": {"label": "Show"}}
+  ],
+  "edges": [
+    {"id": "e1", "source": "a", "target": "b"},
+    {"id": "e1", "source": "b", "target": "c"}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}},
+    {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}},
+    {"id": "c", "type": "text_output", "data": {"label": "Show"}}
+  ],
+  "edges": [
+    {"id": "e1", "source": "a", "target": "b"},
+    {"id": "e2", "source": "b", "target": "c"}
+  ]
+}
+""",
+)

@@ -1,0 +1,118 @@
+"""EDGE-9: an edge has two vocabularies that never mix. A stored (transport) edge is written
+with `source`, `target`, `sourceHandle` and `targetHandle`; the runtime's execution record of
+an edge uses `source_handle`, `target_handle`, `is_trigger`, `is_loopback`, `is_tool`,
+`branch_name` and `edge_id`. A stored edge carrying a key of the execution record carries
+something nothing reads: `source_handle` in place of `sourceHandle` silently leaves the edge
+on its node's default port.
+
+One finding per such key, on the key. The fix:
+
+- **renames** `source_handle`, `target_handle` and `edge_id` to their transport names
+  (`sourceHandle`, `targetHandle`, `id`) when the edge lacks the transport key: what the writer
+  meant, written so it is read (safe, preferred);
+- otherwise **removes** the member (unsafe: the transport key is there and wins, or the key has
+  no transport counterpart — `is_tool` and the like are derived from the handles and type).
+
+Kept per edge (`scoped_findings`): a keystroke re-checks only the edges it reaches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, scoped_findings
+from flowdrop_lsp.core.text.literals import json_string
+
+RULE = Rule(
+    "EDGE-9",
+    "Execution-record key on a stored edge",
+    Severity.ERROR,
+    "A stored edge carries a key of the runtime's execution record (`source_handle`, "
+    "`is_tool`…): nothing reads it.",
+)
+
+# The execution record's keys that have a transport counterpart.
+TRANSPORT_NAMES = {
+    "source_handle": "sourceHandle",
+    "target_handle": "targetHandle",
+    "edge_id": "id",
+}
+
+
+def check(ctx: RuleContext) -> list[Finding]:
+    return scoped_findings(ctx, RULE.code, edge_check=_execution_keys)
+
+
+def _execution_keys(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
+    if edge.quirks is None or edge.editor is None or half_typed(edge):
+        return
+    for key in edge.quirks.execution_keys:
+        located = edge.editor.locate((key,))
+        if located is None or located.key is None:
+            continue
+        transport = TRANSPORT_NAMES.get(key)
+        fix: Fix | None = None
+        if transport is not None and edge.editor.locate((transport,)) is None:
+            # A JSON string literal over the key token: the YAML writer restyles it.
+            fix = Fix(
+                f"Rename '{key}' to '{transport}'",
+                (TextEdit(located.key, json_string(transport)),),
+                preferred=True,
+            )
+        else:
+            removal = edge.editor.member_removal((), key)
+            if removal is not None:
+                fix = Fix(
+                    f"Remove '{key}'", (TextEdit(removal, ""),), applicability=Applicability.UNSAFE
+                )
+        if transport is None:
+            meaning = "it is derived from the edge's handles and type, and nothing reads it here"
+        elif fix is not None and fix.preferred:
+            meaning = f"a stored edge says '{transport}'; as written, nothing reads it"
+        else:
+            meaning = f"the edge's '{transport}' is read instead"
+        yield Finding(
+            RULE.code,
+            RULE.default_severity,
+            f"'{key}' on the edge from '{id_text(edge.source or '?')}' to "
+            f"'{id_text(edge.target or '?')}' belongs to the runtime's execution record, "
+            f"not to a stored edge: {meaning}",
+            located.key,
+            node=edge.target,
+            fixes=(fix,) if fix is not None else (),
+            locator=edge_locator(edge),
+        )
+
+
+EXPLANATION = RULE.explained(
+    "An edge is written one way on the wire and in storage (`source`, `target`, "
+    "`sourceHandle`, `targetHandle`) and another way in the runtime's execution record "
+    "(`source_handle`, `target_handle`, `is_trigger`, `is_loopback`, `is_tool`, `branch_name`, "
+    "`edge_id`), and neither may carry the other's keys (spec EDGE-9): a stored edge with "
+    "`source_handle` leaves its handle unread. The fix renames `source_handle`, "
+    "`target_handle` and `edge_id` to the transport name when the edge lacks it; any other "
+    "such key is removed (an unsafe fix).",
+    failing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}},
+    {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
+  ],
+  "edges": [
+    {"source": "a", "target": "b", "source_handle": "a-output-body"}
+  ]
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "a", "type": "http_request", "data": {"label": "Fetch"}},
+    {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
+  ],
+  "edges": [
+    {"source": "a", "target": "b", "sourceHandle": "a-output-body"}
+  ]
+}
+""",
+)
