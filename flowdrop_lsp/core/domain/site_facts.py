@@ -70,6 +70,7 @@ class PortBinding:
     node_id: Located | None
     port: Located | None
     span: Span
+    index: int = 0  # its position in its side's list (the spec's `schema.{side}.{index}`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +244,7 @@ def _ids_in(value: JsonValue | None, text: str, key: str = "id") -> frozenset[st
 
 def _port_bindings(value: JsonValue | None, text: str) -> tuple[PortBinding, ...]:
     bindings: list[PortBinding] = []
-    for item in _items(value, text):
+    for index, item in enumerate(_items(value, text)):
         obj = _object(item)
         if obj is None:
             continue
@@ -253,6 +254,7 @@ def _port_bindings(value: JsonValue | None, text: str) -> tuple[PortBinding, ...
                 _located(obj.get("node_id")),
                 _located(obj.get("port")),
                 _span(obj),
+                index,
             )
         )
     return tuple(bindings)

@@ -68,7 +68,9 @@ def test_an_edge_inserted_before_renumbers_the_locators_as_a_fresh_read_does() -
     incremental = list(document.findings())
     assert not document.stats.full_reread, "the insertion was taken incrementally"
     assert located(incremental) == located(list(analyze(document.text).findings))
-    assert {f.locator for f in document.findings() if f.locator} == {"edge.1", "edge.2", "edge.4"}
+    # (the inserted b → a closes a cycle with a → b: CMP-5's, on the new edge.0)
+    spec_located = {f.locator for f in document.findings() if f.locator and f.code != "CMP-5"}
+    assert spec_located == {"edge.1", "edge.2", "edge.4"}
 
 
 def test_cmp9_renames_are_safe() -> None:
