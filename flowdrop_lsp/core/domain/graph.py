@@ -157,6 +157,7 @@ class ToolGraph:
         self.edges_without_ends = _Ordered()  # edges no endpoint index holds
         self.edge_structure_version = 0  # bumped when an edge's ends or kind may have changed
         self._change_logs: dict[str, list[tuple[bool, Node | Edge]]] = {}
+        self._everything: tuple[int, list[tuple[bool, Node | Edge]]] = (-1, [])
         self.version = 0  # bumped by every change: what caches of reachability key on
         self._consumers_of_leaf: dict[str, set[str]] = {}
         self._cached_version = -1
@@ -226,6 +227,8 @@ class ToolGraph:
             self.add_edge(model)
         else:
             return
+        if self._everything[1]:
+            self._everything = (-1, [])  # what the whole read's rules shared: stale now
         for log in self._change_logs.values():
             log.append((True, model))
 
@@ -238,8 +241,15 @@ class ToolGraph:
             self.remove_edge(model)
         else:
             return
+        if self._everything[1]:
+            self._everything = (-1, [])
         for log in self._change_logs.values():
             log.append((False, model))
+
+    def subscribed(self, subscriber: str) -> bool:
+        """Whether `subscriber` asked for `changes` before (its next answer is a change log,
+        not every node and edge)."""
+        return subscriber in self._change_logs
 
     def changes(self, subscriber: str) -> list[tuple[bool, Node | Edge]]:
         """The nodes and edges added (True) and removed (False) since `subscriber` last asked,
@@ -247,12 +257,15 @@ class ToolGraph:
         that keeps findings per node or edge (a launch check) updates them from."""
         log = self._change_logs.get(subscriber)
         if log is None:
-            every: list[tuple[bool, Node | Edge]] = [
-                (True, node) for nodes in self.definitions.values() for node in nodes
-            ]
-            every += [(True, edge) for edge in self.every_edge()]
+            # The rules of a whole read all ask at once: one list for all of them.
+            if self._everything[0] != self.version:
+                every: list[tuple[bool, Node | Edge]] = [
+                    (True, node) for nodes in self.definitions.values() for node in nodes
+                ]
+                every += [(True, edge) for edge in self.every_edge()]
+                self._everything = (self.version, every)
             self._change_logs[subscriber] = []
-            return every
+            return self._everything[1]
         self._change_logs[subscriber] = []
         return log
 

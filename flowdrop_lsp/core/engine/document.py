@@ -34,7 +34,7 @@ from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import ToolGraph
-from flowdrop_lsp.core.domain.model import Node, looks_like_workflow
+from flowdrop_lsp.core.domain.model import Edge, Node, looks_like_workflow
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts, workflow_facts
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
@@ -158,6 +158,7 @@ class WorkflowDocument(IncrementalEdits):
         self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self.array_spans: dict[str, list[int]] = {}
         self.context.arrays = self.array_spans  # shared: the rules see every edit's shift
+        self.context.item_at = self._item_at
         self.root_findings: list[Finding] = []
         self._with_findings: set[Element] = set()
         self._findings: tuple[Finding, ...] | None = None
@@ -238,6 +239,13 @@ class WorkflowDocument(IncrementalEdits):
         self._stale = False
         if self.freeze_after_read:
             gc.unfreeze()
+
+    def _item_at(self, array: str, index: int) -> Node | Edge | None:
+        owner = self.lists.get(array)
+        if owner is None or not 0 <= index < len(owner):
+            return None
+        model = owner.elements[index].model
+        return model if isinstance(model, Node | Edge) else None
 
     def _release_analysis(self) -> None:
         for owner in getattr(self, "lists", {}).values():

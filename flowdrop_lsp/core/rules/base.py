@@ -93,6 +93,10 @@ class RuleContext:
     # the engine's own, kept up to date by every edit): for a rule about a whole array (CMP-3,
     # a workflow without a node). An array the document lacks, or writes as no array, is absent.
     arrays: dict[str, list[int]] = field(default_factory=dict)
+    # The node or edge read from item `index` of `nodes`/`edges` now (None: no such item, or
+    # one that is no object): in constant time, for a rule about a position (R5's first node
+    # past the bound).
+    item_at: Callable[[str, int], Node | Edge | None] = field(default=lambda array, index: None)
     _flat: dict[str, FlatToolSet] = field(default_factory=dict)
 
     def flat(self, consumer: str) -> FlatToolSet:
@@ -279,6 +283,38 @@ def scoped_findings(
     node and edge once, and gives the same findings."""
     graph = ctx.graph
     memo: dict[int, tuple[Node | Edge, list[Finding]]] = ctx.memo.setdefault(code, {})
+    if not graph.subscribed(code):
+        # The first question (a whole read) gets every node and edge, each once: no neighbour
+        # is left to add, and only the kinds the rule checks are looked at.
+        dirty: Iterable[Node | Edge] = [
+            model
+            for _added, model in graph.changes(code)
+            if (node_check if isinstance(model, Node) else edge_check) is not None
+        ]
+    else:
+        dirty = _reached(graph, code, memo, node_check is not None, edge_check is not None)
+    for model in dirty:
+        if isinstance(model, Node):
+            found = list(node_check(ctx, model)) if node_check is not None and model.id else []
+        else:
+            found = list(edge_check(ctx, model)) if edge_check is not None else []
+        if found:
+            memo[id(model)] = (model, found)
+        else:
+            memo.pop(id(model), None)
+    return [_current_locator(finding, model) for model, found in memo.values() for finding in found]
+
+
+def _reached(
+    graph: ToolGraph,
+    code: str,
+    memo: dict[int, tuple[Node | Edge, list[Finding]]],
+    nodes: bool,
+    edges: bool,
+) -> Iterable[Node | Edge]:
+    """The nodes and edges to check again after the changes logged since `code` last asked:
+    those added, and the neighbours of everything added or removed (a node's edges, an edge's
+    end nodes); what was removed takes its findings with it."""
     final: dict[int, Node | Edge | None] = {}  # what the log says of each model, in the end
     for added, model in graph.changes(code):
         final[id(model)] = model if added else None
@@ -290,22 +326,13 @@ def scoped_findings(
         for end in ends:
             if end is None:
                 continue
-            if edge_check is not None:
+            if edges:
                 for edge in graph.edges_by_endpoint.get(end, ()):
                     dirty[id(edge)] = edge
-            if node_check is not None:
+            if nodes:
                 for node in graph.definitions.get(end, ()):
                     dirty[id(node)] = node
-    for key, model in dirty.items():
-        if isinstance(model, Node):
-            found = list(node_check(ctx, model)) if node_check is not None and model.id else []
-        else:
-            found = list(edge_check(ctx, model)) if edge_check is not None else []
-        if found:
-            memo[key] = (model, found)
-        else:
-            memo.pop(key, None)
-    return [_current_locator(finding, model) for model, found in memo.values() for finding in found]
+    return dirty.values()
 
 
 def _current_locator(finding: Finding, model: Node | Edge) -> Finding:

@@ -125,6 +125,8 @@ def _default_fix(node: Node, spec: ParameterSpec) -> tuple[Fix, ...]:
 
 
 def check(ctx: RuleContext) -> list[Finding]:
+    if ctx.settings.node_type_catalog is None:
+        return []  # no node types, nothing to compare a config with
     # Kept per node, recomputed for the nodes a change reaches (tool mode reads the edges).
     return scoped_findings(ctx, RULE.code, node_check=check_node)
 

@@ -78,6 +78,8 @@ def _removal_fix(node: Node, key: str) -> tuple[Fix, ...]:
 
 
 def check(ctx: RuleContext) -> list[Finding]:
+    if ctx.settings.node_type_catalog is None:
+        return []  # no node types, nothing to compare a config with
     return scoped_findings(ctx, RULE.code, node_check=check_node)
 
 
