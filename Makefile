@@ -52,6 +52,18 @@ demo: $(VENV)/.installed
 	  echo "\$$ flowdrop-lsp check --no-cache config/sync" && \
 	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache config/sync | grep -v FD-TOOL-ROUTE || true); \
 	  rm -rf $$tmp
+	@echo
+	@echo "== 7. What FlowDrop refuses at launch, found before it: the real weather workflow's three"
+	@echo "   dead data_mapper edges, plus a misspelt setting and a secret without its '\$$' planted"
+	@echo "   in a copy; the safe fix (--fix) and the unsafe ones (--unsafe-fixes), as a diff"
+	@tmp=$$(mktemp -d) && cp -r tests/corpus/atelier-cms/config $$tmp/ && cd $$tmp && \
+	  wf=config/sync/flowdrop_workflow.flowdrop_workflow.aincient_weather.yml && \
+	  sed -i '0,/^        follow_redirects: true$$/s//        follow_redirects: true\n        timout: 5/; 0,/^        body: '"''"'$$/s//        body: '"'"'{{ secrets.WEATHER_KEY }}'"'"'/' $$wf && \
+	  echo "\$$ flowdrop-lsp check --no-cache $$wf" && \
+	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache $$wf || true) && \
+	  echo "\$$ flowdrop-lsp check --no-cache --diff --unsafe-fixes $$wf" && \
+	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache --diff --unsafe-fixes $$wf || true); \
+	  rm -rf $$tmp
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

@@ -227,7 +227,7 @@ def summary(results: Sequence[FileResult], suppressed: int = 0, unsafe: bool = F
     if hidden:
         more = "more " if fixable else ""
         verb = "fixes are" if hidden != 1 else "fix is"
-        text += f"; {hidden} {more}{verb} available with `--unsafe-fixes`"
+        text += f"; {hidden} {more}{verb} available with --unsafe-fixes"
     if suppressed:
         text += f"; {suppressed} more suppressed by the baseline"
     return text

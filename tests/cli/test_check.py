@@ -469,7 +469,7 @@ def test_corpus_checks_clean_and_verbose_lists_consumers(
     assert code == 0, out
     assert "CMP-9" not in out
     # FD-TOOL-ROUTE's only fix there removes the branch: unsafe, so hidden behind the flag.
-    assert out.endswith("in 15 files; 4 fixes are available with `--unsafe-fixes`\n")
+    assert out.endswith("in 15 files; 4 fixes are available with --unsafe-fixes\n")
     audit = corpus / "aincient_audit_agent.flowdrop.json"
     lines = [line for line in err.splitlines() if line.startswith(f"{audit}: consumer ")]
     assert len(lines) == 2  # the shared toolbox feeds a Reason node and an Invoke node

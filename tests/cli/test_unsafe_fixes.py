@@ -36,7 +36,7 @@ def test_fix_leaves_an_unsafe_fix_alone_and_says_so(
     assert code == 0
     assert route.read_text(encoding="utf-8") == before
     assert "FD-TOOL-ROUTE" in out
-    assert out.endswith("1 warning in 1 file; 1 fix is available with `--unsafe-fixes`\n")
+    assert out.endswith("1 warning in 1 file; 1 fix is available with --unsafe-fixes\n")
     code, out, _ = run(capsys, "--no-cache", "--diff", route.name)
     assert out == ""
 
