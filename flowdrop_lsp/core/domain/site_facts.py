@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from flowdrop_lsp.core.domain.model import expand, resolve_node_type
-from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, OpaqueValue
+from flowdrop_lsp.core.syntax.tree import JArray, JLiteral, JObject, JsonValue, JString, OpaqueValue
 from flowdrop_lsp.core.text.positions import Span
 
 WORKFLOW_CONFIG_PREFIX = "flowdrop_workflow.flowdrop_workflow."
@@ -88,6 +88,10 @@ class SiteNode:
     workflow_id: Located | None
     own_inputs: frozenset[str]
     own_outputs: frozenset[str]
+    # The node's own exposure overrides (`config.ports.{inputs,outputs}[]` entries with an
+    # `exposed` key): (direction "input"/"output", port id, exposed: anything but an exact
+    # false shows the port, R7.c/CFG-2).
+    exposure_overrides: tuple[tuple[str, str, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +162,10 @@ class NodeTypeFacts:
     # The `parameters` / `outputs` keys themselves (None when absent).
     parameters_key: Span | None = None
     outputs_key: Span | None = None
+    # The declared ports the type hides unless a node shows them: (direction, port) for a
+    # parameter `exposed_by_default: false`, an output `exposed_by_default: false` (else
+    # `exposed: false`), as core/config/node_types.py and core/domain/ports.py read them.
+    hidden_by_default: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def type_id(self) -> str | None:
@@ -279,12 +287,14 @@ def _site_node(value: JsonValue | None, text: str) -> SiteNode | None:
     inputs: set[str] = set()
     outputs: set[str] = set()
     workflow_id = None
+    overrides: list[tuple[str, str, bool]] = []
     if config is not None:
         workflow_id = _located(config.get(WORKFLOW_ID_SETTING))
         ports = _object(_full(config.get("ports"), text))
         if ports is not None:
             inputs |= _ids_in(ports.get("inputs"), text)
             outputs |= _ids_in(ports.get("outputs"), text)
+            overrides = _overrides(ports, text)
         inputs |= _ids_in(config.get("dynamicInputs"), text, "name")
         inputs |= _ids_in(config.get("dynamicInputs"), text, "id")
         outputs |= _ids_in(config.get("dynamicOutputs"), text, "name")
@@ -301,7 +311,23 @@ def _site_node(value: JsonValue | None, text: str) -> SiteNode | None:
         workflow_id,
         frozenset(inputs),
         frozenset(outputs),
+        tuple(overrides),
     )
+
+
+def _overrides(ports: JObject, text: str) -> list[tuple[str, str, bool]]:
+    found = []
+    for direction, key in (("input", "inputs"), ("output", "outputs")):
+        for item in _items(ports.get(key), text):
+            entry = _object(item)
+            port = _plain_string(entry.get("id")) if entry is not None else None
+            if entry is None or port is None or entry.member("exposed") is None:
+                continue
+            exposed = entry.get("exposed")
+            found.append(
+                (direction, port, not (isinstance(exposed, JLiteral) and exposed.value is False))
+            )
+    return found
 
 
 def _handle_port(handle: str | None, node: str | None, marker: str) -> str | None:
@@ -408,7 +434,28 @@ def node_type_facts(root: JsonValue | None) -> NodeTypeFacts | None:
         outputs=_keys(obj.get("outputs")),
         parameters_key=_key_span(obj, "parameters"),
         outputs_key=_key_span(obj, "outputs"),
+        hidden_by_default=_hidden_by_default(obj),
     )
+
+
+def _hidden_by_default(definition: JObject) -> frozenset[tuple[str, str]]:
+    def flag(entry: JObject | None, key: str) -> bool | None:
+        value = entry.get(key) if entry is not None else None
+        return (
+            value.value if isinstance(value, JLiteral) and isinstance(value.value, bool) else None
+        )
+
+    hidden: set[tuple[str, str]] = set()
+    for direction, key in (("input", "parameters"), ("output", "outputs")):
+        ports = _object(definition.get(key))
+        for member in ports.members if ports is not None else ():
+            entry = _object(member.value)
+            stated = flag(entry, "exposed_by_default")
+            if stated is None and direction == "output":
+                stated = flag(entry, "exposed")
+            if stated is False:
+                hidden.add((direction, member.key.value))
+    return frozenset(hidden)
 
 
 # ----- what a cross-file rule sees ------------------------------------------------------------

@@ -55,9 +55,7 @@ def test_the_real_config_directory_checks_clean_in_the_cli(
     out = capsys.readouterr().out
     # The site's node types are found beside the workflows: their launch checks run too.
     # Each dead route's only fix removes its branch: unsafe, left to `--unsafe-fixes`.
-    assert out.strip().endswith(
-        "7 warnings in 15 files; 4 fixes are available with --unsafe-fixes"
-    )
+    assert out.strip().endswith("7 warnings in 15 files; 4 fixes are available with --unsafe-fixes")
     assert out.count("FD-TOOL-ROUTE") == 4
     assert out.count("FD-UNKNOWN-PORT") == 3
 

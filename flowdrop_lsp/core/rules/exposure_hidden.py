@@ -1,0 +1,126 @@
+"""R10: a workflow may not expose a port its node hides (`R10_EXPOSURE_HIDDEN_PORT`).
+
+An exposure entry (Drupal's `input_ports` / `output_ports`: name, node_id, port) makes a node's
+port a port of the whole workflow; a port the node does not expose is refused. Exposure follows
+R7.c: the node's own `config.ports` override (an exact `false` hides), else the node type's
+default (`exposed_by_default`, an output's `exposed`), else exposed. As R7.d: a port the node
+type does not declare (reserved, dynamic, a branch) is out of scope, and so are entries naming a
+node or type that does not resolve (FD-CONTRACT and FD-UNKNOWN-NODE-TYPE say so)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.domain.model import id_text
+from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteContext, SiteNode, WorkflowFacts
+from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.rules.base import Rule
+
+RULE = Rule(
+    "R10",
+    "Exposed port hidden on its node",
+    Severity.ERROR,
+    "A workflow's input_ports or output_ports entry names a port its node does not expose: "
+    "FlowDrop refuses the workflow.",
+)
+
+LOCATOR_CODE = "R10_EXPOSURE_HIDDEN_PORT"
+
+
+def check_site(ctx: SiteContext) -> Iterator[Finding]:
+    workflow = ctx.workflow
+    if workflow is None:
+        return
+    nodes = {node.id: node for node in workflow.nodes if node.id is not None}
+    for side, bindings in (("input", workflow.input_ports), ("output", workflow.output_ports)):
+        for binding in bindings:
+            finding = _judged(ctx, workflow, nodes, side, binding)
+            if finding is not None:
+                yield finding
+
+
+def _judged(
+    ctx: SiteContext,
+    workflow: WorkflowFacts,
+    nodes: dict[str, SiteNode],
+    side: str,
+    binding: PortBinding,
+) -> Finding | None:
+    if binding.node_id is None or binding.port is None:
+        return None
+    node = nodes.get(binding.node_id.value)
+    if node is None or node.type_id is None:
+        return None
+    site_type = ctx.site.node_type(node.type_id.value)
+    if site_type is None:
+        return None
+    port = binding.port.value
+    declared = site_type.facts.parameters if side == "input" else site_type.facts.outputs
+    if port not in {key.value for key in declared}:
+        return None  # not the type's: out of scope (R7.d)
+    overrides = [shown for d, p, shown in node.exposure_overrides if d == side and p == port]
+    if overrides:
+        if overrides[-1]:
+            return None
+        why = "its config.ports hides it"
+    elif (side, port) in site_type.facts.hidden_by_default:
+        why = f"node type '{id_text(node.type_id.value)}' hides it by default"
+    else:
+        return None
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"{side}_ports exposes {side} port '{id_text(port)}' of {node.display}, which the node "
+        f"does not expose ({why})",
+        binding.port.span,
+        node=node.id,
+        locator_code=LOCATOR_CODE,
+        locator=f"schema.{side}.{binding.index}",
+    )
+
+
+_SITE = (
+    (
+        "flowdrop_node_type.flowdrop_node_type.chat_input.yml",
+        "id: chat_input\nlabel: 'Chat Input'\nparameters:\n  message:\n    connectable: true\n"
+        "  history:\n    connectable: true\n    exposed_by_default: false\n",
+    ),
+)
+_WORKFLOW = """\
+dependencies:
+  config:
+    - flowdrop_node_type.flowdrop_node_type.chat_input
+id: colour
+label: Colour
+nodes:
+  -
+    id: chat_input.1
+    data:
+      label: 'Chat Input'
+      config:
+        ports:
+          inputs:
+            -
+              id: history
+              exposed: {exposed}
+      metadata:
+        node_type_id: chat_input
+edges: {{  }}
+input_ports:
+  -
+    name: history
+    node_id: chat_input.1
+    port: history
+"""
+
+EXPLANATION = RULE.explained(
+    "A workflow's `input_ports` and `output_ports` make ports of its nodes ports of the whole "
+    "workflow, which callers use by name. FlowDrop refuses an entry naming a port its node does "
+    "not expose (`R10_EXPOSURE_HIDDEN_PORT` at `schema.{side}.{index}`): hidden by the node's "
+    "own `config.ports`, or by its type's default (`exposed_by_default: false`) that the node "
+    "does not override. Here the type hides `history` by default.",
+    failing=_WORKFLOW.format(exposed="false"),
+    passing=_WORKFLOW.format(exposed="true"),
+    file_name="flowdrop_workflow.flowdrop_workflow.colour.yml",
+    site_files=_SITE,
+)

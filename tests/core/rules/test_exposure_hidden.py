@@ -1,0 +1,85 @@
+"""R10 on copies of the real site: the `reason` workflow exposes its agent node's ports; a port
+its type hides by default, or the node hides itself, is refused there (at
+`schema.{side}.{index}`); the node showing it again, or a port the type does not declare, is
+fine; none on the real site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.site import copy_site, loaded, places, plant, site_findings, where_is
+
+REASON = "flowdrop_workflow.flowdrop_workflow.reason.yml"
+AGENT_TYPE = "flowdrop_node_type.flowdrop_node_type.aincient_reason.yml"
+OWN_PORTS = (
+    "        maxRetries: 0\n"
+    "        ports:\n"
+    "          outputs:\n"
+    "            -\n"
+    "              id: text\n"
+    "              exposed: {}\n"
+)
+
+
+def _found(folder: Path) -> list[tuple[int, int, str, str | None, str | None]]:
+    return [
+        (line, column, finding.message, finding.locator_code, finding.locator)
+        for _name, line, column, finding in site_findings(loaded(folder), "R10")
+    ]
+
+
+def test_the_real_site_exposes_no_hidden_port(tmp_path: Path) -> None:
+    assert places(loaded(copy_site(tmp_path)), "R10") == []
+
+
+def test_a_port_the_type_hides_by_default(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    plant(
+        folder,
+        AGENT_TYPE,
+        "  messages:\n    configurable: false\n",
+        "  messages:\n    exposed_by_default: false\n    configurable: false\n",
+    )
+    text = (folder / REASON).read_text(encoding="utf-8")
+    assert _found(folder) == [
+        (
+            where_is(text, "    port: messages")[0],
+            10,
+            "input_ports exposes input port 'messages' of \"Reason (agent step)\" "
+            "(aincient_reason.1), which the node does not expose (node type 'aincient_reason' "
+            "hides it by default)",
+            "R10_EXPOSURE_HIDDEN_PORT",
+            "schema.input.2",
+        )
+    ]
+
+
+def test_a_port_the_node_hides_and_shows_again(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    text = plant(folder, REASON, "        maxRetries: 0\n", OWN_PORTS.format("false"))
+    assert _found(folder) == [
+        (
+            where_is(text, "    port: text")[0],
+            10,
+            "output_ports exposes output port 'text' of \"Reason (agent step)\" "
+            "(aincient_reason.1), which the node does not expose (its config.ports hides it)",
+            "R10_EXPOSURE_HIDDEN_PORT",
+            "schema.output.1",
+        )
+    ]
+    plant(folder, REASON, OWN_PORTS.format("false"), OWN_PORTS.format("true"))
+    assert _found(folder) == []
+
+
+def test_a_port_the_type_does_not_declare_is_out_of_scope(tmp_path: Path) -> None:
+    # `trigger` is a reserved input the type does not declare: out of R10's scope (R7.d).
+    folder = copy_site(tmp_path)
+    plant(folder, REASON, "    port: loop_back\n", "    port: trigger\n")
+    plant(
+        folder,
+        REASON,
+        "        maxRetries: 0\n",
+        "        maxRetries: 0\n        ports:\n          inputs:\n            -\n"
+        "              id: trigger\n              exposed: false\n",
+    )
+    assert _found(folder) == []
