@@ -142,7 +142,7 @@ def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[typ
             ]
             actions.append(
                 types.CodeAction(
-                    title="Fix all FlowDrop tool-name collisions",
+                    title="Fix all FlowDrop problems with a safe fix",
                     kind=FIX_ALL_KIND,
                     edit=_workspace_edit(ls, document, lsp_edits),
                 )
