@@ -418,7 +418,14 @@ def _fix_and_record(
             except OSError as error:
                 failure = FileFailure(display, f"cannot write {display}: {error}")
             else:
-                fixed_now = [f for f in reported if f.applied_fix(unsafe)]
+                # The findings whose fix was taken whole (one conflicting with a fix taken
+                # before it waits for the next run).
+                taken = set(edits)
+                fixed_now = [
+                    f
+                    for f in reported
+                    if (fix := f.applied_fix(unsafe)) is not None and taken.issuperset(fix.edits)
+                ]
                 err(fix_summary(display, fixed_now, len(edits)))
                 # Analysed afresh (never from the cache): the file as it is now.
                 sites.refresh(checked, fixed, analyse_file(checked.job(fixed)))

@@ -49,6 +49,14 @@ class ElementEditor(Protocol):
         at, stale after an element is inserted or removed before it)."""
         ...
 
+    def members_insertion(
+        self, path: tuple[str | int, ...], members: tuple[tuple[str, Any], ...]
+    ) -> tuple[Span, str] | None:
+        """One edit adding every `key: value` of `members` to the mapping at `path`, in that
+        order (several insertions at one place would each be written as if alone); None when
+        one of them cannot be."""
+        ...
+
     def item_removal(self) -> Span | None:
         """What to delete to remove the element from its array, with one separator; None for the
         only element (an empty array may be written differently) or when it cannot be."""
@@ -96,10 +104,12 @@ def edge_quirks(value: dict[str, Any]) -> EdgeQuirks | None:
     data = value.get("data")
     condition = data.get("condition") if isinstance(data, dict) else None
     foreign = value.keys() & EXECUTION_KEYS
-    if "id" in value and not foreign and not (isinstance(condition, str) and condition):
+    # An empty id is no id (R3): the store would key the edge on nothing.
+    id_missing = value.get("id", "") == ""
+    if not id_missing and not foreign and not (isinstance(condition, str) and condition):
         return None
     return EdgeQuirks(
-        "id" not in value,
+        id_missing,
         condition if isinstance(condition, str) and condition else None,
         tuple(key for key in value if key in foreign),
     )

@@ -304,7 +304,7 @@ class ToolGraph:
     def add_edge(self, edge: Edge) -> None:
         self.version += 1
         self.edge_structure_version += 1
-        if edge.id is not None:
+        if edge.id:  # an empty id is none (R3: missing)
             same_id = self.edges_by_id.setdefault(edge.id, _Ordered())
             same_id.add(edge)
             if len(same_id) > 1:
@@ -336,7 +336,7 @@ class ToolGraph:
     def remove_edge(self, edge: Edge) -> None:
         self.version += 1
         self.edge_structure_version += 1
-        if edge.id is not None and edge.id in self.edges_by_id:
+        if edge.id and edge.id in self.edges_by_id:
             same_id = self.edges_by_id[edge.id]
             same_id.discard(edge)
             if len(same_id) < 2:

@@ -508,10 +508,12 @@ def read_edge(
 
 def _tree_quirks(obj: JObject) -> EdgeQuirks | None:
     keys = {member.key.value for member in obj.members}
-    if "id" in keys and not keys & EXECUTION_KEYS and "data" not in keys:
+    if "id" in keys and not keys & EXECUTION_KEYS and "data" not in keys and _string(obj.get("id")):
         return None  # the usual case, without converting anything
     data = _object(obj.get("data"))
     plain: dict[str, Any] = dict.fromkeys(keys)
+    if "id" in keys:
+        plain["id"] = to_python(obj.get("id"))
     if data is not None:
         plain["data"] = {"condition": to_python(data.get("condition"))}
     return edge_quirks(plain)

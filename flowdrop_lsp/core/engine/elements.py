@@ -130,6 +130,44 @@ class ElementSource:
         start = element.owner.start(element.index)
         return self.reader.repeated(start + value.start, start + value.end)
 
+    def members_insertion(
+        self,
+        element: Element,
+        path: tuple[str | int, ...],
+        members: tuple[tuple[str, Any], ...],
+    ) -> tuple[Span, str] | None:
+        """The members inserted one after the other into the element's text (each re-read, so
+        each is written into the mapping as the one before left it), as one edit: the stretch
+        where the text before and after differ."""
+        text, column, value, _parent = self._at(element, path)
+        if not isinstance(value, JObject) or self._repeated(element, value) or not members:
+            return None
+        current = text
+        for key, new in members:
+            obj = self.reader.reread_value(current, column)
+            for step in path:
+                obj = child_at(obj, step)
+            if not isinstance(obj, JObject):
+                return None
+            inserted = self.reader.member_insertion(current, column, obj, key, new)
+            if inserted is None:
+                return None
+            start, end, written = inserted
+            current = current[:start] + written + current[end:]
+        same_start = 0
+        limit = min(len(text), len(current))
+        while same_start < limit and text[same_start] == current[same_start]:
+            same_start += 1
+        same_end = 0
+        while (
+            same_end < limit - same_start
+            and text[len(text) - 1 - same_end] == current[len(current) - 1 - same_end]
+        ):
+            same_end += 1
+        base = element.created_start
+        span = Span(same_start + base, len(text) - same_end + base, element)
+        return span, current[same_start : len(current) - same_end]
+
     def item_removal(self, element: Element) -> Span | None:
         """Deleting the element with one separator: from the end of the element before it to
         its own end, or (the first) from its start to the next one's start. The same spans serve
@@ -219,6 +257,11 @@ class Element:
 
     def position(self) -> int:
         return self.index
+
+    def members_insertion(
+        self, path: tuple[str | int, ...], members: tuple[tuple[str, Any], ...]
+    ) -> tuple[Span, str] | None:
+        return self.owner.source.members_insertion(self, path, members)
 
     def item_removal(self) -> Span | None:
         return self.owner.source.item_removal(self)

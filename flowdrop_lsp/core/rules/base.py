@@ -294,7 +294,9 @@ def scoped_findings(
     else:
         dirty = _reached(graph, code, memo, node_check is not None, edge_check is not None)
     for model in dirty:
-        if isinstance(model, Node):
+        if half_typed(model):
+            found = []  # its syntax finding says all there is to say (it is being typed)
+        elif isinstance(model, Node):
             found = list(node_check(ctx, model)) if node_check is not None and model.id else []
         else:
             found = list(edge_check(ctx, model)) if edge_check is not None else []
@@ -316,12 +318,15 @@ def _reached(
     those added, and the neighbours of everything added or removed (a node's edges, an edge's
     end nodes); what was removed takes its findings with it."""
     final: dict[int, Node | Edge | None] = {}  # what the log says of each model, in the end
-    for added, model in graph.changes(code):
+    logged = graph.changes(code)
+    for added, model in logged:
         final[id(model)] = model if added else None
         if not added:
             memo.pop(id(model), None)
     dirty: dict[int, Node | Edge] = {key: m for key, m in final.items() if m is not None}
-    for model in list(dirty.values()):
+    # The neighbours of what came and of what went: a node renamed away leaves its edges
+    # dangling, an edge re-pointed leaves its old source out of tool mode.
+    for _added, model in logged:
         ends = (model.id,) if isinstance(model, Node) else (model.source, model.target)
         for end in ends:
             if end is None:

@@ -80,6 +80,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     located = node.editor.locate(CONFIG_PATH) if node.editor and node.has_config else None
     anchor = located.key if located is not None and located.key is not None else node.anchor
     type_text = short_text(definition.id)
+    defaults = _defaults_fix(node, missing)
     for spec in missing:
         key = short_text(spec.name)
         if node.has_config:
@@ -98,30 +99,34 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             message,
             anchor,
             node=node.id,
-            fixes=_default_fix(node, spec),
+            fixes=defaults if spec.has_default else (),
             locator_code=LOCATOR_CODE,
             locator=f"node.{node.id}.config.{spec.name}",
         )
 
 
-def _default_fix(node: Node, spec: ParameterSpec) -> tuple[Fix, ...]:
-    """Adding the key with its declared default; none without a default, or without a config
-    object to add it to (creating `config` is left to the author: where it goes in `data` is a
-    matter of the editor's layout)."""
-    if not spec.has_default or not node.has_config or node.editor is None:
+def _defaults_fix(node: Node, missing: list[ParameterSpec]) -> tuple[Fix, ...]:
+    """Adding every missing key that has a declared default, in the order the node type
+    declares them, as one fix: each finding of the node offers the same one (`--fix` applies it
+    once), since insertions into one mapping made apart would each be written as if alone. None
+    without a default, or without a config object to add to (creating `config` is left to the
+    author: where it goes in `data` is a matter of the editor's layout)."""
+    with_default = [spec for spec in missing if spec.has_default]
+    if not with_default or not node.has_config or node.editor is None:
         return ()
-    insertion = node.editor.member_insertion(CONFIG_PATH, spec.name, spec.default)
+    insertion = node.editor.members_insertion(
+        CONFIG_PATH, tuple((spec.name, spec.default) for spec in with_default)
+    )
     if insertion is None:
         return ()
     span, text = insertion
-    return (
-        Fix(
-            f"Set '{short_text(spec.name)}' to its default {spelled_default(spec.default)}",
-            (TextEdit(span, text),),
-            preferred=True,
-            format_specific=True,
-        ),
-    )
+    if len(with_default) == 1:
+        spec = with_default[0]
+        title = f"Set '{short_text(spec.name)}' to its default {spelled_default(spec.default)}"
+    else:
+        names = ", ".join(f"'{short_text(spec.name)}'" for spec in with_default)
+        title = f"Set {names} to their defaults"
+    return (Fix(title, (TextEdit(span, text),), preferred=True, format_specific=True),)
 
 
 def check(ctx: RuleContext) -> list[Finding]:

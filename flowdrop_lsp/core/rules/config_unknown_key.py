@@ -47,9 +47,12 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     if definition is None or node.id is None or not isinstance(config, dict):
         return
     declared = definition.parameter_names
-    for key in config:
-        if key in declared or key in EDITOR_CONFIG_KEYS:
-            continue
+    unknown = [key for key in config if key not in declared and key not in EDITOR_CONFIG_KEYS]
+    # Removing every key would leave no mapping at all in Drupal's YAML (`config:` alone is
+    # null, which FlowDrop refuses, R6.a): when all of them are unknown, the first keeps no
+    # removal, so applying every fix at once still leaves a config.
+    kept_back = unknown[0] if unknown and len(unknown) == len(config) else None
+    for key in unknown:
         located = node.editor.locate((*CONFIG_PATH, key)) if node.editor is not None else None
         anchor = located.key if located is not None and located.key is not None else node.anchor
         yield Finding(
@@ -59,7 +62,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             f"'{short_text(definition.id)}': its value is ignored at execution",
             anchor,
             node=node.id,
-            fixes=_removal_fix(node, key),
+            fixes=_removal_fix(node, key) if key != kept_back else (),
             locator=f"node.{node.id}.config.{key}",
         )
 

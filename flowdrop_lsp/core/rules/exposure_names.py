@@ -52,7 +52,7 @@ def _side(side: str, bindings: tuple[PortBinding, ...]) -> Iterator[Finding]:
             yield _finding(
                 f"{key} name {shown} is not made of a-z, 0-9, '_' and '-' only"
                 if name
-                else f"{key} entry {binding.index} has no name",
+                else f"{key} entry {binding.index + 1} has no name (or not a string)",
                 anchor,
                 "R4_NAME_FORMAT",
                 locator,
@@ -64,10 +64,10 @@ def _side(side: str, bindings: tuple[PortBinding, ...]) -> Iterator[Finding]:
                 "R4_NAME_RESERVED",
                 locator,
             )
-        first = first_of.setdefault(name, binding)
+        first = first_of.setdefault(name, binding) if name else binding
         if first is not binding:
             yield _finding(
-                f"{key} name {shown} is already exposed by entry {first.index} of {key}",
+                f"{key} name {shown} is already exposed by entry {first.index + 1} of {key}",
                 anchor,
                 "R4_NAME_DUPLICATE",
                 locator,

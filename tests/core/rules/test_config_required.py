@@ -337,3 +337,54 @@ def test_the_fix_fills_an_empty_json_config() -> None:
     fixed = apply_edits(text, fix.edits)
     assert json.loads(fixed)["nodes"][0]["data"]["config"] == {"check": ""}
     assert found(fixed, CODE, site_settings(), "json") == []
+
+
+# ----- several required keys missing in one config: one fix sets them all ------------------------
+
+WEATHER = "aincient_weather"
+HTTP_CONFIG = (
+    "        method: GET\n        headers: {  }\n        body: ''\n        timeout: 30\n"
+    "        follow_redirects: true\n        instanceTitle: 'Geocode Second Try'\n"
+)
+
+
+def _all_required_http() -> Settings:
+    text = node_type_text("http_request")
+    for key in ("headers", "method", "timeout"):
+        text = text.replace(
+            f"  {key}:\n    configurable: true\n    connectable: false\n    required: false\n",
+            f"  {key}:\n    configurable: true\n    connectable: false\n    required: true\n",
+        )
+    return site_settings(http_request=text)
+
+
+@pytest.mark.parametrize(
+    ("syntax", "config"),
+    [
+        ("yaml", "        instanceTitle: 'Geocode Second Try'\n"),
+        ("json", "        instanceTitle: 'Geocode Second Try'\n"),
+        ("json", None),  # an empty config: `{}` in JSON
+        ("yaml", None),  # an empty config: `{  }` as Drupal writes it
+    ],
+)
+def test_several_missing_defaults_are_set_by_one_fix_in_the_types_order(
+    syntax: str, config: str | None
+) -> None:
+    settings = _all_required_http()
+    replaced = "      config:\n" + (config or "") if config else "      config: {  }\n"
+    original = plant(corpus_workflow(WEATHER), "      config:\n" + HTTP_CONFIG, replaced)
+    text = _in(syntax, original)
+    findings = found(text, CODE, settings, syntax)
+    assert len(findings) == 3
+    assert {f.fixes for f in findings} == {findings[0].fixes}  # one and the same fix
+    (fix,) = findings[0].fixes
+    assert fix.title == "Set 'headers', 'method', 'timeout' to their defaults"
+    fixed = apply_edits(text, [edit for f in findings for edit in f.fixes[0].edits])
+    loaded = yaml.safe_load(fixed) if syntax == "yaml" else json.loads(fixed)
+    node = next(n for n in loaded["nodes"] if n["id"] == "http_request.1")
+    assert list(node["data"]["config"].items())[-3:] == [
+        ("headers", {}),
+        ("method", "GET"),
+        ("timeout", 30),
+    ]
+    assert found(fixed, CODE, settings, syntax) == []

@@ -34,7 +34,7 @@ def test_a_name_outside_the_alphabet_and_a_repeat_on_the_output_side(tmp_path: P
         ),
         (
             *where_is(text, "tool_calls", after="output_ports:", nth=2),
-            "output_ports name 'tool_calls' is already exposed by entry 0 of output_ports",
+            "output_ports name 'tool_calls' is already exposed by entry 1 of output_ports",
             "R4_NAME_DUPLICATE",
             "schema.output.2",
         ),
@@ -56,7 +56,7 @@ def test_a_reserved_name_and_a_missing_one_on_the_input_side(tmp_path: Path) -> 
         ),
         (
             *where_is(text, "node_id: aincient_reason.1", after=text[:missing][-40:]),
-            "input_ports entry 2 has no name",
+            "input_ports entry 3 has no name (or not a string)",
             "R4_NAME_FORMAT",
             "schema.input.2",
         ),

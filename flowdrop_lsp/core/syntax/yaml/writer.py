@@ -28,6 +28,11 @@ from flowdrop_lsp.core.text.positions import EditableText
 # Symfony's Escaper: what needs single quotes in a plain scalar, and what needs double quotes.
 _NEEDS_SINGLE = re.compile(r"[\s'\":{}\[\],&*#?]|\A[\-?|<>=!%@`]")
 _NEEDS_DOUBLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+# What Symfony's parser reads as a number although PyYAML (YAML 1.1) reads a string: a plain
+# `1e3`, `12e-3`, `0o17`, `0x1F` written unquoted would come back to Drupal as a number.
+_SYMFONY_NUMBER = re.compile(
+    r"[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0o[0-7]+|0x[0-9a-fA-F]+"
+)
 
 
 def _resolves_to_itself(value: str) -> bool:
@@ -45,7 +50,10 @@ def yaml_scalar(original: str, value: str) -> str:
     if style == '"':
         return json_string(value)
     if style not in ("'", "|", ">") and (
-        value and not _NEEDS_SINGLE.search(value) and _resolves_to_itself(value)
+        value
+        and not _NEEDS_SINGLE.search(value)
+        and not _SYMFONY_NUMBER.fullmatch(value)
+        and _resolves_to_itself(value)
     ):
         return value
     return "'" + value.replace("'", "''") + "'"
