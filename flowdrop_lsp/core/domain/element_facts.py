@@ -11,7 +11,7 @@ from flowdrop_lsp.core.text.positions import Span
 
 
 @dataclass(frozen=True, slots=True)
-class Located:
+class MemberSpans:
     """Where a value below an element is: its key token (None for a list item) and its value."""
 
     key: Span | None
@@ -27,7 +27,7 @@ class ElementEditor(Protocol):
     # is not what will be typed, so a check of its members (a missing id, a key) says nothing.
     broken: bool
 
-    def locate(self, path: tuple[str | int, ...]) -> Located | None:
+    def locate(self, path: tuple[str | int, ...]) -> MemberSpans | None:
         """Where the value at `path` is; None when there is none."""
         ...
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.element_facts import Located
+from flowdrop_lsp.core.domain.element_facts import MemberSpans
 from flowdrop_lsp.core.domain.model import (
     DataString,
     Edge,
@@ -87,7 +87,7 @@ class ElementSource:
             value = child_at(value, step)
         return text, column, value, parent
 
-    def locate(self, element: Element, path: tuple[str | int, ...]) -> Located | None:
+    def locate(self, element: Element, path: tuple[str | int, ...]) -> MemberSpans | None:
         _text, _column, value, parent = self._at(element, path)
         spans = _Spans(element.created_start, element)
         found = spans(value)
@@ -96,7 +96,7 @@ class ElementSource:
         last = path[-1] if path else None
         member = parent.member(last) if parent is not None and isinstance(last, str) else None
         key = spans(member.key) if member is not None else None
-        return Located(key, found)
+        return MemberSpans(key, found)
 
     def member_removal(
         self, element: Element, path: tuple[str | int, ...], key: str
@@ -244,7 +244,7 @@ class Element:
         return self.owner.source.items(self, path)
 
     # model.ElementEditor: what a rule's finding or fix needs of the element's text.
-    def locate(self, path: tuple[str | int, ...]) -> Located | None:
+    def locate(self, path: tuple[str | int, ...]) -> MemberSpans | None:
         return self.owner.source.locate(self, path)
 
     def member_removal(self, path: tuple[str | int, ...], key: str) -> Span | None:
