@@ -20,11 +20,12 @@ EXPO-2), which `exposure` reads. Everything here is plain reading of plain value
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from flowdrop_lsp.core.config.node_types import NodeTypeDefinition
+from flowdrop_lsp.core.config.node_types import NodeTypeCatalog, NodeTypeDefinition
 from flowdrop_lsp.core.domain.model import Edge, Node
 
 
@@ -118,6 +119,20 @@ def edge_ends(edge: Edge) -> tuple[EdgeEnd, EdgeEnd]:
 
 
 # ----- what ports a node has ----------------------------------------------------------------
+
+
+def resolved_ends(
+    edge: Edge, node_of: Callable[[str], Node | None], catalog: NodeTypeCatalog
+) -> Iterator[tuple[EdgeEnd, Node, NodeTypeDefinition]]:
+    """Each end of `edge` that a port check can judge (R7.e/f: each on its own): its handle
+    names a port, its node exists and the site defines the node's type."""
+    for end in edge_ends(edge):
+        if end.port is None or end.node_id is None:
+            continue
+        node = node_of(end.node_id)
+        definition = catalog.get(node.type_id) if node is not None else None
+        if node is not None and definition is not None:
+            yield end, node, definition
 
 
 def _config(node: Node) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import FlatToolSet, ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
 from flowdrop_lsp.core.domain.site_facts import SiteContext
-from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
 
 
 @dataclass(frozen=True)
@@ -257,6 +257,15 @@ def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable
 # A launch check reads one node (its config against its type) or one edge (its ports against
 # its ends' types): its findings are kept per node and edge and recomputed only for the ones a
 # change reaches (a keystroke in a node: that node and its edges), never for the document.
+
+
+def edge_removal_fixes(edge: Edge) -> tuple[Fix, ...]:
+    """ "Remove the edge" (unsafe: it removes what the author drew), when it can be removed
+    cleanly (not the only edge: an empty list may be written differently)."""
+    removal = edge.editor.item_removal() if edge.editor is not None else None
+    if removal is None:
+        return ()
+    return (Fix("Remove the edge", (TextEdit(removal, ""),), applicability=Applicability.UNSAFE),)
 
 
 def half_typed(model: Node | Edge) -> bool:

@@ -28,18 +28,15 @@ from flowdrop_lsp.core.domain.ports import (
     ExposureSource,
     PortKind,
     classify_port,
-    edge_ends,
     exposure,
+    resolved_ends,
 )
 from flowdrop_lsp.core.findings import (
-    Applicability,
     Finding,
-    Fix,
     RelatedLocation,
     Severity,
-    TextEdit,
 )
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_removal_fixes, scoped_findings
 
 RULE = Rule(
     "R7",
@@ -84,12 +81,7 @@ def _end_finding(end: EdgeEnd, node: Node, seen: Exposure) -> Finding:
         related.append(RelatedLocation(located.value, f"'{short_text(port)}' is hidden here"))
     else:
         related.append(RelatedLocation(node.anchor, f"{node.display} is defined here"))
-    removal = edge.editor.item_removal() if edge.editor is not None else None
-    fixes = (
-        (Fix("Remove the edge", (TextEdit(removal, ""),), applicability=Applicability.UNSAFE),)
-        if removal is not None
-        else ()
-    )
+    fixes = edge_removal_fixes(edge)
     return Finding(
         RULE.code,
         RULE.default_severity,
@@ -117,13 +109,7 @@ def check_edge_exposure(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
     catalog = ctx.settings.node_type_catalog
     if catalog is None:
         return
-    for end in edge_ends(edge):  # R7.e/f: each end on its own
-        if end.port is None or end.node_id is None:
-            continue
-        node = ctx.graph.nodes_by_id.get(end.node_id)
-        definition = catalog.get(node.type_id) if node is not None else None
-        if node is None or definition is None:
-            continue
+    for end, node, definition in resolved_ends(edge, ctx.graph.nodes_by_id.get, catalog):
         seen = _hidden(node, definition, end)
         if seen is not None:
             yield _end_finding(end, node, seen)

@@ -28,7 +28,7 @@ from flowdrop_lsp.core.domain.ports import (
     PortKind,
     classify_port,
     data_ports,
-    edge_ends,
+    resolved_ends,
 )
 from flowdrop_lsp.core.findings import (
     Applicability,
@@ -38,7 +38,7 @@ from flowdrop_lsp.core.findings import (
     Severity,
     TextEdit,
 )
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_removal_fixes, scoped_findings
 from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
@@ -107,11 +107,7 @@ def _end_finding(end: EdgeEnd, node: Node, definition: NodeTypeDefinition) -> Fi
                     applicability=Applicability.UNSAFE,
                 )
             )
-    removal = edge.editor.item_removal() if edge.editor is not None else None
-    if removal is not None:
-        fixes.append(
-            Fix("Remove the edge", (TextEdit(removal, ""),), applicability=Applicability.UNSAFE)
-        )
+    fixes.extend(edge_removal_fixes(edge))
     return Finding(
         RULE.code,
         RULE.default_severity,
@@ -129,13 +125,8 @@ def check_edge_ports(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
     catalog = ctx.settings.node_type_catalog
     if catalog is None:
         return
-    for end in edge_ends(edge):
-        if end.port is None or end.node_id is None:
-            continue
-        node = ctx.graph.nodes_by_id.get(end.node_id)
-        definition = catalog.get(node.type_id) if node is not None else None
-        if node is None or definition is None:
-            continue
+    for end, node, definition in resolved_ends(edge, ctx.graph.nodes_by_id.get, catalog):
+        assert end.port is not None  # resolved ends name a port
         if classify_port(node, definition, end.direction, end.port) is PortKind.UNKNOWN:
             yield _end_finding(end, node, definition)
 

@@ -34,46 +34,43 @@ TOO_MANY_EDGES = "R5_TOO_MANY_EDGES"
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     graph = ctx.graph
-    if graph.node_count > MAX_NODES:
-        node = ctx.item_at("nodes", MAX_NODES)
-        where = ctx.arrays.get("nodes")
-        if isinstance(node, Node):
-            span, locator = node.id_span or node.anchor, f"node.{node.id}"
-        elif where:
-            span, locator = Span(where[0], min(where[0] + 1, where[1])), None
-        else:
-            span, locator = None, None
-        if span is not None:
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                f"the workflow has {graph.node_count:,} nodes, more than the {MAX_NODES} a "
-                f"workflow may have; node {MAX_NODES + 1} is here",
-                span,
-                node=node.id if isinstance(node, Node) else None,
-                locator_code=TOO_MANY_NODES,
-                locator=locator,
-            )
-    if graph.edge_count > MAX_EDGES:
-        edge = ctx.item_at("edges", MAX_EDGES)
-        where = ctx.arrays.get("edges")
-        if isinstance(edge, Edge):
-            span, locator = edge.anchor, edge_locator(edge)
-        elif where:
-            span, locator = Span(where[0], min(where[0] + 1, where[1])), None
-        else:
-            span, locator = None, None
-        if span is not None:
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                f"the workflow has {graph.edge_count:,} edges, more than the {MAX_EDGES} a "
-                f"workflow may have; edge {MAX_EDGES + 1} is here",
-                span,
-                node=edge.target if isinstance(edge, Edge) else None,
-                locator_code=TOO_MANY_EDGES,
-                locator=locator,
-            )
+    for array, count, bound, locator_code in (
+        ("nodes", graph.node_count, MAX_NODES, TOO_MANY_NODES),
+        ("edges", graph.edge_count, MAX_EDGES, TOO_MANY_EDGES),
+    ):
+        if count > bound:
+            finding = _past_bound(ctx, array, count, bound, locator_code)
+            if finding is not None:
+                yield finding
+
+
+def _past_bound(
+    ctx: RuleContext, array: str, count: int, bound: int, locator_code: str
+) -> Finding | None:
+    """The finding on the element right past the bound (else on the array's first character)."""
+    item = ctx.item_at(array, bound)
+    where = ctx.arrays.get(array)
+    node: str | None = None
+    locator: str | None = None
+    if isinstance(item, Node):
+        span, node, locator = item.id_span or item.anchor, item.id, f"node.{item.id}"
+    elif isinstance(item, Edge):
+        span, node, locator = item.anchor, item.target, edge_locator(item)
+    elif where:
+        span = Span(where[0], min(where[0] + 1, where[1]))
+    else:
+        return None
+    kind = array[:-1]
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"the workflow has {count:,} {array}, more than the {bound} a workflow may have; "
+        f"{kind} {bound + 1} is here",
+        span,
+        node=node,
+        locator_code=locator_code,
+        locator=locator,
+    )
 
 
 def _nodes_only(count: int) -> str:
