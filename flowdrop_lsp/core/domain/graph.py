@@ -155,7 +155,9 @@ class ToolGraph:
         self.duplicate_edge_ids: set[str] = set()
         self.edges_without_id = _Ordered()
         self.edges_without_ends = _Ordered()  # edges no endpoint index holds
-        self.edge_structure_version = 0  # bumped when an edge's ends or kind may have changed
+        # Bumped when an edge that is not a tool edge comes or goes: what a cycle of execution
+        # edges (CMP-5) is made of; a label edit or a tool wire added leaves it alone.
+        self.execution_edge_version = 0
         self._change_logs: dict[str, list[tuple[bool, Node | Edge]]] = {}
         self._everything: tuple[int, list[tuple[bool, Node | Edge]]] = (-1, [])
         self.version = 0  # bumped by every change: what caches of reachability key on
@@ -303,7 +305,8 @@ class ToolGraph:
 
     def add_edge(self, edge: Edge) -> None:
         self.version += 1
-        self.edge_structure_version += 1
+        if not edge.is_tool:
+            self.execution_edge_version += 1
         if edge.id:  # an empty id is none (R3: missing)
             same_id = self.edges_by_id.setdefault(edge.id, _Ordered())
             same_id.add(edge)
@@ -335,7 +338,8 @@ class ToolGraph:
 
     def remove_edge(self, edge: Edge) -> None:
         self.version += 1
-        self.edge_structure_version += 1
+        if not edge.is_tool:
+            self.execution_edge_version += 1
         if edge.id and edge.id in self.edges_by_id:
             same_id = self.edges_by_id[edge.id]
             same_id.discard(edge)

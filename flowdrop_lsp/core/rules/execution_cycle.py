@@ -17,8 +17,8 @@ finding per strongly connected group of the remaining graph (Tarjan's algorithm,
 ten thousand nodes in a ring must not exhaust the stack), on the group's first edge in document
 order (its target), naming a cycle through that edge, the cycle's other edges related.
 
-The groups depend on the edges alone: they are found again only when the graph's edges changed
-(`edge_structure_version`), not on a keystroke in a label; the messages, which name the nodes,
+The groups depend on the edges alone: they are found again only when an execution edge came or went
+(`execution_edge_version`), not on a keystroke in a label; the messages, which name the nodes,
 are made on every run."""
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def execution_arc(edge: Edge) -> Arc | None:
 def check(ctx: RuleContext) -> Iterator[Finding]:
     graph = ctx.graph
     kept = ctx.memo.get(RULE.code)
-    if kept is None or kept[0] != graph.edge_structure_version:
-        kept = (graph.edge_structure_version, _cycles(graph))
+    if kept is None or kept[0] != graph.execution_edge_version:
+        kept = (graph.execution_edge_version, _cycles(graph))
         ctx.memo[RULE.code] = kept
     for cycle in kept[1]:
         yield _finding(ctx, cycle)
