@@ -31,9 +31,11 @@ class ElementEditor(Protocol):
         """Where the value at `path` is; None when there is none."""
         ...
 
-    def member_removal(self, path: tuple[str | int, ...], key: str) -> Span | None:
-        """What to delete to remove member `key` of the mapping at `path` (with its separator,
-        the format's layout kept); None when it cannot be removed cleanly."""
+    def member_removal(self, path: tuple[str | int, ...], key: str) -> tuple[Span, str] | None:
+        """What to replace, and with what (usually nothing: a deletion), to remove member `key`
+        of the mapping at `path`, its separator with it and the format's layout kept (the only
+        member of a Drupal YAML mapping leaves `{  }`); None when it cannot be removed
+        cleanly."""
         ...
 
     def member_insertion(

@@ -100,7 +100,7 @@ class ElementSource:
 
     def member_removal(
         self, element: Element, path: tuple[str | int, ...], key: str
-    ) -> Span | None:
+    ) -> tuple[Span, str] | None:
         text, column, value, _parent = self._at(element, path)
         if not isinstance(value, JObject) or value.member(key) is None:
             return None
@@ -109,7 +109,9 @@ class ElementSource:
         removed = self.reader.member_removal(text, column, value, key)
         if removed is None:
             return None
-        return Span(removed[0] + element.created_start, removed[1] + element.created_start, element)
+        start, end, written = removed
+        base = element.created_start
+        return Span(start + base, end + base, element), written
 
     def member_insertion(
         self, element: Element, path: tuple[str | int, ...], key: str, new: Any
@@ -247,7 +249,7 @@ class Element:
     def locate(self, path: tuple[str | int, ...]) -> MemberSpans | None:
         return self.owner.source.locate(self, path)
 
-    def member_removal(self, path: tuple[str | int, ...], key: str) -> Span | None:
+    def member_removal(self, path: tuple[str | int, ...], key: str) -> tuple[Span, str] | None:
         return self.owner.source.member_removal(self, path, key)
 
     def member_insertion(

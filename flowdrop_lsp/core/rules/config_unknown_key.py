@@ -48,10 +48,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         return
     declared = definition.parameter_names
     unknown = [key for key in config if key not in declared and key not in EDITOR_CONFIG_KEYS]
-    # Removing every key would leave no mapping at all in Drupal's YAML (`config:` alone is
-    # null, which FlowDrop refuses, R6.a): when all of them are unknown, the first keeps no
-    # removal, so applying every fix at once still leaves a config.
-    kept_back = unknown[0] if unknown and len(unknown) == len(config) else None
+    # Removing every key at once would leave no mapping at all in Drupal's YAML (`config:`
+    # alone is null, which FlowDrop refuses, R6.a; each removal is written as if alone): when
+    # all of several keys are unknown, the first keeps no removal. A lone unknown key's removal
+    # writes the empty mapping itself (`config: {  }`).
+    kept_back = unknown[0] if len(unknown) > 1 and len(unknown) == len(config) else None
     for key in unknown:
         located = node.editor.locate((*CONFIG_PATH, key)) if node.editor is not None else None
         anchor = located.key if located is not None and located.key is not None else node.anchor
@@ -74,8 +75,9 @@ def _removal_fix(node: Node, key: str) -> tuple[Fix, ...]:
     return (
         Fix(
             f"Remove '{short_text(key)}'",
-            (TextEdit(removal, ""),),
+            (TextEdit(*removal),),
             applicability=Applicability.UNSAFE,
+            format_specific=True,  # the reader wrote it (`{  }` for a YAML mapping left empty)
         ),
     )
 

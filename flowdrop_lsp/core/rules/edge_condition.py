@@ -40,8 +40,9 @@ def _condition(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         (
             Fix(
                 "Remove the condition",
-                (TextEdit(removal, ""),),
+                (TextEdit(*removal),),
                 applicability=Applicability.UNSAFE,
+                format_specific=True,  # the reader wrote it (`{  }` for a YAML mapping left empty)
             ),
         )
         if removal is not None

@@ -64,7 +64,10 @@ def _execution_keys(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
             removal = edge.editor.member_removal((), key)
             if removal is not None:
                 fix = Fix(
-                    f"Remove '{key}'", (TextEdit(removal, ""),), applicability=Applicability.UNSAFE
+                    f"Remove '{key}'",
+                    (TextEdit(*removal),),
+                    applicability=Applicability.UNSAFE,
+                    format_specific=True,
                 )
         if transport is None:
             meaning = "it is derived from the edge's handles and type, and nothing reads it here"

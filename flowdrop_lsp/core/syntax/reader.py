@@ -28,6 +28,7 @@ from flowdrop_lsp.core.syntax.yaml.members import (
     yaml_empty_mapping_filling,
     yaml_member_insertion,
     yaml_member_removal,
+    yaml_only_member_emptying,
 )
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
@@ -109,10 +110,10 @@ class WorkflowReader(Protocol):
 
     def member_removal(
         self, text: str, column: int, obj: JObject, key: str
-    ) -> tuple[int, int] | None:
+    ) -> tuple[int, int, str] | None:
         """(A quick fix) The range of `text` (one element, starting `column` characters into
-        its line; `obj` read from it) whose deletion removes member `key` of `obj`, the format's
-        layout kept; None when it cannot be removed cleanly."""
+        its line; `obj` read from it) and its replacement (usually nothing) that remove member
+        `key` of `obj`, the format's layout kept; None when it cannot be removed cleanly."""
         ...
 
     def member_insertion(
@@ -191,8 +192,9 @@ class JsonReader:
 
     def member_removal(
         self, text: str, column: int, obj: JObject, key: str
-    ) -> tuple[int, int] | None:
-        return json_member_removal(text, obj, key)
+    ) -> tuple[int, int, str] | None:
+        removed = json_member_removal(text, obj, key)
+        return (*removed, "") if removed is not None else None
 
     def member_insertion(
         self, text: str, column: int, obj: JObject, key: str, value: Any
@@ -274,8 +276,12 @@ class YamlReader:
 
     def member_removal(
         self, text: str, column: int, obj: JObject, key: str
-    ) -> tuple[int, int] | None:
-        return yaml_member_removal(text, obj, key, column)
+    ) -> tuple[int, int, str] | None:
+        removed = yaml_member_removal(text, obj, key, column)
+        if removed is not None:
+            return (*removed, "")
+        # The only member: Drupal writes the empty mapping `{  }` (a bare key would be null).
+        return yaml_only_member_emptying(text, obj, key, column)
 
     def member_insertion(
         self, text: str, column: int, obj: JObject, key: str, value: Any

@@ -41,7 +41,8 @@ def test_yaml_member_edits_keep_drupal_style_after_an_edit_above() -> None:
     assert located is not None and at(text, located.key.resolve()) == "follow_redirects"
     removal = node.editor.member_removal(("data", "config"), "follow_redirects")
     assert removal is not None
-    removed = yaml.safe_load(apply_edits(text, [TextEdit(removal.resolve(), "")]))
+    span, written = removal
+    removed = yaml.safe_load(apply_edits(text, [TextEdit(span.resolve(), written)]))
     expected = yaml.safe_load(text)
     config = next(n for n in expected["nodes"] if n["id"] == "http_request.1")["data"]["config"]
     del config["follow_redirects"]

@@ -120,3 +120,23 @@ def test_a_half_typed_config_key_is_left_to_its_syntax_finding() -> None:
     half = text[:cut] + ', "me' + text[cut:]
     codes = [f.code for f in analyze(half, site_settings()).findings]
     assert "FD-SYNTAX" in codes and "R6.c" not in codes
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_removing_a_lone_unknown_key_leaves_an_empty_config(syntax: str) -> None:
+    config = "      config:\n        zz1: 1\n      metadata:\n        node_type_id: chat_input"
+    start = WEATHER.index("      config:", WEATHER.index("id: chat_input.1"))
+    end = WEATHER.index("        node_type_id: chat_input", start) + len(
+        "        node_type_id: chat_input"
+    )
+    text = _text(syntax, WEATHER[:start] + config + WEATHER[end:])
+    [finding] = [
+        f for f in analyze(text, site_settings(), syntax=syntax).findings if f.code == "R6.c"
+    ]
+    [fix] = finding.fixes
+    fixed = apply_edits(text, fix.edits)
+    if syntax == "yaml":
+        assert "      config: {  }\n      metadata:\n" in fixed
+    node = next(n for n in _loads(fixed, syntax)["nodes"] if n["id"] == "chat_input.1")
+    assert node["data"]["config"] == {}
+    assert _codes(fixed, syntax) == [c for c in _codes(text, syntax) if c != "R6.c"]

@@ -64,6 +64,29 @@ def yaml_member_removal(
     return None if _takes_an_anchor(text, *span) else span
 
 
+def yaml_only_member_emptying(
+    text: str, obj: JObject, key: str, column: int = 0
+) -> tuple[int, int, str] | None:
+    """`(start, end, replacement)` removing `key`, the only member of the block mapping `obj`
+    that is a key's value on the line before (`config:` then `  key: value`), by writing the
+    empty mapping as Drupal does: `config: {  }` (deleting the line alone would leave `config:`
+    null). None for anything else, or when the member holds an anchor an alias repeats."""
+    member = obj.member(key)
+    layout = _block_layout(text, obj, column)
+    if member is None or len(obj.members) != 1 or layout is None or layout.dash_line:
+        return None
+    start, end = _lines_of(text, member)
+    if start == 0 or text[end - 1 : end] != "\n" or _takes_an_anchor(text, start, end):
+        return None
+    line_end = start - 1 - (text[start - 2 : start - 1] == "\r")
+    head = _EMPTY_VALUE.fullmatch(text, text.rfind("\n", 0, line_end) + 1, line_end)
+    if head is None:
+        return None  # not the value of a key on the line before (a comment, an anchor…)
+    colon = text.rindex(":", 0, line_end) + 1
+    newline_length = 2 if text[end - 2 : end] == "\r\n" else 1
+    return colon, end - newline_length, " {  }"
+
+
 def yaml_member_insertion(
     text: str, obj: JObject, key: str, value: Any, column: int = 0
 ) -> tuple[int, str] | None:

@@ -14,6 +14,7 @@ from flowdrop_lsp.core.syntax.yaml.members import (
     yaml_empty_mapping_filling,
     yaml_member_insertion,
     yaml_member_removal,
+    yaml_only_member_emptying,
 )
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
 from tests.support.builders import CORPUS_CONFIG, vendored
@@ -429,3 +430,28 @@ def test_an_empty_flow_mapping_with_a_comment_after_it_is_left_alone() -> None:
     text = "config: {  } # none yet\n"
     config = read_yaml(text)[0].root.get("config")
     assert yaml_empty_mapping_filling(text, config, "url", "x") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("data:\n  config:\n    zz: 1\n  label: x\n", "data:\n  config: {  }\n  label: x\n"),
+        (
+            "data:\r\n  config:\r\n    zz:\r\n      a: [1]\r\n  label: x\r\n",
+            "data:\r\n  config: {  }\r\n  label: x\r\n",
+        ),
+    ],
+)
+def test_the_only_member_leaves_the_empty_mapping_drupal_writes(text: str, expected: str) -> None:
+    config = read_yaml(text)[0].root.get("data").get("config")
+    assert yaml_member_removal(text, config, "zz") is None  # a line deleted would leave null
+    emptied = yaml_only_member_emptying(text, config, "zz")
+    assert emptied is not None
+    start, end, written = emptied
+    assert text[:start] + written + text[end:] == expected
+
+
+def test_an_item_s_only_member_is_not_emptied() -> None:
+    text = "nodes:\n  - zz: 1\n"
+    item = read_yaml(text)[0].root.get("nodes").items[0]
+    assert yaml_only_member_emptying(text, item, "zz", 0) is None
