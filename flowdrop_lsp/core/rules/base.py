@@ -316,6 +316,20 @@ def scoped_findings(
     return [_current_locator(finding, model) for model, found in memo.values() for finding in found]
 
 
+def scoped_with_node_types(
+    ctx: RuleContext,
+    code: str,
+    *,
+    node_check: NodeCheck | None = None,
+    edge_check: EdgeScopedCheck | None = None,
+) -> list[Finding]:
+    """`scoped_findings` of a rule that compares elements with the site's node types: nothing
+    (and no change log kept) when the site has none."""
+    if ctx.settings.node_type_catalog is None:
+        return []
+    return scoped_findings(ctx, code, node_check=node_check, edge_check=edge_check)
+
+
 def _reached(
     graph: ToolGraph,
     code: str,

@@ -24,7 +24,7 @@ from typing import Any
 from flowdrop_lsp.core.config.node_types import NodeTypeDefinition, ParameterSpec
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 
 RULE = Rule(
     "R6.b",
@@ -130,10 +130,8 @@ def _defaults_fix(node: Node, missing: list[ParameterSpec]) -> tuple[Fix, ...]:
 
 
 def check(ctx: RuleContext) -> list[Finding]:
-    if ctx.settings.node_type_catalog is None:
-        return []  # no node types, nothing to compare a config with
     # Kept per node, recomputed for the nodes a change reaches (tool mode reads the edges).
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return scoped_with_node_types(ctx, RULE.code, node_check=check_node)
 
 
 EXAMPLE_NODE_TYPE = """\

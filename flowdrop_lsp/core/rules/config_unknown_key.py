@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 
 RULE = Rule(
     "R6.c",
@@ -83,9 +83,7 @@ def _removal_fix(node: Node, key: str) -> tuple[Fix, ...]:
 
 
 def check(ctx: RuleContext) -> list[Finding]:
-    if ctx.settings.node_type_catalog is None:
-        return []  # no node types, nothing to compare a config with
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return scoped_with_node_types(ctx, RULE.code, node_check=check_node)
 
 
 EXAMPLE_NODE_TYPE = """\

@@ -36,7 +36,12 @@ from flowdrop_lsp.core.findings import (
     RelatedLocation,
     Severity,
 )
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_removal_fixes, scoped_findings
+from flowdrop_lsp.core.rules.base import (
+    Rule,
+    RuleContext,
+    edge_removal_fixes,
+    scoped_with_node_types,
+)
 
 RULE = Rule(
     "R7",
@@ -116,9 +121,7 @@ def check_edge_exposure(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
 
 
 def check(ctx: RuleContext) -> list[Finding]:
-    if ctx.settings.node_type_catalog is None:
-        return []
-    return scoped_findings(ctx, RULE.code, edge_check=check_edge_exposure)
+    return scoped_with_node_types(ctx, RULE.code, edge_check=check_edge_exposure)
 
 
 # The examples' node types: what their ports are.

@@ -38,7 +38,12 @@ from flowdrop_lsp.core.findings import (
     Severity,
     TextEdit,
 )
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_removal_fixes, scoped_findings
+from flowdrop_lsp.core.rules.base import (
+    Rule,
+    RuleContext,
+    edge_removal_fixes,
+    scoped_with_node_types,
+)
 from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
@@ -132,9 +137,7 @@ def check_edge_ports(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
 
 
 def check(ctx: RuleContext) -> list[Finding]:
-    if ctx.settings.node_type_catalog is None:
-        return []
-    return scoped_findings(ctx, RULE.code, edge_check=check_edge_ports)
+    return scoped_with_node_types(ctx, RULE.code, edge_check=check_edge_ports)
 
 
 # The examples' node types: what their ports are.
