@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import flowdrop_lsp
+from tests.support.imports import type_checking_only as _type_checking_only
 
 PACKAGE = Path(flowdrop_lsp.__file__).resolve().parent
 CORE = PACKAGE / "core"
@@ -46,11 +47,11 @@ PROTOCOL = ("pygls", "lsprotocol")
 LSP_MAY_IMPORT = frozenset(
     {
         "flowdrop_lsp.core.ide.service",
-        "flowdrop_lsp.core.ide.site_service",
+        "flowdrop_lsp.core.workspace.host",
         "flowdrop_lsp.core.findings",
         "flowdrop_lsp.core.text.positions",
         "flowdrop_lsp.core.config.settings",
-        "flowdrop_lsp.core.config.node_types",
+        "flowdrop_lsp.core.workspace.node_types",
         "flowdrop_lsp.core.workspace.resolver",
     }
 )
@@ -64,15 +65,6 @@ def module_name(path: Path, root: Path, package: str = NAME) -> str:
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join((package, *parts))
-
-
-def _type_checking_only(tree: ast.AST) -> set[int]:
-    """The ids of the nodes under `if TYPE_CHECKING:` (imports for annotations only)."""
-    hidden: set[int] = set()
-    for item in ast.walk(tree):
-        if isinstance(item, ast.If) and "TYPE_CHECKING" in ast.unparse(item.test):
-            hidden |= {id(inner) for child in item.body for inner in ast.walk(child)}
-    return hidden
 
 
 def imports_of(source: str, name: str, is_package: bool) -> set[str]:
@@ -390,8 +382,6 @@ def test_only_the_syntax_layer_knows_a_format() -> None:
         f"{module} imports {target}"
         for module, imported in GRAPH.items()
         if not _is_under(module, "flowdrop_lsp.core.syntax")
-        # Drupal node-type definitions are config, not workflows: read with PyYAML directly.
-        and module != "flowdrop_lsp.core.config.node_types"
         for target in imported
         if any(_is_under(target, name) for name in FORMAT_ONLY)
     }

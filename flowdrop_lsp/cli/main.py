@@ -28,7 +28,6 @@ from flowdrop_lsp.cli.formats import (
     FileResult,
     fix_summary,
 )
-from flowdrop_lsp.cli.pipeline import Checked, SitePass, analyse_all
 from flowdrop_lsp.cli.report import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -45,22 +44,22 @@ from flowdrop_lsp.cli.report import (
 )
 from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.config.baseline import Baseline, BaselineError
-from flowdrop_lsp.core.config.node_types import NodeTypeLocator
 from flowdrop_lsp.core.config.selection import Candidate, Skipped, syntax_of, walk
 from flowdrop_lsp.core.config.settings import Settings, SettingsError
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
-from flowdrop_lsp.core.workspace.batch import Batch, analyse_file
+from flowdrop_lsp.core.workspace.batch import Batch
 from flowdrop_lsp.core.workspace.cache import (
     CACHE_DIR_ENV,
     CACHE_DIR_NAME,
     ResultCache,
     registry_fingerprint,
 )
+from flowdrop_lsp.core.workspace.host import CheckedFile, Host
+from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver, unknown_rule_codes
-from flowdrop_lsp.core.workspace.site import SiteIndex
 
 __all__ = ["add_check_arguments", "run_check", "use_color"]
 
@@ -371,13 +370,23 @@ def _registry_print(
     return found
 
 
-def _related_texts(site: SiteIndex | None, findings: Sequence[Finding]) -> dict[str, str]:
+@dataclass
+class _Checked:
+    """One file checked: `walked` as the walk gave it (where fixes are written), `display` as
+    reported, `file` what the host checks (its path resolved)."""
+
+    walked: Path
+    display: str
+    file: CheckedFile
+
+
+def _related_texts(host: Host, findings: Sequence[Finding]) -> dict[str, str]:
     """The texts of the other files the findings' related locations point into."""
     found: dict[str, str] = {}
     for finding in findings:
         for related in finding.related:
-            if related.path is not None and site is not None and related.path not in found:
-                text = site.text(related.path)
+            if related.path is not None and related.path not in found:
+                text = host.text(related.path)
                 if text is not None:
                     found[related.path] = text
     return found
@@ -385,25 +394,25 @@ def _related_texts(site: SiteIndex | None, findings: Sequence[Finding]) -> dict[
 
 def _fix_and_record(
     args: argparse.Namespace,
-    checked: Checked,
-    sites: SitePass,
+    checked: _Checked,
+    host: Host,
     reporter: Reporter,
     results: list[FileResult],
     diffs: list[str],
 ) -> FileFailure | None:
     """One file's findings as reported, its fixes applied (`--fix`) or shown (`--diff`); the
     failure when the fixed file could not be written."""
-    display, text = checked.display, checked.text
+    display, text = checked.display, checked.file.text
     # Fixes only for what is reported: a finding the baseline lists is left alone.
-    reported = reporter.peek(display, checked.findings())
+    reported = reporter.peek(display, host.findings(checked.file.path))
     unsafe = bool(args.unsafe_fixes)
     edits = preferred_edits(reported, unsafe) if (args.fix or args.diff) else []
     failure = None
-    if args.fix and checked.is_stdin:
+    if args.fix and checked.file.is_stdin:
         # stdin has no file to write back to: the (fixed) document goes to stdout, always.
         if edits:
             text = apply_edits(text, edits)
-            sites.refresh(checked, text, analyse_file(checked.job(text)))
+            checked.file = host.refresh(checked.file, text)
         sys.stdout.write(text)
     elif edits:
         fixed = apply_edits(text, edits)
@@ -412,7 +421,7 @@ def _fix_and_record(
             diffs.append("".join(difflib.unified_diff(*lines, display, display)))
         else:
             try:
-                write_atomically(checked.path, fixed)
+                write_atomically(checked.walked, fixed)
             except ReadOnlyError as error:
                 failure = FileFailure(display, f"cannot fix {display}: {error}")
             except OSError as error:
@@ -428,11 +437,13 @@ def _fix_and_record(
                 ]
                 err(fix_summary(display, fixed_now, len(edits)))
                 # Analysed afresh (never from the cache): the file as it is now.
-                sites.refresh(checked, fixed, analyse_file(checked.job(fixed)))
-    findings = checked.findings()
-    related = _related_texts(checked.site, findings)
+                checked.file = host.refresh(checked.file, fixed)
+    findings = host.findings(checked.file.path)
+    related = _related_texts(host, findings)
     results.append(
-        reporter.result(display, checked.text, findings, checked.settings.docs_url, related)
+        reporter.result(
+            display, checked.file.text, findings, checked.file.settings.docs_url, related
+        )
     )
     return failure
 
@@ -472,7 +483,7 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     prints: dict[Path, str] = {}
     # 1. Read each candidate (its settings, bytes and text), in walk order.
-    slots: list[FileResult | Checked] = []
+    slots: list[FileResult | _Checked] = []
     for item in items:
         if isinstance(item, Skipped):
             if args.verbose:
@@ -509,30 +520,47 @@ def run_check(args: argparse.Namespace) -> int:
         if args.verbose:  # (the graph of a fresh analysis: this output is for a person)
             analysis = analyze(text, settings, allow_comments=allow_comments, syntax=syntax)
             _verbose_graph(display, analysis)
+        resolved = item.path if folder is None else folder / item.path.name
         slots.append(
-            Checked(
-                item.path, display, settings, text, data, syntax, allow_comments, registry, folder
+            _Checked(
+                item.path,
+                display,
+                CheckedFile(resolved, text, data, settings, syntax, allow_comments, registry),
             )
         )
-    # 2. Each file's own analysis (cached, in parallel), 3. the sites' cross-file findings.
-    checked = [slot for slot in slots if isinstance(slot, Checked)]
-    batch = Batch(_cache(args, resolver), args.jobs)
-    analyse_all(batch, checked)
-    sites = SitePass(batch)
-    sites.run(checked)
+    # 2. Each file's own analysis (cached, in parallel), 3. the sites' cross-file findings:
+    # the host, as the server's.
+    settings_of = functools.partial(_settings_of_file, resolver, choice, stdin_filename="")
+    batch = Batch(_cache(args, resolver), args.jobs, node_types=resolver.node_types.files)
+    host = Host(resolver, settings_of, batch=batch)
+    checked = [slot for slot in slots if isinstance(slot, _Checked)]
+    host.check([slot.file for slot in checked])
     # 4. Fixes, then the results in walk order.
     for slot in slots:
         if isinstance(slot, FileResult):
             results.append(reporter.result(slot.path, slot.text, slot.findings, slot.docs_url))
             continue
-        failure = _fix_and_record(args, slot, sites, reporter, results, diffs)
+        failure = _fix_and_record(args, slot, host, reporter, results, diffs)
         if failure is not None:
             failures.append(failure)
             print(f"flowdrop-lsp: {failure.message}", file=sys.stderr)
+    # The node types of a folder walked that have cross-file findings, under their folder as
+    # the files checked there show it.
     walked = [Path(raw).resolve() for raw in args.paths if raw != "-" and Path(raw).is_dir()]
-    settings_of = functools.partial(_settings_of_file, resolver, choice, stdin_filename="")
-    for display, text, found, settings, site in sites.extra_results(walked, settings_of):
-        related = _related_texts(site, found)
+    shown_folders = {
+        slot.file.path.parent: os.path.dirname(slot.display)
+        for slot in checked
+        if not slot.file.is_stdin
+    }
+    keys = {str(slot.file.path) for slot in checked}
+    for path, found in host.node_types_with_findings(walked, keys):
+        folder_shown = shown_folders.get(Path(path).parent)
+        if folder_shown is None:
+            continue
+        settings = settings_of(Path(path))
+        text = host.text(path) or ""
+        related = _related_texts(host, found)
+        display = os.path.join(folder_shown, os.path.basename(path))
         results.append(reporter.result(display, text, found, settings.docs_url, related))
     if not any(isinstance(item, Candidate) for item in items) and not args.quiet:
         err(

@@ -4,7 +4,7 @@ the editor's settings, its problems shown once each.
 Precedence, lowest first: defaults; the project file the CLI reads (`flowdrop-lsp.toml` or
 `[tool.flowdrop-lsp]` in `pyproject.toml`, nearest to the document); `initializationOptions`;
 the client's `workspace/configuration` section `flowdrop`. Then the node-type registry of the
-document's folder (core/config/node_types.py) sets the node-type roles, under the rules of
+document's folder (core/workspace/node_types.py) sets the node-type roles, under the rules of
 `Settings.with_registry`; then the document's `per-file-ignores`.
 
 Problems never stop the server. An unknown key or rule code is reported and skipped, and the rest
@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flowdrop_lsp.core.config.node_types import NodeTypeLocator
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.lsp.documents import uri_path
 
@@ -90,9 +90,14 @@ class SettingsManager:
         )
 
     @property
+    def resolver(self) -> SettingsResolver:
+        """The shared resolver (the host keeps its node types current: watched files, open
+        buffers of definitions)."""
+        return self._resolver
+
+    @property
     def node_types(self) -> NodeTypeLocator:
-        """The node-type definitions, read at first use per folder; lsp/node_types_sync.py keeps
-        them current (watched files, open buffers of definitions)."""
+        """The node-type definitions, read at first use per folder."""
         return self._resolver.node_types
 
     def set_initialization_options(self, options: Any) -> None:

@@ -80,7 +80,7 @@ def site_of(ls: FlowdropServer, document: Document) -> tuple[SiteNavigation, str
     path = site_path(document.uri)
     if path is None:
         return None
-    index = ls.sites.index_for(path)
+    index = ls.host.index_for(path)
     key = str(path)
     if index is None or key not in index or index.text(key) != document.text:
         return None

@@ -12,9 +12,16 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from flowdrop_lsp.lsp import node_types_sync
+from flowdrop_lsp.core.workspace.host import Changes
 from flowdrop_lsp.lsp.current import document_at
-from flowdrop_lsp.lsp.documents import Change, ChangeRejected, Document, site_path
+from flowdrop_lsp.lsp.documents import (
+    Change,
+    ChangeRejected,
+    Document,
+    OpenBuffer,
+    file_path,
+    site_path,
+)
 from flowdrop_lsp.lsp.guard import answers_on_failure
 from flowdrop_lsp.lsp.settings_sync import show_new_problems
 from flowdrop_lsp.lsp.workspace import workspace_diagnostics
@@ -74,7 +81,12 @@ def register(server: FlowdropServer) -> None:
         try:
             settings = ls.settings.for_uri(item.uri)
             show_new_problems(ls)  # a project file met for the first time may have a typo
-            ls.documents.open(item.uri, item.language_id, item.version, item.text, settings)
+            document = ls.documents.open(
+                item.uri, item.language_id, item.version, item.text, settings
+            )
+            path = file_path(item.uri)
+            if path is not None:  # the host answers its findings from its buffer from now on
+                ls.host.open(path, OpenBuffer(document, ls.is_flowdrop))
         except Exception as error:  # noqa: BLE001
             ls.log_error(f"opening {item.uri}", error)
             return
@@ -82,7 +94,6 @@ def register(server: FlowdropServer) -> None:
         # next one arrives; without this, a large file's text would be held a second time.
         item.text = ""
         ls.schedule(item.uri)
-        node_types_sync.buffer_changed(ls, item.uri)  # a node-type definition's buffer counts
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: FlowdropServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -115,27 +126,31 @@ def register(server: FlowdropServer) -> None:
         except Exception as error:  # noqa: BLE001
             ls.log_error(f"applying a change to {uri}", error)
         ls.schedule(uri)
-        node_types_sync.buffer_changed(ls, uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: FlowdropServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         document = ls.documents.close(uri)
-        node_types_sync.buffer_changed(ls, uri, closed=True)
-        # A site file: the disk wins again; what depended on the buffer is re-published, and
-        # the file itself as a closed one (under the workspace scope, when it is on disk).
-        path = site_path(uri)
-        stale = ls.sites.drop_buffer(path) if path is not None else set()
+        # The disk wins again: a site file is read from it (what depended on the buffer is
+        # re-published, and the file itself as a closed one under the workspace scope, when it
+        # is on disk); a node type's registry reads the disk again.
+        path = file_path(uri)
+        changes = ls.host.close(path) if path is not None else Changes()
         closed_published = False
-        if path is not None and ls.workspace_scope and ls.sites.text(str(path)) is not None:
+        if (
+            path is not None
+            and site_path(uri) is not None
+            and ls.workspace_scope
+            and ls.host.text(str(path)) is not None
+        ):
             try:
-                ls.publish_closed(str(path))
+                ls.publish_closed(ls.host.key(path))
                 closed_published = True
             except Exception as error:  # noqa: BLE001
                 ls.log_error(f"publishing {path}", error)
-            stale.discard(str(path))
+            changes.stale.discard(ls.host.key(path))
         if document is not None and document.published and not closed_published:
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=document.uri, diagnostics=[])
             )
-        ls.schedule_site(stale)
+        ls.apply_changes(changes)

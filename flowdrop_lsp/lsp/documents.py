@@ -9,7 +9,8 @@ disk — and an edit costs what it touches. Each buffer is analysed by the edito
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -17,9 +18,9 @@ from urllib.parse import unquote, urlparse
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.findings import Edit, Finding
-from flowdrop_lsp.core.ide.service import WorkflowService, syntax_of
-from flowdrop_lsp.core.ide.site_service import is_site_path
+from flowdrop_lsp.core.ide.service import WorkflowFacts, WorkflowService, syntax_of
 from flowdrop_lsp.core.text.positions import EditableText, Encoding
+from flowdrop_lsp.core.workspace.host import is_site_file
 
 
 @dataclass(frozen=True)
@@ -236,15 +237,62 @@ class Document:
         return verdict
 
 
+def file_path(uri: str) -> Path | None:
+    """The file a `file:` URI names (None for another scheme: an unsaved buffer)."""
+    if not uri.startswith("file:"):
+        return None
+    path = uri_path(uri)
+    return Path(path) if path is not None else None
+
+
 def site_path(uri: str) -> Path | None:
     """The file a `file:` URI names when it is named like a site file (a workflow config or a
     node type), else None: only those take part in a site. A name check, nothing more."""
     if not uri.startswith("file:"):
         return None
     path = uri_path(uri)
-    if path is None or not is_site_path(path.name):
+    if path is None or not is_site_file(path.name):
         return None
     return Path(path)
+
+
+class OpenBuffer:
+    """An open document as the host asks it (core/workspace/host.py `OpenFile`): its buffer,
+    its own findings (a workflow's: `is_flowdrop` says which documents are) and its
+    site facts, from the engine's analysis of it."""
+
+    def __init__(self, document: Document, is_flowdrop: Callable[[Document], bool]) -> None:
+        self._document = document
+        self._is_flowdrop = is_flowdrop
+
+    @property
+    def text(self) -> str:
+        return self._document.text
+
+    @property
+    def settings(self) -> Settings:
+        return self._document.settings
+
+    @property
+    def site_edits(self) -> list[Edit] | None:
+        return self._document.site_edits
+
+    @site_edits.setter
+    def site_edits(self, edits: list[Edit] | None) -> None:
+        self._document.site_edits = edits
+
+    def own_findings(self) -> tuple[Finding, ...]:
+        document = self._document
+        return document.findings() if self._is_flowdrop(document) else ()
+
+    def site_facts(self) -> WorkflowFacts | None:
+        return self._document.workflow.site_facts()
+
+
+def _same_file(path: Path) -> str:
+    """One spelling per file: its folder's real path (a site is one site however its folder is
+    spelled, through a link or `..`), and its name."""
+    return os.path.join(os.path.realpath(path.parent), path.name)
 
 
 class DocumentStore:
@@ -259,7 +307,7 @@ class DocumentStore:
         document = Document(uri, language_id, version, text, settings)
         self._documents[uri] = document
         if (path := site_path(uri)) is not None:
-            self._by_path[str(path)] = uri
+            self._by_path[_same_file(path)] = uri
         return document
 
     def get(self, uri: str) -> Document | None:
@@ -267,15 +315,15 @@ class DocumentStore:
 
     def at_path(self, path: str) -> Document | None:
         """The open document of a site file, by its path (clients spell URIs their own way)."""
-        uri = self._by_path.get(path)
+        uri = self._by_path.get(_same_file(Path(path)))
         return self._documents.get(uri) if uri is not None else None
 
     def close(self, uri: str) -> Document | None:
         document = self._documents.pop(uri, None)
         if document is not None:
             document.workflow.close()
-            if (path := site_path(uri)) is not None and self._by_path.get(str(path)) == uri:
-                del self._by_path[str(path)]
+            if (path := site_path(uri)) is not None and self._by_path.get(_same_file(path)) == uri:
+                del self._by_path[_same_file(path)]
         return document
 
     def all(self) -> list[Document]:

@@ -4,7 +4,7 @@ wanted, the definitions and the site files watched, the client's settings pulled
 document published and the workspace's sites read in the background (lsp/workspace.py).
 
 Its own module because it is the one place that needs all three of lsp/settings_sync.py,
-lsp/diagnostics.py and lsp/node_types_sync.py, none of which then needs another's handlers.
+lsp/diagnostics.py and lsp/workspace.py, none of which then needs another's handlers.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from lsprotocol import types
 
 from flowdrop_lsp.lsp.configuration import SECTION
 from flowdrop_lsp.lsp.diagnostics import enable_pull_diagnostics
-from flowdrop_lsp.lsp.node_types_sync import start_watching
 from flowdrop_lsp.lsp.settings_sync import pull_configuration, show_new_problems
 from flowdrop_lsp.lsp.workspace import start_indexing
 from flowdrop_lsp.lsp.workspace import start_watching as watch_sites
@@ -41,7 +40,6 @@ def register(server: FlowdropServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: FlowdropServer, params: types.InitializedParams) -> None:
-        start_watching(ls)
         watch_sites(ls)
         configured = asyncio.ensure_future(pull_configuration(ls))
         # The sites are read in the background once the settings are in (requests are served

@@ -7,12 +7,14 @@ analyses each dirty document once the loop is free, so a burst of edits costs on
 the newest text. Analysis is synchronous, so a publish always names exactly the version that
 was analysed.
 
-Site files (Drupal workflow configs and node types, core/ide/site_service.py) are published
-with their cross-file findings. An open one's buffer is given to its site when it is published,
-and the files that change makes stale (its callers…) are re-published by a second coalescing
-task, `schedule_site`: an open one from its buffer, a closed one from the site's text (its own
-findings kept, its cross-file ones fresh). Closed files are published only under the
-`workspace` diagnostics scope (lsp/workspace.py reads the sites in the background).
+Every file's findings come from the host (core/workspace/host.py), the same object the CLI
+asks: an open document is given to it as an `OpenFile` (its buffer, its engine's findings and
+site facts), and `host.findings(path)` merges its own findings with its site's cross-file ones.
+An open site file's buffer is given to its site when it is published, and the files that change
+makes stale (its callers, the users of a node type…) are re-published by a second coalescing
+task, `schedule_site`: an open one from its buffer, a closed one from the host's text. Closed
+files are published only under the `workspace` diagnostics scope (lsp/workspace.py reads the
+sites in the background, after the open documents have been answered).
 """
 
 from __future__ import annotations
@@ -34,19 +36,21 @@ from pygls.protocol.language_server import lsp_method
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.findings import Finding, through_edits
-from flowdrop_lsp.core.ide.site_service import SiteService
+from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.text.positions import LineIndex, Positions
+from flowdrop_lsp.core.workspace.host import Changes, Host
 from flowdrop_lsp.lsp.configuration import SCOPE_WORKSPACE, SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace
 from flowdrop_lsp.lsp.documents import (
     Document,
     DocumentStore,
+    file_path,
     mark_unsound_positions,
     site_path,
     uri_path,
 )
+from flowdrop_lsp.lsp.settings_sync import show_new_problems
 
 log = logging.getLogger("flowdrop_lsp")
 
@@ -58,10 +62,30 @@ BURST_MAX_WAIT = 0.100
 SITE_SLICE = 0.005
 # Line indexes of other files' texts kept for related locations.
 LOCATED_TEXTS = 64
-# An open site file larger than this is read into its site once the typing pauses for
-# SITE_REFRESH_IDLE seconds, not on every change (the largest real workflow is ~50 kB).
-SITE_SYNC_CHARS = 128 * 1024
+# A large open site file (the host's SITE_SYNC_CHARS) is read into its site once the typing
+# pauses for this long (seconds), not on every change.
 SITE_REFRESH_IDLE = 0.3
+
+
+_FILE_CHANGE_TYPES = frozenset(int(kind) for kind in types.FileChangeType)
+
+
+def _keep_valid_file_events(data: dict[str, Any]) -> None:
+    """Leave only the well-formed events of a `workspace/didChangeWatchedFiles` (in place)."""
+    if data.get("method") != types.WORKSPACE_DID_CHANGE_WATCHED_FILES:
+        return
+    params = data.get("params")
+    if not isinstance(params, dict) or not isinstance(params.get("changes"), list):
+        return
+    changes = params["changes"]
+    params["changes"] = [
+        change
+        for change in changes
+        if isinstance(change, dict)
+        and isinstance(change.get("uri"), str)
+        and type(change.get("type")) is int
+        and change["type"] in _FILE_CHANGE_TYPES
+    ]
 
 
 class FlowdropProtocol(LanguageServerProtocol):
@@ -81,6 +105,10 @@ class FlowdropProtocol(LanguageServerProtocol):
         self.__dict__["_buffers_only_workspace"] = workspace
 
     def structure_message(self, data: dict[str, Any]) -> Any:
+        # One malformed event in a batch of watched-file changes (a `type` no FileChangeType
+        # names, a uri that is no string) would make pygls drop the whole notification, and the
+        # valid events beside it with it: the malformed ones alone are left out.
+        _keep_valid_file_events(data)
         # A didChange position that is no uinteger is marked -1 (not refused, nor read as
         # another number) so that Document.apply refuses the change and the document waits for
         # its full text; the rest of the message is checked as strictly as ever.
@@ -111,8 +139,8 @@ class FlowdropServer(LanguageServer):
         super().__init__("flowdrop-lsp", __version__, protocol_cls=FlowdropProtocol)
         self.documents = DocumentStore()
         self.settings = SettingsManager()
-        # The sites of the workspace (cross-file facts, findings and navigation).
-        self.sites = SiteService()
+        # Every file's findings, open or closed, with its site's (the CLI asks the same host).
+        self.host = Host(self.settings.resolver, self._settings_of_path)
         # Closed site files whose diagnostics were pushed (so they can be cleared), by path.
         self.site_published: set[str] = set()
         self._site_dirty: dict[str, None] = {}
@@ -180,6 +208,9 @@ class FlowdropServer(LanguageServer):
     def settings_for(self, document: Document) -> Settings:
         return self.settings.for_uri(document.uri)
 
+    def _settings_of_path(self, path: Path) -> Settings:
+        return self.settings.for_uri(path.as_uri())
+
     def workspace_folder_of(self, uri: str) -> PurePosixPath | None:
         """The deepest workspace folder holding `uri` (globs without a settings file of their
         own are relative to it), else the workspace root."""
@@ -212,43 +243,52 @@ class FlowdropServer(LanguageServer):
         return self._diagnostics(document) if self._wanted(document) else []
 
     def _findings(self, document: Document) -> tuple[Finding, ...]:
-        """The buffer's own findings (a workflow's) and, for a site file, its cross-file
-        findings judged on this very buffer (given to its site first). A document outside a
-        site costs a name check."""
-        own = document.findings() if self.is_flowdrop(document) else ()
-        path = site_path(document.uri)
-        if path is None:
-            return own
-        self._give_buffer_to_site(path, document)
-        cross = self.sites.cross_file_findings(path, document.settings)
-        if cross and document.site_edits:
-            # The site holds an older text of this buffer (a large one is read again once the
-            # typing pauses): its findings are carried through the edits made since.
-            edits = document.site_edits
-            carried = (through_edits(finding, edits) for finding in cross)
-            cross = tuple(finding for finding in carried if finding is not None)
-        return tuple(sorted((*own, *cross), key=Finding.sort_key)) if cross else own
+        """The document's findings, as the host answers them: its own (a workflow's) and, for a
+        site file, its cross-file findings judged on this very buffer (given to its site
+        first). A document outside a site costs a name check."""
+        path = file_path(document.uri)
+        if path is None:  # an unsaved buffer: no file, no site
+            return document.findings() if self.is_flowdrop(document) else ()
+        if site_path(document.uri) is not None:
+            self._give_buffer_to_site(path, document)
+        return self.host.findings(path)
 
     def _give_buffer_to_site(self, path: Path, document: Document, now: bool = False) -> None:
         """Let the site read the buffer's text: at once when it is small (a real workflow: a
         few milliseconds), else once the typing pauses (SITE_REFRESH_IDLE), so a large buffer
-        costs no site read per keystroke."""
-        edits = document.site_edits
-        if edits == [] and self.sites.has_buffer(path):
-            return  # the site holds this very text
-        if not self.sites.knows(path.parent) and self.read_site_later is not None:
-            # Its site is not read yet: in the background (a folder may hold a thousand
-            # workflows); once read, its open documents are published again.
-            self.read_site_later(path.parent)
+        costs no site read per keystroke. A site not read yet is read in the background (a
+        folder may hold a thousand workflows); the buffer is answered first."""
+        changes = self.host.sync_buffer(path, now=now)
+        if changes.needs_site is not None:
+            if self.read_site_later is not None:
+                self.read_site_later(changes.needs_site)
             return
-        large = len(document.text) > SITE_SYNC_CHARS
-        if not now and large and edits is not None and self.sites.has_buffer(path):
+        if changes.deferred:
             self._refresh_site_later(document.uri)
             return
-        stale = self.sites.set_buffer(path, document.text)
-        document.site_edits = []
-        stale.discard(str(path))
-        self.schedule_site(stale)
+        changes.stale.discard(self.host.key(path))
+        self.apply_changes(changes)
+
+    def apply_changes(self, changes: Changes) -> None:
+        """Re-publish what a change made stale. When settings changed (a node type, a project
+        settings file), an open document is judged under its new settings at its next publish
+        (`publish`): re-published now when it is stale, or outside the sites that changed."""
+        if changes.settings_changed:
+            show_new_problems(self)  # an invalid definition is shown once
+            for document in self.documents.all():
+                if self.settings_for(document) is document.settings:
+                    continue
+                # A file of a site is re-published when the site says it is stale (a user of
+                # the node type); any other (a JSON workflow beside the definitions, one whose
+                # `node-types` setting names them) has no site to say so.
+                path = file_path(document.uri)
+                if (
+                    path is None
+                    or not self.host.in_site(path)
+                    or self.host.key(path) in changes.stale
+                ):
+                    self.schedule(document.uri)
+        self.schedule_site(changes.stale)
 
     def _refresh_site_later(self, uri: str) -> None:
         pending = self._site_refresh.pop(uri, None)
@@ -264,7 +304,7 @@ class FlowdropServer(LanguageServer):
     def _refresh_site_now(self, uri: str) -> None:
         self._site_refresh.pop(uri, None)
         document = self.documents.get(uri)
-        path = site_path(uri)
+        path = file_path(uri) if site_path(uri) is not None else None
         if document is None or path is None or document.out_of_sync:
             return
         try:
@@ -295,7 +335,7 @@ class FlowdropServer(LanguageServer):
     def locate(self, path: str) -> tuple[str, Positions] | None:
         """Another site file, for a related location: its URI (the open document's when it is
         open) and the positions of the text the site read (which the spans are offsets into)."""
-        text = self.sites.text(path)
+        text = self.host.text(path)
         if text is None:
             return None
         document = self.documents.at_path(path)
@@ -312,6 +352,9 @@ class FlowdropServer(LanguageServer):
         tests see each version answered); clear once when a document stops being one."""
         if document.out_of_sync:  # nothing to say until the client's full text arrives
             return
+        settings = self.settings_for(document)
+        if settings is not document.settings:  # a node type or a settings file changed
+            document.reconfigure(settings)
         wanted = self._wanted(document)
         if wanted or document.published:
             self.diagnostics_changed.set()
@@ -328,12 +371,12 @@ class FlowdropServer(LanguageServer):
     def closed_diagnostics(self, path: str) -> list[types.Diagnostic] | None:
         """A closed site file's diagnostics (its own findings and its cross-file ones, under
         the settings an open buffer of it would have), None when no site holds it."""
-        text = self.sites.text(path)
+        text = self.host.text(path)
         if text is None:
             return None
         uri = Path(path).as_uri()
         settings = self.settings.for_uri(uri)
-        findings = self.sites.closed_findings(Path(path), settings)
+        findings = self.host.findings(Path(path))
         lines = LineIndex(text)
         encoding, related = self.encoding, self.supports_related_information
         return [
@@ -362,7 +405,7 @@ class FlowdropServer(LanguageServer):
         document = self.documents.at_path(path)
         if document is not None:
             self.schedule(document.uri)
-        elif not self.sites.is_loading(Path(path)):  # its site's end of reading publishes it
+        elif not self.host.is_loading(Path(path)):  # its site's end of reading publishes it
             self.publish_closed(path)
 
     def schedule_site(self, paths: Iterable[str]) -> None:
@@ -423,12 +466,14 @@ class FlowdropServer(LanguageServer):
     def republish_all(self) -> None:
         """After a settings change: re-read every open document under its settings, publish."""
         self.settings.invalidate()
+        show_new_problems(self)
         for document in self.documents.all():
             document.reconfigure(self.settings_for(document))
             self.schedule(document.uri)
         # Closed site files too: their settings (node types, scope) may have changed. Each keeps
         # its own findings while its settings stay equal.
-        self.schedule_site([*self.sites.site_files(), *self.site_published])
+        self.host.forget_own_findings()
+        self.schedule_site([*self.host.site_files(), *self.site_published])
         if self.read_workspace_later is not None:  # the scope may have become `workspace`
             self.read_workspace_later()
         # Inlay hints and code lenses are pulled by the client after edits, not after a settings

@@ -146,8 +146,8 @@ def _sites(ls: FlowdropServer, documents: list[Document]) -> list[SiteNavigation
     for document in documents:
         path = site_path(document.uri)
         if path is not None:
-            ls.sites.index_for(path)
-    return [SiteNavigation(index) for index in ls.sites.indexes()]
+            ls.host.index_for(path)
+    return [SiteNavigation(index) for index in ls.host.indexes()]
 
 
 def register(server: FlowdropServer) -> None:

@@ -3,14 +3,18 @@ work-done progress; watching their files on disk; answering `workspace/diagnosti
 
 Reading runs on the asyncio loop in slices (SITE_SLICE): between two slices the requests and
 keystrokes that arrived are served, so the editor stays responsive while a large site is read.
-First every file of every site is read (its facts; `SiteService.load`), then every file is
+First every file of every site is read (its facts; `Host.load`), then every file is
 published (its own findings and its cross-file ones): a site's cross-file findings need the
 whole site. An open buffer wins over the disk throughout (its site holds the buffer).
 
-Watching: where the client can register it dynamically, `workspace/didChangeWatchedFiles` for
-the workflows, the node types and every `*.yml` (a workflow's dependencies name config files).
-A change, creation or deletion re-reads that file (unless it is open) and re-publishes the files
-depending on it; a deleted file's diagnostics are cleared.
+Watching: where the client can register it dynamically, one `workspace/didChangeWatchedFiles`
+for every config file (`*.yml`: the workflows, the node types, and any config a workflow's
+dependencies name) and the project settings files. The host (core/workspace/host.py) re-reads a
+changed file (unless it is open) and answers the files depending on it, which are re-published;
+a deleted file's diagnostics are cleared; a settings file re-judges everything. An event's path
+is taken however it is spelled (`..`, a linked folder): the host knows a site by its folder's
+real path. A site file in a folder no site was read from is read (in the background) only
+inside a workspace folder.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 import uuid
 from collections.abc import Awaitable, Sequence
@@ -26,8 +31,13 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.ide.site_service import find_site_folders
-from flowdrop_lsp.lsp import node_types_sync
+from flowdrop_lsp.core.workspace.host import (
+    WATCH_GLOBS,
+    Changes,
+    find_site_folders,
+    is_project_settings_file,
+    is_site_file,
+)
 from flowdrop_lsp.lsp.documents import uri_path
 
 if TYPE_CHECKING:
@@ -39,12 +49,6 @@ SITE_SLICE = 0.005  # seconds of reading between two turns of the loop
 PROGRESS_EVERY = 0.1  # seconds between two progress reports
 PROGRESS_TIMEOUT = 5.0  # a client that does not answer window/workDoneProgress/create
 WATCH_ID = "flowdrop.site.watch"
-WATCH_GLOBS = (
-    "**/flowdrop_workflow.flowdrop_workflow.*.{yml,yaml}",
-    "**/flowdrop_node_type.flowdrop_node_type.*.{yml,yaml}",
-    "**/*.{yml,yaml}",
-)
-CONFIG_SUFFIXES = (".yml", ".yaml")
 
 
 def workspace_folders(ls: FlowdropServer) -> list[Path]:
@@ -130,14 +134,14 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
     progress = Progress(ls)
     await progress.begin("FlowDrop: reading the sites")
     try:
-        roots = [root for root in roots if not ls.sites.knows(root)]
-        files = [path for root in roots for path in ls.sites.open_site(root)]
+        roots = [root for root in roots if not ls.host.knows(root)]
+        files = [path for root in roots for path in ls.host.open_site(root)]
         total = len(files)
         steps = max(1, 2 * total)
         began = time.monotonic()
         for done, path in enumerate(files, 1):
             try:
-                ls.sites.load(path, ls.settings.for_uri(path.as_uri()))
+                ls.host.load(path)
             except Exception as error:  # noqa: BLE001 - one unreadable file, not the site
                 ls.log_error(f"reading {path}", error)
             if time.monotonic() - began > SITE_SLICE:
@@ -145,11 +149,11 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
                 await asyncio.sleep(0)
                 began = time.monotonic()
         for root in roots:
-            ls.sites.finish(root)
+            ls.host.finish(root)
         # Open documents of these sites: their cross-file findings can be told now.
         for document in ls.documents.all():
             ls.schedule(document.uri)
-        site_files = [path for root in roots for path in ls.sites.files_of(root)]
+        site_files = [path for root in roots for path in ls.host.files_of(root)]
         for done, name in enumerate(site_files, 1):
             try:
                 ls.publish_site_file(name)
@@ -189,8 +193,13 @@ async def indexed(ls: FlowdropServer) -> None:
 
 
 # ----- watching the disk ----------------------------------------------------------------------------
+def supports_watching(ls: FlowdropServer) -> bool:
+    return bool(ls._capability("workspace", "did_change_watched_files", "dynamic_registration"))
+
+
 def start_watching(ls: FlowdropServer) -> None:
-    if node_types_sync.supports_watching(ls):
+    """After `initialized`: ask the client to watch the sites' files, where it can."""
+    if supports_watching(ls):
         asyncio.ensure_future(_register_watch(ls))
 
 
@@ -214,31 +223,60 @@ async def _register_watch(ls: FlowdropServer) -> None:
 
 
 def _watched_path(change: object) -> tuple[Path, bool] | None:
-    """A watched-file event's file (a config file on disk) and whether it was deleted; None
-    for anything else (another scheme, another kind of file, a malformed event)."""
+    """A watched-file event's file (its path made absolute: `..` resolved) and whether it was
+    deleted; None for another scheme or a malformed event."""
     uri = getattr(change, "uri", None)
     if not isinstance(uri, str) or not uri.startswith("file:"):
         return None
     path = uri_path(uri)
-    if path is None or not path.name.endswith(CONFIG_SUFFIXES):
+    if path is None:
         return None
-    return Path(path), getattr(change, "type", None) == types.FileChangeType.Deleted
+    return Path(os.path.abspath(path)), getattr(
+        change, "type", None
+    ) == types.FileChangeType.Deleted
 
 
-def files_changed(ls: FlowdropServer, changes: Sequence[types.FileEvent]) -> None:
-    """Files changed on disk: each re-read into its site (an open buffer wins), the files
-    depending on them re-published, a deleted file's diagnostics cleared."""
-    stale: set[str] = set()
-    for change in changes:
+def _in_workspace(ls: FlowdropServer, path: Path) -> bool:
+    real = Path(os.path.realpath(path))
+    for folder in workspace_folders(ls):
+        for spelled in {folder, Path(os.path.realpath(folder))}:
+            if path.is_relative_to(spelled) or real.is_relative_to(spelled):
+                return True
+    return False
+
+
+def files_changed(ls: FlowdropServer, events: Sequence[types.FileEvent]) -> None:
+    """Files changed on disk: each re-read by the host (an open buffer wins), the files
+    depending on them re-published, a deleted file's diagnostics cleared; a project settings
+    file re-judges every file."""
+    changes = Changes()
+    settings_file = False
+    new_sites: set[Path] = set()
+    for event in events:
         try:
-            watched = _watched_path(change)
+            watched = _watched_path(event)
             if watched is None:
                 continue
             path, deleted = watched
-            stale |= ls.sites.disk_changed(path, deleted=deleted)
+            settings_file = settings_file or is_project_settings_file(path)
+            found = ls.host.disk_changed(path, deleted=deleted)
+            changes.stale |= found.stale
+            changes.settings_changed = changes.settings_changed or found.settings_changed
+            if (
+                not deleted
+                and is_site_file(path)
+                and not ls.host.knows(path.parent)
+                and _in_workspace(ls, path)
+            ):
+                new_sites.add(path.parent)
         except Exception as error:  # noqa: BLE001 - one bad event, not the others
-            ls.log_error(f"a watched-file change ({change!r})", error)
-    ls.schedule_site(sorted(stale))
+            ls.log_error(f"a watched-file change ({event!r})", error)
+    if settings_file:
+        ls.republish_all()
+    else:
+        ls.apply_changes(changes)
+    if new_sites and ls.workspace_scope:
+        asyncio.ensure_future(read_sites(ls, sorted(new_sites)))
 
 
 # ----- pull diagnostics for the whole workspace ------------------------------------------------
@@ -256,7 +294,7 @@ async def workspace_diagnostics(
             ls.diagnostics_changed.clear()
             await ls.diagnostics_changed.wait()
         began = time.monotonic()
-        for path in ls.sites.site_files():
+        for path in ls.host.site_files():
             document = ls.documents.at_path(path)
             if document is not None:
                 items.append(
@@ -302,5 +340,4 @@ def register(server: FlowdropServer) -> None:
     def did_change_watched_files(
         ls: FlowdropServer, params: types.DidChangeWatchedFilesParams
     ) -> None:
-        node_types_sync.files_changed(ls, params.changes)
         files_changed(ls, params.changes)

@@ -12,9 +12,9 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from flowdrop_lsp.core.config.node_types import NodeTypeLocator
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.ide.service import WorkflowService
+from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from tests.support.builders import node, tool_edge, workflow
 from tests.support.insight import (

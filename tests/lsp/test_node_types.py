@@ -12,7 +12,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from flowdrop_lsp.lsp.node_types_sync import REGISTRATION_ID
+from flowdrop_lsp.core.config.site_files import WATCH_GLOBS
+from flowdrop_lsp.lsp.workspace import WATCH_ID
 from tests.support.builders import node, tool_edge, workflow
 from tests.support.lsp import WAIT, Session, server_command, start_session
 
@@ -50,11 +51,10 @@ async def watcher(lsp_client: LanguageClient):
 
 
 async def _registered(session: Session) -> types.Registration:
-    """The node-type watch (the server also registers a watch of the site's files, in either
-    order)."""
+    """The one watch of the site's files (node types among them)."""
 
     def node_types() -> types.Registration | None:
-        return next((r for r in session.registrations if r.id == REGISTRATION_ID), None)
+        return next((r for r in session.registrations if r.id == WATCH_ID), None)
 
     async def until() -> types.Registration:
         while (found := node_types()) is None:
@@ -81,9 +81,8 @@ async def test_a_changed_definition_on_disk_republishes(
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     options = registration.register_options
     assert isinstance(options, dict)  # the client sees it as JSON
-    assert options["watchers"] == [
-        {"globPattern": "**/flowdrop_node_type.flowdrop_node_type.*.{yml,yaml}"}
-    ]
+    assert options["watchers"] == [{"globPattern": glob} for glob in WATCH_GLOBS]
+    assert "**/*.{yml,yaml}" in WATCH_GLOBS  # the definitions among every config file
 
     session.open(uri, WORKFLOW)
     first = await session.publishes.wait_for(uri, 1)

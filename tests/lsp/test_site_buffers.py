@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from flowdrop_lsp.lsp.server import SITE_SYNC_CHARS
+from flowdrop_lsp.core.workspace.host import SITE_SYNC_CHARS
 from tests.support.lsp import Session, position
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "atelier-cms" / "config" / "sync"

@@ -86,20 +86,25 @@ def fake_site_rule(context: SiteContext) -> Iterator[Finding]:
             if node.type_id is None:
                 continue
             defined = site.node_type(node.type_id.value)
-            if defined is None or defined.facts.id is None:
+            if defined is None:
                 continue
             yield Finding(
                 FAKE_CODE,
                 Severity.HINT,
                 f"fake: node {node.display} uses type {node.type_id.value}",
                 node.type_id.span,
-                related=(RelatedLocation(defined.facts.id.span, "defined here", defined.path),),
+                related=(
+                    RelatedLocation(
+                        defined.definition.located_id.span, "defined here", defined.path
+                    ),
+                ),
             )
     node_type = context.node_type
-    if node_type is not None and node_type.id is not None:
-        users = getattr(site, "users_of", lambda _type: [])(node_type.id.value)
+    if node_type is not None:
+        users = getattr(site, "users_of", lambda _type: [])(node_type.id)
         if not users:
-            yield Finding(FAKE_CODE, Severity.ERROR, "fake: no workflow uses it", node_type.id.span)
+            where = node_type.located_id.span
+            yield Finding(FAKE_CODE, Severity.ERROR, "fake: no workflow uses it", where)
 
 
 def use_fake_site_rule(monkeypatch: pytest.MonkeyPatch) -> None:

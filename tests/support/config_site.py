@@ -10,8 +10,8 @@ from functools import cache
 import yaml
 
 from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.findings import Finding
 from tests.support.builders import CORPUS_CONFIG
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import yaml
 
 from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.config.node_types import NodeTypeLocator
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
 from tests.support.builders import CORPUS_CONFIG
 from tests.support.engine import comparable
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from flowdrop_lsp.core.config.node_types import is_definition_file
-from flowdrop_lsp.core.domain.site_facts import NodeTypeFacts, WorkflowFacts
+from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
+from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.workspace.site import SiteIndex, read_facts, syntax_of_path
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles
+from flowdrop_lsp.core.workspace.site import SiteIndex, read_facts
 from tests.support.builders import CORPUS_CONFIG
 
 WORKFLOW = "flowdrop_workflow.flowdrop_workflow.{}.yml"
@@ -43,7 +44,8 @@ def plant(folder: Path, name: str, old: str, new: str, count: int = 1) -> str:
 # The facts of a file's text, read once per test run: a copy of the site is mostly the same
 # files, and reading the real site's YAML is what a test would spend its time on. (The facts'
 # spans are offsets into the text, so equal texts give equal facts.)
-_FACTS: dict[tuple[str, str], WorkflowFacts | NodeTypeFacts | None] = {}
+_FACTS: dict[tuple[str, str], WorkflowFacts | NodeTypeDefinition | None] = {}
+_DEFINITIONS = NodeTypeFiles()
 
 
 def loaded(folder: Path) -> SiteIndex:
@@ -53,7 +55,7 @@ def loaded(folder: Path) -> SiteIndex:
         text = path.read_text(encoding="utf-8")
         key = (path.name, text)
         if key not in _FACTS:
-            _FACTS[key] = read_facts(text, syntax_of_path(path), is_definition_file(path))
+            _FACTS[key] = read_facts(path, text, _DEFINITIONS)
         index.update(path, text, _FACTS[key])
     return index
 

@@ -32,7 +32,7 @@ from flowdrop_lsp.core.config.globs import glob_index
 from flowdrop_lsp.core.findings import Severity
 
 if TYPE_CHECKING:  # the registry module imports this one
-    from flowdrop_lsp.core.config.node_types import NodeTypeCatalog, NodeTypeRegistry
+    from flowdrop_lsp.core.domain.node_types import NodeTypeCatalog, NodeTypeRegistry
 
 try:  # Python 3.11+
     import tomllib

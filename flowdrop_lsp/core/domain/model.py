@@ -223,6 +223,7 @@ class EdgeSpans:
     target_handle_span: Span | None
     declared_type_span: Span | None
     source_handle_span: Span | None = None
+    id_span: Span | None = None  # the id token, when it is a string
 
 
 NO_EDGE_SPANS = EdgeSpans(None, None, None, None)
@@ -501,6 +502,7 @@ def read_edge(
                 source_handle_span=_span(source_handle)
                 if isinstance(source_handle, JString)
                 else None,
+                id_span=_span(obj.get("id")) if isinstance(obj.get("id"), JString) else None,
             )
         ),
     )

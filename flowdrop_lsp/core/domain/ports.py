@@ -14,8 +14,11 @@ its inputs, `outputs` its outputs): the runtime also wires
   the type's default when the node has none, DYN-7).
 
 `config.ports` is no source of ports: it holds exposure overrides of declared ports (R7.c,
-EXPO-2), which `exposure` reads. Everything here is plain reading of plain values: a node's
-`config` as its plain value and its type's definition.
+EXPO-2), which `exposure` reads. Everything here is plain reading of plain values: what a node's
+`config` says of its ports (`OwnPorts`, read by `own_ports` from the plain value) and its type's
+definition. It is the only module that knows handles, a node's ports and their exposure: the
+launch checks on one document ask it with the engine's `Node`, the cross-file rules with the
+`OwnPorts` the site facts keep (core/domain/site_facts.py), and both get the same answers.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from flowdrop_lsp.core.config.node_types import NodeTypeCatalog, NodeTypeDefinition
 from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.domain.node_types import NodeTypeCatalog, NodeTypeDefinition
 
 
 class Direction(str, Enum):
@@ -135,10 +138,6 @@ def resolved_ends(
             yield end, node, definition
 
 
-def _config(node: Node) -> dict[str, Any]:
-    return node.config if isinstance(node.config, dict) else {}
-
-
 def _names(items: Any) -> tuple[str, ...]:
     """The string `name`s of a list of definitions (a gateway's branches, dynamic ports)."""
     if not isinstance(items, list):
@@ -147,14 +146,74 @@ def _names(items: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for name in found if isinstance(name, str) and name))
 
 
-def _own_or_default(node: Node, definition: NodeTypeDefinition, parameter: str) -> Any:
-    """The node's own value of a parameter its type declares, else the type's default (a node
+@dataclass(frozen=True, slots=True)
+class OwnPorts:
+    """What a node's own `config` says about its ports: the names of its branches and of its
+    dynamic ports (None: the node does not set that parameter, its type's default applies), and
+    its exposure overrides — for each (direction, port) the first `config.ports` entry carrying
+    an `exposed` key: its index and whether it shows the port (anything but an exact false)."""
+
+    branches: tuple[str, ...] | None = None
+    dynamic_inputs: tuple[str, ...] | None = None
+    dynamic_outputs: tuple[str, ...] | None = None
+    overrides: tuple[tuple[str, str, int, bool], ...] = ()
+
+    def override(self, direction: Direction, port: str) -> tuple[int, bool] | None:
+        for side, name, index, shown in self.overrides:
+            if side == direction.value and name == port:
+                return index, shown
+        return None
+
+
+NO_OWN_PORTS = OwnPorts()
+
+
+def own_ports(config: Any) -> OwnPorts:
+    """What a plain `data.config` value says about the node's ports (see `OwnPorts`)."""
+    if not isinstance(config, dict):
+        return NO_OWN_PORTS
+    inputs = DYNAMIC_PARAMETERS[Direction.INPUT]
+    outputs = DYNAMIC_PARAMETERS[Direction.OUTPUT]
+    overrides: dict[tuple[str, str], tuple[int, bool]] = {}
+    entries_by_side = config.get(OVERRIDES_KEY)
+    for direction in Direction:
+        entries = (
+            entries_by_side.get(direction.plural) if isinstance(entries_by_side, dict) else None
+        )
+        # An empty PHP array is dumped as `{  }`: a mapping here means no entries.
+        for index, entry in enumerate(entries if isinstance(entries, list) else ()):
+            port = entry.get("id") if isinstance(entry, dict) else None
+            if isinstance(port, str) and "exposed" in entry:
+                # The first entry for a port decides (EXPO-3: scoped by direction).
+                overrides.setdefault(
+                    (direction.value, port), (index, entry["exposed"] is not False)
+                )
+    if not overrides and not any(key in config for key in (BRANCHES_PARAMETER, inputs, outputs)):
+        return NO_OWN_PORTS
+    return OwnPorts(
+        _names(config.get(BRANCHES_PARAMETER)) if BRANCHES_PARAMETER in config else None,
+        _names(config.get(inputs)) if inputs in config else None,
+        _names(config.get(outputs)) if outputs in config else None,
+        tuple((side, port, index, shown) for (side, port), (index, shown) in overrides.items()),
+    )
+
+
+Holder = Node | OwnPorts  # a node of a document, or what the site facts keep of one
+
+
+def _own(node: Holder) -> OwnPorts:
+    return node if isinstance(node, OwnPorts) else own_ports(node.config)
+
+
+def _own_or_default(
+    own: tuple[str, ...] | None, definition: NodeTypeDefinition, parameter: str
+) -> tuple[str, ...]:
+    """The node's own names for a parameter its type declares, else the type's default (a node
     that never set it has the default: DYN-7 for dynamic ports, the editor for branches)."""
-    config = _config(node)
-    if parameter in config:
-        return config[parameter]
+    if own is not None:
+        return own
     spec = definition.parameter(parameter)
-    return spec.default if spec is not None and spec.has_default else None
+    return _names(spec.default) if spec is not None and spec.has_default else ()
 
 
 def declared_ports(definition: NodeTypeDefinition, direction: Direction) -> tuple[str, ...]:
@@ -173,25 +232,27 @@ def wireable_declared_ports(
     return tuple(spec.name for spec in definition.parameters if spec.connectable is True)
 
 
-def branch_ports(node: Node, definition: NodeTypeDefinition) -> tuple[str, ...]:
+def branch_ports(node: Holder, definition: NodeTypeDefinition) -> tuple[str, ...]:
     """A gateway's branch outputs: on a type that declares a `branches` parameter only."""
     if definition.parameter(BRANCHES_PARAMETER) is None:
         return ()
-    return _names(_own_or_default(node, definition, BRANCHES_PARAMETER))
+    return _own_or_default(_own(node).branches, definition, BRANCHES_PARAMETER)
 
 
 def dynamic_ports(
-    node: Node, definition: NodeTypeDefinition, direction: Direction
+    node: Holder, definition: NodeTypeDefinition, direction: Direction
 ) -> tuple[str, ...]:
     """The node's own dynamic ports on one side, on a type that opts in to them (DYN-1)."""
     parameter = DYNAMIC_PARAMETERS[direction]
     if definition.parameter(parameter) is None:
         return ()
-    return _names(_own_or_default(node, definition, parameter))
+    own = _own(node)
+    names = own.dynamic_inputs if direction is Direction.INPUT else own.dynamic_outputs
+    return _own_or_default(names, definition, parameter)
 
 
 def classify_port(
-    node: Node, definition: NodeTypeDefinition, direction: Direction, port: str
+    node: Holder, definition: NodeTypeDefinition, direction: Direction, port: str
 ) -> PortKind:
     """Why `node` has `port` on that side, or UNKNOWN. A declared port wins over a dynamic
     one of the same name (DYN-5), and names are compared exactly, case included (EDGE-1)."""
@@ -206,7 +267,17 @@ def classify_port(
     return PortKind.UNKNOWN
 
 
-def data_ports(node: Node, definition: NodeTypeDefinition, direction: Direction) -> tuple[str, ...]:
+def ports_of(node: Holder, definition: NodeTypeDefinition, direction: Direction) -> set[str]:
+    """Every port `node` has on one side: declared, reserved, branches (outputs), dynamic."""
+    found = set(declared_ports(definition, direction)) | set(RESERVED_PORTS[direction])
+    if direction is Direction.OUTPUT:
+        found |= set(branch_ports(node, definition))
+    return found | set(dynamic_ports(node, definition, direction))
+
+
+def data_ports(
+    node: Holder, definition: NodeTypeDefinition, direction: Direction
+) -> tuple[str, ...]:
     """The ports data flows on, on one side, in the order a reader meets them: the wireable
     declared ones, then the branches, then the dynamic ones (the reserved ones left out)."""
     branches = branch_ports(node, definition) if direction is Direction.OUTPUT else ()
@@ -242,19 +313,6 @@ class Exposure:
     override_path: tuple[str | int, ...] | None = None
 
 
-def _override(node: Node, direction: Direction, port: str) -> tuple[int, Any] | None:
-    """The index and `exposed` value of the instance's entry for `port` in
-    `config.ports.{inputs|outputs}` (EXPO-3: scoped by direction), or None when no entry for it
-    carries an `exposed` key."""
-    overrides = _config(node).get(OVERRIDES_KEY)
-    entries = overrides.get(direction.plural) if isinstance(overrides, dict) else None
-    # An empty PHP array is dumped as `{  }`: a mapping here means no entries.
-    for index, entry in enumerate(entries if isinstance(entries, list) else ()):
-        if isinstance(entry, dict) and entry.get("id") == port and "exposed" in entry:
-            return index, entry["exposed"]
-    return None
-
-
 def _type_default(definition: NodeTypeDefinition, direction: Direction, port: str) -> bool | None:
     """What the node type says of a declared port's default exposure, None when it says
     nothing. An output's `exposed_by_default` wins over its older `exposed` flag."""
@@ -268,17 +326,17 @@ def _type_default(definition: NodeTypeDefinition, direction: Direction, port: st
 
 
 def exposure(
-    node: Node, definition: NodeTypeDefinition, direction: Direction, port: str
+    node: Holder, definition: NodeTypeDefinition, direction: Direction, port: str
 ) -> Exposure:
     """A declared port's effective exposure on `node` (R7.c, EXPO-2): the instance's override
     where it sets one, else the type's default, else exposed (CFG-2). Only an exact `false`
     hides: any other override value leaves the port exposed (the fail-open polarity of CFG-2
     and EXPO-5)."""
-    override = _override(node, direction, port)
+    override = _own(node).override(direction, port)
     if override is not None:
-        index, value = override
+        index, shown = override
         path = ("data", "config", OVERRIDES_KEY, direction.plural, index, "exposed")
-        return Exposure(value is not False, ExposureSource.OVERRIDE, path)
+        return Exposure(shown, ExposureSource.OVERRIDE, path)
     stated = _type_default(definition, direction, port)
     if stated is not None:
         return Exposure(stated, ExposureSource.TYPE)

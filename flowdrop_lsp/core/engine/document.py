@@ -28,14 +28,22 @@ reading them, core.engine.element_reading; the incremental re-read, core.engine.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node, looks_like_workflow
-from flowdrop_lsp.core.domain.site_facts import WorkflowFacts, workflow_facts
+from flowdrop_lsp.core.domain.site_facts import (
+    SiteEdge,
+    SiteNode,
+    WorkflowFacts,
+    site_edge,
+    site_node,
+    workflow_header,
+)
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -45,8 +53,19 @@ from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.schema import document_is_valid, path_text, root_problems
 from flowdrop_lsp.core.syntax.shape import shaped_verdict
-from flowdrop_lsp.core.syntax.tree import JArray, JObject, ScannedArray, SyntaxProblem, to_python
+from flowdrop_lsp.core.syntax.tree import (
+    JArray,
+    JObject,
+    JsonValue,
+    ScannedArray,
+    SyntaxProblem,
+    to_python,
+)
 from flowdrop_lsp.core.text.positions import EditableText, Span
+
+# The open documents whose analysis is frozen (`freeze_after_read`): the permanent generation is
+# handed back to the collector only when none is left (`WorkflowDocument.close`).
+_FROZEN_OWNERS: weakref.WeakSet[WorkflowDocument] = weakref.WeakSet()
 
 
 def resolve_finding(finding: Finding) -> Finding:
@@ -86,10 +105,13 @@ class WorkflowDocument(IncrementalEdits):
         site_facts: bool = False,
     ) -> None:
         self.settings = settings or Settings()
-        # Opt-in (the CLI, checking a site): the file's site facts (core/domain/site_facts.py)
-        # from the root of each whole read, so that the file is parsed once for both.
+        # The file's site facts (core/domain/site_facts.py): its top level read at each whole
+        # read, its nodes' and edges' from their models (kept per model: an edit re-derives
+        # the facts of what it re-read only). `site_facts=True` (the CLI, checking a site)
+        # only says they will be asked for.
         self.want_site_facts = site_facts
-        self.site_facts: WorkflowFacts | None = None
+        self._site_header: WorkflowFacts | None = None
+        self._site_elements: dict[int, tuple[Node | Edge, SiteNode | SiteEdge]] = {}
         # See `_load`: only for an owner that calls `close()` when it drops the document.
         self.freeze_after_read = freeze_after_read
         # The only part that knows the format (core.syntax.reader): "json" (JSONC with
@@ -119,7 +141,8 @@ class WorkflowDocument(IncrementalEdits):
         passing is handed back to the collector (gc.unfreeze, a constant-time list splice) at
         the next re-read or close."""
         if self.freeze_after_read:
-            gc.unfreeze()
+            gc.unfreeze()  # everything frozen so far is frozen again at the end of the read
+            _FROZEN_OWNERS.add(self)
         collecting = gc.isenabled()
         gc.disable()
         try:
@@ -145,8 +168,6 @@ class WorkflowDocument(IncrementalEdits):
         reading = self.reader.read(text)
         parsed = reading.parsed
         root = parsed.root
-        if self.want_site_facts:
-            self.site_facts = workflow_facts(root, text)
         # A whole, schema-valid document (the usual case) needs no per-element validation.
         self._all_valid = reading.fast and document_is_valid(to_python(root))
         self._stale = False
@@ -157,6 +178,7 @@ class WorkflowDocument(IncrementalEdits):
         )
         self.lists = {name: ElementList(name, self._source) for name in ARRAYS}
         self.array_spans: dict[str, list[int]] = {}
+        self.array_shift = {name: [0] for name in ARRAYS}
         self.context.arrays = self.array_spans  # shared: the rules see every edit's shift
         self.context.item_at = self._item_at
         self.root_findings: list[Finding] = []
@@ -194,13 +216,20 @@ class WorkflowDocument(IncrementalEdits):
                         SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)
                     )
                 )
+            self._site_header = workflow_header(root, text, self._top_level_span)
+            self._site_elements = {}
             add = self.graph.add
             for name in ARRAYS:  # all nodes before any edge: endpoints resolve as they are added
                 for element in self.lists[name].elements:
                     if element is not PLAIN:
                         add(element.model)
             self.context.refresh_all()
-        elif parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems):
+        else:
+            self._site_header = workflow_header(root, text)
+            self._site_elements = {}
+        if not self._is_workflow and (
+            parsed.root is not None or not any(p.kind == "syntax" for p in parsed.problems)
+        ):
             self.root_findings.append(not_workflow_finding(parsed.root, len(text)))
         self.root_findings.extend(syntax_findings(problems))
         # A syntax error inside the arrays stays local (JSON): `_apply` re-reads broken
@@ -221,6 +250,45 @@ class WorkflowDocument(IncrementalEdits):
         self._all_valid = False  # elements re-read by later edits are validated one by one
         self.buffer.release()
 
+    def _top_level_span(self, value: JsonValue) -> Span:
+        """The span of a top-level token (not inside `nodes` or `edges`): it moves with the
+        edits made inside the arrays before it (the only edits not re-read whole)."""
+        before = [
+            self.array_shift[name]
+            for name, (start, _end) in self.array_spans.items()
+            if start < value.start
+        ]
+        return Span(value.start, value.end, _TopLevelShift(before) if before else None)
+
+    def site_facts(self) -> WorkflowFacts | None:
+        """The file's site facts as its text is now (None when it is no object), spans absolute:
+        the top level as the last whole read read it, moved by the edits since; each node and
+        edge from its current model."""
+        self._fresh()
+        header = self._site_header
+        if header is None:
+            return None
+        nodes: list[SiteNode] = []
+        edges: list[SiteEdge] = []
+        kept = self._site_elements
+        fresh: dict[int, tuple[Node | Edge, SiteNode | SiteEdge]] = {}
+        for name, found in (("nodes", nodes), ("edges", edges)):
+            for element in self.lists[name].elements if name in self.lists else ():
+                model = element.model
+                if not isinstance(model, Node | Edge):
+                    continue
+                known = kept.get(id(model))
+                if known is not None and known[0] is model:
+                    facts = known[1]
+                elif isinstance(model, Node):
+                    facts = site_node(model, _locator(model))
+                else:
+                    facts = site_edge(model)
+                fresh[id(model)] = (model, facts)
+                found.append(facts)  # type: ignore[arg-type]
+        self._site_elements = fresh
+        return replace(header, nodes=tuple(nodes), edges=tuple(edges)).resolved()
+
     def close(self) -> None:
         """Free the analysis now, by reference counting: break the cycles it is made of (an
         element and its owner list, its model's callbacks, its anchored findings; the graph's
@@ -238,7 +306,14 @@ class WorkflowDocument(IncrementalEdits):
         self._findings = ()
         self._stale = False
         if self.freeze_after_read:
-            gc.unfreeze()
+            # gc.freeze is one permanent generation for the whole process: handing it back to
+            # the collector would unfreeze every other open document's analysis too (its next
+            # collections walking millions of objects again). Only the last frozen document
+            # closing hands it back; this one's analysis was released above, by reference
+            # counting, frozen or not.
+            _FROZEN_OWNERS.discard(self)
+            if not _FROZEN_OWNERS:
+                gc.unfreeze()
 
     def _item_at(self, array: str, index: int) -> Node | Edge | None:
         owner = self.lists.get(array)
@@ -338,6 +413,27 @@ class WorkflowDocument(IncrementalEdits):
     def is_workflow(self) -> bool:
         self._fresh()
         return self._is_workflow
+
+
+class _TopLevelShift:
+    """How far a top-level token has moved: the sum of the edits made inside the arrays that
+    start before it (each array's running total, kept by the incremental re-read)."""
+
+    __slots__ = ("_totals",)
+
+    def __init__(self, totals: list[list[int]]) -> None:
+        self._totals = totals
+
+    def offset(self) -> int:
+        return sum(total[0] for total in self._totals)
+
+
+def _locator(node: Node) -> Callable[[tuple[str | int, ...]], Span | None]:
+    def locate(path: tuple[str | int, ...]) -> Span | None:
+        located = node.editor.locate(path) if node.editor is not None else None
+        return located.value if located is not None else None
+
+    return locate
 
 
 def _spec_locator(element: Element, path: list[Any]) -> tuple[str | None, str | None]:

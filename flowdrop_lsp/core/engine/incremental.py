@@ -59,6 +59,7 @@ class IncrementalEdits(ElementReading):
     context: RuleContext
     lists: dict[str, ElementList]
     array_spans: dict[str, list[int]]
+    array_shift: dict[str, list[int]]
     root_findings: list[Finding]
     _stats: ChangeStats
 
@@ -215,6 +216,9 @@ class IncrementalEdits(ElementReading):
         """Move everything after an edit ending at `end` (old offsets) by `delta`."""
         if not delta:
             return
+        # Whatever follows this array's region moves by `delta` (the top level's keys after it:
+        # core.engine.document's `_TopLevelShift`).
+        self.array_shift[name][0] += delta
         self.lists[name].shift_from(first_in_array, delta)
         self.array_spans[name][1] += delta
         for other in ARRAYS:

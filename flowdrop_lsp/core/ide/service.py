@@ -10,7 +10,7 @@ send. One module per feature does the querying (hover.py, hints.py, lenses.py, o
 completion.py, navigation.py, insight.py); this one only holds the document and delegates, and
 re-exports the data types and the few settings-level helpers the editor layer needs — and the
 site navigation (site_navigation.py: definitions, references, hovers and symbols across a site's
-files, asked of the site index the server's SiteService gives).
+files, asked of the site index the server's host gives).
 """
 
 from __future__ import annotations
@@ -119,11 +119,10 @@ class WorkflowService:
             site_facts=site_facts,
         )
 
-    @property
     def site_facts(self) -> WorkflowFacts | None:
-        """The file's site facts as of its first read (`site_facts=True`), from the same syntax
-        tree the analysis read: a closed site file is parsed once."""
-        return self._document.site_facts
+        """The file's site facts as its text is now, from what the engine read (no second
+        parse): its top level at the last whole read, its nodes and edges from their models."""
+        return self._document.site_facts()
 
     # ----- the buffer -----------------------------------------------------------------------
     @property

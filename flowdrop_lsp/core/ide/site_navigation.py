@@ -26,9 +26,8 @@ from enum import Enum
 from pathlib import Path
 
 from flowdrop_lsp.core.domain.model import id_text, short_text
+from flowdrop_lsp.core.domain.node_types import Located, NodeTypeDefinition
 from flowdrop_lsp.core.domain.site_facts import (
-    Located,
-    NodeTypeFacts,
     PortBinding,
     SiteNode,
     SiteWorkflow,
@@ -123,11 +122,12 @@ def _workflow_target(index: SiteIndex, facts: WorkflowFacts, offset: int) -> Sit
     return None
 
 
-def _node_type_target(facts: NodeTypeFacts, offset: int) -> SiteTarget | None:
-    if facts.id is not None and _on(facts.id, offset):
-        return SiteTarget(TargetKind.TYPE_DECLARATION, facts.id.span, facts.id.value)
-    plugin = facts.executor_plugin
-    callee = facts.called_workflow
+def _node_type_target(definition: NodeTypeDefinition, offset: int) -> SiteTarget | None:
+    declared = definition.located_id
+    if definition.spans.id is not None and _on(declared, offset):
+        return SiteTarget(TargetKind.TYPE_DECLARATION, declared.span, declared.value)
+    plugin = definition.located_plugin
+    callee = definition.called_workflow
     if plugin is not None and callee is not None and _on(plugin, offset):
         return SiteTarget(TargetKind.PLUGIN, plugin.span, callee)
     return None
@@ -146,7 +146,7 @@ class SiteNavigation:
         facts = self.index.facts(path)
         if isinstance(facts, WorkflowFacts):
             return _workflow_target(self.index, facts, offset)
-        if isinstance(facts, NodeTypeFacts):
+        if isinstance(facts, NodeTypeDefinition):
             return _node_type_target(facts, offset)
         return None
 
@@ -165,9 +165,9 @@ class SiteNavigation:
 
     def _type_declaration(self, type_id: str) -> list[SiteLocation]:
         found = self.index.node_type(type_id)
-        if found is None or found.facts.id is None:
+        if found is None or found.definition.spans.id is None:
             return []
-        return [SiteLocation(found.path, found.facts.id.span)]
+        return [SiteLocation(found.path, found.definition.spans.id)]
 
     def _workflow_declaration(self, workflow_id: str) -> list[SiteLocation]:
         found = self.index.workflow(workflow_id)
@@ -208,9 +208,9 @@ class SiteNavigation:
             for path, node in self.index.callers_of(workflow_id)
         ]
         found += [
-            SiteLocation(path, facts.executor_plugin.span)
-            for path, facts in self.index.joined.calling_types(workflow_id)
-            if facts.executor_plugin is not None
+            SiteLocation(path, plugin.span)
+            for path, definition in self.index.joined.calling_types(workflow_id)
+            if (plugin := definition.located_plugin) is not None
         ]
         return found
 
@@ -302,11 +302,11 @@ class SiteNavigation:
             if facts.id is not None and matches_query(query, facts.id.value, facts.label):
                 name = facts.label or facts.id.value
                 yield SiteSymbol(name, SymbolKind.WORKFLOW, facts.id.value, path, facts.id.span)
-        node_types = self.index.node_type_files() if SymbolKind.NODE_TYPE in kinds else {}
-        for path, type_facts in sorted(node_types.items()):
-            type_id = type_facts.id
-            if type_id is not None and matches_query(query, type_id.value, type_facts.label):
-                name = type_facts.label or type_id.value
+        node_types = self.index.node_type_definitions() if SymbolKind.NODE_TYPE in kinds else {}
+        for path, definition in sorted(node_types.items()):
+            type_id = definition.located_id
+            if matches_query(query, type_id.value, definition.label):
+                name = definition.label or type_id.value
                 yield SiteSymbol(name, SymbolKind.NODE_TYPE, type_id.value, path, type_id.span)
         for path, facts in workflows if SymbolKind.NODE in kinds else ():
             if path in skip_nodes_of:

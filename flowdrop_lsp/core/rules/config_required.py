@@ -21,8 +21,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from flowdrop_lsp.core.config.node_types import NodeTypeDefinition, ParameterSpec
 from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition, ParameterSpec
 from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 

@@ -2,8 +2,9 @@
 
 An exposure entry (Drupal's `input_ports` / `output_ports`: name, node_id, port) makes a node's
 port a port of the whole workflow; a port the node does not expose is refused. Exposure follows
-R7.c: the node's own `config.ports` override (an exact `false` hides), else the node type's
-default (`exposed_by_default`, an output's `exposed`), else exposed. As R7.d: a port the node
+R7.c, as core/domain/ports.py reads it for every rule: the node's own `config.ports` override
+(the first entry for the port; an exact `false` hides), else the node type's default
+(`exposed_by_default`, an output's `exposed`), else exposed. As R7.d: a port the node
 type does not declare (reserved, dynamic, a branch) is out of scope, and so are entries naming a
 node or type that does not resolve (FD-CONTRACT and FD-UNKNOWN-NODE-TYPE say so)."""
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import id_text
+from flowdrop_lsp.core.domain.ports import Direction, ExposureSource, declared_ports, exposure
 from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteContext, SiteNode, WorkflowFacts
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule
@@ -55,18 +57,17 @@ def _judged(
     if site_type is None:
         return None
     port = binding.port.value
-    declared = site_type.facts.parameters if side == "input" else site_type.facts.outputs
-    if port not in {key.value for key in declared}:
+    definition = site_type.definition
+    direction = Direction(side)
+    if port not in declared_ports(definition, direction):
         return None  # not the type's: out of scope (R7.d)
-    overrides = [shown for d, p, shown in node.exposure_overrides if d == side and p == port]
-    if overrides:
-        if overrides[-1]:
-            return None
-        why = "its config.ports hides it"
-    elif (side, port) in site_type.facts.hidden_by_default:
-        why = f"node type '{id_text(node.type_id.value)}' hides it by default"
-    else:
+    judged = exposure(node.ports, definition, direction, port)
+    if judged.exposed:
         return None
+    if judged.source is ExposureSource.OVERRIDE:
+        why = "its config.ports hides it"
+    else:
+        why = f"node type '{id_text(node.type_id.value)}' hides it by default"
     return Finding(
         RULE.code,
         RULE.default_severity,

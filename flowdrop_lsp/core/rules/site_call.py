@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX
 from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.site_facts import (
-    WORKFLOW_CONFIG_PREFIX,
     CallStep,
     SiteContext,
     SiteNode,
@@ -56,16 +56,16 @@ def _missing(workflow_id: str) -> str:
 
 def check_site(ctx: SiteContext) -> Iterator[Finding]:
     node_type = ctx.node_type
-    if node_type is not None and node_type.executor_plugin is not None:
+    plugin = node_type.located_plugin if node_type is not None else None
+    if node_type is not None and plugin is not None:
         called = node_type.called_workflow
         # A folder of node types without any workflow is a registry, not a site to judge.
         if called is not None and ctx.site.has_workflows() and _absent(ctx, called):
-            name = node_type.type_id or "?"
             yield Finding(
                 RULE.code,
                 RULE.default_severity,
-                f"node type '{id_text(name)}' {_missing(called)}",
-                node_type.executor_plugin.span,
+                f"node type '{id_text(node_type.id)}' {_missing(called)}",
+                plugin.span,
             )
     if ctx.workflow is not None:
         yield from _missing_callees(ctx, ctx.workflow)
@@ -79,11 +79,11 @@ def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
         site_type = ctx.site.node_type(node.type_id.value)
         if site_type is None:
             continue
-        called = site_type.facts.called_workflow
+        called = site_type.definition.called_workflow
         if called is not None:
             if not _absent(ctx, called):
                 continue
-            plugin = site_type.facts.executor_plugin
+            plugin = site_type.definition.located_plugin
             related = (
                 (RelatedLocation(plugin.span, "the node type names it here", site_type.path),)
                 if plugin is not None
@@ -97,7 +97,7 @@ def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
                 node=node.id,
                 related=related,
             )
-        elif site_type.facts.is_generic_call and node.workflow_id is not None:
+        elif site_type.definition.is_generic_call and node.workflow_id is not None:
             chosen = node.workflow_id.value
             if not MACHINE_NAME.match(chosen) or not _absent(ctx, chosen):
                 continue

@@ -7,9 +7,9 @@ A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that co
 
 - an entry naming a node the workflow does not have (on its `node_id`), or a port that node
   does not have (on its `port`; judged only when the node's type is defined by the site). A
-  node's ports are its type's `parameters` keys (inputs) or `outputs` keys (outputs), what the
-  node declares itself (`config.ports`, dynamic ports, gateway branches), and the reserved
-  ports every node has (`RESERVED_INPUTS`, `RESERVED_OUTPUTS`);
+  node's ports are core/domain/ports.py's: its type's `parameters` keys (inputs) or `outputs`
+  keys (outputs), its gateway branches and dynamic ports (on a type that declares them), and
+  the reserved ports every node has; `config.ports` only overrides exposure (EXPO-2);
 - a `parameter_schema.required` name that is no input port (when `input_ports` is declared);
 - a call node type whose `parameters` / `outputs` differ from the callee's `input_ports` /
   `output_ports` names: each extra name on its key, each missing one on `parameters:` /
@@ -23,12 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import id_text
+from flowdrop_lsp.core.domain.node_types import Located, NodeTypeDefinition
+from flowdrop_lsp.core.domain.ports import RESERVED_PORTS, Direction, ports_of
 from flowdrop_lsp.core.domain.site_facts import (
-    Located,
-    NodeTypeFacts,
     PortBinding,
     SiteContext,
-    SiteNode,
     SiteWorkflow,
     WorkflowFacts,
 )
@@ -44,9 +43,6 @@ RULE = Rule(
     "calling it does not match them name for name.",
 )
 
-# The ports the engine gives every node, whatever its type declares.
-RESERVED_INPUTS = frozenset({"trigger", "loop_back", "tool"})
-RESERVED_OUTPUTS = frozenset({"tool", "error", "trigger"})
 MAX_LISTED = 8  # port names listed in a message
 
 
@@ -100,14 +96,13 @@ def _bindings(
         site_type = ctx.site.node_type(node.type_id.value)
         if site_type is None:
             continue
-        ports = _ports(site_type.facts, node, inputs)
+        definition = site_type.definition
+        direction = Direction.INPUT if inputs else Direction.OUTPUT
+        ports = ports_of(node.ports, definition, direction)
         if binding.port.value in ports:
             continue
-        side = "input" if inputs else "output"
-        declared = sorted(
-            {p.value for p in (site_type.facts.parameters if inputs else site_type.facts.outputs)}
-            | (node.own_inputs if inputs else node.own_outputs)
-        )
+        side = direction.value
+        declared = sorted(ports - set(RESERVED_PORTS[direction]))
         yield _finding(
             f"{key} {named} is bound to {side} port '{id_text(binding.port.value)}' of "
             f"{node.display}, which has no such port (its type "
@@ -116,22 +111,13 @@ def _bindings(
             node=node.id,
             related=(
                 RelatedLocation(
-                    site_type.facts.parameters_key
-                    if inputs and site_type.facts.parameters_key is not None
-                    else site_type.facts.outputs_key
-                    if not inputs and site_type.facts.outputs_key is not None
-                    else (site_type.facts.id.span if site_type.facts.id else Span(0, 0)),
+                    (definition.spans.parameters_key if inputs else definition.spans.outputs_key)
+                    or definition.located_id.span,
                     f"the {side} ports of node type '{id_text(node.type_id.value)}'",
                     site_type.path,
                 ),
             ),
         )
-
-
-def _ports(node_type: NodeTypeFacts, node: SiteNode, inputs: bool) -> frozenset[str]:
-    if inputs:
-        return frozenset(p.value for p in node_type.parameters) | node.own_inputs | RESERVED_INPUTS
-    return frozenset(p.value for p in node_type.outputs) | node.own_outputs | RESERVED_OUTPUTS
 
 
 def _names(bindings: tuple[PortBinding, ...]) -> list[str]:
@@ -155,7 +141,7 @@ def _required(workflow: WorkflowFacts) -> Iterator[Finding]:
 # ----- calls ---------------------------------------------------------------------------------
 
 
-def _callee(ctx: SiteContext, node_type: NodeTypeFacts) -> SiteWorkflow | None:
+def _callee(ctx: SiteContext, node_type: NodeTypeDefinition) -> SiteWorkflow | None:
     called = node_type.called_workflow
     return ctx.site.workflow(called) if called is not None else None
 
@@ -165,10 +151,11 @@ def _edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fin
     for edge in workflow.edges:
         port = edge.target_port
         node = nodes.get(edge.target) if edge.target is not None else None
-        if port is None or port in RESERVED_INPUTS or node is None or node.type_id is None:
+        reserved = port in RESERVED_PORTS[Direction.INPUT]
+        if port is None or reserved or node is None or node.type_id is None:
             continue
         site_type = ctx.site.node_type(node.type_id.value)
-        callee = _callee(ctx, site_type.facts) if site_type is not None else None
+        callee = _callee(ctx, site_type.definition) if site_type is not None else None
         if callee is None or not callee.facts.has_input_ports:
             continue
         names = _names(callee.facts.input_ports)
@@ -198,7 +185,7 @@ def _contract_location(callee: SiteWorkflow, inputs: bool) -> tuple[RelatedLocat
     )
 
 
-def _call_type(ctx: SiteContext, node_type: NodeTypeFacts) -> Iterator[Finding]:
+def _call_type(ctx: SiteContext, node_type: NodeTypeDefinition) -> Iterator[Finding]:
     callee = _callee(ctx, node_type)
     if callee is None:
         return
@@ -209,7 +196,7 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeFacts) -> Iterator[Finding]:
             continue
         key, ports_key = ("parameters", "input_ports") if inputs else ("outputs", "output_ports")
         names = _names(callee.facts.input_ports if inputs else callee.facts.output_ports)
-        own = node_type.parameters if inputs else node_type.outputs
+        own = [spec.located for spec in (node_type.parameters if inputs else node_type.outputs)]
         related = _contract_location(callee, inputs)
         for entry in own:
             if entry.value not in names:
@@ -222,7 +209,8 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeFacts) -> Iterator[Finding]:
         have = {entry.value for entry in own}
         missing = [name for name in names if name not in have]
         if missing:
-            key_span = node_type.parameters_key if inputs else node_type.outputs_key
+            spans = node_type.spans
+            key_span = spans.parameters_key if inputs else spans.outputs_key
             anchor = key_span or _fallback(node_type)
             yield _finding(
                 f"{key} of this call type lack "
@@ -232,9 +220,9 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeFacts) -> Iterator[Finding]:
             )
 
 
-def _fallback(node_type: NodeTypeFacts) -> Span:
-    located: Located | None = node_type.executor_plugin or node_type.id
-    return located.span if located is not None else Span(0, 0)
+def _fallback(node_type: NodeTypeDefinition) -> Span:
+    located: Located = node_type.located_plugin or node_type.located_id
+    return located.span
 
 
 EXPLANATION = RULE.explained(

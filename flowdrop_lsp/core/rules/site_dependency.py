@@ -29,16 +29,18 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.domain.model import id_text
-from flowdrop_lsp.core.domain.site_facts import (
+from flowdrop_lsp.core.config.site_files import (
     CONFIG_SUFFIXES,
     NODE_TYPE_CONFIG_PREFIX,
+    is_workflow_config_file,
+)
+from flowdrop_lsp.core.domain.model import id_text
+from flowdrop_lsp.core.domain.node_types import Located
+from flowdrop_lsp.core.domain.site_facts import (
     ConfigList,
-    Located,
     SiteContext,
     SiteNode,
     WorkflowFacts,
-    is_workflow_config_file,
 )
 from flowdrop_lsp.core.findings import (
     Applicability,
@@ -279,7 +281,8 @@ class _Editor:
             return TextEdit(
                 Span(key.end, value.end), ":\n" + INDENT + "config:\n" + "\n".join(lines)
             )
-        at = self.workflow.dependencies_at
+        first_after = self.workflow.dependencies_at
+        at = first_after.start if first_after is not None else None
         if at is None or _line_start(text, at) != at:
             return None
         lines = [self._line(n, 2 * INDENT + "- ") for n in names]

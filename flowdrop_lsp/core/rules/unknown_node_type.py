@@ -16,8 +16,8 @@ import difflib
 from collections.abc import Iterator
 from functools import lru_cache
 
-from flowdrop_lsp.core.config.node_types import NodeTypeCatalog
 from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.node_types import NodeTypeCatalog
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, node_locator
 from flowdrop_lsp.core.text.literals import json_string

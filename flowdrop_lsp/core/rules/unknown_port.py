@@ -19,8 +19,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.config.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator, id_text, short_text
+from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
     RESERVED_PORTS,
     Direction,

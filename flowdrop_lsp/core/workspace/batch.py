@@ -21,9 +21,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from flowdrop_lsp.core.config.node_types import is_definition_file
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.site_facts import NodeTypeFacts, WorkflowFacts
+from flowdrop_lsp.core.config.site_files import (
+    MAX_SITE_FILE_BYTES,
+    is_node_type_file,
+    is_workflow_config_file,
+)
+from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
+from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.text.positions import Span
@@ -34,10 +39,9 @@ from flowdrop_lsp.core.workspace.cache import (
     loads,
     settings_fingerprint,
 )
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles
 from flowdrop_lsp.core.workspace.site import (
-    MAX_SITE_FILE_BYTES,
     SiteIndex,
-    is_workflow_config_file,
     read_facts,
     syntax_of_path,
 )
@@ -46,7 +50,7 @@ from flowdrop_lsp.core.workspace.site import (
 # more than it saves.
 MIN_FILES_FOR_POOL = 16
 
-Facts = WorkflowFacts | NodeTypeFacts | None
+Facts = WorkflowFacts | NodeTypeDefinition | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +97,7 @@ def analyse_file(job: AnalysisJob) -> FileAnalysis:
         site_facts=job.site_file,
     )
     findings = tuple(portable(finding) for finding in document.findings())
-    facts = document.site_facts
+    facts = document.site_facts() if job.site_file else None
     document.close()  # freed by reference counting now, not by a later cyclic collection
     return FileAnalysis(findings, facts)
 
@@ -118,8 +122,15 @@ def _pool_context() -> multiprocessing.context.BaseContext:
 class Batch:
     """The files of one run: analysed (cached, in parallel), then joined per site folder."""
 
-    def __init__(self, cache: ResultCache | None, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        cache: ResultCache | None,
+        workers: int | None = None,
+        node_types: NodeTypeFiles | None = None,
+    ) -> None:
         self.cache = cache
+        # The definitions read for the settings' registries: the site reads the same records.
+        self.node_types = node_types if node_types is not None else NodeTypeFiles()
         self.workers = default_workers() if workers is None else max(1, workers)
         self._fingerprints: dict[Settings, str] = {}
         self.computed = 0  # files analysed in this run (not taken from the cache)
@@ -171,14 +182,17 @@ class Batch:
     def facts_of(self, path: Path, text: str, data: bytes) -> Facts:
         """The site facts of a file read for them alone (a node type, or a workflow of the
         site not being checked), cached by its bytes."""
-        node_type = is_definition_file(path)
+        if is_node_type_file(path):
+            # Read once per run, shared with the settings' registries (no cache entry: the
+            # registry has read it already).
+            return read_facts(path, text, self.node_types)
         syntax = syntax_of_path(path)
-        key = entry_key("node-type" if node_type else "facts", data, syntax)
+        key = entry_key("facts", data, syntax)
         if self.cache is not None:
             found = self.cache.get(key)
             if isinstance(found, FileAnalysis):
                 return found.facts
-        facts = read_facts(text, syntax, node_type)
+        facts = read_facts(path, text, self.node_types)
         if self.cache is not None:
             self.cache.put(key, dumps(FileAnalysis((), facts)))
         return facts
@@ -186,7 +200,7 @@ class Batch:
     def site(self, root: Path, known: Mapping[str, tuple[str, Facts]]) -> SiteIndex:
         """The site index of folder `root`: every site file of it, the facts of those in
         `known` (absolute path → text, facts) as given, the others' read from disk."""
-        index = _FreshSiteIndex(root)
+        index = _FreshSiteIndex(root, node_types=self.node_types)
         files = index.scan()
         index.filling = True
         for path in files:

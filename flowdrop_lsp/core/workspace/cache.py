@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from flowdrop_lsp import __version__
-from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 
 CACHE_DIR_NAME = ".flowdrop_lsp_cache"
 CACHE_DIR_ENV = "FLOWDROP_LSP_CACHE_DIR"

@@ -34,7 +34,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from flowdrop_lsp.core.config.node_types import NodeTypeLocator, NodeTypeRegistry
 from flowdrop_lsp.core.config.settings import (
     Settings,
     SettingsError,
@@ -42,7 +41,9 @@ from flowdrop_lsp.core.config.settings import (
     read_settings_file,
     unknown_codes,
 )
+from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
+from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
 
 # The rule catalogue the settings are checked against, in the documented order.
 RULE_CODES: tuple[str, ...] = tuple(RULES_BY_CODE)
@@ -114,6 +115,13 @@ class SettingsResolver:
         self._by_workflow_folder.clear()
         self._by_file.clear()
         self.node_types.invalidate()
+
+    def node_types_changed(self) -> None:
+        """A node-type definition changed (its buffer, or on disk; the locator knows which
+        folder): the settings made with the registries are made again when next asked. The
+        project files stay as they were read."""
+        self._by_workflow_folder.clear()
+        self._by_file.clear()
 
     def project_file(self, folder: Path | None) -> Path | None:
         """The settings file of `folder`: `config`, else the nearest project file (None: no

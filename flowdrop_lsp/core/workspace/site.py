@@ -22,36 +22,33 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from flowdrop_lsp.core.config.node_types import is_definition_file
 from flowdrop_lsp.core.config.selection import syntax_of
-from flowdrop_lsp.core.domain.site_facts import (
+from flowdrop_lsp.core.config.site_files import (
     CONFIG_SUFFIXES,
+    MAX_SITE_FILE_BYTES,
     WORKFLOW_CONFIG_PREFIX,
+    config_kind,
+    config_name,
+    is_node_type_file,
+    is_site_file,
+)
+from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
+from flowdrop_lsp.core.domain.site_facts import (
     CallStep,
-    NodeTypeFacts,
     SiteContext,
     SiteNode,
     SiteNodeType,
     SiteWorkflow,
     WorkflowFacts,
-    config_kind,
-    is_workflow_config_file,
-    node_type_facts,
     workflow_facts,
 )
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.registry import SITE_RULES
 from flowdrop_lsp.core.syntax.reader import reader_for
-
-# A file larger than this is not read into the index (it is still checked on its own).
-MAX_SITE_FILE_BYTES = 8 * 1024 * 1024
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, TooLarge, read_site_text
 
 ReadText = Callable[[Path], str]
-
-
-def is_site_file(path: os.PathLike[str] | str) -> bool:
-    """Whether `path` is named like a file the index reads (a workflow or a node type)."""
-    return is_workflow_config_file(path) or is_definition_file(path)
+Facts = WorkflowFacts | NodeTypeDefinition | None
 
 
 def syntax_of_path(path: os.PathLike[str] | str) -> str:
@@ -59,39 +56,39 @@ def syntax_of_path(path: os.PathLike[str] | str) -> str:
     return syntax_of(os.fspath(path))
 
 
-def config_name(path: os.PathLike[str] | str) -> str | None:
-    """The config name a file of the site's folder holds (`<name>.yml`), else None."""
-    name = os.path.basename(os.fspath(path))
-    for suffix in CONFIG_SUFFIXES:
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return None
-
-
-def read_facts(text: str, syntax: str, node_type: bool) -> WorkflowFacts | NodeTypeFacts | None:
-    """The facts of one file's text (a workflow, or a node-type definition). Never raises."""
+def read_workflow_facts(text: str, syntax: str) -> WorkflowFacts | None:
+    """The facts of a workflow's text read for them alone. Never raises."""
     try:
-        root = reader_for(syntax).read(text).parsed.root
-        return node_type_facts(root) if node_type else workflow_facts(root, text)
+        return workflow_facts(reader_for(syntax).read(text).parsed.root, text)
     except (RecursionError, ValueError, MemoryError):  # pragma: no cover - defensive
         return None
 
 
-def _read_file(path: Path) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read(MAX_SITE_FILE_BYTES + 1)
+def read_facts(path: Path | str, text: str, node_types: NodeTypeFiles) -> Facts:
+    """The facts of one site file's text: a workflow's, or a node type's definition (read
+    through `node_types`, which reads each definition once). Never raises."""
+    if is_node_type_file(path):
+        read = node_types.definition(Path(path), text)
+        return read if isinstance(read, NodeTypeDefinition) else None
+    return read_workflow_facts(text, syntax_of_path(path))
 
 
 class SiteIndex:
     """The files of one site folder and what joins them. Paths are kept as given (absolute
     paths, as the CLI and the server use them); `root` is the site's folder."""
 
-    def __init__(self, root: Path, read_text: ReadText = _read_file) -> None:
+    def __init__(
+        self,
+        root: Path,
+        read_text: ReadText = read_site_text,
+        node_types: NodeTypeFiles | None = None,
+    ) -> None:
         self.root = root
         self._read_text = read_text
+        self.node_type_files = node_types if node_types is not None else NodeTypeFiles()
         self._texts: dict[str, str] = {}
         self._workflows: dict[str, WorkflowFacts] = {}
-        self._node_types: dict[str, NodeTypeFacts] = {}
+        self._node_types: dict[str, NodeTypeDefinition] = {}
         self._config_names: set[str] = set()
         self._config_kinds: set[str] | None = None
         self._findings: dict[str, tuple[Finding, ...]] = {}
@@ -131,7 +128,7 @@ class SiteIndex:
         """A file's text from disk as the index reads it (None: unreadable, or too large)."""
         try:
             text = self._read_text(Path(path))
-        except (OSError, UnicodeDecodeError):
+        except (OSError, UnicodeDecodeError, TooLarge):
             return None
         return text if len(text) <= MAX_SITE_FILE_BYTES else None
 
@@ -139,7 +136,7 @@ class SiteIndex:
         self,
         path: Path | str,
         text: str | None = None,
-        facts: WorkflowFacts | NodeTypeFacts | None = None,
+        facts: Facts = None,
     ) -> None:
         """Read one file while the site is being filled (from disk unless `text` is given; its
         facts unless given): as `update`, without telling who depends on it (that would join
@@ -151,10 +148,10 @@ class SiteIndex:
             if text is None:
                 return
         if facts is None:
-            facts = read_facts(text, syntax_of_path(key), is_definition_file(key))
+            facts = read_facts(key, text, self.node_type_files)
         self._forget(key)
         self._texts[key] = text
-        if isinstance(facts, NodeTypeFacts):
+        if isinstance(facts, NodeTypeDefinition):
             self._node_types[key] = facts
         elif isinstance(facts, WorkflowFacts):
             self._workflows[key] = facts
@@ -168,7 +165,7 @@ class SiteIndex:
         self,
         path: Path | str,
         text: str | None = None,
-        facts: WorkflowFacts | NodeTypeFacts | None = None,
+        facts: Facts = None,
     ) -> set[str]:
         """(Re)read one file — `text` when given (an open buffer), else from disk; `facts` when
         the caller already has them — and answer the files whose findings may have changed.
@@ -179,20 +176,17 @@ class SiteIndex:
         if facts is None and not is_site_file(key):
             return self._changing(key, lambda: self._name(key, present=True))
         if text is None:
-            try:
-                text = self._read_text(Path(key))
-            except (OSError, UnicodeDecodeError):
-                text = None
+            text = self.read_text(key)
         if text is not None and len(text) > MAX_SITE_FILE_BYTES:
             text = None
         if text is not None and facts is None:
-            facts = read_facts(text, syntax_of_path(key), is_definition_file(key))
+            facts = read_facts(key, text, self.node_type_files)
 
         def store() -> None:
             self._forget(key)
             if text is not None:
                 self._texts[key] = text
-            if isinstance(facts, NodeTypeFacts):
+            if isinstance(facts, NodeTypeDefinition):
                 self._node_types[key] = facts
             elif isinstance(facts, WorkflowFacts):
                 self._workflows[key] = facts
@@ -262,10 +256,23 @@ class SiteIndex:
     def workflow_files(self) -> dict[str, WorkflowFacts]:
         return dict(self._workflows)
 
-    def node_type_files(self) -> dict[str, NodeTypeFacts]:
+    def node_type_definitions(self) -> dict[str, NodeTypeDefinition]:
         return dict(self._node_types)
 
-    def facts(self, path: Path | str) -> WorkflowFacts | NodeTypeFacts | None:
+    def node_type_ids(self) -> frozenset[str]:
+        return frozenset(definition.id for definition in self._node_types.values())
+
+    def workflows_with_undefined_types(self) -> set[str]:
+        """The workflow files with a node whose type the site does not define (their R9
+        findings name the site's types: they change when a type comes or goes)."""
+        defined = self.node_type_ids()
+        return {
+            path
+            for path, facts in self._workflows.items()
+            if any(n.type_id is not None and n.type_id.value not in defined for n in facts.nodes)
+        }
+
+    def facts(self, path: Path | str) -> Facts:
         key = str(path)
         return self._workflows.get(key) or self._node_types.get(key)
 
@@ -360,8 +367,8 @@ class SiteIndex:
             found |= joined.transitive_callers(workflow.workflow_id)
             found |= {path for path, _ in joined.calling_types(workflow.workflow_id)}
         node_type = self._node_types.get(key)
-        if node_type is not None and node_type.type_id is not None:
-            users = {path for path, _ in joined.users_of(node_type.type_id)}
+        if node_type is not None:
+            users = {path for path, _ in joined.users_of(node_type.id)}
             found |= users
             for user in users:
                 user_id = self._workflows[user].workflow_id if user in self._workflows else None
@@ -392,7 +399,7 @@ class _Joined:
     def __init__(
         self,
         workflows: dict[str, WorkflowFacts],
-        node_types: dict[str, NodeTypeFacts],
+        node_types: dict[str, NodeTypeDefinition],
         config_names: set[str],
     ) -> None:
         self._workflows = workflows
@@ -403,8 +410,8 @@ class _Joined:
                 self._by_workflow_id[workflow_id] = SiteWorkflow(path, workflows[path])
         self._by_type_id: dict[str, SiteNodeType] = {}
         for path in sorted(node_types):
-            type_id = node_types[path].type_id
-            if type_id is not None and type_id not in self._by_type_id:
+            type_id = node_types[path].id
+            if type_id not in self._by_type_id:
                 self._by_type_id[type_id] = SiteNodeType(path, node_types[path])
         self._users: dict[str, list[tuple[str, SiteNode]]] = {}
         self._listing: dict[str, set[str]] = {}
@@ -424,7 +431,7 @@ class _Joined:
                 if callee is not None:
                     self._calls.setdefault(path, []).append((node, callee))
                     self._callers.setdefault(callee, []).append((path, node))
-        self._calling_types: dict[str, list[tuple[str, NodeTypeFacts]]] = {}
+        self._calling_types: dict[str, list[tuple[str, NodeTypeDefinition]]] = {}
         for path in sorted(node_types):
             callee = node_types[path].called_workflow
             if callee is not None:
@@ -443,10 +450,10 @@ class _Joined:
         node_type = self._by_type_id.get(node.type_id.value)
         if node_type is None:
             return None
-        called = node_type.facts.called_workflow
+        called = node_type.definition.called_workflow
         if called is not None:
             return called
-        if node_type.facts.is_generic_call and node.workflow_id is not None:
+        if node_type.definition.is_generic_call and node.workflow_id is not None:
             return node.workflow_id.value
         return None
 
@@ -456,7 +463,7 @@ class _Joined:
     def callers_of(self, workflow_id: str) -> list[tuple[str, SiteNode]]:
         return list(self._callers.get(workflow_id, ()))
 
-    def calling_types(self, workflow_id: str) -> list[tuple[str, NodeTypeFacts]]:
+    def calling_types(self, workflow_id: str) -> list[tuple[str, NodeTypeDefinition]]:
         return list(self._calling_types.get(workflow_id, ()))
 
     def listing(self, name: str) -> set[str]:

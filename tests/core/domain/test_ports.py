@@ -10,13 +10,9 @@ from typing import Any
 import pytest
 
 from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.config.node_types import (
-    NodeTypeDefinition,
-    NodeTypeLocator,
-    read_definition,
-)
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition, read_definition
 from flowdrop_lsp.core.domain.ports import (
     Direction,
     ExposureSource,
@@ -27,6 +23,7 @@ from flowdrop_lsp.core.domain.ports import (
     exposure,
     handle_port,
 )
+from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
 from tests.support.builders import CORPUS_CONFIG, node, workflow
 
 IN, OUT = Direction.INPUT, Direction.OUTPUT

@@ -109,3 +109,20 @@ def test_freezing_documents_opened_reread_and_closed_many_times_hold_no_memory()
     assert gc.get_freeze_count() == 0
     # One document's analysis is several MiB; 10 leaked ones would be tens of MiB.
     assert held[-1] - held[2] < 512 * 1024, held
+
+
+def test_closing_one_frozen_document_leaves_the_others_frozen() -> None:
+    """gc.freeze has one permanent generation for the process: closing a document must not hand
+    another open document's analysis back to the collector (its collections would walk it
+    whole again); the last one closing hands everything back."""
+    gc.collect()
+    first = WorkflowDocument(TEXT, freeze_after_read=True)
+    second = WorkflowDocument(TEXT, freeze_after_read=True)
+    second.findings()
+    frozen = gc.get_freeze_count()
+    assert frozen > 0
+    first.close()
+    assert gc.get_freeze_count() >= frozen // 2  # the second's analysis is still frozen
+    assert gc.get_freeze_count() > 0
+    second.close()
+    assert gc.get_freeze_count() == 0

@@ -83,3 +83,15 @@ def test_a_port_the_type_does_not_declare_is_out_of_scope(tmp_path: Path) -> Non
         "              id: trigger\n              exposed: false\n",
     )
     assert _found(folder) == []
+
+
+def test_the_first_override_of_a_port_decides(tmp_path: Path) -> None:
+    # core/domain/ports.py reads a node's overrides for every rule: the first `config.ports`
+    # entry for a port decides (R7 did so; R10 took the last one).
+    folder = copy_site(tmp_path)
+    twice = (
+        OWN_PORTS.format("false")
+        + "            -\n              id: text\n              exposed: true\n"
+    )
+    text = plant(folder, REASON, "        maxRetries: 0\n", twice)
+    assert [found[:2] for found in _found(folder)] == [(where_is(text, "    port: text")[0], 10)]

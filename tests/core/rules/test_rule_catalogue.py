@@ -13,9 +13,9 @@ from urllib.request import url2pathname
 import pytest
 
 from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.config.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.site_facts import is_workflow_config_file
+from flowdrop_lsp.core.config.site_files import is_workflow_config_file
+from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules import port_exposure
 from flowdrop_lsp.core.rules.base import Explanation

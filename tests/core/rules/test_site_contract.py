@@ -115,3 +115,44 @@ def test_an_output_name_the_call_type_lacks(tmp_path: Path) -> None:
             (COLOUR_CALL_TYPE, *where_is(call_type, "slice:", after="outputs:")),
         ]
     )
+
+
+# ----- one ports module: where the old site reading and ports.py disagreed, the spec decides ----
+
+
+def test_a_handle_names_the_port_after_its_first_marker(tmp_path: Path) -> None:
+    # EDGE-1: the first marker decides. A handle not starting with its node's own prefix, with a
+    # second `-input-` in it, names `current_mood-input-current_state` (no such port of the
+    # callee), not `current_state` (the site reading took the last marker).
+    folder = copy_site(tmp_path)
+    handle = "flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_colour.1"
+    odd = "elsewhere-input-current_mood-input-current_state"
+    plant(
+        folder, BRAND_STUDIO, f"targetHandle: {handle}-input-current_state", f"targetHandle: {odd}"
+    )
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    assert len(found) == 1
+    assert "edge into input port 'current_mood-input-current_state' of" in found[0][3].message
+
+
+def test_config_ports_is_no_source_of_ports(tmp_path: Path) -> None:
+    # `config.ports` overrides the exposure of ports the node has (EXPO-2): an id listed there
+    # alone is no port a contract may bind (FD-CONTRACT counted it as one).
+    folder = copy_site(tmp_path)
+    text = (folder / COLOUR).read_text(encoding="utf-8")
+    at = text.index(INPUT_PORTS)
+    text = text[:at] + text[at:].replace("port: message", "port: invented", 1)
+    (folder / COLOUR).write_text(text, encoding="utf-8")
+    node_start = text.index("    id: chat_input.1\n")
+    config = text.index("      config:\n", node_start) + len("      config:\n")
+    text = (
+        text[:config]
+        + "        ports:\n          inputs:\n            -\n              id: invented\n"
+        + "              exposed: true\n"
+        + text[config:]
+    )
+    (folder / COLOUR).write_text(text, encoding="utf-8")
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    assert [item[:3] for item in found] == [
+        (COLOUR, *where_is(text, "invented", after="input_ports:"))
+    ]

@@ -1,0 +1,84 @@
+"""The one place that names a site's files.
+
+A FlowDrop site keeps its config as Drupal does, one file per config entity in one folder
+(`config/sync`): workflows as `flowdrop_workflow.flowdrop_workflow.<id>.yml`, node types as
+`flowdrop_node_type.flowdrop_node_type.<id>.yml`, beside every other config file of the site
+(which a workflow's `dependencies.config` may name). Everything that asks "is this a site file,
+which kind, which config does it hold, how large may it be, which globs watch it" asks here,
+so that the CLI, the server and the site index can never disagree on it.
+"""
+
+from __future__ import annotations
+
+import os
+
+WORKFLOW_CONFIG_PREFIX = "flowdrop_workflow.flowdrop_workflow."
+NODE_TYPE_CONFIG_PREFIX = "flowdrop_node_type.flowdrop_node_type."
+CONFIG_SUFFIXES = (".yml", ".yaml")
+
+# A site file larger than this is not read into its site, nor as a node-type definition (a
+# workflow file is still checked on its own). One limit for every reader of site files.
+MAX_SITE_FILE_BYTES = 8 * 1024 * 1024
+
+# Folders never walked for sites: dependencies and caches (hidden folders are skipped too).
+SKIPPED_FOLDERS = frozenset({"node_modules", "vendor", "__pycache__"})
+
+# What an editor is asked to watch: every config file (a workflow's dependencies name any
+# config, so any `*.yml` appearing or going may change a finding), which covers the workflows
+# and the node types; and the project settings files, which change how every file is judged.
+PROJECT_SETTINGS_FILES = ("flowdrop-lsp.toml", "pyproject.toml")
+WATCH_GLOBS = (
+    "**/*.{yml,yaml}",
+    *(f"**/{name}" for name in PROJECT_SETTINGS_FILES),
+)
+
+
+def _name(path: os.PathLike[str] | str) -> str:
+    return os.path.basename(os.fspath(path))
+
+
+def is_config_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a config file (`<name>.yml`)."""
+    return _name(path).endswith(CONFIG_SUFFIXES)
+
+
+def is_workflow_config_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a Drupal workflow config file."""
+    name = _name(path)
+    return name.startswith(WORKFLOW_CONFIG_PREFIX) and name.endswith(CONFIG_SUFFIXES)
+
+
+def is_node_type_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a node-type definition."""
+    name = _name(path)
+    return name.startswith(NODE_TYPE_CONFIG_PREFIX) and name.endswith(CONFIG_SUFFIXES)
+
+
+def is_site_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a file a site reads (a workflow or a node type)."""
+    return is_workflow_config_file(path) or is_node_type_file(path)
+
+
+def is_project_settings_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a project settings file (it may hold the tool's settings)."""
+    return _name(path) in PROJECT_SETTINGS_FILES
+
+
+def config_name(path: os.PathLike[str] | str) -> str | None:
+    """The config name a file holds (`<name>.yml` → `<name>`), else None."""
+    name = _name(path)
+    for suffix in CONFIG_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return None
+
+
+def config_kind(name: str) -> str:
+    """The kind of a config name: all but its last segment (`flowdrop_node_type.
+    flowdrop_node_type.chat_input` → `flowdrop_node_type.flowdrop_node_type`)."""
+    return name.rpartition(".")[0]
+
+
+def skipped_folder(name: str) -> bool:
+    """Whether a folder of this name is never walked for sites."""
+    return name.startswith(".") or name in SKIPPED_FOLDERS

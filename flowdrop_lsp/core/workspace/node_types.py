@@ -1,0 +1,191 @@
+"""Where a workflow's node types come from: the definition files on disk (or in open buffers),
+found per folder and read once.
+
+`NodeTypeFiles` reads definition files (core/domain/node_types.py turns a text into a record)
+and remembers each by its path and text: the settings' registry (`NodeTypeLocator`) and the
+site index (core/workspace/site.py) ask it for the same file and get the same record, so a
+definition is parsed once however many parts of the house read it (`parsed` counts).
+
+`NodeTypeLocator` finds the registry of a workflow: the definition files in its own folder plus
+the folders, files or globs of the `node-types` setting (relative to the settings file's
+folder, else `base`, the working directory). None when no definition file is found: the
+built-in defaults stand. What each folder holds is read once and cached until `invalidate`;
+`overlay` (path → text) holds texts that win over the disk (an editor's unsaved buffers).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from wcmatch import glob
+
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.config.site_files import (
+    CONFIG_SUFFIXES,
+    MAX_SITE_FILE_BYTES,
+    NODE_TYPE_CONFIG_PREFIX,
+    is_node_type_file,
+)
+from flowdrop_lsp.core.domain.node_types import (
+    NodeTypeDefinition,
+    NodeTypeRegistry,
+    read_definition,
+    too_large,
+)
+
+_GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
+
+ReadText = Callable[[Path], str]
+Definition = NodeTypeDefinition | str  # a record, or the problem that kept it from being one
+
+
+class TooLarge(Exception):
+    """A site file over MAX_SITE_FILE_BYTES: never loaded into memory."""
+
+
+def read_site_text(path: Path) -> str:
+    """A site file's text from disk: UTF-8, at most MAX_SITE_FILE_BYTES (checked before
+    reading), else TooLarge, OSError or UnicodeDecodeError."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_SITE_FILE_BYTES + 1)
+    if len(data) > MAX_SITE_FILE_BYTES:
+        raise TooLarge(path)
+    return data.decode("utf-8")
+
+
+class NodeTypeFiles:
+    """Definition files read once: each path's last text and what it holds."""
+
+    def __init__(self) -> None:
+        self._read: dict[Path, tuple[str, Definition]] = {}
+        self.parsed = 0  # how many texts were parsed (a test and the bench count them)
+
+    def definition(self, path: Path, text: str) -> Definition:
+        """What `text`, the content of definition file `path`, holds: the record read before
+        for the same path and text, else read now."""
+        path = Path(os.path.abspath(path))
+        known = self._read.get(path)
+        if known is not None and (known[0] is text or known[0] == text):
+            return known[1]
+        read = read_definition(text, path)
+        self.parsed += 1
+        self._read[path] = (text, read)
+        return read
+
+    def forget(self, path: Path) -> None:
+        self._read.pop(Path(os.path.abspath(path)), None)
+
+
+def _has_magic(pattern: str) -> bool:
+    return any(c in pattern for c in "*?[{")
+
+
+class NodeTypeLocator:
+    """Finds and caches the node-type registry of each workflow (see the module docstring)."""
+
+    def __init__(
+        self,
+        base: Path | None = None,
+        read_text: ReadText = read_site_text,
+        files: NodeTypeFiles | None = None,
+    ) -> None:
+        self.base = base
+        self._read_text = read_text
+        self.files = files if files is not None else NodeTypeFiles()
+        self.overlay: dict[Path, str] = {}
+        self._folders: dict[Path, tuple[tuple[NodeTypeDefinition, ...], tuple[str, ...]]] = {}
+        self._registries: dict[tuple[Path, ...], NodeTypeRegistry | None] = {}
+
+    def invalidate(self) -> None:
+        self._folders.clear()
+        self._registries.clear()
+
+    def invalidate_folder(self, folder: Path) -> None:
+        """What `folder` holds changed (a definition in it, or the folder itself)."""
+        folder = Path(os.path.abspath(folder))
+        self._folders.pop(folder, None)
+        for path in [p for p in self._folders if p.parent == folder]:
+            self._folders.pop(path, None)  # an explicit file of the `node-types` setting
+        self._registries = {
+            sources: registry
+            for sources, registry in self._registries.items()
+            if not any(s == folder or s.parent == folder for s in sources)
+        }
+
+    def set_overlay(self, path: Path, text: str | None) -> None:
+        """An open buffer's text for `path` (None: closed, the disk counts again)."""
+        path = Path(os.path.abspath(path))
+        if text is None:
+            self.overlay.pop(path, None)
+        else:
+            self.overlay[path] = text
+        self.invalidate_folder(path.parent)
+
+    def sources_for(self, workflow: Path, settings: Settings) -> tuple[Path, ...]:
+        """The folders (and explicit files) whose definitions apply to `workflow`."""
+        folder = Path(os.path.abspath(workflow)).parent
+        base = settings.config_dir or self.base or Path.cwd()
+        found = [folder]
+        for entry in settings.node_types:
+            if _has_magic(entry):
+                matches = glob.glob(entry, flags=_GLOB_FLAGS, root_dir=str(base))
+                found += sorted(Path(os.path.abspath(base / match)) for match in matches)
+            else:
+                found.append(Path(os.path.abspath(base / entry)))
+        return tuple(dict.fromkeys(found))
+
+    def for_workflow(self, workflow: Path, settings: Settings) -> NodeTypeRegistry | None:
+        sources = self.sources_for(workflow, settings)
+        if sources not in self._registries:
+            definitions: list[NodeTypeDefinition] = []
+            problems: list[str] = []
+            holding: list[Path] = []  # the sources that gave something: the ones to name
+            for source in sources:
+                read, met = self._read_source(source)
+                if read or met:
+                    holding.append(source)
+                definitions += read
+                problems += met
+            self._registries[sources] = (
+                NodeTypeRegistry.from_definitions(definitions, sources=holding, problems=problems)
+                if holding
+                else None
+            )
+        return self._registries[sources]
+
+    def _read_source(self, source: Path) -> tuple[tuple[NodeTypeDefinition, ...], tuple[str, ...]]:
+        cached = self._folders.get(source)
+        if cached is not None:
+            return cached
+        if source.is_dir():
+            paths = {
+                Path(os.path.abspath(p))
+                for suffix in CONFIG_SUFFIXES
+                for p in source.glob(f"{NODE_TYPE_CONFIG_PREFIX}*{suffix}")
+            }
+            paths |= {p for p in self.overlay if p.parent == source and is_node_type_file(p)}
+        elif source.is_file() or source in self.overlay:
+            paths = {source}
+        else:
+            paths = set()
+        definitions: list[NodeTypeDefinition] = []
+        problems: list[str] = []
+        for path in sorted(paths):
+            try:
+                text = self.overlay[path] if path in self.overlay else self._read_text(path)
+            except TooLarge:
+                problems.append(too_large(path))
+                continue
+            except (OSError, UnicodeDecodeError) as error:
+                problems.append(f"{path}: cannot read: {error}")
+                continue
+            read = self.files.definition(path, text)
+            if isinstance(read, str):
+                problems.append(read)
+            else:
+                definitions.append(read)
+        result = (tuple(definitions), tuple(problems))
+        self._folders[source] = result
+        return result

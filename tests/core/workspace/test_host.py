@@ -1,0 +1,163 @@
+"""The host (core/workspace/host.py): the one answer to "the findings of this file", on copies of
+the real site. A keystroke in an open node-type buffer makes stale the files that use the type,
+not the site; each definition is parsed once however many readers ask; a file that is not
+UTF-8 has its FD-SYNTAX finding; a site is one site however its folder is spelled; a buffer
+saved and closed costs no read."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain import node_types as node_types_module
+from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.findings import Edit, Finding
+from flowdrop_lsp.core.workspace.host import Host
+from flowdrop_lsp.core.workspace.resolver import SettingsResolver
+from tests.support.site import BRAND_STUDIO, COLOUR, NODE_TYPE, copy_site
+
+
+class Buffer:
+    """An open buffer as an editor gives it (the server's OpenBuffer, without a server)."""
+
+    def __init__(self, text: str, settings: Settings, workflow: bool) -> None:
+        self.document = WorkflowDocument(text, settings, syntax="yaml")
+        self.workflow = workflow
+        self.site_edits: list[Edit] | None = []
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    @property
+    def settings(self) -> Settings:
+        return self.document.settings
+
+    def edit(self, start: int, end: int, new: str) -> None:
+        self.document.apply_edit(start, end, new)
+        assert self.site_edits is not None
+        self.site_edits.append((start, end, len(new)))
+
+    def own_findings(self) -> tuple[Finding, ...]:
+        return self.document.findings() if self.workflow else ()
+
+    def site_facts(self) -> WorkflowFacts | None:
+        return self.document.site_facts()
+
+
+def _host(folder: Path) -> Host:
+    host = Host(SettingsResolver(report=lambda _problem: None))
+    for path in host.open_site(folder):
+        host.load(path)
+    host.finish(folder)
+    return host
+
+
+def _names(paths: set[str]) -> set[str]:
+    return {Path(path).name for path in paths}
+
+
+def test_a_keystroke_in_a_node_type_buffer_makes_its_users_stale_not_the_site(
+    tmp_path: Path,
+) -> None:
+    folder = copy_site(tmp_path)
+    host = _host(folder)
+    index = host.index_of(folder / COLOUR)
+    assert index is not None and len(index.files) == 105
+    users = {Path(p).name for p, _node in index.users_of("aincient_reason")}
+    assert users  # a type used by few workflows
+    path = folder / NODE_TYPE.format("aincient_reason")
+    buffer = Buffer(path.read_text(encoding="utf-8"), Settings(), workflow=False)
+    host.open(path, buffer)
+    assert host.sync_buffer(path).stale == set()  # the same text: nothing changed
+    at = buffer.text.index("configurable: false")
+    buffer.edit(at + len("configurable: "), at + len("configurable: false"), "true")
+    changes = host.sync_buffer(path)
+    assert changes.settings_changed
+    stale = _names(changes.stale)
+    assert users <= stale and len(stale) < 10, stale
+    # The settings' registry reads the buffer: the users are judged with the change.
+    definition = host.settings_for(folder / next(iter(users))).node_type_catalog
+    assert definition is not None
+    spec = definition.get("aincient_reason")
+    assert spec is not None and any(p.configurable is True for p in spec.parameters)
+
+
+def test_a_node_type_coming_or_going_makes_stale_the_workflows_with_undefined_types(
+    tmp_path: Path,
+) -> None:
+    folder = copy_site(tmp_path)
+    text = (folder / COLOUR).read_text(encoding="utf-8")
+    (folder / COLOUR).write_text(text.replace("node_type_id: chat_input", "node_type_id: ghost", 1))
+    host = _host(folder)
+    definition = folder / NODE_TYPE.format("ghost")
+    definition.write_text("id: ghost\nlabel: Ghost\n", encoding="utf-8")
+    changes = host.disk_changed(definition)
+    assert COLOUR in _names(changes.stale)
+    own = [f.code for f in host.findings(folder / COLOUR)]
+    assert "FD-UNKNOWN-NODE-TYPE" not in own
+
+
+def test_each_definition_is_parsed_once_for_the_registry_and_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parsed: list[str] = []
+    original = node_types_module.read_definition
+
+    def counting(text: str, path: Path) -> node_types_module.NodeTypeDefinition | str:
+        parsed.append(path.name)
+        return original(text, path)
+
+    monkeypatch.setattr("flowdrop_lsp.core.workspace.node_types.read_definition", counting)
+    folder = copy_site(tmp_path)
+    host = _host(folder)
+    for name in (COLOUR, BRAND_STUDIO):
+        host.findings(folder / name)
+    assert len(parsed) == 90 and len(set(parsed)) == 90
+
+
+def test_a_file_that_is_not_utf8_gets_its_finding_and_stays_in_the_site(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    host = _host(folder)
+    path = folder / COLOUR
+    data = path.read_bytes().replace(b"Colour", b"Col\xffour", 1)
+    path.write_bytes(data)
+    changes = host.disk_changed(path)
+    assert COLOUR in _names(changes.stale)
+    assert [f.code for f in host.findings(path)] == ["FD-SYNTAX"]
+    assert "not UTF-8" in host.findings(path)[0].message
+    assert str(path) in host.site_files()
+    # Its callers do not call a missing workflow: it is there, unreadable.
+    assert "FD-CALL" not in {f.code for f in host.findings(folder / BRAND_STUDIO)}
+
+
+def test_a_site_is_one_site_however_its_folder_is_spelled(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    link = tmp_path / "linked"
+    os.symlink(folder, link)
+    host = _host(link)
+    other = folder.parent / "sync" / ".." / "sync" / COLOUR
+    assert host.index_of(other) is host.index_of(link / COLOUR) is not None
+    assert host.key(folder / COLOUR) == str(link / COLOUR)
+    (folder / COLOUR).unlink()
+    changes = host.disk_changed(folder / COLOUR, deleted=True)
+    assert str(link / BRAND_STUDIO) in changes.stale
+    assert "FD-CALL" in {f.code for f in host.findings(link / BRAND_STUDIO)}
+    assert len(host.indexes()) == 1
+
+
+def test_a_saved_buffer_closing_reads_nothing(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    host = _host(folder)
+    path = folder / COLOUR
+    buffer = Buffer(path.read_text(encoding="utf-8"), host.settings_for(path), workflow=True)
+    host.open(path, buffer)
+    host.sync_buffer(path)
+    before = host.findings(path)
+    host._read_into = None  # type: ignore[method-assign, assignment]  # any read would fail
+    host.close(path)
+    assert host.findings(path) == before
