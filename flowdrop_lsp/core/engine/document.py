@@ -300,9 +300,8 @@ class WorkflowDocument(IncrementalEdits):
         start = max(0, min(start, len(self.buffer)))
         end = max(start, min(end, len(self.buffer)))
         if start < end and new_text:
+            # (The same text again becomes an empty edit, taken like any other.)
             kept_before, kept_after = unchanged_ends(self.buffer.slice(start, end), new_text)
-            if kept_before == end - start == len(new_text):
-                return start, start, 0  # the same text again: nothing changes
             start, end = start + kept_before, end - kept_after
             new_text = new_text[kept_before : len(new_text) - kept_after]
         self._findings = None
