@@ -63,7 +63,14 @@ from scenarios.json_workflow import load_document  # noqa: E402
 log = make_log("bench")
 #: The scenarios run after the edit cycle, in this order (each: NAME, SERVERS, sizes, load,
 #: rounds, plan, think, section; see scenarios/keystrokes.py).
-EXTRA_SCENARIOS = [keystrokes, minified, minified_unnamed]
+EXTRA_SCENARIOS = [
+    keystrokes,
+    minified,
+    minified.TWIN,
+    minified.LINES,
+    minified.TWIN_LINES,
+    minified_unnamed,
+]
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -84,6 +84,9 @@ class Sample:
     digest: str | None = None
     status: str = "ok"  # ok | timeout | died | error | skipped
     scenario: str = "edits"  # edits | typing | minified
+    # What was published, positions left out: the same findings in two layouts of a document
+    # (minified, pretty-printed) have equal content digests.
+    content: str | None = None
 
 
 @dataclass
@@ -116,6 +119,11 @@ def diag_digest(diags: list[dict]) -> str:
         for d in diags
     )
     return hashlib.sha1("\n".join(norm).encode()).hexdigest()[:12]
+
+
+def content_digest(diags: list[dict]) -> str:
+    """`diag_digest` without the ranges: what was found, wherever the line breaks are."""
+    return diag_digest([{**d, "range": None} for d in diags])
 
 
 def rotate(names: list[str], round_no: int) -> list[str]:
@@ -236,6 +244,7 @@ async def run_session(
                 pub.count,
                 diag_digest(pub.diagnostics),
                 scenario=scenario,
+                content=content_digest(pub.diagnostics),
             )
         )
         info.check = check(spec.name, doc, pub.diagnostics) if check else None
@@ -263,6 +272,7 @@ async def run_session(
                     pub.count,
                     diag_digest(pub.diagnostics),
                     scenario=scenario,
+                    content=content_digest(pub.diagnostics),
                 )
             )
         info.rss_end, info.peak = client.rss_and_peak()

@@ -177,24 +177,25 @@ class Document:
                 raise ChangeRejected(why)
             buffer = self.workflow.lines
             if change.range is None:
-                self._edited(0, len(buffer), change.text)
-                self.workflow.apply_edit(0, len(buffer), change.text)
-                continue
-            start_line, start_char, end_line, end_char = change.range
-            if (end_line, end_char) < (start_line, start_char):  # reversed: its swap
-                start_line, start_char, end_line, end_char = change.range[2:] + change.range[:2]
-            # Past a line's end or the last line: clamped by the conversion, as LSP says.
-            start = buffer.offset(start_line, start_char, encoding)
-            end = max(start, buffer.offset(end_line, end_char, encoding))
-            self._edited(start, end, change.text)
-            self.workflow.apply_edit(start, end, change.text)
+                start, end = 0, len(buffer)
+            else:
+                start_line, start_char, end_line, end_char = change.range
+                if (end_line, end_char) < (start_line, start_char):  # reversed: its swap
+                    start_line, start_char, end_line, end_char = change.range[2:] + change.range[:2]
+                # Past a line's end or the last line: clamped by the conversion, as LSP says.
+                start = buffer.offset(start_line, start_char, encoding)
+                end = max(start, buffer.offset(end_line, end_char, encoding))
+            # A whole line or the whole text sent for one keystroke is applied as that
+            # keystroke (the engine leaves out what did not change): the site's findings are
+            # carried through the edit as made.
+            self._edited(*self.workflow.apply_edit(start, end, change.text))
         self.out_of_sync = False
         self.version = version
 
-    def _edited(self, start: int, end: int, text: str) -> None:
+    def _edited(self, start: int, end: int, length: int) -> None:
         edits = self.site_edits
-        if edits is not None:
-            edits.append((start, end, len(text)))
+        if edits is not None and (start < end or length):  # no change: the site's text still is
+            edits.append((start, end, length))
             if len(edits) > MAX_SITE_EDITS:
                 self.site_edits = None
 

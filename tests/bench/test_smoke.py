@@ -80,8 +80,9 @@ def test_bench_smoke(tmp_path: Path) -> None:
     rss = [s["rss_open"] for s in result["sessions"] if s["server"] == "ours-incremental"]
     assert rss and rss[0] > 10 * 2**20
     checks = [s["check"] for s in result["sessions"] if s["server"] == "ours-incremental"]
-    # the edit cycle, typing, minified, and minified named `.json` (judged by content)
-    assert len(checks) == 4 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
+    # the edit cycle, typing, minified (the character, its line, and each one's pretty-printed
+    # twin), and minified named `.json` (judged by content)
+    assert len(checks) == 7 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
 
     typed = [s for s in result["samples"] if s["scenario"] == "typing"]
     assert [s["kind"] for s in typed] == ["open"] + ["keystroke"] * 5, typed
@@ -93,10 +94,19 @@ def test_bench_smoke(tmp_path: Path) -> None:
     unnamed = [s for s in result["samples"] if s["scenario"] == "minified-unnamed"]
     assert [s["kind"] for s in unnamed] == ["open", "label", "label"], unnamed
     assert all(s["status"] == "ok" and s["ms"] > 0 for s in unnamed), unnamed
+    # Each minified step published the same findings as its pretty-printed twin's same step.
+    for scenario, twin in (
+        ("minified", "minified-twin"),
+        ("minified-lines", "minified-twin-lines"),
+    ):
+        mine = [s["content"] for s in result["samples"] if s["scenario"] == scenario]
+        other = [s["content"] for s in result["samples"] if s["scenario"] == twin]
+        assert len(mine) == 3 and mine == other, (scenario, mine, other)
 
     report = out.read_text(encoding="utf-8")
     assert "| ours-incremental | 1k |" in report and "| floor | 1k |" in report
     assert "## Typing a node object" in report and "## Minified" in report
+    assert "| 3/3 steps |" in report  # the minified section's findings check
     assert "| typing p50, 1k: ours (ms) | ≤ 10 ms |" in report
     assert raw.exists()
     assert elapsed < 90, f"smoke run took {elapsed:.0f} s"
@@ -180,6 +190,16 @@ def test_bench_typing_and_minified_plans() -> None:
         text = text[:start] + new + text[end:]
     labels = {n["data"]["label"] for n in json.loads(text)["nodes"]}
     assert len(labels - {n["data"]["label"] for n in json.loads(mini.text)["nodes"]}) >= 1
+    # The same edits sent as their lines, and in the pretty-printed twin, make the same labels.
+    from scenarios.minified import make_label_plan
+
+    for layout in (mini, doc):
+        for whole_line in (False, True):
+            edited = layout.text
+            for _, [(start, end, new)] in make_label_plan(layout, 0, 6, seed, whole_line):
+                assert "\n" not in new
+                edited = edited[:start] + new + edited[end:]
+            assert {n["data"]["label"] for n in json.loads(edited)["nodes"]} == labels
 
 
 def test_every_scenario_is_run_by_make_bench() -> None:

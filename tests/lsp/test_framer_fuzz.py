@@ -50,3 +50,15 @@ def test_junk_in_any_split_never_raises_and_a_valid_message_follows(
     bodies = [f.data for f in out if isinstance(f, Body)]
     assert bodies[-1] == json.dumps(PING).encode()
     assert len(framer.buffer) <= len(stream) + 100
+
+
+@given(junk, st.integers(0, 40), st.integers(0, 200))
+def test_the_next_header_is_found_where_the_regex_finds_it(
+    data: bytes, start: int, stop: int
+) -> None:
+    # The CRLF-guided search (fast on a body of megabytes) answers exactly the regex's search.
+    from flowdrop_lsp.lsp.transport import NEXT_HEADER, _next_header
+
+    buffer = bytearray(data)
+    found = NEXT_HEADER.search(buffer, start, stop)
+    assert _next_header(buffer, start, stop) == (found.start() if found else None)

@@ -357,6 +357,25 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
         self.edit(0, len(self.text), self.whole_text)
 
     @rule(data=st.data())
+    def a_keystroke_sent_wide(self, data: st.DataObject) -> None:
+        # A client that sends a keystroke as its whole line (a line diff) or the whole text:
+        # the engine leaves out what did not change, and must end where the keystroke would.
+        spots = value_starts(self.text, "label")
+        if not spots:
+            return
+        at = data.draw(st.sampled_from(spots)) + data.draw(st.integers(0, 3))
+        at = min(at, len(self.text))
+        typed = self.text[:at] + data.draw(st.sampled_from(["x", "🚀", '"', "数"])) + self.text[at:]
+        if data.draw(st.booleans()):
+            self.edit(0, len(self.text), typed)
+            return
+        line_start = self.text.rfind("\n", 0, at) + 1
+        line_end = self.text.find("\n", at)
+        line_end = len(self.text) if line_end < 0 else line_end + 1
+        grown = len(typed) - len(self.text)
+        self.edit(line_start, line_end, typed[line_start : line_end + grown])
+
+    @rule(data=st.data())
     def several_changes_at_once(self, data: st.DataObject) -> None:
         # A didChange with several content changes: applied one after the other, as LSP says.
         for _ in range(data.draw(st.integers(2, 4))):

@@ -46,7 +46,7 @@ from flowdrop_lsp.core.domain.site_facts import (
 )
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
-from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.findings import Edit, Finding, Severity
 from flowdrop_lsp.core.rules.base import RuleContext, cap_with_summary
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
@@ -61,6 +61,7 @@ from flowdrop_lsp.core.syntax.tree import (
     SyntaxProblem,
     to_python,
 )
+from flowdrop_lsp.core.text.changes import unchanged_ends
 from flowdrop_lsp.core.text.positions import EditableText, Span
 
 # The open documents whose analysis is frozen (`freeze_after_read`): the permanent generation is
@@ -362,15 +363,24 @@ class WorkflowDocument(IncrementalEdits):
         return self._findings
 
     # ----- editing ----------------------------------------------------------------------------
-    def apply_edit(self, start: int, end: int, new_text: str) -> None:
-        """Replace `[start, end)` (code points) with `new_text` and bring the analysis up to date.
+    def apply_edit(self, start: int, end: int, new_text: str) -> Edit:
+        """Replace `[start, end)` (code points) with `new_text` and bring the analysis up to date;
+        the edit as made: `(start, end, length of the text put there)`.
 
-        When the edit cannot be taken incrementally, the whole text is re-read — lazily, when
-        findings are next asked for, so that a burst of such edits costs one re-read."""
-        self._findings = None
-        self.context.recomputed.clear()
+        What the replaced text and `new_text` have in common at either end is left in place
+        (core.text.changes): a keystroke a client sends as its whole line, or as the whole
+        text, is the one character it changes. When the edit cannot be taken incrementally, the
+        whole text is re-read — lazily, when findings are next asked for, so that a burst of
+        such edits costs one re-read."""
         start = max(0, min(start, len(self.buffer)))
         end = max(start, min(end, len(self.buffer)))
+        if start < end and new_text:
+            # (The same text again becomes an empty edit, taken like any other.)
+            kept_before, kept_after = unchanged_ends(self.buffer.slice(start, end), new_text)
+            start, end = start + kept_before, end - kept_after
+            new_text = new_text[kept_before : len(new_text) - kept_after]
+        self._findings = None
+        self.context.recomputed.clear()
         usable = not self._stale and not self.settings.full_recompute and self.incremental
         plan = self._plan(start, end) if usable else None
         self.buffer.replace(start, end, new_text)
@@ -384,6 +394,7 @@ class WorkflowDocument(IncrementalEdits):
             done = False
         if not done:
             self._stale = True
+        return start, end, len(new_text)
 
     def _fresh(self) -> None:
         if self._stale:

@@ -23,7 +23,7 @@ from flowdrop_lsp.core.config.selection import named_as_workflow, syntax_of
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from flowdrop_lsp.core.findings import Finding, TextEdit
+from flowdrop_lsp.core.findings import Edit, Finding, TextEdit
 from flowdrop_lsp.core.fixes import preferred_edits
 from flowdrop_lsp.core.ide import completion, hints, hover, lenses, outline
 from flowdrop_lsp.core.ide.completion import CompletionItem, Completions
@@ -138,9 +138,10 @@ class WorkflowService:
     def settings(self) -> Settings:
         return self._document.settings
 
-    def apply_edit(self, start: int, end: int, new_text: str) -> None:
-        """Replace the code points `[start, end)` with `new_text` and re-analyse what it touched."""
-        self._document.apply_edit(start, end, new_text)
+    def apply_edit(self, start: int, end: int, new_text: str) -> Edit:
+        """Replace the code points `[start, end)` with `new_text` and re-analyse what it touched;
+        the edit as made (what both texts share at its ends left out: core.text.changes)."""
+        return self._document.apply_edit(start, end, new_text)
 
     def close(self) -> None:
         self._document.close()

@@ -293,15 +293,11 @@ def scoped_findings(
     graph = ctx.graph
     memo: dict[int, tuple[Node | Edge, list[Finding]]] = ctx.memo.setdefault(code, {})
     if not graph.subscribed(code):
-        # The first question (a whole read) gets every node and edge, each once: no neighbour
-        # is left to add, and only the kinds the rule checks are looked at.
-        dirty: Iterable[Node | Edge] = [
-            model
-            for _added, model in graph.changes(code)
-            if (node_check if isinstance(model, Node) else edge_check) is not None
+        _check_everything(ctx, graph.changes(code), memo, node_check, edge_check)
+        return [
+            _current_locator(finding, model) for model, found in memo.values() for finding in found
         ]
-    else:
-        dirty = _reached(graph, code, memo, node_check is not None, edge_check is not None)
+    dirty = _reached(graph, code, memo, node_check is not None, edge_check is not None)
     for model in dirty:
         if half_typed(model):
             found = []  # its syntax finding says all there is to say (it is being typed)
@@ -314,6 +310,33 @@ def scoped_findings(
         else:
             memo.pop(id(model), None)
     return [_current_locator(finding, model) for model, found in memo.values() for finding in found]
+
+
+def _check_everything(
+    ctx: RuleContext,
+    everything: list[tuple[bool, Node | Edge]],
+    memo: dict[int, tuple[Node | Edge, list[Finding]]],
+    node_check: NodeCheck | None,
+    edge_check: EdgeScopedCheck | None,
+) -> None:
+    """The first question (a whole read): every node and edge there is, each once (no
+    neighbour is left to add), only the kinds the rule checks. Every model of a large document
+    passes here once per rule, so the loop is kept tight: what `half_typed` asks, inline."""
+    for _added, model in everything:
+        if isinstance(model, Node):
+            if node_check is None or not model.id:
+                continue
+            check: Callable[[RuleContext, Any], Iterable[Finding]] = node_check
+        elif edge_check is None:
+            continue
+        else:
+            check = edge_check
+        editor = model.editor
+        if editor is not None and editor.broken:
+            continue  # half-typed: its syntax finding says all there is to say
+        found = list(check(ctx, model))
+        if found:
+            memo[id(model)] = (model, found)
 
 
 def scoped_with_node_types(

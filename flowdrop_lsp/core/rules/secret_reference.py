@@ -50,6 +50,22 @@ def malformed_strings(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]
             yield from malformed_strings(item, (*path, index))
 
 
+def holds_opening(value: Any) -> bool:
+    """Whether a string below `value` contains `{{ secrets.` at all: what rules out nearly
+    every node at once (a whole read asks it of each), without a generator per value."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if SECRET_OPENING in item:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 def corrected(value: str) -> str:
     return UNPREFIXED_REFERENCE.sub(lambda match: "$" + match.group(), value)
 
@@ -60,7 +76,7 @@ def _path_text(path: Path) -> str:
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     config = node.config
-    if node.id is None or not isinstance(config, dict):
+    if node.id is None or not isinstance(config, dict) or not holds_opening(config):
         return
     for path, value in malformed_strings(config):
         located = node.editor.locate((*CONFIG_PATH, *path)) if node.editor is not None else None
