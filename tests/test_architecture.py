@@ -198,17 +198,37 @@ def layer_violations(graph: Mapping[str, Iterable[str]]) -> set[str]:
     return problems
 
 
-def lsp_reaches_past_the_facade(graph: Mapping[str, Iterable[str]]) -> set[str]:
+def reaches_past(
+    graph: Mapping[str, Iterable[str]], front: str, allowed: frozenset[str]
+) -> set[str]:
+    """The imports of the core by the front end `front` that are not in `allowed`."""
     return {
         f"{module} imports {target}"
         for module, imported in graph.items()
-        if _is_under(module, "flowdrop_lsp.lsp")
+        if _is_under(module, front)
         for target in imported
         if _is_under(target, "flowdrop_lsp.core")
-        and target not in LSP_MAY_IMPORT
+        and target not in allowed
         # `from flowdrop_lsp.core.findings import Finding` also names `...findings.Finding`
-        and not any(target.startswith(allowed + ".") for allowed in LSP_MAY_IMPORT)
+        and not any(target.startswith(name + ".") for name in allowed)
     }
+
+
+def lsp_reaches_past_the_facade(graph: Mapping[str, Iterable[str]]) -> set[str]:
+    return reaches_past(graph, "flowdrop_lsp.lsp", LSP_MAY_IMPORT)
+
+
+def core_modules_used(graph: Mapping[str, Iterable[str]], front: str) -> set[str]:
+    """The core modules a front end imports (a name inside a module counts as the module)."""
+    modules = {name for name in graph if _is_under(name, "flowdrop_lsp.core")}
+    used = set()
+    for module, imported in graph.items():
+        if not _is_under(module, front):
+            continue
+        for target in imported:
+            if target in modules:
+                used.add(target)
+    return used
 
 
 def protocol_in_core(graph: Mapping[str, Iterable[str]]) -> set[str]:
@@ -256,6 +276,97 @@ def test_the_lsp_layer_asks_the_core_through_a_handful_of_modules() -> None:
         if target in LSP_MAY_IMPORT
     }
     assert len(used) <= len(LSP_MAY_IMPORT) <= 7
+
+
+# What the CLI may import from the core: the host (its way in, as the buffer's facade is the
+# server's), the settings and their resolver, the findings it reports and the positions it
+# prints, the baseline it applies, and the rule catalogue it lists and documents.
+CLI_MAY_IMPORT = frozenset(
+    {
+        "flowdrop_lsp.core.workspace.host",
+        "flowdrop_lsp.core.workspace.resolver",
+        "flowdrop_lsp.core.config.settings",
+        "flowdrop_lsp.core.config.baseline",
+        "flowdrop_lsp.core.findings",
+        "flowdrop_lsp.core.text.positions",
+        "flowdrop_lsp.core.rules.registry",
+    }
+)
+
+
+def test_the_cli_asks_the_core_through_as_few_modules_as_the_server() -> None:
+    assert reaches_past(GRAPH, "flowdrop_lsp.cli", CLI_MAY_IMPORT) == set()
+    cli = core_modules_used(GRAPH, "flowdrop_lsp.cli")
+    assert cli and len(cli) <= len(core_modules_used(GRAPH, "flowdrop_lsp.lsp"))
+
+
+def _names_used(module: str) -> set[str]:
+    """Every name a module of the package mentions (imported, called, read)."""
+    path = PACKAGE.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    if not path.exists():
+        path = path.with_suffix("") / "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    found |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    found |= {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    return found
+
+
+# One node-type reader: core/domain/node_types.py reads a definition from its syntax tree, and
+# core/workspace/node_types.py (its files, read once each, for the registry and the site alike)
+# is the only module that asks it to.
+NODE_TYPE_READING = frozenset({"read_definition", "definition_from_tree"})
+NODE_TYPE_READERS = frozenset(
+    {"flowdrop_lsp.core.domain.node_types", "flowdrop_lsp.core.workspace.node_types"}
+)
+
+
+def test_node_types_are_read_by_one_reader() -> None:
+    offenders = {
+        module
+        for module in GRAPH
+        if module not in NODE_TYPE_READERS and _names_used(module) & NODE_TYPE_READING
+    }
+    assert offenders == set()
+    # …and nothing else parses YAML by itself: every reader of a format is the syntax layer's.
+    assert not any(
+        "yaml" in imported for module, imported in GRAPH.items() if module in NODE_TYPE_READERS
+    )
+
+
+# One host merges a file's findings: its own and its site's, settings applied, carried through
+# a buffer's edits. The engine applies the settings to its own findings, the one-shot analysis
+# re-exports that; nothing else merges, filters or carries findings.
+MERGING = frozenset({"apply_settings", "through_edits", "cross_file_findings"})
+MERGERS = frozenset(
+    {
+        "flowdrop_lsp.core.findings",
+        "flowdrop_lsp.core.engine.document",
+        "flowdrop_lsp.core.analysis",
+        "flowdrop_lsp.core.workspace.host",
+    }
+)
+
+
+def test_only_the_host_merges_findings() -> None:
+    offenders = {
+        module for module in GRAPH if module not in MERGERS and _names_used(module) & MERGING
+    }
+    assert offenders == set()
+    # A site index's findings are asked by the host alone (and the index itself).
+    asking = {
+        module
+        for module in GRAPH
+        if _is_under(module, "flowdrop_lsp")
+        and "SITE_RULES" in _names_used(module)
+        and module not in ("flowdrop_lsp.core.workspace.site", "flowdrop_lsp.core.rules.registry")
+    }
+    assert asking == set()
 
 
 def test_cli_cannot_know_the_protocol() -> None:
@@ -362,6 +473,27 @@ def test_an_lsp_import_of_an_engine_internal_is_found(tmp_path: Path) -> None:
     )
     assert lsp_reaches_past_the_facade(graph) == {
         "flowdrop_lsp.lsp.hover imports flowdrop_lsp.core.engine.document",
+    }
+
+
+def test_a_planted_cli_reaching_into_the_batch_is_found(tmp_path: Path) -> None:
+    graph = _plant(
+        tmp_path,
+        {
+            "cli/main.py": (
+                "from flowdrop_lsp.core.workspace.host import Host\n"
+                "from flowdrop_lsp.core.workspace.batch import Batch\n"
+            ),
+            "core/workspace/host.py": "Host = 1\n",
+            "core/workspace/batch.py": "Batch = 1\n",
+        },
+    )
+    assert reaches_past(graph, "flowdrop_lsp.cli", CLI_MAY_IMPORT) == {
+        "flowdrop_lsp.cli.main imports flowdrop_lsp.core.workspace.batch",
+    }
+    assert core_modules_used(graph, "flowdrop_lsp.cli") == {
+        "flowdrop_lsp.core.workspace.host",
+        "flowdrop_lsp.core.workspace.batch",
     }
 
 

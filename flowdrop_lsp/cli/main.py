@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from flowdrop_lsp.cli.formats import (
     FORMATS,
@@ -42,23 +43,20 @@ from flowdrop_lsp.cli.report import (
     write_baseline,
     write_report,
 )
-from flowdrop_lsp.core.analysis import Analysis, analyze
 from flowdrop_lsp.core.config.baseline import Baseline, BaselineError
-from flowdrop_lsp.core.config.selection import Candidate, Skipped, syntax_of, walk
 from flowdrop_lsp.core.config.settings import Settings, SettingsError
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
-from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
-from flowdrop_lsp.core.workspace.batch import Batch
-from flowdrop_lsp.core.workspace.cache import (
+from flowdrop_lsp.core.workspace.host import (
     CACHE_DIR_ENV,
     CACHE_DIR_NAME,
-    ResultCache,
-    registry_fingerprint,
+    Candidate,
+    CheckedFile,
+    Host,
+    Skipped,
+    syntax_of,
+    walk,
 )
-from flowdrop_lsp.core.workspace.host import CheckedFile, Host
-from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver, unknown_rule_codes
 
 __all__ = ["add_check_arguments", "run_check", "use_color"]
@@ -242,20 +240,6 @@ class RuleChoice:
         return replace(settings, ignore=ignored | self.ignore)
 
 
-def _resolver(config: Path | None) -> SettingsResolver:
-    """The CLI's settings, strict: a bad settings file raises SettingsError naming it (exit 2).
-    Paths are resolved, as the walk resolves the folders it finds; `per-file-ignores` without a
-    settings file are relative to the working directory."""
-    return SettingsResolver(
-        config=config,
-        node_types=NodeTypeLocator(base=Path.cwd()),
-        # Once per path in a run (a path is asked for several times: its settings, its
-        # registry, its folder's), not a system call each time.
-        canonical=functools.lru_cache(maxsize=16384)(Path.resolve),
-        fallback_base=Path.cwd(),
-    )
-
-
 def _settings_of_path(resolver: SettingsResolver, path: Path) -> Settings:
     """A walk's folder, or standard input (the working directory's): only the settings of the
     folder. A workflow file: with the node-type registry of its folder too."""
@@ -277,7 +261,7 @@ def _read(path: Path) -> bytes:
     return path.read_bytes()
 
 
-def _verbose_graph(display: str, analysis: Analysis) -> None:
+def _verbose_graph(display: str, analysis: Any) -> None:
     graph = analysis.graph
     if not graph.consumers:
         err(f"{display}: no tool edges")
@@ -342,34 +326,6 @@ def _settings_of_file(
     return resolver.with_file_ignores(settings, named)
 
 
-def _cache(args: argparse.Namespace, resolver: SettingsResolver) -> ResultCache | None:
-    """The result cache: `--cache-dir`, else $FLOWDROP_LSP_CACHE_DIR, else `.flowdrop_lsp_cache`
-    in the project's folder (the settings file's, else the working directory); none with
-    `--no-cache`."""
-    if args.no_cache:
-        return None
-    chosen = args.cache_dir or os.environ.get(CACHE_DIR_ENV)
-    if chosen:
-        return ResultCache(Path(chosen))
-    try:
-        project = resolver.project_file(Path.cwd())
-    except OSError:
-        project = None
-    return ResultCache((project.parent if project else Path.cwd()) / CACHE_DIR_NAME)
-
-
-def _registry_print(
-    resolver: SettingsResolver, path: Path, folder: Path | None, prints: dict[Path, str]
-) -> str:
-    """The fingerprint of the node-type registry a file is checked against (once per folder)."""
-    if folder is None:
-        return ""
-    found = prints.get(folder)
-    if found is None:
-        found = prints[folder] = registry_fingerprint(resolver.registry_for(path))
-    return found
-
-
 @dataclass
 class _Checked:
     """One file checked: `walked` as the walk gave it (where fixes are written), `display` as
@@ -406,16 +362,16 @@ def _fix_and_record(
     # Fixes only for what is reported: a finding the baseline lists is left alone.
     reported = reporter.peek(display, host.findings(checked.file.path))
     unsafe = bool(args.unsafe_fixes)
-    edits = preferred_edits(reported, unsafe) if (args.fix or args.diff) else []
+    edits = host.fixes(reported, unsafe) if (args.fix or args.diff) else []
     failure = None
     if args.fix and checked.file.is_stdin:
         # stdin has no file to write back to: the (fixed) document goes to stdout, always.
         if edits:
-            text = apply_edits(text, edits)
+            text = host.fixed(text, edits)
             checked.file = host.refresh(checked.file, text)
         sys.stdout.write(text)
     elif edits:
-        fixed = apply_edits(text, edits)
+        fixed = host.fixed(text, edits)
         if args.diff:
             lines = text.splitlines(keepends=True), fixed.splitlines(keepends=True)
             diffs.append("".join(difflib.unified_diff(*lines, display, display)))
@@ -454,7 +410,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"flowdrop-lsp: {problem}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        resolver = _resolver(args.config)
+        resolver = SettingsResolver.for_check(args.config, Path.cwd())
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -481,6 +437,10 @@ def run_check(args: argparse.Namespace) -> int:
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
+    settings_of = functools.partial(_settings_of_file, resolver, choice, stdin_filename="")
+    host = Host.for_check(
+        resolver, settings_of, cache=not args.no_cache, cache_dir=args.cache_dir, jobs=args.jobs
+    )
     prints: dict[Path, str] = {}
     # 1. Read each candidate (its settings, bytes and text), in walk order.
     slots: list[FileResult | _Checked] = []
@@ -502,9 +462,7 @@ def run_check(args: argparse.Namespace) -> int:
             # Not UTF-8 (a Latin-1 export, a stray byte): one finding at the first bad byte,
             # never a fix (writing would change bytes nobody asked to change).
             raw = error.object if isinstance(error.object, bytes) else b""
-            offset = len(raw[: error.start].decode("utf-8", "replace"))
-            shown = raw.decode("utf-8", "replace")
-            finding = undecodable_finding(shown, offset, raw[error.start] if raw else 0)
+            shown, finding = host.undecodable(raw, error)
             findings = (finding,) if finding.code not in settings.ignore else ()
             slots.append(FileResult(display, shown, findings, settings.docs_url))
             continue
@@ -514,12 +472,13 @@ def run_check(args: argparse.Namespace) -> int:
             continue
         _note_node_types(resolver, item.path, args.verbose, noted)
         folder = None if str(item.path) == "-" else item.path.parent.resolve()
-        registry = _registry_print(resolver, item.path, folder, prints)
+        registry = "" if folder is None else prints.get(folder, "")
+        if folder is not None and folder not in prints:
+            registry = prints[folder] = host.registry_print(item.path)
         syntax = syntax_of(display)
         allow_comments = item.path.suffix == ".jsonc"
         if args.verbose:  # (the graph of a fresh analysis: this output is for a person)
-            analysis = analyze(text, settings, allow_comments=allow_comments, syntax=syntax)
-            _verbose_graph(display, analysis)
+            _verbose_graph(display, host.analysis(text, settings, syntax, allow_comments))
         resolved = item.path if folder is None else folder / item.path.name
         slots.append(
             _Checked(
@@ -530,9 +489,6 @@ def run_check(args: argparse.Namespace) -> int:
         )
     # 2. Each file's own analysis (cached, in parallel), 3. the sites' cross-file findings:
     # the host, as the server's.
-    settings_of = functools.partial(_settings_of_file, resolver, choice, stdin_filename="")
-    batch = Batch(_cache(args, resolver), args.jobs, node_types=resolver.node_types.files)
-    host = Host(resolver, settings_of, batch=batch)
     checked = [slot for slot in slots if isinstance(slot, _Checked)]
     host.check([slot.file for slot in checked])
     # 4. Fixes, then the results in walk order.

@@ -14,18 +14,22 @@ has them computed up front, cached and in parallel, by `check`), and the undecod
 The server asks `findings(path)` to publish a file, open or closed, and tells the host what
 changes: `open`/`close` a buffer, `sync_buffer` after an edit (its text and facts given to its
 site), `disk_changed` for a watched file. Each answers the files whose findings may have
-changed (`Changes`): the server re-publishes them. The CLI `check`s its files, asks `findings`
-for each, and `refresh`es a file it fixed.
+changed (`Changes`): the server re-publishes them. The CLI makes its host with `for_check`
+(its cache and processes), walks its paths (`walk`), `check`s the files, asks `findings` for
+each, applies the fixes it chose (`fixes`, `fixed`) and `refresh`es a file it fixed. As
+core/ide/service.py is the server's facade over a buffer, this module is the CLI's way into the
+core: what a run needs besides the host is named here (`__all__`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from flowdrop_lsp.core.config.selection import Candidate, Skipped, syntax_of, walk
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import (
     WATCH_GLOBS,
@@ -41,6 +45,8 @@ from flowdrop_lsp.core.engine.document import apply_settings
 from flowdrop_lsp.core.findings import Edit, Finding, through_edits
 from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, FileAnalysis, analyse_file
+from flowdrop_lsp.core.workspace.cache import CACHE_DIR_ENV, CACHE_DIR_NAME
+from flowdrop_lsp.core.workspace.checking import CheckedFile, Checking
 from flowdrop_lsp.core.workspace.node_types import TooLarge, read_site_text
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
@@ -49,14 +55,20 @@ from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
 __all__ = [
     "SITE_SYNC_CHARS",
     "WATCH_GLOBS",
+    "CACHE_DIR_ENV",
+    "CACHE_DIR_NAME",
+    "Candidate",
     "Changes",
     "CheckedFile",
     "Edit",
     "Host",
     "OpenFile",
+    "Skipped",
     "find_site_folders",
     "is_project_settings_file",
     "is_site_file",
+    "syntax_of",
+    "walk",
 ]
 
 # An open site file larger than this is given to its site once typing pauses (the caller's
@@ -123,38 +135,9 @@ def _real(folder: Path) -> Path:
     return Path(os.path.realpath(folder))
 
 
-@dataclass(frozen=True)
-class CheckedFile:
-    """A file the CLI checks: `path` (resolved; `-` for standard input), its text and bytes as
-    read, its settings, syntax, and its node-type registry's fingerprint (a cache key)."""
-
-    path: Path
-    text: str
-    data: bytes
-    settings: Settings
-    syntax: str
-    allow_comments: bool = False
-    registry: str = ""
-
-    @property
-    def is_stdin(self) -> bool:
-        return str(self.path) == "-"
-
-    def job(self, text: str | None = None) -> AnalysisJob:
-        text = self.text if text is None else text
-        return AnalysisJob(
-            text,
-            self.data if text is self.text else text.encode("utf-8", "surrogatepass"),
-            self.settings,
-            self.syntax,
-            self.allow_comments,
-            site_file=not self.is_stdin and is_workflow_config_file(self.path),
-            registry=self.registry,
-        )
-
-
-class Host:
-    """The findings of every file of a workspace (see the module docstring)."""
+class Host(Checking):
+    """The findings of every file of a workspace (see the module docstring; what only the CLI
+    asks is core/workspace/checking.py's)."""
 
     def __init__(
         self,
@@ -526,67 +509,3 @@ class Host:
         found = self._analyse(text, settings, syntax_of_path(path), site_file=False).findings
         self._own[key] = (text, settings, found)
         return found
-
-    # ----- checking files at once (the CLI) ---------------------------------------------------
-    def check(self, files: Sequence[CheckedFile]) -> None:
-        """Each file's own analysis (through the batch: cached, in parallel), then the site of
-        each site file's folder joined once (its other files read for their facts)."""
-        on_disk = [f for f in files if not f.is_stdin and not is_node_type_file(f.path)]
-        analyses = self.batch.analyse([f.job() for f in on_disk])
-        by_folder: dict[Path, dict[str, tuple[str, WorkflowFacts | None]]] = {}
-        for checked, analysis in zip(on_disk, analyses, strict=True):
-            self._own[str(checked.path)] = (checked.text, checked.settings, analysis.findings)
-            self._given[str(checked.path)] = checked.settings
-            if is_workflow_config_file(checked.path):
-                known = by_folder.setdefault(checked.path.parent, {})
-                known[str(checked.path)] = (checked.text, analysis.facts)  # type: ignore[assignment]
-        for checked in files:
-            if checked.is_stdin:
-                analysis = analyse_file(checked.job())
-                self._own["-"] = (checked.text, checked.settings, analysis.findings)
-            elif is_node_type_file(checked.path):
-                by_folder.setdefault(checked.path.parent, {})
-        for folder, known in by_folder.items():
-            if _real(folder) not in self._indexes:
-                self._indexes[_real(folder)] = self.batch.site(folder, known)
-
-    def stdin_findings(self) -> tuple[Finding, ...]:
-        kept = self._own.get("-")
-        return kept[2] if kept is not None else ()
-
-    def refresh(self, checked: CheckedFile, text: str) -> CheckedFile:
-        """A file changed (`--fix`): analysed afresh (never from the cache), its site told."""
-        analysis = analyse_file(checked.job(text))
-        key = "-" if checked.is_stdin else str(checked.path)
-        self._own[key] = (text, checked.settings, analysis.findings)
-        index = None if checked.is_stdin else self.index_of(checked.path)
-        if index is not None:
-            index.update(key, text, analysis.facts)
-        return CheckedFile(
-            checked.path,
-            text,
-            text.encode("utf-8", "surrogatepass"),
-            checked.settings,
-            checked.syntax,
-            checked.allow_comments,
-            checked.registry,
-        )
-
-    def node_types_with_findings(
-        self, walked: Iterable[Path], checked: set[str]
-    ) -> list[tuple[str, tuple[Finding, ...]]]:
-        """The node-type definitions inside a folder walked and not checked themselves that
-        have cross-file findings (settings applied): (path, findings), sorted by path."""
-        walked = list(walked)
-        found = []
-        for index in self._indexes.values():
-            root = index.root
-            if not any(root == top or root.is_relative_to(top) for top in walked):
-                continue
-            for path in index.files:
-                if path in checked or not is_node_type_file(path):
-                    continue
-                findings = self.findings(path)
-                if findings:
-                    found.append((path, findings))
-        return sorted(found)

@@ -29,6 +29,7 @@ linked folder, so that the project file's folder and the document's stay compara
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -94,6 +95,20 @@ class SettingsResolver:
         self._by_file: dict[Path, tuple[Settings, Settings]] = {}
         if config is not None:
             self._project_settings(config)
+
+    @classmethod
+    def for_check(cls, config: Path | None, cwd: Path) -> SettingsResolver:
+        """The CLI's settings, strict: a bad settings file raises SettingsError naming it.
+        Paths are resolved, as the walk resolves the folders it finds; `per-file-ignores`
+        without a settings file are relative to the working directory `cwd`."""
+        return cls(
+            config=config,
+            node_types=NodeTypeLocator(base=cwd),
+            # Once per path in a run (a path is asked for several times: its settings, its
+            # registry, its folder's), not a system call each time.
+            canonical=functools.lru_cache(maxsize=16384)(Path.resolve),
+            fallback_base=cwd,
+        )
 
     @property
     def strict(self) -> bool:

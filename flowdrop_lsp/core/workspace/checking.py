@@ -1,0 +1,206 @@
+"""What only the CLI asks of the host (core/workspace/host.py): a run's files checked at once
+(their own analyses through the batch: cached, in parallel; then the site of each site file's
+folder joined once), a fixed file analysed again, the node types of the folders walked that
+have cross-file findings, and the little a run needs besides (its cache, the registry's
+fingerprint, a file that is not UTF-8, the fixes to apply). The host inherits it, so that the
+CLI, like the server, reaches the core through the host."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.config.site_files import is_node_type_file, is_workflow_config_file
+from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.findings import Finding, TextEdit
+from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
+from flowdrop_lsp.core.rules.document import undecodable_finding
+from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, analyse_file
+from flowdrop_lsp.core.workspace.cache import (
+    CACHE_DIR_ENV,
+    CACHE_DIR_NAME,
+    ResultCache,
+    registry_fingerprint,
+)
+from flowdrop_lsp.core.workspace.resolver import SettingsResolver
+from flowdrop_lsp.core.workspace.site import SiteIndex
+
+if TYPE_CHECKING:
+    from flowdrop_lsp.core.workspace.host import Host
+
+SettingsFor = Callable[[Path], Settings]
+
+
+def _real(folder: Path) -> Path:
+    return Path(os.path.realpath(folder))
+
+
+@dataclass(frozen=True)
+class CheckedFile:
+    """A file the CLI checks: `path` (resolved; `-` for standard input), its text and bytes as
+    read, its settings, syntax, and its node-type registry's fingerprint (a cache key)."""
+
+    path: Path
+    text: str
+    data: bytes
+    settings: Settings
+    syntax: str
+    allow_comments: bool = False
+    registry: str = ""
+
+    @property
+    def is_stdin(self) -> bool:
+        return str(self.path) == "-"
+
+    def job(self, text: str | None = None) -> AnalysisJob:
+        text = self.text if text is None else text
+        return AnalysisJob(
+            text,
+            self.data if text is self.text else text.encode("utf-8", "surrogatepass"),
+            self.settings,
+            self.syntax,
+            self.allow_comments,
+            site_file=not self.is_stdin and is_workflow_config_file(self.path),
+            registry=self.registry,
+        )
+
+
+class Checking:
+    """The CLI's half of the host (see the module docstring); it reads and writes the host's
+    state declared here."""
+
+    resolver: SettingsResolver
+    batch: Batch
+    _indexes: dict[Path, SiteIndex]
+    _own: dict[str, tuple[str, Settings, tuple[Finding, ...]]]
+    _given: dict[str, Settings]
+
+    # The host's own answers, which the CLI's half uses.
+    index_of: Callable[[Path], SiteIndex | None]
+    findings: Callable[[Path | str], tuple[Finding, ...]]
+
+    @classmethod
+    def for_check(
+        cls,
+        resolver: SettingsResolver,
+        settings_for: SettingsFor,
+        *,
+        cache: bool = True,
+        cache_dir: str | None = None,
+        jobs: int | None = None,
+    ) -> Host:
+        """The CLI's host: its result cache (`cache_dir`, else $FLOWDROP_LSP_CACHE_DIR, else
+        `.flowdrop_lsp_cache` in the project's folder — the settings file's, else the working
+        directory; none without `cache`) and its worker processes (`jobs`, default: the
+        cores)."""
+        store = None
+        if cache:
+            chosen = cache_dir or os.environ.get(CACHE_DIR_ENV)
+            if chosen:
+                store = ResultCache(Path(chosen))
+            else:
+                try:
+                    project = resolver.project_file(Path.cwd())
+                except OSError:
+                    project = None
+                store = ResultCache((project.parent if project else Path.cwd()) / CACHE_DIR_NAME)
+        batch = Batch(store, jobs, node_types=resolver.node_types.files)
+        return cls(resolver, settings_for, batch=batch)  # type: ignore[call-arg, return-value]
+
+    def check(self, files: Sequence[CheckedFile]) -> None:
+        """Each file's own analysis (through the batch: cached, in parallel), then the site of
+        each site file's folder joined once (its other files read for their facts)."""
+        on_disk = [f for f in files if not f.is_stdin and not is_node_type_file(f.path)]
+        analyses = self.batch.analyse([f.job() for f in on_disk])
+        by_folder: dict[Path, dict[str, tuple[str, WorkflowFacts | None]]] = {}
+        for checked, analysis in zip(on_disk, analyses, strict=True):
+            self._own[str(checked.path)] = (checked.text, checked.settings, analysis.findings)
+            self._given[str(checked.path)] = checked.settings
+            if is_workflow_config_file(checked.path):
+                known = by_folder.setdefault(checked.path.parent, {})
+                known[str(checked.path)] = (checked.text, analysis.facts)  # type: ignore[assignment]
+        for checked in files:
+            if checked.is_stdin:
+                analysis = analyse_file(checked.job())
+                self._own["-"] = (checked.text, checked.settings, analysis.findings)
+            elif is_node_type_file(checked.path):
+                by_folder.setdefault(checked.path.parent, {})
+        for folder, known in by_folder.items():
+            if _real(folder) not in self._indexes:
+                self._indexes[_real(folder)] = self.batch.site(folder, known)
+
+    def registry_print(self, path: Path) -> str:
+        """The fingerprint of the node-type registry a file is checked against (part of its
+        cache key)."""
+        return registry_fingerprint(self.resolver.registry_for(path))
+
+    @staticmethod
+    def undecodable(raw: bytes, error: UnicodeDecodeError) -> tuple[str, Finding]:
+        """A file that is not UTF-8: its text as shown (bad bytes replaced) and its one
+        FD-SYNTAX finding, at the first bad byte."""
+        offset = len(raw[: error.start].decode("utf-8", "replace"))
+        shown = raw.decode("utf-8", "replace")
+        return shown, undecodable_finding(shown, offset, raw[error.start] if raw else 0)
+
+    @staticmethod
+    def analysis(
+        text: str, settings: Settings, syntax: str, allow_comments: bool
+    ) -> WorkflowDocument:
+        """A text analysed once, its graph kept (`check --verbose` shows what each consumer
+        sees)."""
+        return WorkflowDocument(text, settings, syntax=syntax, allow_comments=allow_comments)
+
+    @staticmethod
+    def fixes(findings: Sequence[Finding], unsafe: bool) -> list[TextEdit]:
+        """The edits of the fixes to apply together (core/fixes.py: whole or not at all)."""
+        return preferred_edits(findings, unsafe)
+
+    @staticmethod
+    def fixed(text: str, edits: Sequence[TextEdit]) -> str:
+        return apply_edits(text, edits)
+
+    def stdin_findings(self) -> tuple[Finding, ...]:
+        kept = self._own.get("-")
+        return kept[2] if kept is not None else ()
+
+    def refresh(self, checked: CheckedFile, text: str) -> CheckedFile:
+        """A file changed (`--fix`): analysed afresh (never from the cache), its site told."""
+        analysis = analyse_file(checked.job(text))
+        key = "-" if checked.is_stdin else str(checked.path)
+        self._own[key] = (text, checked.settings, analysis.findings)
+        index = None if checked.is_stdin else self.index_of(checked.path)
+        if index is not None:
+            index.update(key, text, analysis.facts)
+        return CheckedFile(
+            checked.path,
+            text,
+            text.encode("utf-8", "surrogatepass"),
+            checked.settings,
+            checked.syntax,
+            checked.allow_comments,
+            checked.registry,
+        )
+
+    def node_types_with_findings(
+        self, walked: Iterable[Path], checked: set[str]
+    ) -> list[tuple[str, tuple[Finding, ...]]]:
+        """The node-type definitions inside a folder walked and not checked themselves that
+        have cross-file findings (settings applied): (path, findings), sorted by path."""
+        walked = list(walked)
+        found = []
+        for index in self._indexes.values():
+            root = index.root
+            if not any(root == top or root.is_relative_to(top) for top in walked):
+                continue
+            for path in index.files:
+                if path in checked or not is_node_type_file(path):
+                    continue
+                findings = self.findings(path)
+                if findings:
+                    found.append((path, findings))
+        return sorted(found)
