@@ -71,7 +71,7 @@ class Workspace:
         """Wait until the server publishes what `check` reports now; with `changed`, the
         report must differ from the one before (the step is visible)."""
         before = self.report
-        self.report = await until_agreed(self.session, [self.site], self.root, step=step)
+        self.report = await until_agreed(self.session, [self.site], step=step)
         if changed:
             assert self.report != before, f"{step}: check reports the same as before"
         return self.report
@@ -183,6 +183,41 @@ async def test_a_workflow_made_not_utf8_on_disk_gets_fd_syntax_on_a_changed_even
     watched(workspace.session, (path, CHANGED))
     report = await workspace.agreed("writing a Latin-1 byte into the workflow")
     assert [shown.code for shown in report[str(path)]] == ["FD-SYNTAX"]
+
+
+# ----- node types on disk -------------------------------------------------------------------------
+
+CALL_TYPE = (
+    "flowdrop_node_type.flowdrop_node_type.flowdrop_workflow_executor_flowdrop_workflow_"
+    f"{COLOUR}.yml"
+)
+
+
+def delete_call_type(site: Path) -> types.FileChangeType:
+    (site / CALL_TYPE).unlink()
+    return DELETED
+
+
+def rename_call_type(site: Path) -> types.FileChangeType:
+    replace(site / CALL_TYPE, "\nid: flowdrop_workflow_executor_", "\nid: renamed_executor_")
+    return CHANGED
+
+
+TYPE_EDITS = {"deleted": delete_call_type, "id-changed": rename_call_type}
+
+
+@pytest.mark.parametrize("edit", sorted(TYPE_EDITS))
+async def test_a_node_type_gone_on_disk_is_unknown_in_the_closed_workflows_using_it(
+    lsp, tmp_path, edit
+):
+    """brand_studio (closed) uses the node type calling the colour specialist: once the type is
+    deleted, or its id changed, `check` warns FD-UNKNOWN-NODE-TYPE there."""
+    workspace = await started_on_a_copy(lsp, tmp_path)
+    site = workspace.site
+    kind = TYPE_EDITS[edit](site)
+    watched(workspace.session, (site / CALL_TYPE, kind))
+    report = await workspace.agreed(f"the calling node type {edit}")
+    assert any(shown.code == "FD-UNKNOWN-NODE-TYPE" for shown in report[str(site / STUDIO)])
 
 
 # ----- project settings files on disk -----------------------------------------------------------

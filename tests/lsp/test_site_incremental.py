@@ -64,13 +64,13 @@ async def site_with_weather_label(lsp: LanguageClient, tmp_path: Path, kind: str
     assert text.count(label) == 1
     path.write_text(text, encoding="utf-8")
     session = await start_session(lsp, kind, init_options=OPTIONS, workspace=root.as_uri())
-    report = await until_agreed(session, [site], root, step="the start")
+    report = await until_agreed(session, [site], step="the start")
     assert any(shown.code == "FD-DEPENDENCY" for shown in report[str(path)])
-    return session, root, path, text
+    return session, path, text
 
 
 async def edited_equals_fresh(
-    session: Session, root: Path, path: Path, text: str, start: int, end: int, new: str
+    session: Session, path: Path, text: str, start: int, end: int, new: str
 ) -> list[Shown]:
     """Open `text`, replace [start, end) by `new` with one didChange; the publish of that
     version must equal the publish of the same text opened afresh (after a close), and what
@@ -89,29 +89,29 @@ async def edited_equals_fresh(
     fresh = await session.publishes.wait_for(uri, 3)
     assert sorted(map(whole, after_edit)) == sorted(map(whole, fresh))
     path.write_text(edited, encoding="utf-8")
-    report = await check_report([path.parent], root, session.encoding)
+    report = await check_report([path.parent], session.encoding)
     assert sorted(Shown.of(d) for d in after_edit) == list(report.get(str(path), ()))
     return dependency_findings(after_edit)
 
 
 @pytest.mark.parametrize("kind", CLIENTS)
 async def test_renaming_the_node_an_fd_dependency_finding_names(lsp, tmp_path, kind):
-    session, root, path, text = await site_with_weather_label(lsp, tmp_path, kind, QUOTED_LABEL)
+    session, path, text = await site_with_weather_label(lsp, tmp_path, kind, QUOTED_LABEL)
     at = text.index(NODE) + len(NODE) - 1  # the end of the id
-    found = await edited_equals_fresh(session, root, path, text, at, at, "x")
+    found = await edited_equals_fresh(session, path, text, at, at, "x")
     assert any("(chat_output.1x)" in shown.message for shown in found)
 
 
 @pytest.mark.parametrize("kind", CLIENTS)
 async def test_typing_a_quote_into_the_quoted_label_of_that_node(lsp, tmp_path, kind):
-    session, root, path, text = await site_with_weather_label(lsp, tmp_path, kind, QUOTED_LABEL)
+    session, path, text = await site_with_weather_label(lsp, tmp_path, kind, QUOTED_LABEL)
     at = text.index(QUOTED_LABEL) + len("label: 'Chat Out")
-    await edited_equals_fresh(session, root, path, text, at, at, "'")
+    await edited_equals_fresh(session, path, text, at, at, "'")
 
 
 @pytest.mark.parametrize("kind", CLIENTS)
 async def test_typing_a_quote_into_the_plain_label_of_that_node(lsp, tmp_path, kind):
-    session, root, path, text = await site_with_weather_label(lsp, tmp_path, kind, PLAIN_LABEL)
+    session, path, text = await site_with_weather_label(lsp, tmp_path, kind, PLAIN_LABEL)
     at = text.index(PLAIN_LABEL) + len("label: Chat Out")
-    found = await edited_equals_fresh(session, root, path, text, at, at, "'")
+    found = await edited_equals_fresh(session, path, text, at, at, "'")
     assert any("Chat Out'put 💬 输出" in shown.message for shown in found)

@@ -2,15 +2,18 @@
 --no-cache` reports for it: both sides normalised to comparable findings (where, code, severity,
 message) and the server's latest publishes waited for until they equal the CLI's.
 
-The CLI runs as a subprocess (`python -m flowdrop_lsp check --no-cache --format json FOLDER`)
-in the workspace folder, as a person would run it there: a fresh process, no cache, the same
-settings files found the same way. Its positions (0-based lines, code-point columns into the
-text it read) are converted to the session's position encoding with the text on disk, read as
-the CLI reads it (a file that is not UTF-8 with replacement characters).
+The CLI runs as a subprocess (`python -m flowdrop_lsp check --no-cache --format json FOLDER`):
+a fresh process, no cache, the same settings files found the same way. It runs in an empty
+folder of its own, outside the site, so that it shows every path whole, as the server does
+(run inside the workspace, it would show them relative to it, in its paths and in messages
+that name a folder, such as FD-UNKNOWN-NODE-TYPE's "definitions from config/sync"). Its
+positions (0-based lines, code-point columns into the text it read) are converted to the
+session's position encoding with the text on disk, read as the CLI reads it (a file that is
+not UTF-8 with replacement characters).
 
-Files are keyed by their path exactly as spelt (a `file:` URI's path, unquoted; the CLI's path
-joined to its working directory): the same file published under two spellings is two files, so
-a duplicate under another spelling is seen, not merged away.
+Files are keyed by their path exactly as spelt (a `file:` URI's path, unquoted; the CLI's
+path, whole): the same file published under two spellings is two files, so a duplicate under
+another spelling is seen, not merged away.
 
 Waiting is a liveness wait (AGREE_WAIT, an upper bound, never the expected time); on timeout
 the test fails with the difference, file by file.
@@ -22,6 +25,7 @@ import asyncio
 import json
 import os
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -92,26 +96,25 @@ def _converted(lines: LineIndex, at: dict[str, int], encoding: str) -> tuple[int
     return lines.position(offset, encoding)  # type: ignore[arg-type]
 
 
-async def check_report(folders: Sequence[Path], cwd: Path, encoding: str) -> Report:
-    """What `flowdrop-lsp check --no-cache --format json FOLDERS…`, run in `cwd`, reports,
+async def check_report(folders: Sequence[Path], encoding: str) -> Report:
+    """What `flowdrop-lsp check --no-cache --format json FOLDERS…` (absolute paths) reports,
     positions in `encoding`."""
-    process = await asyncio.create_subprocess_exec(
-        *CHECK,
-        *(str(folder) for folder in folders),
-        cwd=cwd,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await process.communicate()
+    with tempfile.TemporaryDirectory(prefix="flowdrop-check-") as cwd:
+        process = await asyncio.create_subprocess_exec(
+            *CHECK,
+            *(str(folder) for folder in folders),
+            cwd=cwd,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await process.communicate()
     if process.returncode not in (0, 1):  # 1: errors found; anything else is no report
         raise AssertionError(f"check exited {process.returncode}: {err.decode(errors='replace')}")
-    # A relative path is relative to the working directory as the process sees it (the
-    # physical one: a cwd spelt through a symlink is resolved by the system).
-    base = os.path.realpath(cwd)
     found: dict[str, list[Shown]] = {}
     lines: dict[str, LineIndex] = {}
     for item in json.loads(out):
-        path = os.path.join(base, item["path"])
+        path = item["path"]
+        assert os.path.isabs(path), f"check showed {path!r} relative to its empty folder"
         if path not in lines:
             lines[path] = LineIndex(text_as_check_reads(path))
         index = lines[path]
@@ -156,14 +159,13 @@ def difference(check: Report, server: Report) -> str:
 async def until_agreed(
     session: Session,
     folders: Sequence[Path],
-    cwd: Path,
     timeout: float = AGREE_WAIT,
     step: str = "",
 ) -> Report:
-    """Wait until the server's latest publishes equal what `check --no-cache FOLDERS…` (run in
-    `cwd`) reports now, for every file: a file `check` reports nothing for has no diagnostics
-    (or an empty publish). Answer the CLI's report; fail with the difference on timeout."""
-    expected = await check_report(folders, cwd, session.encoding)
+    """Wait until the server's latest publishes equal what `check --no-cache FOLDERS…` reports
+    now, for every file: a file `check` reports nothing for has no diagnostics (or an empty
+    publish). Answer the CLI's report; fail with the difference on timeout."""
+    expected = await check_report(folders, session.encoding)
     publishes = session.publishes
 
     async def agreed() -> None:
