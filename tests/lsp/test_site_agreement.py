@@ -279,9 +279,23 @@ async def test_the_server_asks_the_client_to_watch_the_settings_files(lsp, tmp_p
             if registration.method != types.WORKSPACE_DID_CHANGE_WATCHED_FILES:
                 continue
             options = registration.register_options
-            for watcher in getattr(options, "watchers", None) or []:
-                pattern = watcher.glob_pattern
-                found.append(pattern if isinstance(pattern, str) else pattern.pattern)
+            # The client holds the options as JSON (a dict), or structured.
+            watchers = (
+                options.get("watchers")
+                if isinstance(options, dict)
+                else getattr(options, "watchers", None)
+            )
+            for watcher in watchers or []:
+                pattern = (
+                    watcher["globPattern"] if isinstance(watcher, dict) else watcher.glob_pattern
+                )
+                found.append(
+                    pattern
+                    if isinstance(pattern, str)
+                    else pattern["pattern"]
+                    if isinstance(pattern, dict)
+                    else pattern.pattern
+                )
         return found
 
     def watching() -> bool:

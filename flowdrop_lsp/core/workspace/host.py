@@ -215,8 +215,14 @@ class Host(Checking):
         return SiteIndex(root, self._read_text, self.node_types)
 
     def files_of(self, folder: Path) -> list[str]:
+        """The files of the site of `folder`, readable or not (an undecodable file has its
+        finding), sorted."""
         index = self._indexes.get(_real(folder))
-        return index.files if index is not None else []
+        if index is None:
+            return []
+        root = str(index.root)
+        undecodable = {key for key in self._undecodable if os.path.dirname(key) == root}
+        return sorted(set(index.files) | undecodable)
 
     def site_files(self) -> list[str]:
         """Every file of every site (workflows and node types, readable or not), sorted."""
