@@ -101,7 +101,7 @@ class Settings:
     # The folder of the settings file these values came from (None: defaults and editor settings
     # only), so that relative `files` and `exclude` globs mean the same wherever one runs from.
     config_dir: Path | None = None
-    # Extra folders, definition files or globs of node-type definitions (core/config/node_types.py),
+    # Extra folders, definition files or globs of node-type definitions (core/workspace/node_types.py),
     # relative to `config_dir`, else the working directory. A workflow's own folder always counts.
     node_types: tuple[str, ...] = ()
     # The types the site's registry defines (None: no registry found, the defaults stand), and

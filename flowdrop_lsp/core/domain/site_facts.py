@@ -4,14 +4,16 @@ A site (a Drupal `config/sync`, or any folder of workflows and node-type definit
 file by file into small frozen records, and the site index (core/workspace/site.py) joins them.
 A workflow file gives `WorkflowFacts`: its `id`, label and description, its `dependencies.config`
 list, its contract (`input_ports`, `output_ports`, `parameter_schema.required`), and per node
-and edge the few things a call or a dependency needs. A node-type definition gives
-`NodeTypeFacts`: its `id`, `executor_plugin`, and the names of its `parameters` and `outputs`.
-Every value keeps the span of its token (absolute code-point offsets into that file's text as
-it was read), so a finding can be anchored in the file it is about.
+and edge the few things a call or a dependency needs. A node-type definition gives its
+`NodeTypeDefinition` (core/domain/node_types.py), the same record the launch checks read.
+Every value keeps the span of its token, so a finding can be anchored in the file it is about.
 
-The facts are read from the format-neutral syntax tree (`core/syntax/tree.py`), so JSON and
-YAML workflows give the same facts; they never raise, whatever the tree holds (a wrong type is
-simply not a fact).
+A workflow's nodes and edges are the model's (`site_node`, `site_edge` of core/domain/model.py's
+`Node` and `Edge`), their ports as core/domain/ports.py reads them (`OwnPorts`); its top level is
+read from the format-neutral syntax tree (`workflow_header`). The engine makes an open buffer's
+facts from what it already read (core/engine/document.py `site_facts`); a file read for its facts
+alone reads its nodes and edges into the same model (`workflow_facts`). Both give equal facts;
+they never raise, whatever the tree holds (a wrong type is simply not a fact).
 """
 
 from __future__ import annotations

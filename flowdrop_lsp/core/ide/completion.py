@@ -1,6 +1,6 @@
 """Completion of values the document can only get right one way: node ids in an edge's
 `source`/`target`, the known `edgeType` values, and node type ids (`type`, `node_type_id`) —
-the site registry's when there is one (core/config/node_types.py).
+the site registry's when there is one (core/domain/node_types.py).
 
 The context is read from the cursor's line (core/ide/navigation.py: a half-typed value is
 rarely valid syntax), in JSON or Drupal YAML; each item replaces the whole value being typed,

@@ -83,7 +83,7 @@ class SettingsResolver:
         self.report = report
         self.canonical = canonical
         self.fallback_base = fallback_base
-        # Read at first use per folder; the server keeps it current (lsp/node_types_sync.py).
+        # Read at first use per folder; the host keeps it current (open buffers, watched files).
         self.node_types = node_types if node_types is not None else NodeTypeLocator()
         self._layers: dict[str, Mapping[str, Any]] = {name: {} for name in layers}
         self._project_files: dict[Path, Path | None] = {}
