@@ -518,6 +518,12 @@ def run_check(args: argparse.Namespace) -> int:
         related = _related_texts(host, found)
         display = os.path.join(folder_shown, os.path.basename(path))
         results.append(reporter.result(display, text, found, settings.docs_url, related))
+    if args.verbose:
+        parsed = host.node_types.parsed
+        err(
+            f"node types: {parsed} definition file{'s' if parsed != 1 else ''} parsed "
+            "(each once, for the settings and the site alike)"
+        )
     if not any(isinstance(item, Candidate) for item in items) and not args.quiet:
         err(
             "flowdrop-lsp: no workflow files to check in "
