@@ -22,7 +22,7 @@ from pathlib import Path
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.support.builders import CORPUS_CONFIG
 from tests.support.lsp import CLIENTS, WAIT, server_command, start_session
@@ -124,6 +124,7 @@ async def _agree_after_each(steps: list[tuple[str, int]], kind: str, folder: Pat
     site = root / "config" / "sync"
     shutil.copytree(CORPUS_CONFIG, site)
     client = await ClientServerConfig(server_command=server_command()).start()
+    assert isinstance(client, LanguageClient)
     try:
         session = await start_session(client, kind, init_options=OPTIONS, workspace=root.as_uri())
         await until_agreed(session, [site], step="the start")
