@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+import orjson
 from pygls.exceptions import (
     JsonRpcException,
     JsonRpcInvalidParams,
@@ -166,6 +167,16 @@ def _answer_error(protocol: JsonRPCProtocol, msg_id: Any, error: JsonRpcExceptio
     protocol._send_data(body)
 
 
+def _decode(body: bytes) -> Any:
+    """A message body's JSON: by orjson (a large didOpen or full-text didChange decodes several
+    times faster), else by the standard library, which also reads what orjson refuses and a
+    JSON-RPC peer may still send (a lone surrogate escape, an integer past 64 bits)."""
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return json.loads(body)
+
+
 def dispatch(protocol: JsonRPCProtocol, frame: Frame) -> None:
     """Hand one frame to pygls's protocol, answering what pygls would leave unanswered."""
     if isinstance(frame, Skipped):
@@ -176,7 +187,7 @@ def dispatch(protocol: JsonRPCProtocol, frame: Frame) -> None:
         _answer_error(protocol, None, JsonRpcParseError("message body cut short"))
         return
     try:
-        data = json.loads(frame.data)
+        data = _decode(frame.data)
     except (ValueError, RecursionError) as error:
         log.warning("a message body is not JSON: %s", error)
         _answer_error(protocol, None, JsonRpcParseError(f"body is not JSON: {error}"))

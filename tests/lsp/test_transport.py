@@ -106,3 +106,15 @@ def test_fuzzed_framing_never_stops_the_server(seed: int) -> None:
     finally:
         code = server.close()
     assert code == 0
+
+
+def test_bodies_orjson_refuses_are_read_by_the_standard_library() -> None:
+    # A lone surrogate escape and an integer past 64 bits are JSON the standard library reads;
+    # the fast decoder refuses them and the transport falls back.
+    from flowdrop_lsp.lsp.transport import _decode
+
+    assert _decode(b'{"a": "\\ud800", "n": 123456789012345678901234567890}') == {
+        "a": "\ud800",
+        "n": 123456789012345678901234567890,
+    }
+    assert _decode('{"t": "数据 🚀"}'.encode()) == {"t": "数据 🚀"}
