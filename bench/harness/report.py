@@ -24,7 +24,8 @@ YAML_SECTION = ("<!-- yaml-bench:begin -->", "<!-- yaml-bench:end -->")
 #: The markers around bench/site_bench.py's section.
 SITE_SECTION = ("<!-- site-bench:begin -->", "<!-- site-bench:end -->")
 #: Sections other benchmarks own in RESULTS.md (run.py keeps them when it rewrites the file).
-KEPT_SECTIONS = [YAML_SECTION, SITE_SECTION]
+SITE_OPEN_SECTION = ("<!-- site-open-bench:begin -->", "<!-- site-open-bench:end -->")
+KEPT_SECTIONS = [YAML_SECTION, SITE_SECTION, SITE_OPEN_SECTION]
 
 
 def package_version(dist: str) -> str:

@@ -52,4 +52,5 @@ SCENARIOS = [
         "hover, inlay hints and code lenses at 10k nodes, against the pygls floor",
     ),
     Scenario("site", "site", "site_bench.py", "a 1,000-workflow site: CLI cold/warm and server indexing vs PyYAML compose"),
+    Scenario("site-open", "site_open", "site_open_bench.py", "a 5k-node Drupal workflow opened inside a site being indexed, against yaml-language-server"),
 ]  # fmt: skip

@@ -96,12 +96,23 @@ class Finding:
     # code, a message and a locator such as `node.fetch.config.url` or `edge.3`).
     locator_code: str | None = None
     locator: str | None = None
+    # Fixes that cost a re-read of the text to make (a member's removal) may be given as a
+    # callable, made only for the findings kept (`map_spans`: the engine resolves the findings
+    # it keeps after capping floods of one rule; thousands left out never pay for theirs). It
+    # is called once (`later`), and its fixes join `fixes`.
+    later_fixes: Callable[[], tuple[Fix, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def map_spans(self, change: Callable[[Span], Span]) -> Finding:
         """This finding with `change` applied to every span it holds (its own, its related
-        locations', its fixes' edits')."""
+        locations', its fixes' edits'); fixes given for later are made now."""
+        fixes = self.fixes
+        if self.later_fixes is not None:
+            fixes = (*fixes, *self.later_fixes())
         return replace(
             self,
+            later_fixes=None,
             span=change(self.span),
             related=tuple(
                 RelatedLocation(change(r.span), r.message) if r.path is None else r
@@ -109,7 +120,7 @@ class Finding:
             ),
             fixes=tuple(
                 replace(f, edits=tuple(TextEdit(change(e.span), e.new_text) for e in f.edits))
-                for f in self.fixes
+                for f in fixes
             ),
         )
 
@@ -161,6 +172,22 @@ def _through(span: Span, edits: Sequence[Edit]) -> Span:
         # Inside it, overlapping it or touching it (typing right after a name changes the name).
         raise _Overlapped
     return Span(start, end)
+
+
+class later:  # noqa: N801 - used as a function: `later_fixes=later(make)`
+    """`make`, called at most once: a finding kept through many analyses makes its fixes once
+    (their spans are anchored to their element, so they move with it)."""
+
+    __slots__ = ("_make", "_made")
+
+    def __init__(self, make: Callable[[], tuple[Fix, ...]]) -> None:
+        self._make: Callable[[], tuple[Fix, ...]] | None = make
+        self._made: tuple[Fix, ...] = ()
+
+    def __call__(self) -> tuple[Fix, ...]:
+        if self._make is not None:
+            self._made, self._make = self._make(), None
+        return self._made
 
 
 def through_edits(finding: Finding, edits: Sequence[Edit]) -> Finding | None:

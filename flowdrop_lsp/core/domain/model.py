@@ -8,7 +8,7 @@ Node-type resolution, tool names and tool-edge classification follow docs/domain
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -164,6 +164,9 @@ class Node:
     # `data.config` as a plain value (NO_CONFIG: the node has none), for the launch checks.
     config: Any = field(default=NO_CONFIG, compare=False, repr=False)
     editor: ElementEditor | None = field(default=None, compare=False, repr=False)
+    # The key token of each member of `data.config` (the last of a repeated key), when the read
+    # had them at hand (a tree read: YAML, JSON read in full); None: ask `editor.locate`.
+    config_keys: Mapping[str, Span] | None = field(default=None, compare=False, repr=False)
 
     @property
     def has_config(self) -> bool:
@@ -436,7 +439,21 @@ def read_node(
         item_finder=items,
         config=_tree_config(data, text),
         editor=editor,
+        config_keys=_config_keys(data, _span),
     )
+
+
+def _config_keys(data: JObject | None, spans: _Spans) -> dict[str, Span] | None:
+    member = data.member("config") if data is not None else None
+    config = member.value if member is not None else None
+    if not isinstance(config, JObject):  # an opaque value (read whole) or no mapping
+        return {} if member is None or not isinstance(config, OpaqueValue) else None
+    found: dict[str, Span] = {}
+    for item in config.members:
+        span = spans(item.key)
+        assert span is not None
+        found[item.key.value] = span
+    return found
 
 
 def _tree_config(data: JObject | None, text: str) -> Any:

@@ -12,10 +12,12 @@ spelt differently, and removing it loses it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from flowdrop_lsp.core.domain.model import Node, short_text
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit, later
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
+from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
     "R6.c",
@@ -54,8 +56,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     # writes the empty mapping itself (`config: {  }`).
     kept_back = unknown[0] if len(unknown) > 1 and len(unknown) == len(config) else None
     for key in unknown:
-        located = node.editor.locate((*CONFIG_PATH, key)) if node.editor is not None else None
-        anchor = located.key if located is not None and located.key is not None else node.anchor
+        anchor = _key_span(node, key) or node.anchor
         yield Finding(
             RULE.code,
             RULE.default_severity,
@@ -63,9 +64,20 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             f"'{short_text(definition.id)}': its value is ignored at execution",
             anchor,
             node=node.id,
-            fixes=_removal_fix(node, key) if key != kept_back else (),
+            # Made for the findings kept only (a generated workflow may have thousands).
+            later_fixes=later(partial(_removal_fix, node, key)) if key != kept_back else None,
             locator=f"node.{node.id}.config.{key}",
         )
+
+
+def _key_span(node: Node, key: str) -> Span | None:
+    """Where `config.<key>` is written: from what the whole read kept of the node's config
+    keys, else (a node the fast path read) by re-reading its element."""
+    known = node.config_keys
+    if known is not None:
+        return known.get(key)
+    located = node.editor.locate((*CONFIG_PATH, key)) if node.editor is not None else None
+    return located.key if located is not None else None
 
 
 def _removal_fix(node: Node, key: str) -> tuple[Fix, ...]:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.node_types import NodeTypeCatalog
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit, later
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, node_locator
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
@@ -47,7 +47,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"node type '{short_text(node.type_id)}' of {node.display} is not defined by the "
                 f"site's node types ({ctx.settings.node_types_origin})",
                 anchor,
-                fixes=_replacements(node, node.type_id, ctx.settings.node_type_catalog),
+                # Made for the findings kept only (a generated workflow may have thousands).
+                later_fixes=later(
+                    partial(_replacements, node, node.type_id, ctx.settings.node_type_catalog)
+                ),
                 node=node_id,
                 locator_code=LOCATOR_CODE,
                 locator=node_locator(node_id),
