@@ -81,6 +81,8 @@ class IncrementalEdits(ElementReading):
         owner = self.lists[name]
         first = owner.ends.bisect_right(start)  # the first element ending after `start`
         stop = owner.starts.bisect_right(end - 1)  # the first element starting at or after `end`
+        if owner.broken and not by_lines:
+            stop = self._past_moved_broken(owner, stop, end)
         inside_one = (
             stop == first + 1
             and owner.start(first) < start
@@ -88,6 +90,17 @@ class IncrementalEdits(ElementReading):
             and not owner.elements[first].broken
         )
         return EditPlan(name, first, stop, inside_one, tail)
+
+    def _past_moved_broken(self, owner: ElementList, stop: int, end: int) -> int:
+        """(JSON) `stop`, or past the last broken element that starts after the edit on the
+        line where it ends: a half-typed element is read by its column (a '{' first on a line
+        no deeper than the element may be the next element, core.syntax.json.recovery), and
+        the edit moves it to another one."""
+        line_end = self.buffer.line_end(self.buffer.line_of(end))
+        for index in range(owner.starts.bisect_right(line_end) - 1, stop - 1, -1):
+            if owner.elements[index].broken:
+                return index + 1
+        return stop
 
     def _sequence_tail(self, content_end: int) -> int:
         """(Items of lines) The start of the line after the blank lines that follow a sequence's
@@ -197,7 +210,7 @@ class IncrementalEdits(ElementReading):
         values, problems = region
         self._move_after(name, end, delta, first_in_array=stop)
         if stop == len(owner):  # the sequence ends with the stretch's content
-            self.array_spans[name][1] = region_start + len(region_text.rstrip())
+            self.array_spans[name][1] = region_start + len(region_text.rstrip(" \t\r\n"))
         self._replace_elements(
             owner, first, stop, values, region_text, region_start, list(problems)
         )
@@ -243,6 +256,7 @@ class IncrementalEdits(ElementReading):
         affected: set[str] = set()
         for element in old:
             affected |= self._affected_by(element.model)
+            owner.broken -= element.broken
             if isinstance(element, Element):
                 self._with_findings.discard(element)
             else:
