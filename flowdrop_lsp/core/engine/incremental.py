@@ -190,6 +190,11 @@ class IncrementalEdits(ElementReading):
         column = self.buffer.position(array_start)[1]
         first, stop = max(plan.first - 1, 0), plan.stop
         region_start = array_start if first == 0 else self._item_dash(owner.start(first), column)
+        while region_start is None and first > 0:  # an item whose `-` is off the column
+            first -= 1
+            region_start = (
+                array_start if first == 0 else self._item_dash(owner.start(first), column)
+            )
         if region_start is None:
             return False
         while True:
@@ -207,13 +212,18 @@ class IncrementalEdits(ElementReading):
         region = self.reader.reread_items(region_text, column)
         if region is None:
             return False
-        values, problems = region
+        values, problems = region[0], list(region[1])
+        # The stretch's findings between items (a `-` off the items' column) are made again,
+        # the one of the `-` that ends it too: the edit left that `-` at the column (old
+        # offsets: the stretch ended at `region_end - delta`).
+        owner.gaps = [
+            g for g in owner.gaps if not region_start <= g.span.start <= region_end - delta
+        ]
         self._move_after(name, end, delta, first_in_array=stop)
         if stop == len(owner):  # the sequence ends with the stretch's content
             self.array_spans[name][1] = region_start + len(region_text.rstrip(" \t\r\n"))
-        self._replace_elements(
-            owner, first, stop, values, region_text, region_start, list(problems)
-        )
+        self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
+        owner.gaps.extend(_absolute(f, region_start) for f in syntax_findings(problems))
         return True
 
     def _item_dash(self, element_start: int, column: int) -> int | None:

@@ -65,12 +65,15 @@ SMALL = workflow("'Web Search'", "web-search", "'Other 数据 🤖'")
 
 @pytest.mark.parametrize("number", [71, 110, 130, 148])
 def test_a_space_typed_before_an_item_marker_of_the_real_operator_loop(number: int) -> None:
-    # Each item alone reads, the sequence does not: a whole read reports it across the items.
+    # Each item alone reads, the sequence does not: the marker's line is reported, on its own
+    # (a fresh read said 'did not find expected '-' indicator', the edited buffer nothing).
     at = line_offset(OPERATOR_LOOP, number)
     assert OPERATOR_LOOP[at : OPERATOR_LOOP.index("\n", at)] == "  -"
     document = edited(OPERATOR_LOOP, "yaml", [(at, at, " ")])
+    assert not document.stats.full_reread
     (syntax,) = document.findings()
-    assert syntax.code == "FD-SYNTAX" and "expected '-' indicator" in syntax.message
+    assert syntax.code == "FD-SYNTAX" and (syntax.span.start, syntax.span.end) == (at + 3, at + 4)
+    assert syntax.message.startswith("YAML: this item's '-' is at column 4, the other items' at")
     # Deleted again: the document reads as before, and a label keystroke is incremental again.
     label = OPERATOR_LOOP.index("label: 'Chat Input'") + len("label: 'Chat")
     document = edited(OPERATOR_LOOP, "yaml", [(at, at, " "), (at, at + 1, ""), (label, label, "x")])

@@ -46,14 +46,11 @@ _AT_CONTEXT = (
 @dataclass(frozen=True)
 class Body:
     """A block sequence's items: the offsets of their `-`, the column of those, and where the
-    sequence ends (the start of the line that ends it, or the end of the text); `aligned` when
-    every `-` is at that column (one off it makes an item that may read alone, in a sequence
-    that does not)."""
+    sequence ends (the start of the line that ends it, or the end of the text)."""
 
     dashes: list[int]
     column: int
     end: int
-    aligned: bool = True
 
 
 def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
@@ -66,7 +63,6 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
     (`   -` under keys at 4): a mis-indented marker starts an item of its own, never the end of
     the sequence nor part of the item above. Any other line belongs to the item above."""
     dashes: list[int] = []
-    aligned = True
     length = len(text)
     keys: int | None = None  # the current item's key indentation (its first content's column)
     while pos < length:
@@ -91,7 +87,6 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
         if width == 0 and not (dash and column == 0):
             break
         if dash and (width <= column or (keys is not None and width < keys)):
-            aligned = aligned and width == column
             dashes.append(indent)
             keys = _inline_content(text, indent, eol)
         elif not dashes:
@@ -101,7 +96,7 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
         pos = eol
     if column is None or not dashes:
         return None
-    return Body(dashes, column, min(pos, length), aligned)
+    return Body(dashes, column, min(pos, length))
 
 
 def _inline_content(text: str, dash: int, eol: int) -> int | None:

@@ -380,9 +380,7 @@ def _read_by_items(
             return None
         read.add(member.key.value)
         items, item_problems, items_local = read_items(text, body)
-        # A `-` off the items' column fails the whole even once every item reads: until it is
-        # back, whether that is reported depends on every other item (below).
-        local = local and items_local and body.aligned
+        local = local and items_local
         broken = broken or any(p.kind == "syntax" for p in item_problems)
         problems.extend(item_problems)
         end = body.dashes[0] + len(text[body.dashes[0] : body.end].rstrip(BLANKS))
@@ -402,7 +400,12 @@ def _read_by_items(
 
 def read_items(text: str, body: Body) -> tuple[list[JsonValue], list[SyntaxProblem], bool]:
     """The items of a block sequence of `text`, each read alone: their values, the problems
-    met, and whether edits in them can stay local (no alias read or missed)."""
+    met, and whether edits in them can stay local (no alias read or missed).
+
+    An item whose `-` is off the items' column reads alone (at the column), and its `-` line
+    is a problem of its own, between the items: libyaml cannot read the sequence past it, yet
+    what it says is the item's (reported whatever the other items say, so that it stays
+    local to its lines, as a stray comma between JSON elements)."""
     items: list[JsonValue] = []
     problems: list[SyntaxProblem] = []
     local = True
@@ -413,20 +416,26 @@ def read_items(text: str, body: Body) -> tuple[list[JsonValue], list[SyntaxProbl
         items.append(value)
         problems.extend(found)
         local = local and item_local
+        line_start, line_end = line_bounds(text, dash)
+        if dash - line_start != body.column:
+            message = (
+                f"YAML: this item's '-' is at column {dash - line_start + 1}, the other items' at"
+                f" column {body.column + 1}: the list does not load past it"
+            )
+            problems.append(SyntaxProblem("syntax", message, dash, line_end))
     return items, problems, local
 
 
 def reread_items(text: str, column: int) -> tuple[list[JsonValue], list[SyntaxProblem]] | None:
     """The items of a stretch of a block sequence: `text` starts at an item's `-` at `column`
     and ends where an item's `-` starts or the sequence ends. Read as a whole read reads them
-    (each alone; spans relative to `text`); None when the sequence ends inside the stretch, an
-    item reads (or misses) an alias, or a `-` is off the items' column (a whole read tells
-    whether the sequence reads)."""
+    (each alone; spans relative to `text`); None when the sequence ends inside the stretch or
+    an item reads (or misses) an alias."""
     if has_other_line_break(text):
         return None  # the lines split here are not libyaml's
     source = " " * column + text
     body = scan_items(source, 0, column)
-    if body is None or body.dashes[0] != column or body.end != len(source) or not body.aligned:
+    if body is None or body.dashes[0] != column or body.end != len(source):
         return None
     # A stretch that reads whole must hold as many items as its `-` lines (a multi-line scalar
     # could hide one): else the split by lines is not what a whole read would see.
