@@ -13,6 +13,10 @@ per size, and how many keystrokes took a whole re-read.
 `--check` also compares the findings after every keystroke with a from-scratch analysis (slow:
 one whole read per keystroke). Timings on a shared machine are noisy: compare runs made on the
 same machine at the same time, and prefer the ratio to the whole-read time printed alongside.
+
+`--yaml` does the same in a Drupal config YAML workflow (bench/generate_yaml.py): Enter at the
+end of the middle node item, then a new node item typed one character at a time (its `-` line,
+its keys, a quoted label), each keystroke followed by `findings()`.
 """
 
 from __future__ import annotations
@@ -26,34 +30,45 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import generate  # noqa: E402
+import generate_yaml  # noqa: E402
 from harness.engine import WorkflowDocument  # noqa: E402
 
 # 80 keystrokes, as in the issue.
 TYPED = '{"id": "typed_tool.1", "type": "calculator", "data": {"label": "Typed Tool 8"}},'
 assert len(TYPED) == 80, len(TYPED)
+# The same node as Drupal writes it, after Enter at the end of the item before it.
+TYPED_YAML = (
+    "\n  -\n    id: typed_tool.1\n    data:\n      label: 'Typed Tool 8'\n"
+    "      metadata:\n        node_type_id: calculator"
+)
 
 
 def comparable(document: WorkflowDocument) -> list[tuple[object, ...]]:
     return [(f.code, f.message, f.span.start, f.span.end) for f in document.findings()]
 
 
-def run(nodes: int, check: bool) -> dict[str, float]:
-    text = generate.generate_text(nodes)
+def run(nodes: int, check: bool, yaml: bool = False) -> dict[str, float]:
+    syntax = "yaml" if yaml else "json"
+    text = generate_yaml.build(nodes).text if yaml else generate.generate_text(nodes)
     started = time.perf_counter()
-    document = WorkflowDocument(text)
+    document = WorkflowDocument(text, syntax=syntax)
     document.findings()
     whole_read = time.perf_counter() - started
-    # A new line after the `},` that ends the middle node: where the user starts typing.
     middle = document.lists["nodes"].end(nodes // 2)
-    assert text[middle] == ","
-    at = middle + 1
-    opening = "\n    "
-    document.apply_edit(at, at, opening)
-    document.findings()
-    at += len(opening)
+    if yaml:  # at the end of the middle node item's last line
+        assert text[middle] == "\n", repr(text[middle - 20 : middle + 5])
+        at, typed = middle, TYPED_YAML
+    else:  # a new line after the `},` that ends the middle node
+        assert text[middle] == ","
+        at = middle + 1
+        opening = "\n    "
+        document.apply_edit(at, at, opening)
+        document.findings()
+        at += len(opening)
+        typed = TYPED
     times: list[float] = []
     full_rereads = 0
-    for char in TYPED:
+    for char in typed:
         started = time.perf_counter()
         document.apply_edit(at, at, char)
         document.findings()
@@ -61,12 +76,13 @@ def run(nodes: int, check: bool) -> dict[str, float]:
         full_rereads += document.stats.full_reread
         at += 1
         if check:
-            expected = comparable(WorkflowDocument(document.text))
+            expected = comparable(WorkflowDocument(document.text, syntax=syntax))
             assert comparable(document) == expected, (at, document.text[at - 80 : at])
     assert document.incremental_failures == [], document.incremental_failures
     deciles = statistics.quantiles(times, n=10)
     return {
         "nodes": nodes,
+        "keystrokes": len(typed),
         "whole_read_ms": whole_read * 1000,
         "p50_ms": statistics.median(times) * 1000,
         "p90_ms": deciles[8] * 1000,
@@ -79,13 +95,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, action="append")
     parser.add_argument("--check", action="store_true", help="compare with from-scratch reads")
+    parser.add_argument("--yaml", action="store_true", help="a Drupal config YAML workflow")
     args = parser.parse_args()
     for nodes in args.nodes or [1000, 10000]:
-        result = run(nodes, args.check)
+        result = run(nodes, args.check, args.yaml)
         print(
+            f"{'yaml' if args.yaml else 'json'} "
             f"{result['nodes']:>6} nodes: whole read {result['whole_read_ms']:.0f} ms; "
             f"per keystroke p50 {result['p50_ms']:.1f} ms, p90 {result['p90_ms']:.1f} ms, "
-            f"max {result['max_ms']:.1f} ms; {result['full_rereads']}/80 whole re-reads",
+            f"max {result['max_ms']:.1f} ms; "
+            f"{result['full_rereads']}/{result['keystrokes']} whole re-reads",
             flush=True,
         )
     return 0

@@ -16,6 +16,7 @@ from flowdrop_lsp.core.engine.elements import Element
 from flowdrop_lsp.core.syntax.json.parser import parse_json
 from flowdrop_lsp.core.syntax.json.shapes import FULL
 from flowdrop_lsp.core.syntax.tree import JArray, JObject
+from tests.support.structure_edits import structure_edit
 
 LABELS = [
     "Web Search",
@@ -349,6 +350,13 @@ class IncrementalEqualsScratch(RuleBasedStateMachine):
             self.edit(at, at + 1, "")
         else:
             self.edit(at, at, data.draw(st.sampled_from([",", "{", '"', "\n    {"])))
+
+    @rule(seed=st.integers(0, 2**32))
+    def edit_the_structure(self, seed: int) -> None:
+        """Spaces, tabs, control characters, line breaks of every kind, emoji or CJK typed or
+        deleted where a line's structure lives (tests/support/structure_edits.py)."""
+        self.whole_text = self.text
+        self.edit(*structure_edit(random.Random(seed), self.text))
 
     @precondition(lambda self: bool(self.whole_text) and self.whole_text != self.text)
     @rule()

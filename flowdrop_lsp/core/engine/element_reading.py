@@ -195,6 +195,7 @@ class ElementReading:
             element.broken = value.end in cut_short or (
                 owned is not None and any(p.kind == "syntax" for p in owned)
             )
+            owner.broken += element.broken
             validate = not self._all_valid and not element.broken
             if first_index + position < SNIFFED_ITEMS and not element.broken:
                 element.shaped = SHAPED[owner.name](

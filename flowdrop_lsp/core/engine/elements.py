@@ -318,6 +318,7 @@ class ElementList:
         self.source = source  # what re-reads its elements' text
         self.elements: list[Element | PlainItem] = []
         self.plain = 0  # how many of `elements` are PLAIN
+        self.broken = 0  # how many of `elements` are broken (half-typed)
         self.starts = PendingShift([])
         self.ends = PendingShift([])
         self.gaps: list[Finding] = []
@@ -343,3 +344,4 @@ class ElementList:
             element.release()
         self.elements = []
         self.plain = 0
+        self.broken = 0

@@ -82,6 +82,8 @@ class IncrementalEdits(ElementReading):
         owner = self.lists[name]
         first = owner.ends.bisect_right(start)  # the first element ending after `start`
         stop = owner.starts.bisect_right(end - 1)  # the first element starting at or after `end`
+        if owner.broken and not by_lines:
+            stop = self._past_moved_broken(owner, stop, end)
         inside_one = (
             stop == first + 1
             and owner.start(first) < start
@@ -89,6 +91,17 @@ class IncrementalEdits(ElementReading):
             and not owner.elements[first].broken
         )
         return EditPlan(name, first, stop, inside_one, tail)
+
+    def _past_moved_broken(self, owner: ElementList, stop: int, end: int) -> int:
+        """(JSON) `stop`, or past the last broken element that starts after the edit on the
+        line where it ends: a half-typed element is read by its column (a '{' first on a line
+        no deeper than the element may be the next element, core.syntax.json.recovery), and
+        the edit moves it to another one."""
+        line_end = self.buffer.line_end(self.buffer.line_of(end))
+        for index in range(owner.starts.bisect_right(line_end) - 1, stop - 1, -1):
+            if owner.elements[index].broken:
+                return index + 1
+        return stop
 
     def _sequence_tail(self, content_end: int) -> int:
         """(Items of lines) The start of the line after the blank lines that follow a sequence's
@@ -178,6 +191,11 @@ class IncrementalEdits(ElementReading):
         column = self.buffer.position(array_start)[1]
         first, stop = max(plan.first - 1, 0), plan.stop
         region_start = array_start if first == 0 else self._item_dash(owner.start(first), column)
+        while region_start is None and first > 0:  # an item whose `-` is off the column
+            first -= 1
+            region_start = (
+                array_start if first == 0 else self._item_dash(owner.start(first), column)
+            )
         if region_start is None:
             return False
         while True:
@@ -195,13 +213,18 @@ class IncrementalEdits(ElementReading):
         region = self.reader.reread_items(region_text, column)
         if region is None:
             return False
-        values, problems = region
+        values, problems = region[0], list(region[1])
+        # The stretch's findings between items (a `-` off the items' column) are made again,
+        # the one of the `-` that ends it too: the edit left that `-` at the column (old
+        # offsets: the stretch ended at `region_end - delta`).
+        owner.gaps = [
+            g for g in owner.gaps if not region_start <= g.span.start <= region_end - delta
+        ]
         self._move_after(name, end, delta, first_in_array=stop)
         if stop == len(owner):  # the sequence ends with the stretch's content
-            self.array_spans[name][1] = region_start + len(region_text.rstrip())
-        self._replace_elements(
-            owner, first, stop, values, region_text, region_start, list(problems)
-        )
+            self.array_spans[name][1] = region_start + len(region_text.rstrip(" \t\r\n"))
+        self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
+        owner.gaps.extend(_absolute(f, region_start) for f in syntax_findings(problems))
         return True
 
     def _item_dash(self, element_start: int, column: int) -> int | None:
@@ -247,6 +270,7 @@ class IncrementalEdits(ElementReading):
         affected: set[str] = set()
         for element in old:
             affected |= self._affected_by(element.model)
+            owner.broken -= element.broken
             if isinstance(element, Element):
                 self._with_findings.discard(element)
             else:

@@ -23,7 +23,11 @@ from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
 from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, ParsedJson, SyntaxProblem
-from flowdrop_lsp.core.syntax.yaml.items import has_line_left_of, item_start
+from flowdrop_lsp.core.syntax.yaml.items import (
+    has_line_left_of,
+    has_other_line_break,
+    item_start,
+)
 from flowdrop_lsp.core.syntax.yaml.members import (
     yaml_empty_mapping_filling,
     yaml_member_insertion,
@@ -247,7 +251,7 @@ class YamlReader:
     def reread_element(
         self, text: str, column: int, array: str
     ) -> tuple[JsonValue | None, Sequence[SyntaxProblem]]:
-        if has_line_left_of(text, column):
+        if has_line_left_of(text, column) or has_other_line_break(text):
             return None, ()  # it might not be one item to a read by lines (`reread_items`)
         parsed, aliased = read_yaml(text, column)
         return (None, ()) if aliased else (parsed.root, parsed.problems)

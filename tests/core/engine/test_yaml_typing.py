@@ -56,8 +56,14 @@ def test_the_real_workflow_has_the_planted_collision() -> None:
             "        node_type_id: boolean_gateway\n    measured:\n      width: 280\n      height: 381",
             NEW_NODE,
         ),
+        (
+            # At the start of the next item's `-` line: that `-` is pushed off the items'
+            # column (`   -`, `    -`…) and back at each line typed.
+            "        node_type_id: boolean_gateway\n    measured:\n      width: 280\n      height: 381\n",
+            NEW_NODE.lstrip("\n") + "\n",
+        ),
     ],
-    ids=["label", "key", "node item"],
+    ids=["label", "key", "node item", "node item before a marker"],
 )
 def test_typing_in_the_real_workflow_keeps_the_collision(anchor: str, typed: str) -> None:
     at = REAL.index(anchor) + len(anchor)

@@ -21,6 +21,10 @@ import re
 from dataclasses import dataclass
 
 _DASH = re.compile(r"-(?=[ \t\r\n]|\Z)")
+# What YAML counts as blank between tokens (white space and line breaks), where Python's
+# `str.strip` would take a no-break space, a form feed or U+3000 too: those are content (or
+# an error) to libyaml, and an element's span must keep them.
+BLANKS = " \t\r\n"
 # A top-level key whose value is a block below it: `nodes:` alone on its line.
 _BLOCK_KEY = {
     name: re.compile(rf"^{name}[ \t]*:[ \t]*(?:#[^\n]*)?\r?$", re.M) for name in ("nodes", "edges")
@@ -55,9 +59,9 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
 
     The sequence runs until a line at its parent's indentation (column 0: a top-level key; at
     column 0 itself, a line that is not a `-`). A `-` line starts an item when it is at the
-    items' column, or left of the current item's keys (`   -` under keys at 4):
-    a mis-indented marker is a broken item of its own, never the end of the sequence nor part
-    of the item above. Any other line belongs to the item above."""
+    items' column, left of it (` -` among items at 2) or left of the current item's keys
+    (`   -` under keys at 4): a mis-indented marker starts an item of its own, never the end of
+    the sequence nor part of the item above. Any other line belongs to the item above."""
     dashes: list[int] = []
     length = len(text)
     keys: int | None = None  # the current item's key indentation (its first content's column)
@@ -82,7 +86,7 @@ def scan_items(text: str, pos: int, column: int | None = None) -> Body | None:
             column = width
         if width == 0 and not (dash and column == 0):
             break
-        if dash and (width == column or (keys is not None and column < width < keys)):
+        if dash and (width <= column or (keys is not None and width < keys)):
             dashes.append(indent)
             keys = _inline_content(text, indent, eol)
         elif not dashes:
@@ -129,6 +133,16 @@ def id_line(text: str, dash: int, stop: int) -> tuple[int, int] | None:
     return found
 
 
+def has_other_line_break(text: str) -> bool:
+    """Whether `text` holds a line break libyaml knows besides LF and CRLF (YAML 1.1: a lone
+    CR, NEL, LS, PS), which the reads by lines here do not split at: its lines are then not
+    the ones libyaml reads (a key after a NEL starts a line of its own), and only a whole read
+    can tell what they are. (C scans, not a regex: a whole read asks it too.)"""
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return True
+    return "\x85" in text or "\u2028" in text or "\u2029" in text
+
+
 _LEFT_OF: dict[int, re.Pattern[str]] = {}
 
 
@@ -141,6 +155,14 @@ def has_line_left_of(text: str, column: int) -> bool:
     if pattern is None:
         pattern = _LEFT_OF[column] = re.compile(rf"\n {{0,{column - 1}}}[^ \r\n#]")
     return pattern.search(text) is not None
+
+
+def is_block_key(text: str, name: str, key_start: int) -> bool:
+    """Whether the key `name` at `key_start` is one `block_bodies` finds (`nodes:` alone on its
+    line, at the top level): a list under another spelling (`'nodes':`, `? nodes`) is not read
+    by its lines when the document is broken."""
+    line_start = text.rfind("\n", 0, key_start) + 1
+    return line_start == key_start and _BLOCK_KEY[name].match(text, line_start) is not None
 
 
 def block_bodies(text: str) -> list[tuple[int, Body]]:
@@ -205,7 +227,7 @@ def line_bounds(text: str, at: int) -> tuple[int, int]:
     start = text.rfind("\n", 0, at) + 1
     newline = text.find("\n", at)
     end = len(text) if newline < 0 else newline
-    return start, start + len(text[start:end].rstrip())
+    return start, start + len(text[start:end].rstrip(BLANKS))
 
 
 def _closes_on_its_line(line: str, quote: int) -> bool:

@@ -36,11 +36,14 @@ from flowdrop_lsp.core.syntax.tree import (
     SyntaxProblem,
 )
 from flowdrop_lsp.core.syntax.yaml.items import (
+    BLANKS,
     Body,
     blank,
     block_bodies,
     error_place,
+    has_other_line_break,
     id_line,
+    is_block_key,
     line_bounds,
     scan_items,
     unclosed_quote,
@@ -80,6 +83,29 @@ def _may_anchor(source: str) -> bool:
 
 class _TooLarge(Exception):
     pass
+
+
+# What libyaml's reader refuses wherever it appears (YAML 1.1's printable set); a lone surrogate
+# cannot even be handed to it (not encodable as UTF-8).
+_UNPRINTABLE = re.compile(r"[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+class _Unprintable(yaml.MarkedYAMLError):
+    """A character libyaml refuses, at its place. libyaml reports it where its reader met it,
+    chunk by chunk (at 1:1, or after some other error, depending on how much it had read): a
+    composition that fails is told the first one found instead, so that a document and each
+    of its items read alone agree on it."""
+
+    def __init__(self, source: str, at: int) -> None:
+        line = source.count("\n", 0, at)
+        mark = yaml.Mark("<text>", at, line, at - (source.rfind("\n", 0, at) + 1), None, None)
+        char = ord(source[at])
+        why = (
+            "a lone surrogate is not a character"
+            if 0xD800 <= char <= 0xDFFF
+            else "control characters are not allowed"  # libyaml's words
+        )
+        super().__init__(problem=f"unacceptable character #x{char:04x}: {why}", problem_mark=mark)
 
 
 class _Reader:
@@ -122,8 +148,9 @@ class _Reader:
             # indentation): the span ends with its content, so that typing in the indentation
             # that follows is not an edit inside it. (Scanned back from the end, not by
             # rstrip on a slice: a slice copies the collection's whole text, at every level.)
+            # YAML's blanks only: a no-break space is content, as a read by items reads it.
             text = self.text
-            while end > start and text[end - 1].isspace():
+            while end > start and text[end - 1] in BLANKS:
                 end -= 1
         if isinstance(node, yaml.ScalarNode):
             result = self.scalar(node, start, end)
@@ -254,15 +281,20 @@ def _compose(text: str, offset: int, source: str) -> _Composed:
         if reader.track and reader.expanded_size(node) > MAX_EXPANDED_VALUES:
             raise _TooLarge(f"aliases expand to more than {MAX_EXPANDED_VALUES:,} values: not read")
         return reader.value(node), reader.problems, reader.aliased, None, reader.shared
-    except (yaml.YAMLError, _TooLarge, RecursionError) as error:
+    except (yaml.YAMLError, _TooLarge, RecursionError, UnicodeEncodeError) as error:
+        # (Searched only once it failed: a composed text holds no such character.)
+        unprintable = _UNPRINTABLE.search(source)
+        if unprintable is not None:
+            return None, [], False, _Unprintable(source, unprintable.start()), []
         return None, [], False, error, []
 
 
 def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
-    """`parse_yaml`, and whether edits cannot stay local (the document uses aliases, or is
-    broken across items). With `column`, `text` is a stretch of a document that starts
-    `column` characters into its line (an element of a block sequence, re-read alone): it is
-    read as if indented so, spans still relative to `text`.
+    """`parse_yaml`, and whether edits cannot stay local (the document uses aliases, is
+    broken across items, or has a line break the reads by lines do not see). With `column`,
+    `text` is a stretch of a document that starts `column` characters into its line (an
+    element of a block sequence, re-read alone): it is read as if indented so, spans still
+    relative to `text`.
 
     A document that does not compose is read item by item when its `nodes`/`edges` are block
     sequences and the rest composes: each item alone, a broken one recovered as far as it can
@@ -278,12 +310,12 @@ def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
             return ParsedJson(None, ()), False
         if not column:
             _empty_lists_as_arrays(root)
-            aliased = aliased or not _items_align(text, root)
+            aliased = aliased or not _items_align(text, root) or has_other_line_break(text)
         return ParsedJson(root, tuple(problems), tuple(shared)), aliased
     if not column and isinstance(error, yaml.MarkedYAMLError):
         by_items = _read_by_items(text, offset, error)
         if by_items is not None:
-            return by_items
+            return by_items[0], by_items[1] or has_other_line_break(text)
     return ParsedJson(None, (_problem_of(error, text, offset - column),)), False
 
 
@@ -297,6 +329,10 @@ def _problem_of(
 ) -> SyntaxProblem:
     """The syntax problem of a compose error (marks `+ offset` index `text`), placed on the
     line at fault within `text[start:stop]`."""
+    if isinstance(error, _Unprintable):  # the character itself, as the JSON parser says it
+        assert error.problem_mark is not None
+        at = error.problem_mark.index + offset
+        return SyntaxProblem("syntax", f"YAML: {error.problem}", at, at + 1)
     if isinstance(error, yaml.MarkedYAMLError):
         problem_at = error.problem_mark.index + offset if error.problem_mark else None
         context_at = error.context_mark.index + offset if error.context_mark else None
@@ -337,17 +373,24 @@ def _read_by_items(
         return None
     local = not aliased
     broken = False
+    read: set[str] = set()
     for key_start, body in bodies:
         member = next((m for m in root.members if m.key.start == key_start), None)
         if member is None:
             return None
+        read.add(member.key.value)
         items, item_problems, items_local = read_items(text, body)
         local = local and items_local
         broken = broken or any(p.kind == "syntax" for p in item_problems)
         problems.extend(item_problems)
-        end = body.dashes[0] + len(text[body.dashes[0] : body.end].rstrip())
+        end = body.dashes[0] + len(text[body.dashes[0] : body.end].rstrip(BLANKS))
         member.value = JArray(body.dashes[0], end, items)
     _empty_lists_as_arrays(root)
+    # A list of items not found by its lines (`'nodes':` quoted) was read with the skeleton:
+    # an item broken there breaks the skeleton, which only a whole read can tell.
+    for name in ("nodes", "edges"):
+        value = root.get(name)
+        local = local and not (isinstance(value, JArray) and value.items and name not in read)
     if not broken:  # every item reads alone, yet the whole does not: an error across items
         problems.append(_problem_of(error, text, offset))
         local = False
@@ -357,7 +400,12 @@ def _read_by_items(
 
 def read_items(text: str, body: Body) -> tuple[list[JsonValue], list[SyntaxProblem], bool]:
     """The items of a block sequence of `text`, each read alone: their values, the problems
-    met, and whether edits in them can stay local (no alias read or missed)."""
+    met, and whether edits in them can stay local (no alias read or missed).
+
+    An item whose `-` is off the items' column reads alone (at the column), and its `-` line
+    is a problem of its own, between the items: libyaml cannot read the sequence past it, yet
+    what it says is the item's (reported whatever the other items say, so that it stays
+    local to its lines, as a stray comma between JSON elements)."""
     items: list[JsonValue] = []
     problems: list[SyntaxProblem] = []
     local = True
@@ -368,6 +416,13 @@ def read_items(text: str, body: Body) -> tuple[list[JsonValue], list[SyntaxProbl
         items.append(value)
         problems.extend(found)
         local = local and item_local
+        line_start, line_end = line_bounds(text, dash)
+        if dash - line_start != body.column:
+            message = (
+                f"YAML: this item's '-' is at column {dash - line_start + 1}, the other items' at"
+                f" column {body.column + 1}: the list does not load past it"
+            )
+            problems.append(SyntaxProblem("syntax", message, dash, line_end))
     return items, problems, local
 
 
@@ -376,6 +431,8 @@ def reread_items(text: str, column: int) -> tuple[list[JsonValue], list[SyntaxPr
     and ends where an item's `-` starts or the sequence ends. Read as a whole read reads them
     (each alone; spans relative to `text`); None when the sequence ends inside the stretch or
     an item reads (or misses) an alias."""
+    if has_other_line_break(text):
+        return None  # the lines split here are not libyaml's
     source = " " * column + text
     body = scan_items(source, 0, column)
     if body is None or body.dashes[0] != column or body.end != len(source):
@@ -389,6 +446,10 @@ def reread_items(text: str, column: int) -> tuple[list[JsonValue], list[SyntaxPr
         return None
     items, problems, local = read_items(source, body)
     if not local:
+        return None
+    if error is not None and not any(p.kind == "syntax" for p in problems):
+        # Every item reads alone, yet the stretch does not: a whole read reports that across
+        # the items, where the document first fails, unless an item elsewhere is broken.
         return None
     for item in items:
         _move(item, lambda p: p - column, set())
@@ -407,13 +468,18 @@ def reread_items(text: str, column: int) -> tuple[list[JsonValue], list[SyntaxPr
 
 def _items_align(text: str, root: JsonValue) -> bool:
     """Whether the items of a composed document's `nodes`/`edges` block sequences are its `-`
-    lines (what a read by items would split): a multi-line scalar could hide one."""
+    lines (what a read by items would split: a multi-line scalar could hide one), under keys a
+    read by items finds."""
     if not isinstance(root, JObject):
         return True
     for name in ("nodes", "edges"):
-        value = root.get(name)
+        member = root.member(name)
+        value = member.value if member is not None else None
         if not isinstance(value, JArray) or not value.items or text[value.start] != "-":
             continue
+        assert member is not None
+        if not is_block_key(text, name, member.key.start):
+            return False
         body = scan_items(text, text.rfind("\n", 0, value.start) + 1)
         if body is None or len(body.dashes) != len(value.items) or body.end < value.end:
             return False
@@ -430,7 +496,7 @@ def _read_item(
     root, problems, aliased, error, _ = _compose(text, dash - column, source)
     if error is None and isinstance(root, JArray) and len(root.items) == 1:
         return root.items[0], problems, not aliased
-    content_end = dash + len(text[dash:stop].rstrip())
+    content_end = dash + len(text[dash:stop].rstrip(BLANKS))
     start = min(value_start(text, dash, stop), content_end)
     if error is None:  # cannot be: the item's text is one `-` item
         error = yaml.YAMLError("not one sequence item")

@@ -1,10 +1,13 @@
 """Fuzz of the YAML reader: real Drupal workflow config (the vendored atelier-cms site), mutated
 the way files get broken — slices deleted, YAML punctuation, indents, tabs, anchors, flow
-collections, multi-byte text inserted. Never a crash: FD-SYNTAX or ordinary findings, every
+collections, multi-byte text, characters YAML refuses and other line breaks inserted, a line's
+indentation or `-` moved (tests/support/structure_edits.py). Never a crash: FD-SYNTAX or ordinary findings, every
 span inside the text; and a document edited with the same mutations, one by one, ends with
 exactly the findings of a from-scratch analysis. (`make fuzz` runs it with `--slow`.)"""
 
 from __future__ import annotations
+
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +17,7 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from tests.support.builders import CORPUS_CONFIG, vendored
 from tests.support.engine import comparable
+from tests.support.structure_edits import structure_edit
 
 # Small and mid-sized real workflows (the large ones make each example slow, not more varied).
 SEED_FILES = [
@@ -60,6 +64,17 @@ PARTS = st.sampled_from(
         "🤖",
         "e\u0301",
         "\x00",
+        "\x01",
+        "\x1b",
+        "\x7f",
+        "\x0b",
+        "\ud800",
+        "\r",
+        "\x85",
+        "\u2028",
+        "\xa0",
+        " -",
+        "   -",
         "\ufeff",
         "%YAML 1.1\n",
         "null",
@@ -74,14 +89,17 @@ PARTS = st.sampled_from(
 def mutations(draw: st.DrawFn) -> tuple[str, list[tuple[int, int, str]]]:
     """A seed text and the edits that mutate it, each on the text as the previous left it."""
     text = draw(st.sampled_from(SEEDS))
-    length = len(text)
+    current = text
     edits = []
     for _ in range(draw(st.integers(1, 6))):
-        start = draw(st.integers(0, length))
-        end = min(length, start + draw(st.sampled_from([0, 0, 1, 2, 8, 40, 200])))
-        new = "".join(draw(st.lists(PARTS, max_size=3)))
+        if draw(st.booleans()):  # where a line's structure lives (an indentation, a `-`…)
+            start, end, new = structure_edit(random.Random(draw(st.integers(0, 2**32))), current)
+        else:
+            start = draw(st.integers(0, len(current)))
+            end = min(len(current), start + draw(st.sampled_from([0, 0, 1, 2, 8, 40, 200])))
+            new = "".join(draw(st.lists(PARTS, max_size=3)))
         edits.append((start, end, new))
-        length += len(new) - (end - start)
+        current = current[:start] + new + current[end:]
     return text, edits
 
 

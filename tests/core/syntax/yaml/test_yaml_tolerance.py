@@ -132,15 +132,7 @@ def with_line(text: str, number: int, line: str) -> str:
 BROKEN_LINES = [
     (14, "   id: tool_c", 14),  # the id one space short
     (13, "   -", 13),  # an item marker one space too far
-    pytest.param(
-        13,
-        " -",
-        13,
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="a marker left of the items' column: splitting there breaks incremental == from scratch (test_yaml_incremental), not fixed yet",
-        ),
-    ),  # an item marker one space short
+    (13, " -", 13),  # an item marker one space short
     (17, "     x: 1", 17),  # a key one space short
     (17, "       x: 1", 17),  # a key one space too far
 ]
@@ -162,14 +154,7 @@ def test_a_mis_indented_line_is_reported_there_and_nothing_else_changes(
     ("number", "line"),
     [
         (486, "   id: aincient_flows_aincient_capability_read_meta_tags.1"),  # the id, short
-        pytest.param(
-            485,
-            " -",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="a marker left of the items' column: splitting there breaks incremental == from scratch (test_yaml_incremental), not fixed yet",
-            ),
-        ),  # the marker, one short
+        (485, " -"),  # the marker, one short
         (500, "   -"),  # the next item's marker, one space too far
     ],
 )
@@ -183,3 +168,26 @@ def test_the_real_workflow_keeps_its_collision_past_a_mis_indented_line(
     ]
     syntax = next(f for f in found if f.code == "FD-SYNTAX")
     assert line_of(text, syntax.span.start) == number
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x01", "\x1b", "\x7f", "\x9f", "\ufffe", "\ud800"])
+def test_a_character_yaml_refuses_is_reported_there_and_the_rest_stays(char: str) -> None:
+    # libyaml refuses it wherever it is, and says so where its reader happened to be (1:1 for
+    # a short document); it is reported at the character, as the JSON reader reports one, and
+    # only its item is broken. A lone surrogate (an editor may send one) cannot even be handed
+    # to libyaml.
+    text = workflow("'Web Search'", "'web-search'", "'Other 数据 🤖'")
+    at = text.index("数据")
+    text = text[:at] + char + text[at:]
+    found = findings(text)
+    assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX"], found
+    syntax = next(f for f in found if f.code == "FD-SYNTAX")
+    assert (syntax.span.start, syntax.span.end) == (at, at + 1)
+    assert f"unacceptable character #x{ord(char):04x}" in syntax.message
+
+
+def test_a_refused_character_outside_nodes_and_edges_is_reported_there() -> None:
+    text = workflow("'Web Search'", "'web-search'").replace("label: 'Research'", "label: 'Re\x00'")
+    (syntax,) = findings(text)
+    assert syntax.code == "FD-SYNTAX"
+    assert syntax.span.start == text.index("\x00")
