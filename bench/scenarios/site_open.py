@@ -9,12 +9,13 @@ starts a fresh server with the folder as its workspace folder, sends `initialize
 the document at once (ours: under `flowdrop.diagnostics.scope` `workspace`, the site is read in
 the background meanwhile; and under `open`). The time is from writing `didOpen` to the first
 publish for that version; then the document is closed, and re-opened (version 2), timed alike.
-The work is checked: ours publishes the document's 12 findings each time, yaml-language-server
-its planted schema error.
+The work is checked: ours publishes at least the document's own 12 findings each time (the site's
+node types add launch checks), yaml-language-server its planted schema error.
 """
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import statistics
 import time
@@ -33,7 +34,10 @@ from harness.report import SITE_OPEN_SECTION as SECTION  # noqa: E402
 # Under bench/yaml-docs (not a dot-directory: yaml-language-server would not match its schema).
 SITE_DIR = BENCH_DIR / "yaml-docs" / "site-open" / "config" / "sync"
 CORPUS = REPO / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
-OURS_FINDINGS = 12  # what ours reports on the 5k document (bench/scenarios/yaml_labels.py)
+# What ours reports on the 5k document alone (bench/scenarios/yaml_labels.py): in the site, its
+# launch checks against the site's node types and its cross-file findings come on top.
+OURS_FINDINGS = 12
+CLOSE_SETTLE = 1.0  # seconds between a close and the re-open
 
 
 def prepare(size: int, seed: int) -> tuple[Path, str]:
@@ -58,6 +62,8 @@ async def _session(
         await client.initialize(timeout=60, root=str(SITE_DIR))
         first = await client.open(uri, text, version=1, language_id="yaml", timeout=120)
         await client.close(uri)
+        # The publish clearing the closed document (no version) must not pass for the re-open's.
+        await asyncio.sleep(CLOSE_SETTLE)
         again = await client.open(uri, text, version=2, language_id="yaml", timeout=120)
         return {
             "first_ms": first.elapsed * 1000,
@@ -106,10 +112,10 @@ async def run(ours: str, size: int, rounds: int, seed: int) -> dict:
                 problems.append(f"{name} r{r}: {error}")
                 continue
             samples[name].append(result)
-            wanted = 1 if name.startswith("yaml") else OURS_FINDINGS
             for key in ("first_count", "reopen_count"):
-                if result[key] != wanted:
-                    problems.append(f"{name} r{r}: {key} {result[key]}, expected {wanted}")
+                count = result[key]
+                if (count != 1) if name.startswith("yaml") else (count < OURS_FINDINGS):
+                    problems.append(f"{name} r{r}: {key} {count}")
             log(
                 f"r{r} {name:<24} open {result['first_ms']:.0f} ms, re-open "
                 f"{result['reopen_ms']:.0f} ms ({time.perf_counter() - t:.1f} s)"
@@ -163,7 +169,7 @@ def report(results: dict) -> str:
         "Checks: "
         + (
             "; ".join(results["problems"])
-            or "every publish had the document's findings (ours 12, yaml-language-server its 1)"
+            or "every publish had the document's findings (ours at least its 12, yaml-language-server its planted 1)"
         ),
         SECTION[1],
     ]

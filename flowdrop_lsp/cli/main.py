@@ -518,7 +518,7 @@ def run_check(args: argparse.Namespace) -> int:
         related = _related_texts(host, found)
         display = os.path.join(folder_shown, os.path.basename(path))
         results.append(reporter.result(display, text, found, settings.docs_url, related))
-    if args.verbose:
+    if args.verbose and host.node_types.parsed:
         parsed = host.node_types.parsed
         err(
             f"node types: {parsed} definition file{'s' if parsed != 1 else ''} parsed "
