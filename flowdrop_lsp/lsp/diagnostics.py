@@ -130,12 +130,15 @@ def register(server: FlowdropServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: FlowdropServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        document = ls.documents.close(uri)
         # The disk wins again: a site file is read from it (what depended on the buffer is
         # re-published, and the file itself as a closed one under the workspace scope, when it
-        # is on disk); a node type's registry reads the disk again.
+        # is on disk); a node type's registry reads the disk again. The host is told first: a
+        # buffer saved as it is gives it its findings and facts, from its analysis still open.
         path = file_path(uri)
-        changes = ls.host.close(path) if path is not None else Changes()
+        changes = Changes()
+        if path is not None and ls.documents.get(uri) is not None:
+            changes = ls.host.close(path)
+        document = ls.documents.close(uri)
         closed_published = False
         if (
             path is not None

@@ -398,3 +398,28 @@ async def test_an_invalid_event_type_does_not_lose_the_valid_deletion_beside_it(
     )
     report = await workspace.agreed("a batch of an event of type 99 and the callee's deletion")
     assert any(shown.code == "FD-CALL" for shown in report[str(site / STUDIO)])
+
+
+# ----- a buffer opened and closed -------------------------------------------------------------
+
+
+async def test_a_workflow_opened_and_closed_as_it_is_still_publishes_what_check_reports(
+    lsp, tmp_path
+):
+    """A buffer closed unchanged hands the host its findings and facts (no re-read): taken
+    from its analysis while it is still open, not after the editor's buffer was released."""
+    workspace = await started_on_a_copy(lsp, tmp_path)
+    await workspace.agreed("start", changed=False)
+    path = workspace.site / WEATHER
+    uri = path.as_uri()
+    workspace.session.open(uri, path.read_text(encoding="utf-8"), language_id="yaml")
+    await workspace.session.publishes.wait_for(uri, 1)
+    lsp.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    # The weather workflow's own findings (FD-UNKNOWN-PORT) and its site's are published again
+    # as a closed file's; a change on disk afterwards is judged against them too.
+    await workspace.agreed("opened and closed", changed=False)
+    replace(workspace.site / WEATHER, CHAT_OUTPUT_ENTRY, "")
+    watched(workspace.session, (path, CHANGED))
+    await workspace.agreed("a dependency dropped from the closed file")
