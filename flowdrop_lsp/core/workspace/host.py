@@ -164,6 +164,9 @@ class Host(Checking):
         self._undecodable: dict[str, tuple[str, Finding]] = {}
         # The settings the caller judged a file under (the CLI's, its command line applied).
         self._given: dict[str, Settings] = {}
+        # A workflow closed as saved before its site was read: its text and facts, taken when
+        # the site reads it (with its own findings, kept in `_own`).
+        self._closed_facts: dict[str, tuple[str, WorkflowFacts | None]] = {}
 
     # ----- where a file belongs --------------------------------------------------------------
     def index_of(self, path: Path) -> SiteIndex | None:
@@ -277,7 +280,8 @@ class Host(Checking):
     def _read_into(self, index: SiteIndex, path: Path, *, update: bool = False) -> set[str]:
         """Read a site file from disk into its index (a workflow analysed in the same read)."""
         key = str(path)
-        self._own.pop(key, None)
+        kept_own = self._own.pop(key, None)
+        kept_facts = self._closed_facts.pop(key, None)
         self._undecodable.pop(key, None)
         try:
             text = self._read_text(path)
@@ -287,12 +291,22 @@ class Host(Checking):
             # In the site all the same, without facts: a call of it is no call of a missing
             # workflow (its own finding says what is wrong).
             return index.update(key) if update else set()
-        facts = None
+        facts: WorkflowFacts | None = None
         if is_workflow_config_file(path):
             settings = self.settings_for(path)
-            analysis = self._analyse(text, settings, syntax_of_path(path), site_file=True)
-            self._own[key] = (text, settings, analysis.findings)
-            facts = analysis.facts
+            if (
+                kept_own is not None
+                and kept_facts is not None
+                and kept_own[0] == text == kept_facts[0]
+                and kept_own[1] == settings
+            ):
+                # A buffer closed as it was saved told us what this text holds: no re-read.
+                self._own[key] = (text, settings, kept_own[2])
+                facts = kept_facts[1]
+            else:
+                analysis = self._analyse(text, settings, syntax_of_path(path), site_file=True)
+                self._own[key] = (text, settings, analysis.findings)
+                facts = analysis.facts if isinstance(analysis.facts, WorkflowFacts) else None
         if update:
             return index.update(key, text, facts)
         index.read(key, text, facts)
@@ -332,17 +346,23 @@ class Host(Checking):
         changes = Changes()
         if is_node_type_file(path):
             changes.settings_changed = self._definition_changed(path, None)
+        workflow = is_workflow_config_file(path)
+        disk = self._disk_text(Path(key)) if workflow or key in self._buffers else None
+        saved = buffer is not None and disk is not None and disk == buffer.text
+        if saved and workflow:
+            assert buffer is not None and disk is not None
+            # Kept for the disk's text: its site (now, or when it is read) takes them as read.
+            self._own[key] = (disk, buffer.settings, buffer.own_findings())
+            self._closed_facts[key] = (disk, buffer.site_facts())
         if key not in self._buffers:
             return changes
         self._buffers.discard(key)
         index = self.index_of(path)
         if index is None:
             return changes
-        disk = self._disk_text(Path(key))
-        if buffer is not None and disk is not None and disk == buffer.text:
-            facts = buffer.site_facts() if is_workflow_config_file(path) else None
-            if is_workflow_config_file(path):
-                self._own[key] = (disk, buffer.settings, buffer.own_findings())
+        if saved:
+            assert disk is not None
+            facts = self._closed_facts.pop(key, (None, None))[1]
             changes.stale |= self._node_types_follow(
                 index, key, lambda: index.update(key, disk, facts)
             )

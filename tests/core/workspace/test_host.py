@@ -161,3 +161,30 @@ def test_a_saved_buffer_closing_reads_nothing(tmp_path: Path) -> None:
     host._read_into = None  # type: ignore[method-assign, assignment]  # any read would fail
     host.close(path)
     assert host.findings(path) == before
+
+
+def test_a_workflow_closed_before_its_site_is_read_is_not_read_again(tmp_path: Path) -> None:
+    # Opened and closed as saved while its site was not read yet (the server reads it in the
+    # background after the buffer's own publish): the site's read takes the buffer's findings
+    # and facts for the same text instead of analysing the file again.
+    folder = copy_site(tmp_path)
+    host = Host(SettingsResolver(report=lambda _problem: None))
+    path = folder / COLOUR
+    buffer = Buffer(path.read_text(encoding="utf-8"), host.settings_for(path), workflow=True)
+    host.open(path, buffer)
+    assert host.sync_buffer(path).needs_site == folder
+    host.close(path)
+    analysed: list[str] = []
+    original = host._analyse
+
+    def counting(text: str, settings: Settings, syntax: str, site_file: bool):  # type: ignore[no-untyped-def]
+        analysed.append(text[:40])
+        return original(text, settings, syntax, site_file)
+
+    host._analyse = counting  # type: ignore[method-assign]
+    for file in host.open_site(folder):
+        host.load(file)
+    host.finish(folder)
+    assert len(analysed) == 14  # every other workflow of the site, not this one
+    fresh = _host(folder)
+    assert host.findings(path) == fresh.findings(path)
