@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 EXAMPLE := examples/research-agent.flowdrop.json
 SITE := examples/drupal-site
 
-.PHONY: demo test lint bench fuzz vsix e2e-vscode e2e-nvim clean
+.PHONY: demo test test-clients test-all lint bench fuzz vsix e2e-vscode e2e-nvim clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,8 +65,18 @@ demo: $(VENV)/.installed
 	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache --diff --unsafe-fixes $$wf || true); \
 	  rm -rf $$tmp
 
+# The suite on every core (pytest-xdist; a file's tests stay on one worker), LSP tests under the
+# first client profile (VS Code's); `make test-clients` runs them under the others (Neovim's),
+# `make test-all` both: CI (.ci/run) runs `make test` then `make test-clients`.
+PYTEST_PARALLEL ?= -n auto --dist loadfile
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) $(PYTEST_ARGS)
+
+test-clients: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --clients others $(PYTEST_ARGS)
+
+test-all: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --clients all $(PYTEST_ARGS)
 
 # The fuzz and property tests (every test with the `hypothesis` marker, tests/conftest.py), long:
 # `--slow` raises hypothesis's examples 25-fold (`make test` runs them short). FUZZ_MINUTES bounds
