@@ -162,6 +162,7 @@ class FlowdropServer(LanguageServer):
         self._flush_task: asyncio.Task[None] | None = None
         self._last_change = 0.0
         self._in_burst = False
+        self._reporting_error = False
 
     # ----- client capabilities -------------------------------------------------------------
     @property
@@ -193,6 +194,20 @@ class FlowdropServer(LanguageServer):
         return bool(self._capability("workspace", "configuration"))
 
     # ----- logging ----------------------------------------------------------------------------
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls reports a message it failed to send by sending another (window/showMessage).
+        When the output itself fails, that one fails too and is reported in turn: a recursion
+        a thousand deep, each level logging a longer traceback (a server took 10 s to exit and
+        wrote 70 MB to stderr, measured). A failure while reporting one is only logged."""
+        if self._reporting_error:
+            log.error("reporting a server error failed too: %s", error)
+            return
+        self._reporting_error = True
+        try:
+            super().report_server_error(error, source)
+        finally:
+            self._reporting_error = False
+
     def log_error(self, context: str, error: BaseException) -> None:
         """Log a handler failure to stderr and the client's log; the server keeps serving."""
         details = "".join(traceback.format_exception(type(error), error, error.__traceback__))

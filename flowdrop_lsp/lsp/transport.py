@@ -256,11 +256,30 @@ def _read_some(stream: BinaryIO) -> bytes:
     return read1(READ_CHUNK) if read1 is not None else stream.read(READ_CHUNK)
 
 
+class ClientOutput(StdoutWriter):
+    """stdout as pygls writes to it, silent once closed: `exit` closes it, then asyncio.run
+    cancels the background tasks (a site read, a progress report) and what they still send on
+    their way out is dropped, not written to a closed file (pygls would report that failure by
+    sending a message, which failed in turn: tests/lsp/test_transport.py)."""
+
+    def __init__(self, stdout: BinaryIO) -> None:
+        super().__init__(stdout)
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+        super().close()
+
+    def write(self, data: bytes) -> None:
+        if not self.closed:
+            super().write(data)
+
+
 def serve_stdio(server: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Serve `server` over stdio; the exit code LSP asks for (0 after shutdown, else 1)."""
     stream = stdin or sys.stdin.buffer
     server._stop_event = threading.Event()
-    server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+    server.protocol.set_writer(ClientOutput(stdout or sys.stdout.buffer))
     reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="flowdrop-stdin")
 
     async def read() -> bytes:

@@ -1,14 +1,18 @@
 """The framer alone (no process): resynchronisation, limits, and a bounded fuzz of the whole
-reader against the real server."""
+reader against the real server; the output after `exit`, and a failing one."""
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import random
 
 import pytest
+from lsprotocol import types
 
-from flowdrop_lsp.lsp.transport import Body, Broken, Framer, Skipped
+from flowdrop_lsp.lsp.app import create_server
+from flowdrop_lsp.lsp.transport import Body, Broken, ClientOutput, Framer, Skipped
 from tests.support.raw_lsp import SEEDS, RawServer, frame, request
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "shutdown"}
@@ -118,3 +122,41 @@ def test_bodies_orjson_refuses_are_read_by_the_standard_library() -> None:
         "n": 123456789012345678901234567890,
     }
     assert _decode('{"t": "数据 🚀"}'.encode()) == {"t": "数据 🚀"}
+
+
+def test_what_is_sent_after_exit_closed_the_output_is_dropped() -> None:
+    output = io.BytesIO()
+    writer = ClientOutput(output)
+    writer.write(b"before")
+    assert output.getvalue() == b"before"
+    writer.close()  # what pygls's `exit` does before sys.exit
+    writer.write(b"a cancelled task's last progress report")  # no "I/O operation on closed file"
+    assert writer.closed and output.closed
+
+
+class FailingOutput:
+    """An output every write to which fails, as a closed or broken one does."""
+
+    def __init__(self) -> None:
+        self.writes = 0
+
+    def write(self, data: bytes) -> None:
+        self.writes += 1
+        raise ValueError("I/O operation on closed file")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_failing_output_is_reported_once_not_recursively(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """pygls reports a failed send by sending window/showMessage; when that send fails too, the
+    report is only logged (it recursed a thousand levels deep, each logging its traceback)."""
+    server = create_server()
+    output = FailingOutput()
+    server.protocol.set_writer(output)  # type: ignore[arg-type]
+    with caplog.at_level(logging.ERROR):
+        server.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message="x"))
+    assert output.writes == 2  # the message, then its error report; nothing more
+    assert sum("Error sending data" in r.getMessage() for r in caplog.records) == 2
