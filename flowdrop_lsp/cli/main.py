@@ -359,8 +359,9 @@ def _fix_and_record(
     """One file's findings as reported, its fixes applied (`--fix`) or shown (`--diff`); the
     failure when the fixed file could not be written."""
     display, text = checked.display, checked.file.text
+    findings = host.findings(checked.file.path)
     # Fixes only for what is reported: a finding the baseline lists is left alone.
-    reported = reporter.peek(display, host.findings(checked.file.path))
+    reported = reporter.peek(display, findings)
     unsafe = bool(args.unsafe_fixes)
     edits = host.fixes(reported, unsafe) if (args.fix or args.diff) else []
     failure = None
@@ -369,6 +370,7 @@ def _fix_and_record(
         if edits:
             text = host.fixed(text, edits)
             checked.file = host.refresh(checked.file, text)
+            findings = host.findings(checked.file.path)
         sys.stdout.write(text)
     elif edits:
         fixed = host.fixed(text, edits)
@@ -394,7 +396,7 @@ def _fix_and_record(
                 err(fix_summary(display, fixed_now, len(edits)))
                 # Analysed afresh (never from the cache): the file as it is now.
                 checked.file = host.refresh(checked.file, fixed)
-    findings = host.findings(checked.file.path)
+                findings = host.findings(checked.file.path)
     related = _related_texts(host, findings)
     results.append(
         reporter.result(
