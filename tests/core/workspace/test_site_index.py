@@ -132,6 +132,30 @@ def test_a_kind_of_config_appearing_re_judges_every_file(tmp_path: Path) -> None
     assert places(index, "FD-DEPENDENCY") == places(loaded(folder), "FD-DEPENDENCY")
 
 
+def test_a_kind_of_config_goes_with_its_last_file(tmp_path: Path) -> None:
+    """The index counts the config names of each kind as files come and go (it no longer
+    recounts them at every update): the kind stays while one file of it is left, and its
+    going re-judges every file."""
+    folder = copy_site(tmp_path)
+    text = (folder / COLOUR).read_text(encoding="utf-8")
+    entry = "    - flowdrop_node_type.flowdrop_node_type.chat_input\n"
+    (folder / COLOUR).write_text(text.replace(entry, entry + "    - views.view.content\n"))
+    views = [folder / "views.view.frontpage.yml", folder / "views.view.archive.yml"]
+    for view in views:
+        view.write_text(f"id: {view.stem.split('.')[-1]}\n", encoding="utf-8")
+    index = loaded(folder)
+    index.update(views[0])  # told twice of the same file: still one name of the kind
+    assert [name for name, *_ in places(index, "FD-DEPENDENCY")] == [COLOUR]
+    views[0].unlink()
+    index.remove(views[0])
+    index.remove(views[0])  # told twice of the same deletion: the other view keeps the kind
+    assert [name for name, *_ in places(index, "FD-DEPENDENCY")] == [COLOUR]
+    views[1].unlink()
+    changed = index.remove(views[1])
+    assert COLOUR in _names(changed)
+    assert places(index, "FD-DEPENDENCY") == [] == places(loaded(folder), "FD-DEPENDENCY")
+
+
 def test_a_callee_that_does_not_parse_is_not_a_missing_callee(tmp_path: Path) -> None:
     folder = copy_site(tmp_path)
     (folder / COLOUR).write_text("id: x\nnodes: [\n", encoding="utf-8")
