@@ -16,10 +16,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import (
@@ -179,22 +180,23 @@ class Batch:
         return [result for result in results if result is not None]
 
     def _compute(self, jobs: Sequence[AnalysisJob]) -> Iterable[bytes]:
+        global _INHERITED_JOBS
         if len(jobs) < MIN_FILES_FOR_POOL or self.workers < 2:
             return [_analyse_pickled(job) for job in jobs]
         workers = min(self.workers, len(jobs))
         chunk = max(1, len(jobs) // (workers * 8))
         context = _pool_context()
-        if context.get_start_method() != "fork":
-            with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                return list(pool.map(_analyse_pickled, jobs, chunksize=chunk))
-        # Forked workers inherit the jobs: only their numbers are sent. Pickled, every chunk
-        # carried its settings' node-type registry (~0.5 MB, 30 ms to pickle and unpickle:
-        # 16 chunks made a 1,000-workflow check 9 % slower) and every text.
-        global _INHERITED_JOBS
-        _INHERITED_JOBS = jobs
+        analyse: Callable[[Any], bytes] = _analyse_pickled
+        sent: Sequence[Any] = jobs
+        if context.get_start_method() == "fork":
+            # Forked workers inherit the jobs: only their numbers are sent. Pickled, every
+            # chunk carried its settings' node-type registry (~0.5 MB, 30 ms to pickle and
+            # unpickle: 16 chunks made a 1,000-workflow check 9 % slower) and every text.
+            _INHERITED_JOBS = jobs
+            analyse, sent = _analyse_inherited, range(len(jobs))
         try:
             with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                return list(pool.map(_analyse_inherited, range(len(jobs)), chunksize=chunk))
+                return list(pool.map(analyse, sent, chunksize=chunk))
         finally:
             _INHERITED_JOBS = ()
 

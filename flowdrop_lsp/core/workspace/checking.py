@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 SettingsFor = Callable[[Path], Settings]
 
 
-def _real(folder: Path) -> Path:
+def real_folder(folder: Path) -> Path:
+    """A folder's real path (links and `..` resolved): how the host keys a site."""
     return Path(os.path.realpath(folder))
 
 
@@ -81,6 +82,7 @@ class Checking:
     _given: dict[str, Settings]
 
     # The host's own answers, which the CLI's half uses.
+    _real_folder: Callable[[Path], Path]
     index_of: Callable[[Path], SiteIndex | None]
     findings: Callable[[Path | str], tuple[Finding, ...]]
 
@@ -131,8 +133,9 @@ class Checking:
             elif is_node_type_file(checked.path):
                 by_folder.setdefault(checked.path.parent, {})
         for folder, known in by_folder.items():
-            if _real(folder) not in self._indexes:
-                self._indexes[_real(folder)] = self.batch.site(folder, known)
+            real = self._real_folder(folder)
+            if real not in self._indexes:
+                self._indexes[real] = self.batch.site(folder, known)
 
     def registry_print(self, path: Path) -> str:
         """The fingerprint of the node-type registry a file is checked against (part of its

@@ -46,7 +46,7 @@ from flowdrop_lsp.core.findings import Edit, Finding, through_edits
 from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, FileAnalysis, analyse_file
 from flowdrop_lsp.core.workspace.cache import CACHE_DIR_ENV, CACHE_DIR_NAME
-from flowdrop_lsp.core.workspace.checking import CheckedFile, Checking
+from flowdrop_lsp.core.workspace.checking import CheckedFile, Checking, real_folder
 from flowdrop_lsp.core.workspace.node_types import TooLarge, read_site_text
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
@@ -131,10 +131,6 @@ def find_site_folders(folder: Path, skip: Callable[[Path], bool] | None = None) 
     return sorted(found)
 
 
-def _real(folder: Path) -> Path:
-    return Path(os.path.realpath(folder))
-
-
 class Host(Checking):
     """The findings of every file of a workspace (see the module docstring; what only the CLI
     asks is core/workspace/checking.py's)."""
@@ -174,7 +170,7 @@ class Host(Checking):
     def _real_folder(self, folder: Path) -> Path:
         real = self._reals.get(folder)
         if real is None:
-            real = self._reals[folder] = _real(folder)
+            real = self._reals[folder] = real_folder(folder)
         return real
 
     # ----- where a file belongs --------------------------------------------------------------

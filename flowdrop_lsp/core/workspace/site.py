@@ -213,14 +213,18 @@ class SiteIndex:
         if name is not None and Path(key).parent == self.root:
             if present:
                 self._add_name(name)
-            elif name in self._config_names:
-                self._config_names.discard(name)
-                self._kind_counts[config_kind(name)] -= 1
+            else:
+                self._discard_name(name)
 
     def _add_name(self, name: str) -> None:
         if name not in self._config_names:
             self._config_names.add(name)
             self._kind_counts[config_kind(name)] += 1
+
+    def _discard_name(self, name: str) -> None:
+        if name in self._config_names:
+            self._config_names.discard(name)
+            self._kind_counts[config_kind(name)] -= 1
 
     def _changing(self, key: str, change: Callable[[], None]) -> set[str]:
         """Make `change` to file `key`, and answer the files whose findings it may change: the
