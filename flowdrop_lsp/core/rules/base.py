@@ -41,12 +41,16 @@ class Explanation:
 
 @dataclass(frozen=True)
 class Rule:
-    """A stable code, a default severity, a one-line summary and the anchor of its page."""
+    """A stable code, a default severity, a one-line summary and the anchor of its page, and
+    the FlowDrop spec rules it checks (`spec_ids`, ids of flowdrop-io/flowdrop-spec's
+    `rules/<ID>.yml`: the standing table, docs/spec-standing.md, is generated from them; a rule
+    of our own, such as FD-LLM-NAME, claims none)."""
 
     code: str
     title: str
     default_severity: Severity
     summary: str
+    spec_ids: tuple[str, ...] = ()
 
     @property
     def anchor(self) -> str:

@@ -16,6 +16,7 @@ RULE = Rule(
     "Tools wired into a node that does not accept tools",
     Severity.ERROR,
     "Tool edges end at a node whose type is known not to accept tools.",
+    spec_ids=("CMP-10", "DATA-12"),
 )
 
 

@@ -38,6 +38,7 @@ RULE = Rule(
     Severity.ERROR,
     "A workflow has no node, or a node names no type: compilation refuses it before anything "
     "is planned.",
+    spec_ids=("CMP-3",),
 )
 
 

@@ -32,6 +32,7 @@ RULE = Rule(
     Severity.ERROR,
     "A node's config lacks a key its node type requires (a required parameter no edge can "
     "feed): FlowDrop refuses to save or launch the workflow.",
+    spec_ids=("R6.b",),
 )
 LOCATOR_CODE = "R6_CONFIG_REQUIRED"
 CONFIG_PATH = ("data", "config")

@@ -25,6 +25,7 @@ RULE = Rule(
     Severity.WARNING,
     "A key in a node's config is no parameter of its node type (nor one of the editor's own "
     "settings): its value is ignored at execution.",
+    spec_ids=("R6.c",),
 )
 CONFIG_PATH = ("data", "config")
 # The FlowDrop editor's own per-node settings, kept in `data.config` beside the node type's

@@ -15,6 +15,7 @@ RULE = Rule(
     "Undefined edge endpoint",
     Severity.WARNING,
     "An edge's source or target is not the id of any node in `nodes`.",
+    spec_ids=("R8.a", "R8.b"),
 )
 # The spec's names for it, by the end that names no node.
 LOCATOR_CODES = {"source": "R8_EDGE_SOURCE_MISSING", "target": "R8_EDGE_TARGET_MISSING"}

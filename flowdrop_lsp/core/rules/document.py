@@ -41,6 +41,7 @@ RULES = (
         "Structure",
         Severity.ERROR,
         "A value has the wrong type or a required member is missing (the shipped JSON Schema).",
+        spec_ids=("R5.c", "R6.a"),
     ),
 )
 

@@ -15,7 +15,11 @@ from flowdrop_lsp.core.rules.base import (
 )
 
 RULE = Rule(
-    "R13", "Duplicate edge", Severity.WARNING, "Two edges have the same source, target and handles."
+    "R13",
+    "Duplicate edge",
+    Severity.WARNING,
+    "Two edges have the same source, target and handles.",
+    spec_ids=("R13",),
 )
 LOCATOR_CODE = "R13_EDGE_PARALLEL_DUPLICATE"  # the spec's name for it
 

@@ -12,6 +12,7 @@ RULE = Rule(
     "Duplicate node id",
     Severity.ERROR,
     "Two nodes share an id; edges cannot tell them apart (the first definition is used).",
+    spec_ids=("R2",),
 )
 LOCATOR_CODE = "R2_NODE_DUPLICATE_ID"  # the spec's name for it
 

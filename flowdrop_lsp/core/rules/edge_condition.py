@@ -23,6 +23,7 @@ RULE = Rule(
     Severity.WARNING,
     "An edge carries a `data.condition`, a removed feature: it gates nothing, the edge always "
     "routes.",
+    spec_ids=("EDGE-8", "SG-9"),
 )
 
 

@@ -36,6 +36,7 @@ RULE = Rule(
     Severity.ERROR,
     "An edge of a stored workflow has no id, or the id of an earlier edge: the save (and the "
     "launch) is refused.",
+    spec_ids=("R3",),
 )
 
 MISSING_ID = "R3_EDGE_MISSING_ID"

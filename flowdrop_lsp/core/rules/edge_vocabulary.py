@@ -30,6 +30,7 @@ RULE = Rule(
     Severity.ERROR,
     "A stored edge carries a key of the runtime's execution record (`source_handle`, "
     "`is_tool`…): nothing reads it.",
+    spec_ids=("EDGE-9",),
 )
 
 # The execution record's keys that have a transport counterpart.

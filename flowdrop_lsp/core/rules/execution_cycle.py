@@ -38,6 +38,7 @@ RULE = Rule(
     Severity.ERROR,
     "Edges other than tool, loopback and agent-result edges form a cycle: compilation refuses "
     "the workflow.",
+    spec_ids=("CMP-5",),
 )
 
 LOOPBACK_INPUT = "-input-loop_back"

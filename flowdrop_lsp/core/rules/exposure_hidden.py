@@ -24,6 +24,7 @@ RULE = Rule(
     Severity.ERROR,
     "A workflow's input_ports or output_ports entry names a port its node does not expose: "
     "FlowDrop refuses the workflow.",
+    spec_ids=("R10",),
 )
 
 LOCATOR_CODE = "R10_EXPOSURE_HIDDEN_PORT"

@@ -25,6 +25,7 @@ RULE = Rule(
     Severity.ERROR,
     "A name in a workflow's input_ports or output_ports is missing, outside `[a-z0-9_-]`, "
     "repeated on its side, or reserved by the runtime: FlowDrop refuses the workflow.",
+    spec_ids=("R4.a", "R4.b", "R4.e", "MAN-2"),
 )
 
 NAME_ALPHABET = re.compile(r"[a-z0-9_-]+")

@@ -49,6 +49,7 @@ RULE = Rule(
     Severity.ERROR,
     "An edge ends on a port its node type declares but the node does not expose (its "
     "`config.ports` override, else the type's default): FlowDrop refuses the workflow.",
+    spec_ids=("R7.a", "R7.b"),
 )
 
 LOCATOR_CODES = {

@@ -27,6 +27,7 @@ RULE = Rule(
     Severity.WARNING,
     "A string in a node's config contains `{{ secrets.` without the leading `$`: it is no "
     "secret reference, and the node gets the literal text at execution.",
+    spec_ids=("R6.l",),
 )
 CONFIG_PATH = ("data", "config")
 SECRET_OPENING = "{{ secrets."

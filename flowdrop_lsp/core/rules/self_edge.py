@@ -18,7 +18,13 @@ from flowdrop_lsp.core.rules.base import (
     first_with_summary,
 )
 
-RULE = Rule("R12", "Self-edge", Severity.WARNING, "An edge's source and target are the same node.")
+RULE = Rule(
+    "R12",
+    "Self-edge",
+    Severity.WARNING,
+    "An edge's source and target are the same node.",
+    spec_ids=("R12",),
+)
 LOCATOR_CODE = "R12_EDGE_SELF"  # the spec's name for it
 
 

@@ -41,6 +41,7 @@ RULE = Rule(
     Severity.ERROR,
     "A workflow's input or output ports name a node or port it does not have, or a node type "
     "calling it does not match them name for name.",
+    spec_ids=("R4.c", "R4.d"),
 )
 
 MAX_LISTED = 8  # port names listed in a message

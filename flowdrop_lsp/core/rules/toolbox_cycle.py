@@ -16,6 +16,7 @@ RULE = Rule(
     "Toolbox cycle",
     Severity.WARNING,
     "Toolboxes forward tools to each other in a cycle (CMP-5's cycle check does not see it).",
+    spec_ids=("DATA-10",),
 )
 
 

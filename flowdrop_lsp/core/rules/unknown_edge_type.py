@@ -16,6 +16,7 @@ RULE = Rule(
     "Unrecognised edge type",
     Severity.WARNING,
     "A declared `data.edgeType` is not a recognised value; the target handle decides instead.",
+    spec_ids=("EDGE-5",),
 )
 
 

@@ -28,6 +28,7 @@ RULE = Rule(
     "Node type not defined by the site",
     Severity.WARNING,
     "A node's type is not among the node types the site's definitions declare.",
+    spec_ids=("R9",),
 )
 LOCATOR_CODE = "R9_NODE_TYPE_UNKNOWN"  # the spec's name for it
 

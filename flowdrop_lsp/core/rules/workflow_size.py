@@ -24,6 +24,7 @@ RULE = Rule(
     Severity.ERROR,
     "A workflow has more than 500 nodes or more than 1000 edges: the save (and the launch) is "
     "refused.",
+    spec_ids=("R5.a", "R5.b"),
 )
 
 MAX_NODES = 500

@@ -12,6 +12,7 @@ RULE = Rule(
     Severity.ERROR,
     "Two leaf tools reaching one consumer, directly or through any number of toolboxes, "
     "resolve to the same tool name; the runtime would silently call only one of them.",
+    spec_ids=("CMP-9",),
 )
 
 
