@@ -121,6 +121,14 @@ e2e-vscode: $(VENV)/.installed
 editors-deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot; }
 
+# FlowDrop's own engines, the tests' oracles (Debian; as root; .ci/run runs it): Symfony's YAML
+# parser, how Drupal reads config (tests/core/syntax/yaml/test_symfony_scalars.py). Without them
+# those tests skip saying so, unless FLOWDROP_REQUIRE_ORACLES=1 (CI) makes that a failure.
+.PHONY: oracle-deps
+ORACLE_PACKAGES := php-cli php-symfony-yaml
+oracle-deps:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(ORACLE_PACKAGES) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(ORACLE_PACKAGES); }
+
 e2e-nvim: $(VENV)/.installed-test
 	$(BIN)/python -m pytest tests/editors/test_neovim.py
 

@@ -49,6 +49,7 @@ from flowdrop_lsp.core.syntax.yaml.items import (
     unclosed_quote,
     value_start,
 )
+from flowdrop_lsp.core.syntax.yaml.scalars import InvalidDate, is_plain_string, plain_value
 
 try:
     _LOADER: Any = yaml.CSafeLoader
@@ -64,7 +65,7 @@ MAX_EXPANDED_VALUES = 2_000_000
 _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("int", "float", "bool", "null")}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
-_BLOCK_STYLES = frozenset({"|", ">"})
+_QUOTED_STYLES = frozenset({"'", '"'})
 _PROPERTY_END = re.compile(r"\S+\s+")
 _ALIAS_AFTER_KEY = re.compile(r"['\"]?[ \t]*:[ \t]+(\*[^\s,\[\]{}]+)")
 # An anchor is `&name`, after the start of a line, a space or a flow indicator (libyaml reads
@@ -184,12 +185,13 @@ class _Reader:
         return result
 
     def plain_string(self, node: yaml.ScalarNode, start: int, end: int) -> bool:
-        """Whether a scalar is a string read as it stands (the usual case, taken fast): no
-        int/float/bool/null tag, no anchor or tag before it, not a block scalar."""
+        """Whether a scalar is a string read as it stands (the usual case, taken fast): quoted,
+        or plain and a string as Drupal reads it (`is_plain_string`: `on` is, `12` is not),
+        no anchor or tag before it, not a block scalar."""
+        style = node.style
         return (
             start < end
-            and node.tag not in _SCALAR_TAGS
-            and node.style not in _BLOCK_STYLES
+            and (style in _QUOTED_STYLES or (not style and is_plain_string(node.value)))
             and self.text[start] not in "&!"
         )
 
@@ -222,7 +224,9 @@ class _Reader:
     def scalar(self, node: yaml.ScalarNode, start: int, end: int) -> JsonValue:
         # An anchor or a tag before the scalar (`&name 'Web Search'`) is not part of its value:
         # the span (and a rename) covers the scalar itself.
+        tagged = False
         while start < end and self.text[start] in "&!":
+            tagged = tagged or self.text[start] == "!"
             gap = _PROPERTY_END.search(self.text, start, end)
             if gap is None:
                 break
@@ -231,7 +235,9 @@ class _Reader:
             # A block scalar's end mark is the start of the line after its content: the span
             # (where a diagnostic shows, what a rename replaces) ends with the content.
             end = start + len(self.text[start:end].rstrip("\r\n"))
-        if node.tag in _SCALAR_TAGS:
+        if not node.style and not tagged:  # plain: style None, or '' from libyaml
+            return self.plain_scalar(node, start, end)
+        if tagged and node.tag in _SCALAR_TAGS:
             try:
                 value = _CONSTRUCTOR.construct_object(node)
             except (yaml.YAMLError, ValueError):
@@ -240,6 +246,28 @@ class _Reader:
                 return JLiteral(start, end, value)
             return JNumber(start, end, repr(value) if isinstance(value, float) else str(value))
         return JString(start, end, node.value)
+
+    def plain_scalar(self, node: yaml.ScalarNode, start: int, end: int) -> JsonValue:
+        """A plain scalar's value as Drupal reads it (core.syntax.yaml.scalars): `on` a string,
+        `TRUE` a boolean, `1e3` a number, a date its Unix time."""
+        try:
+            value = plain_value(node.value)
+        except InvalidDate:
+            self.problems.append(
+                SyntaxProblem(
+                    "invalid-date",
+                    f"'{node.value[:40]}' is read as a date, and is no date: Drupal's YAML "
+                    "parser refuses the file (quote it to keep it a string)",
+                    start,
+                    end,
+                )
+            )
+            return JString(start, end, node.value)
+        if isinstance(value, str):
+            return JString(start, end, value)
+        if value is None or isinstance(value, bool):
+            return JLiteral(start, end, value)
+        return JNumber(start, end, repr(value) if isinstance(value, float) else str(value))
 
     def expanded_size(self, node: yaml.Node) -> int:
         """How many values `node` stands for with every alias expanded (memoised: linear)."""

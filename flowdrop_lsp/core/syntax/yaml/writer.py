@@ -22,24 +22,44 @@ from dataclasses import replace
 import yaml
 
 from flowdrop_lsp.core.findings import Finding, Fix, TextEdit
+from flowdrop_lsp.core.syntax.yaml.scalars import InvalidDate, is_plain_string, plain_value
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import EditableText
 
-# Symfony's Escaper: what needs single quotes in a plain scalar, and what needs double quotes.
-_NEEDS_SINGLE = re.compile(r"[\s'\":{}\[\],&*#?]|\A[\-?|<>=!%@`]")
-_NEEDS_DOUBLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
-# What Symfony's parser reads as a number although PyYAML (YAML 1.1) reads a string: a plain
-# `1e3`, `12e-3`, `0o17`, `0x1F` written unquoted would come back to Drupal as a number.
-_SYMFONY_NUMBER = re.compile(
-    r"[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0o[0-7]+|0x[0-9a-fA-F]+"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Symfony's Escaper: what needs single quotes in a plain scalar (its characters and first
+# characters, and the words YAML 1.1 would read as booleans or null), and what needs double quotes.
+_NEEDS_SINGLE = re.compile(r"[\s'\":{}\[\],&*#?]|\A[\-?|<>=!%@`\s]")
+_QUOTED_WORDS = frozenset({"null", "~", "true", "false", "y", "n", "yes", "no", "on", "off"})
+# What Symfony's dumper quotes besides: digit strings (`007`, `1_000`), hexadecimal-looking ones,
+# dates and numbers in PHP's sense (`1e3`, `.5`).
+_DUMPER_QUOTES = re.compile(
+    r"[0-9]+[_0-9]*|0x[0-9a-f_]+|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt \t].*)?"
+    r"|\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*",
+    re.IGNORECASE,
 )
+_NEEDS_DOUBLE = re.compile("[\x00-\x1f\x7f\x85\xa0\u2028\u2029\ud800-\udfff]")
 
 
-def _resolves_to_itself(value: str) -> bool:
-    try:
-        return yaml.safe_load(f"k: {value}\n") == {"k": value}
-    except yaml.YAMLError:
+def _reads_back_plain(value: str) -> bool:
+    """Whether `value` written plain is read back as itself: by Drupal (Symfony's rules,
+    core.syntax.yaml.scalars: not `12`, `1e3`, `0o17`, `TRUE`, a date) and by YAML's syntax
+    (PyYAML composes it as one plain scalar of that text). Symfony's own dumper writes `0o17`
+    and `1_000.5` plain and so changes them on the next read: we quote them."""
+    if value.lower() in _QUOTED_WORDS or _DUMPER_QUOTES.fullmatch(value):
         return False
+    if not is_plain_string(value):
+        return False
+    try:
+        if plain_value(value) != value:
+            return False
+        node = yaml.compose(f"k: {value}\n", Loader=_LOADER)
+    except (yaml.YAMLError, InvalidDate):
+        return False
+    if not isinstance(node, yaml.MappingNode) or len(node.value) != 1:
+        return False
+    written = node.value[0][1]
+    return isinstance(written, yaml.ScalarNode) and not written.style and written.value == value
 
 
 def yaml_scalar(original: str, value: str) -> str:
@@ -50,10 +70,7 @@ def yaml_scalar(original: str, value: str) -> str:
     if style == '"':
         return json_string(value)
     if style not in ("'", "|", ">") and (
-        value
-        and not _NEEDS_SINGLE.search(value)
-        and not _SYMFONY_NUMBER.fullmatch(value)
-        and _resolves_to_itself(value)
+        value and not _NEEDS_SINGLE.search(value) and _reads_back_plain(value)
     ):
         return value
     return "'" + value.replace("'", "''") + "'"

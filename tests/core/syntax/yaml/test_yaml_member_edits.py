@@ -147,7 +147,7 @@ def test_containers_as_block_lines() -> None:
     added = _added("config:\n  a: 1\nother: 3\n", "k", value, "config")
     assert added == (
         "config:\n  a: 1\n  k:\n    x: 1\n    l:\n      - 1\n      -\n        m: 2\n"
-        "        n: []\n      -\n        - a\n      - {  }\n    e: {  }\nother: 3\n"
+        "        'n': []\n      -\n        - a\n      - {  }\n    e: {  }\nother: 3\n"
     )
     assert yaml.safe_load(added) == {"config": {"a": 1, "k": value}, "other": 3}
 
