@@ -57,7 +57,11 @@ from flowdrop_lsp.core.workspace.host import (
     syntax_of,
     walk,
 )
-from flowdrop_lsp.core.workspace.resolver import SettingsResolver, unknown_rule_codes
+from flowdrop_lsp.core.workspace.resolver import (
+    SettingsResolver,
+    current_rule_codes,
+    unknown_rule_codes,
+)
 
 __all__ = ["add_check_arguments", "run_check", "use_color"]
 
@@ -194,7 +198,7 @@ def _codes(value: str) -> tuple[str, ...]:
     problems = unknown_rule_codes(None, codes)
     if problems:
         raise argparse.ArgumentTypeError("; ".join(problems))
-    return codes
+    return current_rule_codes(codes)
 
 
 def _jobs(value: str) -> int:

@@ -83,7 +83,7 @@ def test_a_site_toolbox_and_an_unknown_type(capsys: pytest.CaptureFixture[str], 
     codes = sorted(f["code"] for f in json.loads(out))
     assert codes == ["CMP-9", "CMP-9", "FD-UNKNOWN-NODE-TYPE"]
     unknown = next(f for f in json.loads(out) if f["code"] == "FD-UNKNOWN-NODE-TYPE")
-    assert unknown["severity"] == "warning" and unknown["node"] == "odd"
+    assert unknown["severity"] == "error" and unknown["node"] == "odd"
     assert (
         "'http_reqest'" in unknown["message"] and "91 definitions from sync" in unknown["message"]
     )
@@ -109,7 +109,7 @@ def test_the_node_types_setting(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     )
     (tmp_path / "flowdrop-lsp.toml").write_text('node-types = ["types"]\n')
     code, out, _ = run(capsys, "--format", "json", str(tmp_path / "flows"))
-    assert code == 0
+    assert code == 1  # an unknown node type is refused (R9): an error
     found = json.loads(out)
     assert [f["code"] for f in found] == ["FD-UNKNOWN-NODE-TYPE"]  # calculator: not defined
 

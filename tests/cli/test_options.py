@@ -37,14 +37,14 @@ def codes_of(out: str) -> list[str]:
 
 def test_select_keeps_only_those_rules(capsys: pytest.CaptureFixture[str], mixed: Path) -> None:
     code, out, _ = run(capsys, "--format", "json", "--select", "R8", str(mixed))
-    assert (code, codes_of(out)) == (0, ["R8"])  # R8 is a warning: exit 0
+    assert (code, codes_of(out)) == (1, ["R8"])  # R8 is an error (FlowDrop refuses it)
 
 
 def test_ignore_drops_rules_and_wins_over_select(
     capsys: pytest.CaptureFixture[str], mixed: Path
 ) -> None:
     code, out, _ = run(capsys, "--format", "json", "--ignore", "CMP-9", str(mixed))
-    assert (code, codes_of(out)) == (0, ["R8"])
+    assert (code, codes_of(out)) == (1, ["R8"])
     code, out, _ = run(
         capsys, "--format", "json", "--select", "CMP-9,R8", "--ignore", "R8", str(mixed)
     )
@@ -58,7 +58,7 @@ def test_extend_select_turns_on_a_rule_the_settings_ignore(
     code, out, _ = run(capsys, "--format", "json", str(mixed))
     assert (code, codes_of(out)) == (0, [])
     code, out, _ = run(capsys, "--format", "json", "--extend-select", "R8", str(mixed))
-    assert (code, codes_of(out)) == (0, ["R8"])
+    assert (code, codes_of(out)) == (1, ["R8"])
     # --select replaces the settings' choice, their `ignore` included.
     code, out, _ = run(capsys, "--format", "json", "--select", "CMP-9", str(mixed))
     assert (code, codes_of(out)) == (1, ["CMP-9", "CMP-9"])
@@ -74,7 +74,7 @@ def test_an_unknown_code_on_the_command_line_is_a_usage_error(
 
 
 def test_ignored_findings_are_not_fixed(capsys: pytest.CaptureFixture[str], mixed: Path) -> None:
-    code, out, _ = run(capsys, "--diff", "--ignore", "CMP-9", str(mixed))
+    code, out, _ = run(capsys, "--diff", "--ignore", "CMP-9,R8", str(mixed))
     assert (code, out) == (0, "")
 
 
@@ -127,7 +127,7 @@ def test_output_file_gets_the_format_and_the_log_gets_text(
     log = json.loads(sarif.read_text(encoding="utf-8"))
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["CMP-9", "CMP-9", "R8"]
     assert "error CMP-9" in out and out.endswith(
-        "2 errors, 1 warning in 1 file (2 fixable with --fix; see them with --diff)\n"
+        "3 errors in 1 file (2 fixable with --fix; see them with --diff)\n"
     )
     code, out, _ = run(capsys, "--format", "sarif", "-o", str(sarif), "-q", str(mixed))
     assert (code, out) == (1, "")
@@ -169,6 +169,8 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(
 def test_color_always_paints_the_text_report_and_never_a_file(
     capsys: pytest.CaptureFixture[str], mixed: Path, tmp_path: Path
 ) -> None:
+    # (R8 lowered to a warning, as a user may: FlowDrop refuses it, so it is an error by default.)
+    (mixed.parent / "flowdrop-lsp.toml").write_text('severity = { "R8" = "warning" }\n', "utf-8")
     _, out, _ = run(capsys, "--color", "always", str(mixed))
     assert "\x1b[31merror\x1b[0m" in out and "\x1b[33mwarning\x1b[0m" in out
     report = tmp_path / "report.txt"

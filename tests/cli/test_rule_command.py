@@ -34,7 +34,12 @@ def test_an_unknown_code_is_a_usage_error_with_a_suggestion(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["rule", "FD-TOOLBOX-CYCEL"]) == 2
-    assert "did you mean 'FD-TOOLBOX-CYCLE'?" in capsys.readouterr().err
+    assert "did you mean 'FD-TOOL-ROUTE'?" in capsys.readouterr().err
+
+
+def test_a_renamed_code_shows_the_rule_it_is_now(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "FD-TOOLBOX-CYCLE"]) == 0
+    assert rule_page("DATA-10").endswith(capsys.readouterr().out)
 
 
 def test_without_a_code_every_rule_is_listed(capsys: pytest.CaptureFixture[str]) -> None:

@@ -49,7 +49,7 @@ RUNS: dict[str, list[str]] = {
     "rule.R2": ["rule", "R2"],
     "rule.R8": ["rule", "R8"],
     "rule.EDGE-5": ["rule", "EDGE-5"],
-    "rule.FD-TOOLBOX-CYCLE": ["rule", "FD-TOOLBOX-CYCLE"],
+    "rule.DATA-10": ["rule", "DATA-10"],
     "rule.FD-LLM-NAME": ["rule", "FD-LLM-NAME"],
     "rule.R12": ["rule", "R12"],
     "rule.R13": ["rule", "R13"],

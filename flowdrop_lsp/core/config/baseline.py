@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from flowdrop_lsp.core.config.renamed_codes import FINGERPRINT_CODES
 from flowdrop_lsp.core.findings import Finding
 
 FORMAT_KEY = "flowdrop-lsp-baseline"
@@ -39,7 +40,8 @@ def fingerprint_facts(finding: Finding, where: str) -> tuple[str, ...]:
     list of consumers: a new consumer joining a collision keeps the alert); others by their
     message, without digits (indexes like `nodes[3]` shift when something is inserted above)."""
     extra = finding.extra_dict()
-    facts = [finding.code, where, finding.node or ""]
+    # (A renamed rule's findings keep the fingerprints they had: core/config/renamed_codes.py.)
+    facts = [FINGERPRINT_CODES.get(finding.code, finding.code), where, finding.node or ""]
     if isinstance(extra.get("tool_name"), str):
         facts.append(extra["tool_name"])
         if isinstance(extra.get("consumer"), str):

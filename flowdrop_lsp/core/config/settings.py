@@ -29,6 +29,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from flowdrop_lsp.core.config.globs import glob_index
+from flowdrop_lsp.core.config.renamed_codes import current_code
 from flowdrop_lsp.core.findings import Severity
 
 if TYPE_CHECKING:  # the registry module imports this one
@@ -178,8 +179,9 @@ class Settings:
         catalogue = frozenset(rule_codes) if rule_codes is not None else None
 
         def known_only(name: str, codes: Iterable[str]) -> list[str]:
-            """`codes` without the unknown ones, which are kept to become problems."""
-            codes = list(codes)
+            """`codes` without the unknown ones, which are kept to become problems; a renamed
+            code as it is called today."""
+            codes = [current_code(code) for code in codes]
             if catalogue is None:
                 return codes
             kept = [code for code in codes if code in catalogue]
@@ -227,7 +229,7 @@ class Settings:
                     entries = changes.get("per_file_ignores", self.per_file_ignores) + entries
                 changes["per_file_ignores"] = entries
             elif key == "severity":
-                levels = _severities(raw_key, value)
+                levels = {current_code(c): s for c, s in _severities(raw_key, value).items()}
                 known = known_only(raw_key, levels)
                 changes["severity"] = {**self.severity, **{code: levels[code] for code in known}}
             elif key in ("use_instance_title", "full_recompute"):
@@ -370,7 +372,11 @@ def unknown_codes(name: object, codes: Iterable[str], known: Sequence[str]) -> l
     rest counted in one more problem: a pasted list of thousands is a few warnings, and the
     search for a close match (difflib, the costly part) runs for those few only."""
     known_set = frozenset(known)
-    unknown = list(dict.fromkeys(code for code in codes if code not in known_set))
+    unknown = list(
+        dict.fromkeys(
+            code for code in codes if code not in known_set and current_code(code) not in known_set
+        )
+    )
     if not unknown:
         return []
     by_loose = {_loose_code(code): code for code in known}

@@ -1,7 +1,9 @@
 """R8.a/b: an edge's source and target must be nodes of the workflow.
 
-A warning, never an error: the spec's own CMP-9 examples wire tools to agents they do not
-define, and still give them their verdicts."""
+An error, as FlowDrop refuses such a workflow at save (`R8_EDGE_SOURCE_MISSING`,
+`R8_EDGE_TARGET_MISSING`). (It was a warning until issue 26 because the spec's own CMP-9
+examples wire tools to agents they do not define: those examples are fragments that judge
+CMP-9 alone; a stored workflow with such an edge is refused.)"""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_locator
 RULE = Rule(
     "R8",
     "Undefined edge endpoint",
-    Severity.WARNING,
+    Severity.ERROR,
     "An edge's source or target is not the id of any node in `nodes`.",
     spec_ids=("R8.a", "R8.b"),
 )
@@ -39,8 +41,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 
 EXPLANATION = RULE.explained(
-    "An edge whose source or target is no node's id connects nothing. A warning, not an "
-    "error: the spec's own CMP-9 examples wire tools to agents they do not define.",
+    "An edge whose source or target is no node's id connects nothing, and FlowDrop refuses "
+    "to save the workflow (spec R8.a/R8.b: R8_EDGE_SOURCE_MISSING, R8_EDGE_TARGET_MISSING).",
     failing="""\
 {
   "nodes": [

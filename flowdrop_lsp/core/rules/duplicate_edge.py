@@ -17,7 +17,7 @@ from flowdrop_lsp.core.rules.base import (
 RULE = Rule(
     "R13",
     "Duplicate edge",
-    Severity.WARNING,
+    Severity.ERROR,
     "Two edges have the same source, target and handles.",
     spec_ids=("R13",),
 )

@@ -49,6 +49,7 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     SiteCheck,
 )
+from flowdrop_lsp.core.rules.standing import render_standing, standing
 
 # The one registry, in the documented order (rule pages, README, SARIF). A rule is a module
 # with `RULE` (or `RULES`) and any of: `check(ctx)` — run on the tool graph after every change;
@@ -274,3 +275,9 @@ __all__ = [
     "Rule",
     "RuleContext",
 ]
+
+
+def standing_markdown() -> str:
+    """Where the registry's rules stand against all the FlowDrop spec's rules, as Markdown
+    (docs/spec-standing.md, `flowdrop-lsp rule --standing`; core.rules.standing)."""
+    return render_standing(standing(ALL_RULES))

@@ -21,7 +21,7 @@ from flowdrop_lsp.core.rules.base import (
 RULE = Rule(
     "R12",
     "Self-edge",
-    Severity.WARNING,
+    Severity.ERROR,
     "An edge's source and target are the same node.",
     spec_ids=("R12",),
 )

@@ -1,8 +1,8 @@
-"""Toolboxes that forward tools to each other in a cycle.
-
-The compile-time cycle check ignores tool edges (CMP-5), so the spec does not catch this; the
-flattening terminates on its own, and the cycle is reported because it is almost surely a
-wiring mistake."""
+"""Toolboxes that forward tools to each other in a cycle: spec rule DATA-10, which refuses the
+workflow. (The compile-time cycle check, CMP-5, ignores tool edges; DATA-10 is the rule that
+catches this. The code was FD-TOOLBOX-CYCLE until issue 26, and that code still works in
+settings and baselines: core/config/renamed_codes.py.) The flattening terminates on its own, so
+collisions inside the cycle are still found."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 
 RULE = Rule(
-    "FD-TOOLBOX-CYCLE",
+    "DATA-10",
     "Toolbox cycle",
-    Severity.WARNING,
-    "Toolboxes forward tools to each other in a cycle (CMP-5's cycle check does not see it).",
+    Severity.ERROR,
+    "Toolboxes forward tools to each other in a cycle: FlowDrop refuses the workflow.",
     spec_ids=("DATA-10",),
 )
 
@@ -40,9 +40,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 
 EXPLANATION = RULE.explained(
-    "Toolboxes that forward tools to each other in a cycle offer no consumer anything new and "
-    "make the wiring hard to follow; the spec's cycle check (CMP-5) ignores tool edges, so it "
-    "does not see this. Collisions inside the cycle are still found.",
+    "Toolbox forwarding must not form a cycle: FlowDrop refuses a workflow in which it does "
+    "(spec rule DATA-10; the compile-time cycle check, CMP-5, ignores tool edges, DATA-10 is "
+    "the rule that sees this). Such toolboxes offer no consumer anything new. Collisions inside "
+    "the cycle are still found. The rule's code was FD-TOOLBOX-CYCLE: settings and baselines "
+    "that name it keep working.",
     failing="""\
 {
   "nodes": [

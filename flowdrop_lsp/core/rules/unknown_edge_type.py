@@ -14,7 +14,7 @@ from flowdrop_lsp.core.rules.base import Rule
 RULE = Rule(
     "EDGE-5",
     "Unrecognised edge type",
-    Severity.WARNING,
+    Severity.ERROR,
     "A declared `data.edgeType` is not a recognised value; the target handle decides instead.",
     spec_ids=("EDGE-5",),
 )

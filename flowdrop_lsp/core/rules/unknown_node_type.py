@@ -26,7 +26,7 @@ from flowdrop_lsp.core.text.positions import Span
 RULE = Rule(
     "FD-UNKNOWN-NODE-TYPE",
     "Node type not defined by the site",
-    Severity.WARNING,
+    Severity.ERROR,
     "A node's type is not among the node types the site's definitions declare.",
     spec_ids=("R9",),
 )

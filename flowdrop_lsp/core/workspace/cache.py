@@ -78,10 +78,21 @@ def registry_fingerprint(registry: NodeTypeRegistry | None) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+@functools.cache
+def _rules_digest() -> str:
+    """The rule catalogue's codes and default severities: a finding cached under one catalogue
+    is not reused under another (a rule renamed or made an error in a working tree whose
+    version did not change — issue 26 made R8 an error and a stale cached warning hid it)."""
+    from flowdrop_lsp.core.rules.registry import ALL_RULES  # (heavy: only when a key is made)
+
+    text = stable_repr([(rule.code, rule.default_severity.value) for rule in ALL_RULES])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def entry_key(kind: str, data: bytes, *parts: str) -> str:
     """The name of an entry: a hash of its kind, the file's bytes and every other input."""
     digest = hashlib.sha256()
-    for part in (str(CACHE_FORMAT), __version__, kind, *parts):
+    for part in (str(CACHE_FORMAT), __version__, _rules_digest(), kind, *parts):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     digest.update(data)

@@ -35,6 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from flowdrop_lsp.core.config.renamed_codes import current_code
 from flowdrop_lsp.core.config.settings import (
     Settings,
     SettingsError,
@@ -52,6 +53,12 @@ RULE_CODES: tuple[str, ...] = tuple(RULES_BY_CODE)
 Report = Callable[[str], None]
 # How many files' per-file settings are kept (more are forgotten all at once).
 MAX_FILES_KEPT = 4096
+
+
+def current_rule_codes(codes: Iterable[str]) -> tuple[str, ...]:
+    """`codes` as the rules are called today: a renamed rule's old code (FD-TOOLBOX-CYCLE) is
+    its new one (DATA-10), so that a command line written before the rename keeps working."""
+    return tuple(current_code(code) for code in codes)
 
 
 def unknown_rule_codes(name: object, codes: Iterable[str]) -> list[str]:

@@ -84,14 +84,14 @@ def test_declaration_decides_in_both_directions_in_a_document() -> None:
     ("handle", "is_tool"),
     [("agent-input-tool", True), ("agent-input-tool_calls", False), (None, False)],
 )
-def test_unrecognised_declaration_warns_and_falls_back_to_the_handle(
+def test_unrecognised_declaration_is_refused_and_falls_back_to_the_handle(
     handle: str | None, is_tool: bool
 ) -> None:
     text = _doc({"edgeType": "tool"}, handle)
     assert _is_tool({"edgeType": "tool"}, handle) is is_tool
     edge5 = findings(text, "EDGE-5")
     assert len(edge5) == 1
-    assert edge5[0].severity is Severity.WARNING
+    assert edge5[0].severity is Severity.ERROR
     assert edge5[0].span == token_span(text, '"tool"')
     assert at(text, edge5[0].span) == '"tool"'
     assert bool(findings(text, "CMP-9")) is is_tool

@@ -76,7 +76,7 @@ def test_diamond_one_leaf_through_two_routes_is_one_tool() -> None:
     assert _consumers(text) == {"agent": {"t"}}
 
 
-def test_toolbox_cycle_terminates_warns_and_still_finds_collisions_inside() -> None:
+def test_toolbox_cycle_terminates_is_refused_and_still_finds_collisions_inside() -> None:
     text = workflow(
         [
             node("a", label="Search"),
@@ -96,9 +96,9 @@ def test_toolbox_cycle_terminates_warns_and_still_finds_collisions_inside() -> N
         ],
     )
     analysis = analyze(text)
-    cycles = [f for f in analysis.findings if f.code == "FD-TOOLBOX-CYCLE"]
+    cycles = [f for f in analysis.findings if f.code == "DATA-10"]
     assert len(cycles) == 1
-    assert cycles[0].severity is Severity.WARNING
+    assert cycles[0].severity is Severity.ERROR
     assert cycles[0].span == token_span(text, '"Box One"')
     assert sorted(at(text, r.span) for r in cycles[0].related) == ['"Box Three"', '"Box Two"']
     assert set(cmp9_by_node(text)) == {"a", "b"}
@@ -109,7 +109,7 @@ def test_toolbox_wired_into_itself_is_a_cycle() -> None:
         [node("t", label="T"), node("box", "toolbox", "Loop"), node("agent", "agent")],
         [tool_edge("t", "box"), tool_edge("box", "box"), tool_edge("box", "agent")],
     )
-    assert codes(text).count("FD-TOOLBOX-CYCLE") == 1
+    assert codes(text).count("DATA-10") == 1
     assert _consumers(text) == {"agent": {"t"}}
 
 
@@ -119,7 +119,7 @@ def test_closed_toolbox_cycle_without_consumer_has_no_consumer() -> None:
         [tool_edge("t", "box1"), tool_edge("box1", "box2"), tool_edge("box2", "box1")],
     )
     assert _consumers(text) == {}
-    assert codes(text) == ["FD-TOOLBOX-CYCLE"]
+    assert codes(text) == ["DATA-10"]
 
 
 def test_shared_toolbox_feeding_two_consumers_reports_once_per_label() -> None:
@@ -212,11 +212,11 @@ def test_collision_between_a_direct_tool_and_a_toolbox_tool() -> None:
     assert all(planner in [r.span for r in fs[0].related] for fs in found.values())
 
 
-def test_undefined_consumer_is_a_warning_never_an_error() -> None:
+def test_undefined_consumer_is_refused() -> None:
     text = workflow([node("a", label="Search")], [tool_edge("a", "ghost_agent")])
     found = findings(text)
     assert [(f.code, f.severity, at(text, f.span)) for f in found] == [
-        ("R8", Severity.WARNING, '"ghost_agent"')
+        ("R8", Severity.ERROR, '"ghost_agent"')
     ]
 
 
@@ -226,15 +226,15 @@ def test_undefined_consumer_still_gets_cmp9() -> None:
         [tool_edge("a", "ghost"), tool_edge("b", "ghost")],
     )
     assert set(cmp9_by_node(text)) == {"a", "b"}
-    assert [f.severity for f in findings(text, "R8")] == [Severity.WARNING, Severity.WARNING]
+    assert [f.severity for f in findings(text, "R8")] == [Severity.ERROR, Severity.ERROR]
 
 
-def test_undefined_source_is_a_warning_and_no_tool() -> None:
+def test_undefined_source_is_refused_and_no_tool() -> None:
     text = workflow(
         [node("a", label="Search"), node("agent", "agent")],
         [tool_edge("ghost", "agent"), tool_edge("a", "agent")],
     )
-    assert [(f.code, f.severity) for f in findings(text)] == [("R8", Severity.WARNING)]
+    assert [(f.code, f.severity) for f in findings(text)] == [("R8", Severity.ERROR)]
 
 
 def _lattice(layers: int) -> str:
@@ -301,7 +301,7 @@ def test_chain_of_5000_toolboxes_completes() -> None:
     routes = [r.message for f in cmp9 for r in f.related if r.message.startswith("consumer")]
     assert len(routes) == 2
     assert all(len(r) < 1000 and '"Box 0"' in r and '"Box 4999"' in r for r in routes)
-    assert "FD-TOOLBOX-CYCLE" not in {f.code for f in analysis.findings}
+    assert "DATA-10" not in {f.code for f in analysis.findings}
 
 
 def test_many_same_named_tools_stay_linear() -> None:
@@ -407,13 +407,13 @@ def test_llm_name_advisory_only_for_tools() -> None:
     assert [f.node for f in findings(text, "FD-LLM-NAME")] == ["digit"]
 
 
-def test_self_edge_and_duplicate_edge_are_warnings() -> None:
+def test_self_edge_and_duplicate_edge_are_refused() -> None:
     text = workflow(
         [node("a", label="A"), node("agent", "agent")],
         [tool_edge("a", "agent"), tool_edge("a", "agent"), {"source": "agent", "target": "agent"}],
     )
     got = sorted((f.code, f.severity) for f in findings(text))
-    assert got == [("R12", Severity.WARNING), ("R13", Severity.WARNING)]
+    assert got == [("R12", Severity.ERROR), ("R13", Severity.ERROR)]
 
 
 def test_consumer_that_is_also_a_tool_of_another_consumer() -> None:

@@ -49,7 +49,7 @@ from flowdrop_lsp.core.syntax.yaml.items import (
     unclosed_quote,
     value_start,
 )
-from flowdrop_lsp.core.syntax.yaml.scalars import InvalidDate, is_plain_string, plain_value
+from flowdrop_lsp.core.syntax.yaml.scalars import is_plain_string, plain_node, tagged_node
 
 try:
     _LOADER: Any = yaml.CSafeLoader
@@ -62,9 +62,6 @@ MAX_DEPTH = 200
 # a few lines and stands for 10^9 values): past this the document is refused.
 MAX_EXPANDED_VALUES = 2_000_000
 
-_CORE = "tag:yaml.org,2002:"
-_SCALAR_TAGS = {f"{_CORE}{name}" for name in ("int", "float", "bool", "null")}
-_CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _QUOTED_STYLES = frozenset({"'", '"'})
 _PROPERTY_END = re.compile(r"\S+\s+")
 _ALIAS_AFTER_KEY = re.compile(r"['\"]?[ \t]*:[ \t]+(\*[^\s,\[\]{}]+)")
@@ -188,12 +185,9 @@ class _Reader:
         """Whether a scalar is a string read as it stands (the usual case, taken fast): quoted,
         or plain and a string as Drupal reads it (`is_plain_string`: `on` is, `12` is not),
         no anchor or tag before it, not a block scalar."""
-        style = node.style
-        return (
-            start < end
-            and (style in _QUOTED_STYLES or (not style and is_plain_string(node.value)))
-            and self.text[start] not in "&!"
-        )
+        style, text = node.style, self.text
+        quoted_or_string = style in _QUOTED_STYLES or (not style and is_plain_string(node.value))
+        return start < end and quoted_or_string and text[start] not in "&!"
 
     def alias_scalar(self, key: JString, value: JsonValue | None) -> JsonValue | None:
         """A scalar given through an alias (`label: *name`) as its own value at the alias's
@@ -237,37 +231,15 @@ class _Reader:
             end = start + len(self.text[start:end].rstrip("\r\n"))
         if not node.style and not tagged:  # plain: style None, or '' from libyaml
             return self.plain_scalar(node, start, end)
-        if tagged and node.tag in _SCALAR_TAGS:
-            try:
-                value = _CONSTRUCTOR.construct_object(node)
-            except (yaml.YAMLError, ValueError):
-                return JString(start, end, node.value)
-            if value is None or isinstance(value, bool):
-                return JLiteral(start, end, value)
-            return JNumber(start, end, repr(value) if isinstance(value, float) else str(value))
+        if tagged:
+            return tagged_node(node, start, end)
         return JString(start, end, node.value)
 
     def plain_scalar(self, node: yaml.ScalarNode, start: int, end: int) -> JsonValue:
-        """A plain scalar's value as Drupal reads it (core.syntax.yaml.scalars): `on` a string,
-        `TRUE` a boolean, `1e3` a number, a date its Unix time."""
-        try:
-            value = plain_value(node.value)
-        except InvalidDate:
-            self.problems.append(
-                SyntaxProblem(
-                    "invalid-date",
-                    f"'{node.value[:40]}' is read as a date, and is no date: Drupal's YAML "
-                    "parser refuses the file (quote it to keep it a string)",
-                    start,
-                    end,
-                )
-            )
-            return JString(start, end, node.value)
-        if isinstance(value, str):
-            return JString(start, end, value)
-        if value is None or isinstance(value, bool):
-            return JLiteral(start, end, value)
-        return JNumber(start, end, repr(value) if isinstance(value, float) else str(value))
+        """A plain scalar's value as Drupal reads it (core.syntax.yaml.scalars)."""
+        value, problem = plain_node(node.value, start, end)
+        self.problems.extend([problem] if problem is not None else [])
+        return value
 
     def expanded_size(self, node: yaml.Node) -> int:
         """How many values `node` stands for with every alias expanded (memoised: linear)."""

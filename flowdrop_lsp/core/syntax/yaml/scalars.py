@@ -19,7 +19,15 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
+import yaml
+
+from flowdrop_lsp.core.syntax.tree import JLiteral, JNumber, JsonValue, JString, SyntaxProblem
+
 PlainValue = str | int | float | bool | None
+
+_CORE = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {f"{_CORE}{name}" for name in ("int", "float", "bool", "null")}
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 _PHP_INT_MAX = 2**63 - 1
 _PHP_INT_MIN = -(2**63)
@@ -80,6 +88,42 @@ def plain_value(text: str) -> PlainValue:
     if scalar[0] not in "+-.0123456789":
         return scalar
     return _number_or_date(scalar, lower)
+
+
+def tagged_node(node: yaml.ScalarNode, start: int, end: int) -> JsonValue:
+    """A scalar with an explicit tag (`!!int 12`, `!!str on`): a core tag's value as PyYAML
+    constructs it, anything else its text."""
+    if node.tag not in _SCALAR_TAGS:
+        return JString(start, end, node.value)
+    try:
+        value = _CONSTRUCTOR.construct_object(node)
+    except (yaml.YAMLError, ValueError):
+        return JString(start, end, node.value)
+    if value is None or isinstance(value, bool):
+        return JLiteral(start, end, value)
+    return JNumber(start, end, repr(value) if isinstance(value, float) else str(value))
+
+
+def plain_node(text: str, start: int, end: int) -> tuple[JsonValue, SyntaxProblem | None]:
+    """The plain scalar `text` at `[start, end)` as a syntax-tree value (`on` a string, `TRUE`
+    a boolean, `1e3` a number, a date its Unix time), and the problem of a date Symfony
+    refuses (then the value is the text, so that the rest of the document is still read)."""
+    try:
+        value = plain_value(text)
+    except InvalidDate:
+        problem = SyntaxProblem(
+            "invalid-date",
+            f"'{text[:40]}' is read as a date, and is no date: Drupal's YAML parser refuses the "
+            "file (quote it to keep it a string)",
+            start,
+            end,
+        )
+        return JString(start, end, text), problem
+    if isinstance(value, str):
+        return JString(start, end, value), None
+    if value is None or isinstance(value, bool):
+        return JLiteral(start, end, value), None
+    return JNumber(start, end, repr(value) if isinstance(value, float) else str(value)), None
 
 
 def _number_or_date(scalar: str, lower: str) -> PlainValue:
