@@ -434,6 +434,11 @@ class SiteView(Protocol):
         its last segment: `flowdrop_node_type.flowdrop_node_type.*`, `system.*`)."""
         ...
 
+    def lists_dependencies(self) -> bool:
+        """Whether any workflow of the site lists config dependencies: the site's FlowDrop
+        release writes them (some write `dependencies: {  }` for every workflow)."""
+        ...
+
     def call_cycle(self, workflow_id: str) -> tuple[CallStep, ...]:
         """The calls of one cycle through this workflow, starting at it (empty: none)."""
         ...

@@ -9,6 +9,9 @@ and removes nothing a listed dependency still needs. So:
 - a node type the workflow uses (defined by the site) and missing from the list is a warning:
   the site imports, but deleting that node type later breaks the workflow silently. One finding
   per type, on its first node's type, the other nodes of the type in related information.
+  Only on a site whose FlowDrop release writes dependency lists (some workflow of the site lists
+  one): releases that write `dependencies: {  }` for every workflow (FlowDrop 0.6 / 1.0-alpha
+  sites) would get a warning per node type that the next `drush cex` writes again.
 
 Only workflows with a `dependencies` key or named like Drupal workflow config files are judged
 (a JSON workflow without `dependencies` has no list to keep).
@@ -101,6 +104,11 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
                 else ()
             ),
         )
+    if not ctx.site.lists_dependencies():
+        # The site's FlowDrop release writes no dependency list (every workflow has
+        # `dependencies: {  }`; the next `drush cex` writes them so again): a missing node
+        # type is nothing its builder could keep fixed, so it is not reported.
+        return
     listed = {entry.value for entry in dependencies.entries}
     users: dict[str, list[SiteNode]] = {}
     for node in workflow.nodes:
@@ -313,8 +321,10 @@ EXPLANATION = RULE.explained(
     "as `flowdrop_node_type.flowdrop_node_type.<id>`). Config the site does not have makes "
     "Drupal's import refuse the workflow (an error); a node type the workflow uses but does "
     "not list imports fine, but nothing stops that node type from being deleted later, which "
-    "breaks the workflow silently (a warning). The quick fixes add the missing entry where "
-    "Drupal sorts it (`check --fix` applies it) or remove the stale one.",
+    "breaks the workflow silently (a warning) — judged only on a site whose FlowDrop release "
+    "writes dependency lists (some of its workflows list one; releases writing "
+    "`dependencies: {  }` everywhere are left alone). The quick fixes add the missing entry "
+    "where Drupal sorts it (`check --fix` applies it) or remove the stale one.",
     failing="""\
 langcode: en
 status: true

@@ -95,6 +95,10 @@ class SiteIndex:
         # site's state is asked at every update, and recounting the names made reading a site
         # quadratic (1,420 files: 4 M `config_kind` calls, 2 s of a 4.5 s check).
         self._kind_counts: Counter[str] = Counter()
+        # How many workflows list config dependencies (`dependencies.config` with an entry):
+        # a FlowDrop release that writes `dependencies: {  }` for every workflow lists none,
+        # and then a node type missing from a list is no finding (FD-DEPENDENCY).
+        self._listing_workflows = 0
         self._findings: dict[str, tuple[Finding, ...]] = {}
         # Derived, rebuilt lazily after any change (cheap: a pass over the facts).
         self._joined: _Joined | None = None
@@ -157,7 +161,7 @@ class SiteIndex:
         if isinstance(facts, NodeTypeDefinition):
             self._node_types[key] = facts
         elif isinstance(facts, WorkflowFacts):
-            self._workflows[key] = facts
+            self._keep_workflow(key, facts)
         name = config_name(key)
         if name is not None and Path(key).parent == self.root:
             self._add_name(name)
@@ -192,7 +196,7 @@ class SiteIndex:
             if isinstance(facts, NodeTypeDefinition):
                 self._node_types[key] = facts
             elif isinstance(facts, WorkflowFacts):
-                self._workflows[key] = facts
+                self._keep_workflow(key, facts)
             self._name(key, present=True)
 
         return self._changing(key, store)
@@ -241,13 +245,19 @@ class SiteIndex:
         self._invalidate(changed)
         return changed
 
-    def _site_state(self) -> tuple[frozenset[str], bool]:
+    def _site_state(self) -> tuple[frozenset[str], bool, bool]:
         kinds = frozenset(kind for kind, count in self._kind_counts.items() if count > 0)
-        return kinds, bool(self._workflows)
+        return kinds, bool(self._workflows), self._listing_workflows > 0
+
+    def _keep_workflow(self, key: str, facts: WorkflowFacts) -> None:
+        self._workflows[key] = facts
+        self._listing_workflows += bool(facts.dependencies.entries)
 
     def _forget(self, key: str) -> None:
         self._texts.pop(key, None)
-        self._workflows.pop(key, None)
+        forgotten = self._workflows.pop(key, None)
+        if forgotten is not None:
+            self._listing_workflows -= bool(forgotten.dependencies.entries)
         self._node_types.pop(key, None)
 
     def _invalidate(self, keys: Iterable[str]) -> None:
@@ -323,6 +333,9 @@ class SiteIndex:
 
     def has_config_kind(self, name: str) -> bool:
         return self._kind_counts[config_kind(name)] > 0
+
+    def lists_dependencies(self) -> bool:
+        return self._listing_workflows > 0
 
     def call_cycle(self, workflow_id: str) -> tuple[CallStep, ...]:
         return self.joined.call_cycle(workflow_id)

@@ -210,3 +210,45 @@ def test_fixes_write_the_line_ends_of_a_crlf_file(tmp_path: Path) -> None:
     assert removed.replace("\r\n", "\n") == original
     assert removed.count("\n") == removed.count("\r\n")
     yaml.safe_load(removed)
+
+
+def _empty_every_dependency_list(folder: Path) -> None:
+    """Every workflow's `dependencies` as a FlowDrop release that writes no list leaves it."""
+    for path in sorted(folder.glob("flowdrop_workflow.flowdrop_workflow.*.yml")):
+        text = path.read_text(encoding="utf-8")
+        start = text.index("dependencies:\n")
+        end = text.index("\nid: ", start)
+        path.write_text(text[:start] + "dependencies: {  }" + text[end:], encoding="utf-8")
+
+
+def test_a_site_whose_release_writes_no_dependency_lists_gets_no_missing_type_warnings(
+    tmp_path: Path,
+) -> None:
+    """Issue 26: a real site on a FlowDrop release writing `dependencies: {  }` for every
+    workflow got one warning per node type of every workflow (51 of 70 findings), which the
+    next `drush cex` would write again. Such a site gets none; once one workflow lists its
+    dependencies, the others are judged again (the site's state changed)."""
+    folder = copy_site(tmp_path)
+    _empty_every_dependency_list(folder)
+    index = loaded(folder)
+    assert places(index, "FD-DEPENDENCY") == []
+    # One workflow lists a dependency: the site's release writes lists, every other workflow
+    # is judged — through the incremental update, as the server sees a save.
+    path = folder / COLOUR
+    text = path.read_text(encoding="utf-8").replace(
+        "dependencies: {  }", f"dependencies:\n  config:\n{PREFIX}chat_input\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    changed = index.update(path)
+    assert len(changed) > 1  # every file's findings may change
+    found = places(index, "FD-DEPENDENCY")
+    assert {name for name, *_ in found} >= {COLOUR}
+    assert len({name for name, *_ in found}) > 5
+    # And back: none again.
+    path.write_text(
+        text.replace(f"dependencies:\n  config:\n{PREFIX}chat_input\n", "dependencies: {  }\n"),
+        encoding="utf-8",
+    )
+    index.update(path)
+    assert places(index, "FD-DEPENDENCY") == []
+    assert places(loaded(folder), "FD-DEPENDENCY") == []
