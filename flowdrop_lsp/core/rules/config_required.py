@@ -1,16 +1,18 @@
 """R6.b: a node's config lacks a key its node type requires (spec rules/R6.b.yml).
 
 The required list is the one the node type's *derived* config schema publishes: a parameter
-declared `required: true`, minus those also declared `connectable: true` (an edge may feed
-them, so they are deliberately not required in config) and those declared `configurable:
-false` (not part of config at all). It is decided from the declared flags, never from the
-workflow's edges. A key present with the value null counts as present (R6.i).
+declared `configurable: true` and `required: true`, minus those also declared `connectable:
+true` (an edge may feed them, so they are deliberately not required in config). A parameter
+whose `configurable` flag is not recorded is not configurable (CFG-1, SCH-2/3: an unrecorded
+flag is false), so it is not in the config schema and cannot be required there. Required-ness
+is decided from the declared flags, never from the workflow's edges (R6.b's own words), so a
+node offered to an agent as a tool is judged like any other: until issue 26 such nodes were
+left out, and the real site shows why that was never needed — every node of it lacking a
+required parameter lacks a connectable one (15 workflows, 90 node types: no R6.b either way).
+A key present with the value null counts as present (R6.i).
 
 Out of scope: a node whose type the site does not define (no derived schema, R6.j: R9 reports
-it), a `config` that is not an object (R6.a: FD-SCHEMA reports it), and a node in tool mode
-(`config.nodeType` "tool", or every outgoing edge a tool edge): an agent fills a tool's
-parameters when it calls it. On the real site every node lacking a required parameter is of
-the connectable kind, and half of them are tools.
+it) and a `config` that is not an object (R6.a: FD-SCHEMA reports it).
 
 Fix, when the parameter declares a default: add the key with that default, written in the
 document's own format (safe: it adds what the node type itself declares)."""
@@ -36,7 +38,6 @@ RULE = Rule(
 )
 LOCATOR_CODE = "R6_CONFIG_REQUIRED"
 CONFIG_PATH = ("data", "config")
-TOOL_MODE = "tool"  # `config.nodeType` of a node the editor switched to tool mode
 
 
 def required_in_config(definition: NodeTypeDefinition) -> list[ParameterSpec]:
@@ -44,22 +45,8 @@ def required_in_config(definition: NodeTypeDefinition) -> list[ParameterSpec]:
     return [
         spec
         for spec in definition.parameters
-        if spec.required is True and spec.connectable is not True and spec.configurable is not False
+        if spec.required is True and spec.connectable is not True and spec.configurable is True
     ]
-
-
-def is_tool_mode(ctx: RuleContext, node: Node) -> bool:
-    """Whether the node is offered to an agent as a tool: switched to tool mode in the editor,
-    or wired out by tool edges only (its parameters are then the tool call's arguments)."""
-    config = node.config
-    if isinstance(config, dict) and config.get("nodeType") == TOOL_MODE:
-        return True
-    outgoing = [
-        edge
-        for edge in ctx.graph.edges_by_endpoint.get(node.id or "", ())
-        if edge.source == node.id
-    ]
-    return bool(outgoing) and all(edge.is_tool for edge in outgoing)
 
 
 def spelled_default(value: Any) -> str:
@@ -76,7 +63,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     if not isinstance(config, dict):
         return  # R6.a (FD-SCHEMA): config that is not an object is reported once, there
     missing = [spec for spec in required_in_config(definition) if spec.name not in config]
-    if not missing or is_tool_mode(ctx, node):
+    if not missing:
         return
     located = node.editor.locate(CONFIG_PATH) if node.editor and node.has_config else None
     anchor = located.key if located is not None and located.key is not None else node.anchor
@@ -131,7 +118,7 @@ def _defaults_fix(node: Node, missing: list[ParameterSpec]) -> tuple[Fix, ...]:
 
 
 def check(ctx: RuleContext) -> list[Finding]:
-    # Kept per node, recomputed for the nodes a change reaches (tool mode reads the edges).
+    # Kept per node, recomputed for the nodes a change reaches.
     return scoped_with_node_types(ctx, RULE.code, node_check=check_node)
 
 
@@ -157,12 +144,13 @@ EXPLANATION = RULE.explained(
     "FlowDrop re-validates a workflow when it is saved and launched, and refuses it when a "
     "node's config lacks a key its node type requires (`R6_CONFIG_REQUIRED` at "
     "`node.{id}.config.{key}`). The required keys are the node type's parameters declared "
-    "`required: true`, except those also `connectable: true` (an edge may feed them, so config "
-    "need not hold them, whether or not an edge does) and those `configurable: false`. A key "
-    "present with the value null counts as present. Not checked: nodes of a type the site does "
-    "not define, and tools (`config.nodeType: tool`, or wired out by tool edges only), whose "
-    "parameters the agent fills when it calls them. The fix, when the parameter declares a "
-    "default, adds the key with it.",
+    "`configurable: true` and `required: true`, except those also `connectable: true` (an edge "
+    "may feed them, so config need not hold them, whether or not an edge does); a parameter "
+    "whose `configurable` flag is not recorded is not configurable (CFG-1). Required-ness "
+    "comes from these flags only, never from the workflow's edges: a node offered to an agent "
+    "as a tool is judged like any other. A key present with the value null counts as present. "
+    "Not checked: nodes of a type the site does not define. The fix, when the parameter "
+    "declares a default, adds the key with it.",
     failing="""\
 {
   "nodes": [

@@ -164,7 +164,7 @@ def test_config_that_is_not_an_object_is_fd_schema_only(syntax: str) -> None:
         assert not [f for f in findings if f.code.startswith("R6")]
 
 
-# ----- tools: an agent fills their parameters --------------------------------------------------
+# ----- required-ness from the declared flags only (R6.b: never from the edges) ----------------
 
 AUDIT = "aincient_audit_agent"
 AUDIT_TOOL = "aincient_flows_aincient_capability_run_page_audit"
@@ -177,26 +177,30 @@ def _audit_site() -> Any:
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
-def test_a_tool_is_not_reported(syntax: str) -> None:
+def test_a_tool_is_judged_like_any_node(syntax: str) -> None:
+    """R6.b: required-ness "is decided from the node type's declared flags and never from the
+    workflow's actual edges" — a node in tool mode lacking a required key is refused too."""
     settings = _audit_site()
     audit = corpus_workflow(AUDIT)
-    assert found(_in(syntax, audit), CODE, settings, syntax) == []  # config.nodeType: tool
-    # Without nodeType, still a tool: its one outgoing edge is a tool edge.
+    (tagged,) = found(_in(syntax, audit), CODE, settings, syntax)  # config.nodeType: tool
+    assert tagged.locator == f"node.{AUDIT_TOOL}.1.config.node_id"
     untagged = plant(
         audit,
         "      label: 'Capability: Run page audit'\n      config:\n        nodeType: tool\n",
         "      label: 'Capability: Run page audit'\n      config:\n",
     )
-    assert found(_in(syntax, untagged), CODE, settings, syntax) == []
+    assert [f.locator for f in found(_in(syntax, untagged), CODE, settings, syntax)] == [
+        tagged.locator
+    ]
 
 
-FETCHER = "id: fetcher\nparameters:\n  url:\n    required: true\n"
+FETCHER = "id: fetcher\nparameters:\n  url:\n    configurable: true\n    required: true\n"
 
 
 def _fetch_findings(
-    edges: list[dict[str, Any]], config: dict[str, Any] | None = None
+    edges: list[dict[str, Any]], config: dict[str, Any] | None = None, node_type: str = FETCHER
 ) -> list[Finding]:
-    settings = site_settings(fetcher=FETCHER)
+    settings = site_settings(fetcher=node_type)
     text = workflow(
         [
             node("f", "fetcher", "Fetch", data={"config": config or {}}),
@@ -208,14 +212,24 @@ def _fetch_findings(
     return found(text, CODE, settings, "json")
 
 
-def test_tool_mode_is_decided_by_config_or_by_outgoing_edges_all_tool_edges() -> None:
+def test_edges_never_decide_required_ness() -> None:
     data = {"source": "f", "target": "out", "targetHandle": "out-input-message"}
-    assert len(_fetch_findings([])) == 1  # no edges: not a tool
-    assert _fetch_findings([tool_edge("f", "agent")]) == []
-    assert len(_fetch_findings([tool_edge("f", "agent"), data])) == 1  # also feeds data
-    assert _fetch_findings([data], {"nodeType": "tool"}) == []
-    # An incoming tool edge does not make a node a tool.
+    assert len(_fetch_findings([])) == 1
+    assert len(_fetch_findings([tool_edge("f", "agent")])) == 1
+    assert len(_fetch_findings([tool_edge("f", "agent"), data])) == 1
+    assert len(_fetch_findings([data], {"nodeType": "tool"})) == 1
     assert len(_fetch_findings([tool_edge("agent", "f")])) == 1
+
+
+def test_an_unrecorded_configurable_flag_is_false() -> None:
+    """CFG-1 (SCH-2/3): a parameter whose `configurable` is not recorded is not configurable,
+    so it is not in the derived config schema and R6.b cannot require it."""
+    unrecorded = "id: fetcher\nparameters:\n  url:\n    required: true\n"
+    assert _fetch_findings([], node_type=unrecorded) == []
+    not_configurable = (
+        "id: fetcher\nparameters:\n  url:\n    configurable: false\n    required: true\n"
+    )
+    assert _fetch_findings([], node_type=not_configurable) == []
 
 
 # ----- unicode before the finding --------------------------------------------------------------
@@ -284,7 +298,8 @@ def test_incremental_an_edge_turning_a_tool_into_a_data_source_equals_from_scrat
         "      label: 'Capability: Run page audit'\n      config:\n",
     )
     document = WorkflowDocument(text, settings, syntax="yaml")
-    assert [f for f in document.findings() if f.code == CODE] == []
+    locator = f"node.{AUDIT_TOOL}.1.config.node_id"
+    assert [f.locator for f in document.findings() if f.code == CODE] == [locator]
     handle = "targetHandle: flowdrop_node_processor_toolbox.1-input-tool\n    style: 'stroke: var(--fd-edge-tool); stroke-dasharray: 5 3;'"
     at_edge = document.text.index("source: aincient_flows_aincient_capability_run_page_audit.1")
     start = document.text.index(handle, at_edge) + len(
@@ -294,7 +309,7 @@ def test_incremental_an_edge_turning_a_tool_into_a_data_source_equals_from_scrat
     edge_type = document.text.index("edgeType: tool", at_edge) + len("edgeType: ")
     document.apply_edit(edge_type, edge_type + len("tool"), "data")
     reported = [f for f in _same_as_fresh(document, settings, "yaml") if f.code == CODE]
-    assert [f.locator for f in reported] == [f"node.{AUDIT_TOOL}.1.config.node_id"]
+    assert [f.locator for f in reported] == [locator]  # the edges never decided it
 
 
 # ----- the fix ---------------------------------------------------------------------------------

@@ -81,9 +81,10 @@ PROBE = (
 )
 
 
-def test_deleting_a_nodes_only_tool_edge_brings_its_required_key_back() -> None:
-    # `h` lacks its required `url` but is a tool (wired out by a tool edge only): not judged;
-    # without the edge it is an ordinary node again, judged as a fresh read judges it.
+def test_deleting_a_nodes_only_tool_edge_keeps_its_required_key_finding() -> None:
+    # `h` lacks its required `url`; it is a tool (wired out by a tool edge only), which R6.b
+    # never considers (required-ness comes from the declared flags, never from the edges):
+    # reported with the edge and without it, as a fresh read reports it.
     settings = config_site_settings(probe=PROBE)
     nodes = [
         {"id": "h", "type": "probe", "data": {"label": "Probe 🔍 探针", "config": {}}},
@@ -101,7 +102,7 @@ def test_deleting_a_nodes_only_tool_edge_brings_its_required_key_back() -> None:
     ]
     text = json.dumps({"nodes": nodes, "edges": edges}, indent=2, ensure_ascii=False)
     document = WorkflowDocument(text, settings)
-    assert [f.code for f in document.findings()].count("R6.b") == 0
+    assert [f.code for f in document.findings()].count("R6.b") == 1
     start = document.text.index('    {\n      "id": "e1"')
     end = document.text.index("    }\n  ]", start) + len("    }")
     document.apply_edit(start - 2, end, "")  # the edge and the comma before it

@@ -120,6 +120,7 @@ FETCHER = """\
 id: fetcher
 parameters:
   url:
+    configurable: true
     required: true
 """
 SITE = NodeTypeRegistry.from_texts(
