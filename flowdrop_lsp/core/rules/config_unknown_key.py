@@ -1,10 +1,17 @@
-"""R6.c: a key in a node's config that its node type does not declare (spec rules/R6.c.yml).
+"""R6.c: a key in a node's config that its node type's derived config schema does not hold
+(spec rules/R6.c.yml).
 
 The save is not refused: the value is ignored at execution, which is what the warning says
-(often a misspelt or renamed parameter, whose intended value then never arrives). The node
-type declares its config keys as `parameters`; besides those, FlowDrop's editor keeps its own
-per-node settings in config (`EDITOR_CONFIG_KEYS`), which are never reported. Only for a node
-whose type the site defines (R6.j: without a derived schema nothing is judged).
+(often a misspelt or renamed parameter, whose intended value then never arrives). The derived
+config schema (SCH-2/3) holds the type's *configurable* parameters only — a parameter whose
+`configurable` flag is false or not recorded (CFG-1) takes no config, and CFG-5 ignores a
+value given for it — plus what FlowDrop injects: `instanceTitle` and `instanceDescription`
+into every node's schema, `maxRetries` and `ports` into an executable node's (SCH-21; taken
+as injected everywhere, as a type's config does not always tell), `nodeType` where the type supports more than one visual type
+(SCH-20). `requiresConfirmation` is kept as the editor's own switch on every node (RT-GATE-8
+judges it against the type's confirmation). On the real site (15 workflows, 90 node types)
+none of these is reported. Only for a node whose type the site defines (R6.j: without a
+derived schema nothing is judged).
 
 Fix: remove the key — unsafe, never preferred: the value may be meant for a parameter that is
 spelt differently, and removing it loses it."""
@@ -15,6 +22,7 @@ from collections.abc import Iterator
 from functools import partial
 
 from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit, later
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 from flowdrop_lsp.core.text.positions import Span
@@ -28,19 +36,13 @@ RULE = Rule(
     spec_ids=("R6.c",),
 )
 CONFIG_PATH = ("data", "config")
-# The FlowDrop editor's own per-node settings, kept in `data.config` beside the node type's
-# parameters and declared by no node type: the only undeclared keys on the real site (15
-# workflows, 90 node types), each used there.
-EDITOR_CONFIG_KEYS = frozenset(
-    {
-        "maxRetries",  # retries of a failed execution
-        "ports",  # the node's dynamic ports
-        "requiresConfirmation",  # ask the user before running it
-        "nodeType",  # "tool": the node is offered to an agent as a tool
-        "instanceTitle",  # the node's title (and tool name) in this workflow
-        "instanceDescription",  # its description (and tool description)
-    }
-)
+# What FlowDrop injects into every node's config schema (SCH-21), and the editor's
+# confirmation switch (RT-GATE-8's; FlowDrop's editor writes it on any node).
+ALWAYS_INJECTED = frozenset({"instanceTitle", "instanceDescription", "requiresConfirmation"})
+# Injected into an executable node's schema only (SCH-21).
+EXECUTABLE_INJECTED = frozenset({"maxRetries", "ports"})
+# The editor's keys, wherever FlowDrop may inject them (SCH-20, SCH-21).
+EDITOR_CONFIG_KEYS = ALWAYS_INJECTED | EXECUTABLE_INJECTED | {"nodeType"}
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
@@ -49,8 +51,8 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     config = node.config
     if definition is None or node.id is None or not isinstance(config, dict):
         return
-    declared = definition.parameter_names
-    unknown = [key for key in config if key not in declared and key not in EDITOR_CONFIG_KEYS]
+    declared = config_schema_keys(definition)
+    unknown = [key for key in config if key not in declared]
     # Removing every key at once would leave no mapping at all in Drupal's YAML (`config:`
     # alone is null, which FlowDrop refuses, R6.a; each removal is written as if alone): when
     # all of several keys are unknown, the first keeps no removal. A lone unknown key's removal
@@ -69,6 +71,19 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             later_fixes=later(partial(_removal_fix, node, key)) if key != kept_back else None,
             locator=f"node.{node.id}.config.{key}",
         )
+
+
+def config_schema_keys(definition: NodeTypeDefinition) -> frozenset[str]:
+    """The keys of the node type's derived config schema: its configurable parameters, and
+    what FlowDrop injects (SCH-20, SCH-21)."""
+    keys = {spec.name for spec in definition.parameters if spec.configurable is True}
+    # (SCH-21 injects maxRetries and ports into an executable node's schema only; whether a
+    # type is executable is not always in its config — an executor may be found by the type's
+    # id — so they are taken as injected everywhere: no warning we cannot stand by.)
+    keys |= ALWAYS_INJECTED | EXECUTABLE_INJECTED
+    if len(definition.supported_visual_types) > 1:
+        keys.add("nodeType")
+    return frozenset(keys)
 
 
 def _key_span(node: Node, key: str) -> Span | None:
@@ -112,11 +127,14 @@ parameters:
 """
 
 EXPLANATION = RULE.explained(
-    "A node's config holds the values of its node type's parameters (and a few settings of "
-    "FlowDrop's editor: `maxRetries`, `ports`, `requiresConfirmation`, `nodeType`, "
-    "`instanceTitle`, `instanceDescription`). Any other key is stored but ignored at execution: "
-    "most often a misspelt or renamed parameter, whose value then never reaches the node. "
-    "Only for nodes of a type the site defines.",
+    "A node's config holds the values of its node type's configurable parameters (a "
+    "parameter whose `configurable` flag is false or not recorded takes none), and the keys "
+    "FlowDrop injects: `instanceTitle`, `instanceDescription` and `requiresConfirmation` on "
+    "every node, `maxRetries` and `ports` on an executable one (accepted on every node: "
+    "a type's config does not always say whether it is), `nodeType` where the type supports more than one visual type. Any "
+    "other key is stored but ignored at execution: most often a misspelt or renamed "
+    "parameter, whose value then never reaches the node. Only for nodes of a type the site "
+    "defines.",
     failing="""\
 {
   "nodes": [

@@ -145,9 +145,11 @@ EXAMPLE_DATA_MAPPER = """\
 id: data_mapper
 parameters:
   dynamicInputs:
+    configurable: true
     connectable: false
     default: {  }
   dynamicOutputs:
+    configurable: true
     connectable: false
     default: {  }
 """

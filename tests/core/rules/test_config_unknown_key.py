@@ -16,7 +16,14 @@ from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.config_unknown_key import EDITOR_CONFIG_KEYS
 from flowdrop_lsp.core.text.positions import Span
 from tests.support.builders import at
-from tests.support.config_site import as_json, corpus_workflow, found, plant, site_settings
+from tests.support.config_site import (
+    as_json,
+    corpus_workflow,
+    found,
+    node_type_text,
+    plant,
+    site_settings,
+)
 
 CODE = "R6.c"
 SYNTAXES = ["yaml", "json"]
@@ -63,10 +70,41 @@ def test_an_undeclared_key_is_a_warning_on_its_key(syntax: str) -> None:
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
-def test_the_editor_s_own_keys_are_never_reported(syntax: str) -> None:
-    keys = "".join(f"        {key}: 1\n" for key in sorted(EDITOR_CONFIG_KEYS - {"maxRetries"}))
+def test_the_keys_flowdrop_injects_are_not_reported_where_it_injects_them(syntax: str) -> None:
+    """SCH-21: instanceTitle/instanceDescription everywhere, maxRetries/ports on an executable
+    node (accepted everywhere); SCH-20: nodeType only where the type
+    supports more than one visual type — the agent step's supports one (`default`)."""
+    injected = EDITOR_CONFIG_KEYS - {"maxRetries", "nodeType"}
+    keys = "".join(f"        {key}: 1\n" for key in sorted(injected))
     text = _in(syntax, plant(corpus_workflow(REASON), RETRIES, RETRIES + keys))
     assert found(text, CODE, site_settings(), syntax) == []
+    text = _in(
+        syntax, plant(corpus_workflow(REASON), RETRIES, RETRIES + "        nodeType: tool\n")
+    )
+    (finding,) = found(text, CODE, site_settings(), syntax)
+    assert finding.locator == "node.aincient_reason.1.config.nodeType"
+    # A second visual type for the agent step: nodeType is the editor's switch between them.
+    two = plant(
+        node_type_text("aincient_reason"),
+        "supported_visual_types:\n  - default\n",
+        "supported_visual_types:\n  - default\n  - tool\n",
+    )
+    assert found(text, CODE, site_settings(aincient_reason=two), syntax) == []
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_key_for_a_parameter_that_takes_no_config_is_reported(syntax: str) -> None:
+    """R6.c with SCH-3/CFG-5: a parameter whose configurable flag is false or not recorded is
+    no key of the derived config schema; a value given for it is ignored."""
+    for flag in ("    configurable: true\n", ""):
+        definition = "id: probe\nparameters:\n  url:\n" + flag + "    connectable: true\n"
+        text = _in(
+            syntax,
+            plant(corpus_workflow(REASON), "node_type_id: aincient_reason", "node_type_id: probe"),
+        )
+        text = text.replace("maxRetries", "url", 1)
+        reported = [f.locator for f in found(text, CODE, site_settings(probe=definition), syntax)]
+        assert ("node.aincient_reason.1.config.url" in reported) is (flag == "")
 
 
 def test_only_nodes_of_a_defined_type_are_judged() -> None:
