@@ -3,8 +3,10 @@
 
 Each name must match `^[a-z0-9_-]+$` (R4.a, `R4_NAME_FORMAT`: absent and empty included), be
 unique within its side (R4.b, `R4_NAME_DUPLICATE`, on each repeat) and not be a name the runtime
-injects itself (R4.e, `R4_NAME_RESERVED`), each at `schema.{side}.{index}`. R4.c and R4.d (an
-entry naming a node or port the workflow lacks) are FD-CONTRACT's. A cross-file rule only in
+injects itself (R4.e, `R4_NAME_RESERVED`), each at `schema.{side}.{index}`; and the entry must
+carry a `node_id` and a `port` (MAN-2: all three fields are required; without them the entry
+binds nothing, and was skipped silently until issue 26 — the spec names no code for it). R4.c
+and R4.d (an entry naming a node or port the workflow lacks) are FD-CONTRACT's. A cross-file rule only in
 form: it reads what the site pass reads of the file (core/domain/site_facts.py), so it runs
 wherever a workflow's contract is read — Drupal config, which is where contracts live."""
 
@@ -65,6 +67,20 @@ def _side(side: str, bindings: tuple[PortBinding, ...]) -> Iterator[Finding]:
                 "R4_NAME_RESERVED",
                 locator,
             )
+        missing = [
+            field
+            for field, value in (("node_id", binding.node_id), ("port", binding.port))
+            if value is None or not value.value
+        ]
+        if missing:
+            yield _finding(
+                f"{key} entry {binding.index + 1} ({shown}) has no "
+                + " and no ".join(f"'{field}'" for field in missing)
+                + ": it binds no port, and FlowDrop refuses the workflow",
+                anchor,
+                None,
+                locator,
+            )
         first = first_of.setdefault(name, binding) if name else binding
         if first is not binding:
             yield _finding(
@@ -79,7 +95,7 @@ def _side(side: str, bindings: tuple[PortBinding, ...]) -> Iterator[Finding]:
 def _finding(
     message: str,
     span: Span,
-    locator_code: str,
+    locator_code: str | None,
     locator: str,
     related: tuple[RelatedLocation, ...] = (),
 ) -> Finding:

@@ -67,3 +67,37 @@ def test_one_name_may_be_an_input_and_an_output(tmp_path: Path) -> None:
     folder = copy_site(tmp_path)
     plant(folder, REASON, "    name: operation_type\n", "    name: text\n")
     assert _found(folder) == []
+
+
+def test_an_entry_without_its_node_id_or_port_binds_nothing(tmp_path: Path) -> None:
+    """MAN-2: `name`, `node_id` and `port` are all required; an entry lacking one was skipped
+    silently (FD-CONTRACT has nothing to look up), now it is R4's, at its locator."""
+    folder = copy_site(tmp_path)
+    text = plant(
+        folder,
+        REASON,
+        "    node_id: aincient_reason.1\n    port: messages\n",
+        "    port: messages\n",
+    )
+    text = plant(
+        folder,
+        REASON,
+        "    name: operation_type\n    node_id: aincient_reason.1\n    port: operation_type\n",
+        "    name: operation_type\n    node_id: ''\n",
+    )
+    assert _found(folder) == [
+        (
+            *where_is(text, "operation_type", after="input_ports:"),
+            "input_ports entry 1 ('operation_type') has no 'node_id' and no 'port': it binds "
+            "no port, and FlowDrop refuses the workflow",
+            None,
+            "schema.input.0",
+        ),
+        (
+            *where_is(text, "messages", after="input_ports:"),
+            "input_ports entry 3 ('messages') has no 'node_id': it binds no port, and FlowDrop "
+            "refuses the workflow",
+            None,
+            "schema.input.2",
+        ),
+    ]
