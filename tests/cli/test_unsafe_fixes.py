@@ -16,7 +16,7 @@ ROUTE = WORKFLOW_PREFIX + "aincient_pages_agent.yml"  # one dead route: "Remove 
 SCHEMA = Path(__file__).resolve().parents[1] / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 DANGLING = (
     '{"nodes": [{"id": "a", "type": "http_request", "data": {"label": "Fetch"}}],\n'
-    ' "edges": [{"source": "a", "target": "a"}, {"source": "a", "target": "ghost"}]}\n'
+    ' "edges": [{"id": "e0", "source": "a", "target": "a"}, {"id": "e1", "source": "a", "target": "ghost"}]}\n'
 )
 
 

@@ -59,7 +59,8 @@ async def test_the_locator_code_rides_in_data_and_code_stays_the_rule(session: S
     uri = "file:///workspace/dangling.flowdrop.json"
     text = (
         '{"nodes": [{"id": "a", "type": "http_request", "data": {"label": "Fetch"}}],\n'
-        ' "edges": [{"source": "a", "target": "b"}, {"source": "ghost", "target": "a"}]}\n'
+        ' "edges": [{"id": "e0", "source": "a", "target": "b"},\n'
+        '  {"id": "e1", "source": "ghost", "target": "a"}]}\n'
     )
     session.open(uri, text)
     found = await session.publishes.wait_for(uri, 1)

@@ -72,11 +72,12 @@ async def test_refused_spec_example_marks_both_labels_and_not_the_toolbox(sessio
         assert d.code_description is not None and d.code_description.href.endswith("#rule-cmp-9")
         assert "web_search" in d.message
         assert d.data["fixes"]
-    # (Its agents are not defined: R8, which FlowDrop refuses at save; nothing else.)
+    # (Its agents are not defined and its edges have no id: R8 and R3, which FlowDrop refuses
+    # at save; nothing else.)
     assert not [
         d
         for d in diagnostics
-        if d.severity == types.DiagnosticSeverity.Error and d.code not in ("CMP-9", "R8")
+        if d.severity == types.DiagnosticSeverity.Error and d.code not in ("CMP-9", "R8", "R3")
     ]
 
 
@@ -87,9 +88,9 @@ async def test_accepted_spec_example_has_no_error(session: Session) -> None:
     uri = "file:///workspace/accepted.flowdrop.json"
     session.open(uri, text)
     diagnostics = await session.publishes.wait_for(uri, 1)
-    # Its agents are not defined (R8, an error: FlowDrop refuses such an edge at save); CMP-9
-    # accepts it.
-    assert {d.code for d in diagnostics} == {"R8"}
+    # Its agents are not defined and its edges have no id (R8, R3: errors, FlowDrop refuses
+    # such edges at save); CMP-9 accepts it.
+    assert {d.code for d in diagnostics} == {"R8", "R3"}
 
 
 WIRED = """{

@@ -89,8 +89,18 @@ def handle_edge(
 
 
 def workflow(
-    nodes: list[dict[str, Any]], edges: list[dict[str, Any]], indent: int | None = 2
+    nodes: list[dict[str, Any]],
+    edges: list[dict[str, Any]],
+    indent: int | None = 2,
+    edge_ids: bool = True,
 ) -> str:
+    """A workflow document. Each edge without an `id` gets one (`e0`, `e1`… by position), as
+    a stored workflow has (R3 refuses an edge without one); `edge_ids=False` leaves them out."""
+    if edge_ids:
+        edges = [
+            {"id": f"e{i}", **edge} if isinstance(edge, dict) and "id" not in edge else edge
+            for i, edge in enumerate(edges)
+        ]
     return json.dumps({"nodes": nodes, "edges": edges}, indent=indent, ensure_ascii=False)
 
 

@@ -61,7 +61,7 @@ EXPLANATION = RULE.explained(
     {"id": "calc", "type": "calculator", "data": {"label": "Calculator"}}
   ],
   "edges": [
-    {"source": "search", "target": "calc", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "search", "target": "calc", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,
@@ -72,7 +72,7 @@ EXPLANATION = RULE.explained(
     {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
   ],
   "edges": [
-    {"source": "search", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "search", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,

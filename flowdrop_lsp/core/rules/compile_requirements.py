@@ -83,7 +83,7 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "universalNode", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b"}
+    {"id": "e1", "source": "a", "target": "b"}
   ]
 }
 """,
@@ -98,7 +98,7 @@ EXPLANATION = RULE.explained(
     }
   ],
   "edges": [
-    {"source": "a", "target": "b"}
+    {"id": "e1", "source": "a", "target": "b"}
   ]
 }
 """,

@@ -61,8 +61,8 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b"},
-    {"source": "a", "target": "b"}
+    {"id": "e1", "source": "a", "target": "b"},
+    {"id": "e2", "source": "a", "target": "b"}
   ]
 }
 """,
@@ -73,8 +73,8 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b", "sourceHandle": "a-output-body"},
-    {"source": "a", "target": "b", "sourceHandle": "a-output-headers"}
+    {"id": "e1", "source": "a", "target": "b", "sourceHandle": "a-output-body"},
+    {"id": "e2", "source": "a", "target": "b", "sourceHandle": "a-output-headers"}
   ]
 }
 """,

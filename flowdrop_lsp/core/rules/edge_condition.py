@@ -75,7 +75,7 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b", "data": {"condition": "status == 200"}}
+    {"id": "e1", "source": "a", "target": "b", "data": {"condition": "status == 200"}}
   ]
 }
 """,
@@ -86,7 +86,7 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b", "data": {}}
+    {"id": "e1", "source": "a", "target": "b", "data": {}}
   ]
 }
 """,

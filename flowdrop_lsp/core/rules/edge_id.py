@@ -4,11 +4,11 @@ VAL-LAUNCH re-runs it at launch).
 
 A repeated id is reported on each later edge carrying it, on its id, pointing at the first edge.
 
-A missing id is reported only in a workflow where some other edge carries an id, i.e. a stored
-workflow (the editor and the store give every edge one). The spec's own shorthand examples, the
-hand-written documents it shows, write no edge ids at all: reporting every edge of those would
-drown every other finding, and a store mints ids on import (the tolerance R3 grants legacy data),
-so such a document is left alone.
+Every edge without an id is reported, as R3 says ("that tolerance is for legacy data only and
+never relaxes the requirement at save"). Until issue 26 a missing id was reported only when
+another edge carried one, to spare hand-written shorthand documents (the spec's own examples
+give no edge an id); a document that is edited to be saved must have them, and the fix-all
+(`check --fix`) gives every edge its id at once.
 
 Both fixes write a fresh id the way the editor mints one (xyflow's
 `xy-edge__{source}{sourceHandle}-{target}{targetHandle}`, `-2`, `-3`… appended while taken),
@@ -55,7 +55,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         same = [edge for edge in graph.edges_by_id[edge_id] if not half_typed(edge)]
         total += max(0, len(same) - 1)
         offenders.extend((edge, same[0]) for edge in same[1 : FINDINGS_PER_GROUP + 2])
-    if graph.edges_without_id and _stored(ctx):
+    if graph.edges_without_id:
         # An edge whose id is written under the execution record's name (`edge_id`) is
         # EDGE-9's: its rename gives the edge its id, a fresh one would be a second.
         missing = [
@@ -79,13 +79,6 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return _duplicate_finding(edge, first, fresh)
 
     yield from first_with_summary(offenders, finding_of, total=total)
-
-
-def _stored(ctx: RuleContext) -> bool:
-    """Whether some (whole) edge of the workflow carries an id: a stored workflow, whose edges
-    must all have one (see the module's docstring). Asked of the first edge of each id until
-    one is whole: almost always the first."""
-    return any(not half_typed(edge) for same in ctx.graph.edges_by_id.values() for edge in same)
 
 
 def _fresh_id(edge: Edge, taken: Container[str], proposed: set[str]) -> str:
@@ -121,7 +114,7 @@ def _missing_finding(edge: Edge, fresh: str) -> Finding:
     return Finding(
         RULE.code,
         RULE.default_severity,
-        f"edge {_ends(edge)} has no id (other edges of this workflow have one)",
+        f"edge {_ends(edge)} has no id: FlowDrop refuses to save the workflow",
         empty.value if empty is not None else edge.anchor,
         node=edge.target,
         fixes=fixes,
@@ -161,10 +154,9 @@ EXPLANATION = RULE.explained(
     "The store refuses a workflow whose edges are not each named by an id of their own (spec "
     "R3): an edge without one is refused as R3_EDGE_MISSING_ID, a second edge with the id of "
     "another as R3_EDGE_DUPLICATE_ID (the later edge is reported, pointing at the first), and "
-    "a launch re-checks it. Both fixes give the edge a fresh id the way the editor mints one. "
-    "A missing id is reported only when some other edge of the workflow has an id (a stored "
-    "workflow): hand-written shorthand documents, the spec's own examples among them, give no "
-    "edge an id, and reporting each of their edges would drown every other finding.",
+    "a launch re-checks it. Both fixes give the edge a fresh id the way the editor mints one "
+    "(safe: `check --fix` names every edge at once). A store may mint ids while reading "
+    "legacy data, but that never relaxes the requirement at save: every edge is judged.",
     failing="""\
 {
   "nodes": [

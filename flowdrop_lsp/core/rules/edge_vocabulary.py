@@ -104,7 +104,7 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b", "source_handle": "a-output-body"}
+    {"id": "e1", "source": "a", "target": "b", "source_handle": "a-output-body"}
   ]
 }
 """,
@@ -115,7 +115,7 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b", "sourceHandle": "a-output-body"}
+    {"id": "e1", "source": "a", "target": "b", "sourceHandle": "a-output-body"}
   ]
 }
 """,

@@ -167,8 +167,8 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b", "targetHandle": "b-input-html"},
-    {"source": "b", "target": "a", "targetHandle": "a-input-url"}
+    {"id": "e1", "source": "a", "target": "b", "targetHandle": "b-input-html"},
+    {"id": "e2", "source": "b", "target": "a", "targetHandle": "a-input-url"}
   ]
 }
 """,
@@ -179,8 +179,8 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b", "targetHandle": "b-input-html"},
-    {"source": "b", "target": "a", "targetHandle": "a-input-loop_back"}
+    {"id": "e1", "source": "a", "target": "b", "targetHandle": "b-input-html"},
+    {"id": "e2", "source": "b", "target": "a", "targetHandle": "a-input-loop_back"}
   ]
 }
 """,

@@ -47,7 +47,7 @@ EXPLANATION = RULE.explained(
     {"id": "agent_1", "type": "agent", "data": {"label": "Login Agent"}}
   ],
   "edges": [
-    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,
@@ -58,7 +58,7 @@ EXPLANATION = RULE.explained(
     {"id": "agent_1", "type": "agent", "data": {"label": "Login Agent"}}
   ],
   "edges": [
-    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,

@@ -55,7 +55,7 @@ EXPLANATION = RULE.explained(
     {"id": "a", "type": "http_request", "data": {"label": "Fetch"}}
   ],
   "edges": [
-    {"source": "a", "target": "a"}
+    {"id": "e1", "source": "a", "target": "a"}
   ]
 }
 """,
@@ -66,7 +66,7 @@ EXPLANATION = RULE.explained(
     {"id": "b", "type": "html_to_markdown", "data": {"label": "To Markdown"}}
   ],
   "edges": [
-    {"source": "a", "target": "b"}
+    {"id": "e1", "source": "a", "target": "b"}
   ]
 }
 """,

@@ -214,9 +214,9 @@ EXPLANATION = RULE.explained(
       "config": {"branches": [{"name": "Search", "value": "maps_lookup"}]}}}
   ],
   "edges": [
-    {"source": "tool_a", "target": "reason.1", "data": {"edgeType": "tool_availability"}},
-    {"source": "reason.1", "target": "x", "sourceHandle": "reason.1-output-tool_calls"},
-    {"source": "x", "target": "switch_gateway.1",
+    {"id": "e1", "source": "tool_a", "target": "reason.1", "data": {"edgeType": "tool_availability"}},
+    {"id": "e2", "source": "reason.1", "target": "x", "sourceHandle": "reason.1-output-tool_calls"},
+    {"id": "e3", "source": "x", "target": "switch_gateway.1",
       "targetHandle": "switch_gateway.1-input-expression"}
   ]
 }
@@ -232,9 +232,9 @@ EXPLANATION = RULE.explained(
       "config": {"branches": [{"name": "Search", "value": "web_search"}]}}}
   ],
   "edges": [
-    {"source": "tool_a", "target": "reason.1", "data": {"edgeType": "tool_availability"}},
-    {"source": "reason.1", "target": "x", "sourceHandle": "reason.1-output-tool_calls"},
-    {"source": "x", "target": "switch_gateway.1",
+    {"id": "e1", "source": "tool_a", "target": "reason.1", "data": {"edgeType": "tool_availability"}},
+    {"id": "e2", "source": "reason.1", "target": "x", "sourceHandle": "reason.1-output-tool_calls"},
+    {"id": "e3", "source": "x", "target": "switch_gateway.1",
       "targetHandle": "switch_gateway.1-input-expression"}
   ]
 }

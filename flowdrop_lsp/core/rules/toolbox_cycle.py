@@ -52,8 +52,8 @@ EXPLANATION = RULE.explained(
     {"id": "box_b", "type": "toolbox", "data": {"label": "Box B"}}
   ],
   "edges": [
-    {"source": "box_a", "target": "box_b", "data": {"edgeType": "tool_availability"}},
-    {"source": "box_b", "target": "box_a", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "box_a", "target": "box_b", "data": {"edgeType": "tool_availability"}},
+    {"id": "e2", "source": "box_b", "target": "box_a", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,
@@ -65,8 +65,8 @@ EXPLANATION = RULE.explained(
     {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
   ],
   "edges": [
-    {"source": "box_a", "target": "box_b", "data": {"edgeType": "tool_availability"}},
-    {"source": "box_b", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "box_a", "target": "box_b", "data": {"edgeType": "tool_availability"}},
+    {"id": "e2", "source": "box_b", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,

@@ -49,7 +49,7 @@ EXPLANATION = RULE.explained(
     {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
   ],
   "edges": [
-    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tools"}}
+    {"id": "e1", "source": "tool_a", "target": "agent_1", "data": {"edgeType": "tools"}}
   ]
 }
 """,
@@ -60,7 +60,7 @@ EXPLANATION = RULE.explained(
     {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
   ],
   "edges": [
-    {"source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "tool_a", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,

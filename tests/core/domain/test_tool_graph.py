@@ -435,7 +435,7 @@ def test_no_tool_edges_no_graph_findings() -> None:
     text = json.dumps(
         {
             "nodes": [node("a", label="A"), node("b", label="A")],
-            "edges": [{"source": "a", "target": "b"}],
+            "edges": [{"id": "e1", "source": "a", "target": "b"}],
         }
     )
     assert codes(text) == []

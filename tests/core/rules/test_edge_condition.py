@@ -122,7 +122,8 @@ def test_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
 
 def test_a_half_typed_edge_says_nothing_about_its_condition() -> None:
     text = json.dumps(
-        {"nodes": [node("a"), node("b")], "edges": [{"source": "a", "target": "b"}]}, indent=2
+        {"nodes": [node("a"), node("b")], "edges": [{"id": "e1", "source": "a", "target": "b"}]},
+        indent=2,
     )
     half = text.replace(
         '"target": "b"\n',

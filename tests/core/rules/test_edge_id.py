@@ -11,6 +11,7 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Applicability
+from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from tests.support.builders import at, node, workflow
 from tests.support.launch import (
     as_json,
@@ -84,8 +85,8 @@ def test_a_missing_id_in_a_stored_workflow_and_its_inserted_id(syntax: str) -> N
     [finding] = found(text, "R3", syntax)
     assert (finding.locator_code, finding.locator) == ("R3_EDGE_MISSING_ID", "edge.1")
     assert finding.message == (
-        "edge from 'data_mapper.1' to 'http_request.1' has no id "
-        "(other edges of this workflow have one)"
+        "edge from 'data_mapper.1' to 'http_request.1' has no id: FlowDrop refuses to save "
+        "the workflow"
     )
     member = "target: http_request.1" if syntax == "yaml" else '"target": "http_request.1"'
     target = text.index(member) + member.index("http_request.1") - (syntax == "json")
@@ -116,12 +117,19 @@ def test_a_fresh_id_already_taken_gets_a_counter_and_two_fixes_never_collide() -
     ]
 
 
-def test_documents_without_any_edge_id_are_not_flooded() -> None:
-    """The spec's shorthand (and this repository's examples) give no edge an id."""
+def test_a_document_without_any_edge_id_has_every_edge_reported_and_fixed_at_once() -> None:
+    """R3: "that tolerance is for legacy data only and never relaxes the requirement at save" —
+    a document whose edges all lack ids (hand-written shorthand) is refused edge by edge;
+    fix-all gives each its own id in one run."""
     edges = [{"source": "a", "target": "b"}, {"source": "b", "target": "c"}]
-    text = workflow([node("a"), node("b"), node("c")], edges)
-    assert found(text, "R3") == []
-    stored = workflow([node("a"), node("b"), node("c")], [{"id": "e1", **edges[0]}, edges[1]])
+    text = workflow([node("a"), node("b"), node("c")], edges, edge_ids=False)
+    assert [f.locator for f in found(text, "R3")] == ["edge.0", "edge.1"]
+    fixed = apply_edits(text, preferred_edits(analyze(text).findings))
+    ids = [edge["id"] for edge in json.loads(fixed)["edges"]]
+    assert len(set(ids)) == 2 and found(fixed, "R3") == []
+    stored = workflow(
+        [node("a"), node("b"), node("c")], [{"id": "e1", **edges[0]}, edges[1]], edge_ids=False
+    )
     assert [f.locator for f in found(stored, "R3")] == ["edge.1"]
 
 

@@ -55,9 +55,10 @@ def _collision_texts() -> list[tuple[str, str]]:
 COLLISION_TEXTS = _collision_texts()
 
 
-def fix_all(text: str, settings: Settings | None = None) -> str:
+def fix_all(text: str, settings: Settings | None = None, code: str | None = None) -> str:
     analysis = analyze(text, settings or Settings())
-    return apply_edits(text, preferred_edits(analysis.findings))
+    chosen = [f for f in analysis.findings if code is None or f.code == code]
+    return apply_edits(text, preferred_edits(chosen))
 
 
 def assert_only_labels_changed(before: Any, after: Any) -> None:
@@ -146,7 +147,8 @@ def test_every_cmp9_finding_has_fixes_with_exactly_one_preferred(name: str, text
 def test_fix_all_leaves_valid_json_without_cmp9_and_changes_only_labels(
     name: str, text: str
 ) -> None:
-    fixed = fix_all(text)
+    # (CMP-9's fixes alone: the spec's example has no edge ids, and R3's fixes mint them.)
+    fixed = fix_all(text, code="CMP-9")
     before, after = json.loads(text), json.loads(fixed)
     assert findings(fixed, "CMP-9") == []
     assert_only_labels_changed(before, after)
@@ -154,7 +156,7 @@ def test_fix_all_leaves_valid_json_without_cmp9_and_changes_only_labels(
     # Nothing but findings that were there before: a fix never creates a new problem.
     assert {f.code for f in analyze(fixed).findings} <= {f.code for f in analyze(text).findings}
     # Fixing again changes nothing.
-    assert fix_all(fixed) == fixed
+    assert fix_all(fixed, code="CMP-9") == fixed
     # Line breaks are kept as they were.
     assert fixed.count("\r\n") == text.count("\r\n")
     assert fixed.count("\n") == text.count("\n")

@@ -32,9 +32,9 @@ EXPLANATION = RULE.explained(
     {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
   ],
   "edges": [
-    {"source": "tool_a", "target": "box_1", "data": {"edgeType": "tool_availability"}},
-    {"source": "tool_b", "target": "box_1", "data": {"edgeType": "tool_availability"}},
-    {"source": "box_1", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "tool_a", "target": "box_1", "data": {"edgeType": "tool_availability"}},
+    {"id": "e2", "source": "tool_b", "target": "box_1", "data": {"edgeType": "tool_availability"}},
+    {"id": "e3", "source": "box_1", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,
@@ -47,9 +47,9 @@ EXPLANATION = RULE.explained(
     {"id": "agent_1", "type": "agent", "data": {"label": "Research Agent"}}
   ],
   "edges": [
-    {"source": "tool_a", "target": "box_1", "data": {"edgeType": "tool_availability"}},
-    {"source": "tool_b", "target": "box_1", "data": {"edgeType": "tool_availability"}},
-    {"source": "box_1", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
+    {"id": "e1", "source": "tool_a", "target": "box_1", "data": {"edgeType": "tool_availability"}},
+    {"id": "e2", "source": "tool_b", "target": "box_1", "data": {"edgeType": "tool_availability"}},
+    {"id": "e3", "source": "box_1", "target": "agent_1", "data": {"edgeType": "tool_availability"}}
   ]
 }
 """,

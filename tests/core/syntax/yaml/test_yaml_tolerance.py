@@ -116,10 +116,10 @@ nodes:
     data:
       label: Agent
 edges:
-  - {source: tool_a, target: box_1, data: {edgeType: tool_availability}}
-  - {source: tool_b, target: box_1, data: {edgeType: tool_availability}}
-  - {source: tool_c, target: box_1, data: {edgeType: tool_availability}}
-  - {source: box_1, target: agent_1, data: {edgeType: tool_availability}}
+  - {id: e1, source: tool_a, target: box_1, data: {edgeType: tool_availability}}
+  - {id: e2, source: tool_b, target: box_1, data: {edgeType: tool_availability}}
+  - {id: e3, source: tool_c, target: box_1, data: {edgeType: tool_availability}}
+  - {id: e4, source: box_1, target: agent_1, data: {edgeType: tool_availability}}
 """
 
 
