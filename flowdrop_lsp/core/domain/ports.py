@@ -299,8 +299,25 @@ class ExposureSource(str, Enum):
     """What decided a port's exposure on a node."""
 
     OVERRIDE = "the node's config.ports"  # the instance's own `exposed` (EXPO-2)
+    STRIPPED = "its node type's exposed: false"  # an output the type hides outright (EXPO-13)
     TYPE = "its node type"  # the type's stated default
+    RESERVED = "the reserved ports' default"  # SCH-16's default for a reserved port
     UNSAID = "the exposed default"  # nothing said: exposed (CFG-2)
+
+
+# The reserved ports whose exposure is judged, with the key the type's `reserved_port_exposure`
+# states it under and SCH-16's default (SCH-14: `error` ships hidden; SCH-32: `loop_back` too;
+# SCH-11/12: `trigger` exposed). Not judged: the `tool` ports. SCH-13/16 would hide the tool
+# output by default, but the real site (accepted by a real Drupal) wires `tool` outputs with no
+# override on types with `tool_exposed` true and false alike, and the spec declares no tool
+# input at all; the tool ports are FD-TOOL-ROUTE's. The unified `input`/`output` ports are no
+# ports we know of (the site's types say `unified_input_exposed`, and no edge names them).
+RESERVED_EXPOSURE = {
+    (Direction.INPUT, "trigger"): ("trigger_input", True),
+    (Direction.OUTPUT, "trigger"): ("trigger_output", True),
+    (Direction.INPUT, "loop_back"): ("loop_back", False),
+    (Direction.OUTPUT, "error"): ("error", False),
+}
 
 
 @dataclass(frozen=True)
@@ -325,19 +342,54 @@ def _type_default(definition: NodeTypeDefinition, direction: Direction, port: st
     return output.exposed_by_default if output.exposed_by_default is not None else output.exposed
 
 
+def _reserved_default(
+    definition: NodeTypeDefinition, direction: Direction, port: str
+) -> Exposure | None:
+    """A judged reserved port's default (SCH-16): what the type's `reserved_port_exposure`
+    says under the port's key, else the spec's default. None for a port not judged."""
+    judged = RESERVED_EXPOSURE.get((direction, port))
+    if judged is None:
+        return None
+    key, default = judged
+    stated = dict(definition.reserved_port_exposure).get(key)
+    if stated is not None:
+        return Exposure(stated, ExposureSource.TYPE)
+    return Exposure(default, ExposureSource.RESERVED)
+
+
 def exposure(
     node: Holder, definition: NodeTypeDefinition, direction: Direction, port: str
 ) -> Exposure:
-    """A declared port's effective exposure on `node` (R7.c, EXPO-2): the instance's override
-    where it sets one, else the type's default, else exposed (CFG-2). Only an exact `false`
+    """A port's effective exposure on `node` (R7.c, EXPO-2, EXPO-13): an output its type marks
+    `exposed: false` is hidden whatever the node says; else the instance's override where it
+    sets one, else the type's default (for a judged reserved port, its
+    `reserved_port_exposure`, else SCH-16's), else exposed (CFG-2). Only an exact `false`
     hides: any other override value leaves the port exposed (the fail-open polarity of CFG-2
     and EXPO-5)."""
+    declared = port in declared_ports(definition, direction)
+    if declared and direction is Direction.OUTPUT:
+        output = definition.output(port)
+        if output is not None and output.exposed is False:
+            return Exposure(False, ExposureSource.STRIPPED)
     override = _own(node).override(direction, port)
     if override is not None:
         index, shown = override
         path = ("data", "config", OVERRIDES_KEY, direction.plural, index, "exposed")
         return Exposure(shown, ExposureSource.OVERRIDE, path)
+    if not declared:
+        reserved = _reserved_default(definition, direction, port)
+        if reserved is not None:
+            return reserved
     stated = _type_default(definition, direction, port)
     if stated is not None:
         return Exposure(stated, ExposureSource.TYPE)
     return Exposure(True, ExposureSource.UNSAID)
+
+
+def judges_exposure(kind: PortKind, direction: Direction, port: str) -> bool:
+    """Whether R7/R10 judge a port's exposure: a declared port, or a reserved one SCH-16 gives
+    a default (SCH-32: an injected reserved port is declared). Branch, dynamic (DYN-6) and
+    unknown ports have no exposure (R7.d)."""
+    if kind is PortKind.DECLARED:
+        return True
+    return kind is PortKind.RESERVED and (direction, port) in RESERVED_EXPOSURE
