@@ -239,6 +239,13 @@ def branch_ports(node: Holder, definition: NodeTypeDefinition) -> tuple[str, ...
     return _own_or_default(_own(node).branches, definition, BRANCHES_PARAMETER)
 
 
+def is_branch(node: Holder, definition: NodeTypeDefinition, port: str) -> bool:
+    """Whether `port` is one of the gateway's branches, matched without regard to case (BR-2:
+    the runtime gates an edge on a branch port so matched)."""
+    wanted = port.casefold()
+    return any(branch.casefold() == wanted for branch in branch_ports(node, definition))
+
+
 def dynamic_ports(
     node: Holder, definition: NodeTypeDefinition, direction: Direction
 ) -> tuple[str, ...]:
@@ -255,12 +262,13 @@ def classify_port(
     node: Holder, definition: NodeTypeDefinition, direction: Direction, port: str
 ) -> PortKind:
     """Why `node` has `port` on that side, or UNKNOWN. A declared port wins over a dynamic
-    one of the same name (DYN-5), and names are compared exactly, case included (EDGE-1)."""
+    one of the same name (DYN-5). Names are compared exactly, case included (EDGE-1), but for a
+    gateway's branches, which match without regard to case (BR-2)."""
     if port in declared_ports(definition, direction):
         return PortKind.DECLARED
     if port in RESERVED_PORTS[direction]:
         return PortKind.RESERVED
-    if direction is Direction.OUTPUT and port in branch_ports(node, definition):
+    if direction is Direction.OUTPUT and is_branch(node, definition, port):
         return PortKind.BRANCH
     if port in dynamic_ports(node, definition, direction):
         return PortKind.DYNAMIC

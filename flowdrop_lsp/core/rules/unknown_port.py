@@ -2,7 +2,8 @@
 
 A node has the ports its type declares, the reserved ones, a gateway's branches and its own
 dynamic ports (core/domain/ports.py). A handle naming none of them is a wire nothing flows on —
-on the real site, the leftovers of renaming a data mapper's dynamic ports. The spec leaves such
+on the real site, the leftovers of renaming a data mapper's dynamic ports. Port names compare
+exactly (EDGE-1) but a gateway's branches, which match without regard to case (BR-2). The spec leaves such
 a port out of exposure checking (R7.d) and says nothing more of it, so this is our own warning.
 
 Only with the site's node types (`settings.node_type_catalog`), and only for an end whose node

@@ -295,3 +295,28 @@ def test_exact_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
     assert [at(document.text, f.span).strip('"') for f in document.findings() if f.code == CODE][
         0
     ] == "data_mapper.1-output-url"
+
+
+# ----- branch ports match without regard to case (BR-2) ---------------------------------------
+
+AUDIT = "aincient_audit_agent"
+BRANCH_HANDLE = "sourceHandle: boolean_gateway.3-output-True\n"
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_branch_port_in_another_case_is_the_branch(syntax: str) -> None:
+    """BR-2: a gateway's branch port matches its configured branch without regard to case."""
+    yaml_text = real_workflow(AUDIT)
+    assert yaml_text.count(BRANCH_HANDLE) == 1
+    original = text_of(AUDIT, syntax)
+    lower = yaml_text.replace(BRANCH_HANDLE, BRANCH_HANDLE.replace("True", "tRUE"))
+    text = lower if syntax == "yaml" else as_json(lower)
+    assert gist(findings(text, syntax)) == gist(findings(original, syntax))
+    # A name no branch has, in any case, is still unknown.
+    typo = yaml_text.replace(BRANCH_HANDLE, BRANCH_HANDLE.replace("True", "Truth"))
+    text = typo if syntax == "yaml" else as_json(typo)
+    (finding,) = findings(text, syntax, CODE)
+    assert at(text, finding.span).strip('"') == "boolean_gateway.3-output-Truth"
+    assert gist(findings(text, syntax)) == sorted(
+        [*gist(findings(original, syntax)), (CODE, finding.message)]
+    )
