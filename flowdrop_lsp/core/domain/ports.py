@@ -13,8 +13,9 @@ its inputs, `outputs` its outputs): the runtime also wires
   `config.dynamicOutputs[].name`, on a type that opts in by declaring those parameters (DYN-1;
   the type's default when the node has none, DYN-7).
 
-`config.ports` is no source of ports: it holds exposure overrides of declared ports (R7.c,
-EXPO-2), which `exposure` reads. Everything here is plain reading of plain values: what a node's
+`config.ports` holds exposure overrides of declared ports (R7.c, EXPO-2), which `exposure`
+reads; its ids, like the ports a node's stored metadata lists, are the node's own records of
+its ports, which keep FD-UNKNOWN-PORT quiet but declare nothing (see `classify_port`). Everything here is plain reading of plain values: what a node's
 `config` says of its ports (`OwnPorts`, read by `own_ports` from the plain value) and its type's
 definition. It is the only module that knows handles, a node's ports and their exposure: the
 launch checks on one document ask it with the engine's `Node`, the cross-file rules with the
@@ -54,6 +55,10 @@ class PortKind(str, Enum):
     RESERVED = "reserved"  # trigger, loop_back, tool, error
     BRANCH = "branch"  # a gateway's branch output
     DYNAMIC = "dynamic"  # one of the node's own dynamic ports
+    # Named by the node's own records alone, not by its type: its stored metadata
+    # (`data.metadata.inputs`/`outputs`) or an id of its `config.ports`. See `classify_port`.
+    STORED = "stored"
+    OVERRIDDEN = "overridden"
     UNKNOWN = "unknown"  # none of these: the handle names a port the node does not have
 
 
@@ -157,6 +162,10 @@ class OwnPorts:
     dynamic_inputs: tuple[str, ...] | None = None
     dynamic_outputs: tuple[str, ...] | None = None
     overrides: tuple[tuple[str, str, int, bool], ...] = ()
+    # (side, port) of every `config.ports` entry with a string id, `exposed` said or not.
+    listed: tuple[tuple[str, str], ...] = ()
+    # (side, port) of the node's stored metadata (`data.metadata.inputs`/`outputs`).
+    stored: tuple[tuple[str, str], ...] = ()
 
     def override(self, direction: Direction, port: str) -> tuple[int, bool] | None:
         for side, name, index, shown in self.overrides:
@@ -168,13 +177,15 @@ class OwnPorts:
 NO_OWN_PORTS = OwnPorts()
 
 
-def own_ports(config: Any) -> OwnPorts:
-    """What a plain `data.config` value says about the node's ports (see `OwnPorts`)."""
+def own_ports(config: Any, stored: tuple[tuple[str, str], ...] = ()) -> OwnPorts:
+    """What a plain `data.config` value says about the node's ports (see `OwnPorts`), with the
+    ports its stored metadata lists (`Node.stored_ports`)."""
     if not isinstance(config, dict):
-        return NO_OWN_PORTS
+        return OwnPorts(stored=stored) if stored else NO_OWN_PORTS
     inputs = DYNAMIC_PARAMETERS[Direction.INPUT]
     outputs = DYNAMIC_PARAMETERS[Direction.OUTPUT]
     overrides: dict[tuple[str, str], tuple[int, bool]] = {}
+    listed: dict[tuple[str, str], None] = {}
     entries_by_side = config.get(OVERRIDES_KEY)
     for direction in Direction:
         entries = (
@@ -183,18 +194,23 @@ def own_ports(config: Any) -> OwnPorts:
         # An empty PHP array is dumped as `{  }`: a mapping here means no entries.
         for index, entry in enumerate(entries if isinstance(entries, list) else ()):
             port = entry.get("id") if isinstance(entry, dict) else None
+            if isinstance(port, str) and port:
+                listed[(direction.value, port)] = None
             if isinstance(port, str) and "exposed" in entry:
                 # The first entry for a port decides (EXPO-3: scoped by direction).
                 overrides.setdefault(
                     (direction.value, port), (index, entry["exposed"] is not False)
                 )
-    if not overrides and not any(key in config for key in (BRANCHES_PARAMETER, inputs, outputs)):
+    keys = (BRANCHES_PARAMETER, inputs, outputs)
+    if not listed and not stored and not any(key in config for key in keys):
         return NO_OWN_PORTS
     return OwnPorts(
         _names(config.get(BRANCHES_PARAMETER)) if BRANCHES_PARAMETER in config else None,
         _names(config.get(inputs)) if inputs in config else None,
         _names(config.get(outputs)) if outputs in config else None,
         tuple((side, port, index, shown) for (side, port), (index, shown) in overrides.items()),
+        tuple(listed),
+        stored,
     )
 
 
@@ -202,7 +218,7 @@ Holder = Node | OwnPorts  # a node of a document, or what the site facts keep of
 
 
 def _own(node: Holder) -> OwnPorts:
-    return node if isinstance(node, OwnPorts) else own_ports(node.config)
+    return node if isinstance(node, OwnPorts) else own_ports(node.config, node.stored_ports)
 
 
 def _own_or_default(
@@ -272,6 +288,18 @@ def classify_port(
         return PortKind.BRANCH
     if port in dynamic_ports(node, definition, direction):
         return PortKind.DYNAMIC
+    # The node's own records of its ports: what the editor wrote from the node type of its
+    # release (the stored metadata) and the ports it listed for their exposure (config.ports).
+    # Where they disagree with the site's type, the runtime trusts the type: compilation
+    # re-enriches a node's metadata from the live node types (CMP-2) and config.ports only
+    # overrides the exposure of a port the type has (EXPO-2). So nothing judges these as
+    # declared (R7.d, R4.d); they only keep FD-UNKNOWN-PORT quiet about a document of
+    # another release or site, whose types we may not have as its editor did.
+    own = _own(node)
+    if (direction.value, port) in own.stored:
+        return PortKind.STORED
+    if (direction.value, port) in own.listed:
+        return PortKind.OVERRIDDEN
     return PortKind.UNKNOWN
 
 

@@ -134,6 +134,8 @@ def _bindings(
 _WHY_NOT_DECLARED = {
     PortKind.DYNAMIC: "a dynamic port of the node, which a workflow cannot expose",
     PortKind.BRANCH: "a branch of the gateway, which a workflow cannot expose",
+    PortKind.OVERRIDDEN: "named only in the node's config.ports, which declares no port",
+    PortKind.STORED: "listed only in the node's stored metadata, which declares no port",
 }
 
 

@@ -251,7 +251,9 @@ def test_undeclared_ports_are_out_of_scope() -> None:
             {"source": "g", "target": "m", "targetHandle": "m-input-q"},  # dynamic (DYN-6)
             {"source": "m", "target": "g", "sourceHandle": "m-output-out"},  # dynamic
             {"source": "g", "target": "m", "sourceHandle": "g-output-True"},  # a branch
-            {"source": "m", "target": "g", "sourceHandle": "m-output-nope"},  # unknown
+            # Only in config.ports: the node's own record, no declared port (not judged).
+            {"source": "m", "target": "g", "sourceHandle": "m-output-nope"},
+            {"source": "m", "target": "g", "sourceHandle": "m-output-never"},  # unknown
         ],
     )
     found = findings(text, "json")
