@@ -17,7 +17,7 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import is_workflow_config_file
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.rules import port_exposure
+from flowdrop_lsp.core.rules import non_connectable_input, port_exposure
 from flowdrop_lsp.core.rules.base import Explanation
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
@@ -89,6 +89,10 @@ EXAMPLES = {
         [node("a"), node("b", "logger")],
         [{"source": "a", "target": "b", "targetHandle": "b-input-mesage"}],
     ),
+    "CFG-4": workflow(
+        [node("a", "http_request"), node("b", "http_request")],
+        [{"source": "a", "target": "b", "targetHandle": "b-input-timeout"}],
+    ),
     "FD-TOOL-ROUTE": workflow(
         [
             node("t", label="Web Search"),
@@ -140,6 +144,17 @@ PORT_SITE = NodeTypeRegistry.from_texts(
     ]
 )
 SETTINGS |= {code: Settings().with_registry(PORT_SITE) for code in ("FD-UNKNOWN-PORT", "R7")}
+# CFG-4 with its page's `http_request`, whose `timeout` is configuration only.
+SETTINGS["CFG-4"] = Settings().with_registry(
+    NodeTypeRegistry.from_texts(
+        [
+            (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), text)
+            for name, text in map(
+                example_node_type, non_connectable_input.EXPLANATION.site_node_types
+            )
+        ]
+    )
+)
 
 
 # Cross-file rules: their example is a site (the explanation's, below).
