@@ -39,6 +39,7 @@ from flowdrop_lsp.core.rules import (
     unknown_edge_type,
     unknown_node_type,
     unknown_port,
+    visual_type,
     workflow_size,
 )
 from flowdrop_lsp.core.rules.base import (
@@ -87,6 +88,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     port_exposure,
     unknown_port,
     non_connectable_input,
+    visual_type,
     exposure_names,
     exposure_hidden,
     site_call,
