@@ -115,3 +115,24 @@ def edge_quirks(value: dict[str, Any]) -> EdgeQuirks | None:
         condition if isinstance(condition, str) and condition else None,
         tuple(key for key in value if key in foreign),
     )
+
+
+# The sides of a node's stored port metadata: `data.metadata.inputs` / `.outputs`, lists of the
+# editor's port records `{id, name, type, dataType, …}` written from the node type it knew.
+STORED_PORT_SIDES = ("inputs", "outputs")
+
+
+def stored_ports(metadata: Any) -> tuple[tuple[str, str], ...]:
+    """The ports a node's stored metadata (a plain `data.metadata` value) lists: (side, id)
+    pairs, side "input" or "output", in order; () when it lists none. A cache the editor wrote
+    (CMP-2: compilation re-enriches it from the live node types), read only by FD-UNKNOWN-PORT."""
+    if not isinstance(metadata, dict):
+        return ()
+    found: list[tuple[str, str]] = []
+    for side in STORED_PORT_SIDES:
+        records = metadata.get(side)
+        for record in records if isinstance(records, list) else ():
+            port = record.get("id") if isinstance(record, dict) else None
+            if isinstance(port, str) and port:
+                found.append((side[:-1], port))
+    return tuple(dict.fromkeys(found))

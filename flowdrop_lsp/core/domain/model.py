@@ -16,9 +16,11 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.element_facts import (
     EXECUTION_KEYS,
     NO_CONFIG,
+    STORED_PORT_SIDES,
     EdgeQuirks,
     ElementEditor,
     edge_quirks,
+    stored_ports,
 )
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.string_hint import bits_of
@@ -167,6 +169,8 @@ class Node:
     # The key token of each member of `data.config` (the last of a repeated key), when the read
     # had them at hand (a tree read: YAML, JSON read in full); None: ask `editor.locate`.
     config_keys: Mapping[str, Span] | None = field(default=None, compare=False, repr=False)
+    # The ports `data.metadata.inputs` / `.outputs` list, as `stored_ports` reads them.
+    stored_ports: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def has_config(self) -> bool:
@@ -440,7 +444,18 @@ def read_node(
         config=_tree_config(data, text),
         editor=editor,
         config_keys=_config_keys(data, _span),
+        stored_ports=_tree_stored_ports(data),
     )
+
+
+def _tree_stored_ports(data: JObject | None) -> tuple[tuple[str, str], ...]:
+    member = data.member("metadata") if data is not None else None
+    value = member.value if member is not None else None
+    if isinstance(value, OpaqueValue):
+        return stored_ports(value.value)
+    if not isinstance(value, JObject):
+        return ()
+    return stored_ports({side: to_python(value.get(side)) for side in STORED_PORT_SIDES})
 
 
 def _config_keys(data: JObject | None, spans: _Spans) -> dict[str, Span] | None:

@@ -13,8 +13,9 @@ its inputs, `outputs` its outputs): the runtime also wires
   `config.dynamicOutputs[].name`, on a type that opts in by declaring those parameters (DYN-1;
   the type's default when the node has none, DYN-7).
 
-`config.ports` is no source of ports: it holds exposure overrides of declared ports (R7.c,
-EXPO-2), which `exposure` reads. Everything here is plain reading of plain values: what a node's
+`config.ports` holds exposure overrides of declared ports (R7.c, EXPO-2), which `exposure`
+reads; its ids, like the ports a node's stored metadata lists, are the node's own records of
+its ports, which keep FD-UNKNOWN-PORT quiet but declare nothing (see `classify_port`). Everything here is plain reading of plain values: what a node's
 `config` says of its ports (`OwnPorts`, read by `own_ports` from the plain value) and its type's
 definition. It is the only module that knows handles, a node's ports and their exposure: the
 launch checks on one document ask it with the engine's `Node`, the cross-file rules with the
@@ -54,6 +55,10 @@ class PortKind(str, Enum):
     RESERVED = "reserved"  # trigger, loop_back, tool, error
     BRANCH = "branch"  # a gateway's branch output
     DYNAMIC = "dynamic"  # one of the node's own dynamic ports
+    # Named by the node's own records alone, not by its type: its stored metadata
+    # (`data.metadata.inputs`/`outputs`) or an id of its `config.ports`. See `classify_port`.
+    STORED = "stored"
+    OVERRIDDEN = "overridden"
     UNKNOWN = "unknown"  # none of these: the handle names a port the node does not have
 
 
@@ -157,6 +162,10 @@ class OwnPorts:
     dynamic_inputs: tuple[str, ...] | None = None
     dynamic_outputs: tuple[str, ...] | None = None
     overrides: tuple[tuple[str, str, int, bool], ...] = ()
+    # (side, port) of every `config.ports` entry with a string id, `exposed` said or not.
+    listed: tuple[tuple[str, str], ...] = ()
+    # (side, port) of the node's stored metadata (`data.metadata.inputs`/`outputs`).
+    stored: tuple[tuple[str, str], ...] = ()
 
     def override(self, direction: Direction, port: str) -> tuple[int, bool] | None:
         for side, name, index, shown in self.overrides:
@@ -168,13 +177,15 @@ class OwnPorts:
 NO_OWN_PORTS = OwnPorts()
 
 
-def own_ports(config: Any) -> OwnPorts:
-    """What a plain `data.config` value says about the node's ports (see `OwnPorts`)."""
+def own_ports(config: Any, stored: tuple[tuple[str, str], ...] = ()) -> OwnPorts:
+    """What a plain `data.config` value says about the node's ports (see `OwnPorts`), with the
+    ports its stored metadata lists (`Node.stored_ports`)."""
     if not isinstance(config, dict):
-        return NO_OWN_PORTS
+        return OwnPorts(stored=stored) if stored else NO_OWN_PORTS
     inputs = DYNAMIC_PARAMETERS[Direction.INPUT]
     outputs = DYNAMIC_PARAMETERS[Direction.OUTPUT]
     overrides: dict[tuple[str, str], tuple[int, bool]] = {}
+    listed: dict[tuple[str, str], None] = {}
     entries_by_side = config.get(OVERRIDES_KEY)
     for direction in Direction:
         entries = (
@@ -183,18 +194,23 @@ def own_ports(config: Any) -> OwnPorts:
         # An empty PHP array is dumped as `{  }`: a mapping here means no entries.
         for index, entry in enumerate(entries if isinstance(entries, list) else ()):
             port = entry.get("id") if isinstance(entry, dict) else None
+            if isinstance(port, str) and port:
+                listed[(direction.value, port)] = None
             if isinstance(port, str) and "exposed" in entry:
                 # The first entry for a port decides (EXPO-3: scoped by direction).
                 overrides.setdefault(
                     (direction.value, port), (index, entry["exposed"] is not False)
                 )
-    if not overrides and not any(key in config for key in (BRANCHES_PARAMETER, inputs, outputs)):
+    keys = (BRANCHES_PARAMETER, inputs, outputs)
+    if not listed and not stored and not any(key in config for key in keys):
         return NO_OWN_PORTS
     return OwnPorts(
         _names(config.get(BRANCHES_PARAMETER)) if BRANCHES_PARAMETER in config else None,
         _names(config.get(inputs)) if inputs in config else None,
         _names(config.get(outputs)) if outputs in config else None,
         tuple((side, port, index, shown) for (side, port), (index, shown) in overrides.items()),
+        tuple(listed),
+        stored,
     )
 
 
@@ -202,7 +218,7 @@ Holder = Node | OwnPorts  # a node of a document, or what the site facts keep of
 
 
 def _own(node: Holder) -> OwnPorts:
-    return node if isinstance(node, OwnPorts) else own_ports(node.config)
+    return node if isinstance(node, OwnPorts) else own_ports(node.config, node.stored_ports)
 
 
 def _own_or_default(
@@ -239,6 +255,13 @@ def branch_ports(node: Holder, definition: NodeTypeDefinition) -> tuple[str, ...
     return _own_or_default(_own(node).branches, definition, BRANCHES_PARAMETER)
 
 
+def is_branch(node: Holder, definition: NodeTypeDefinition, port: str) -> bool:
+    """Whether `port` is one of the gateway's branches, matched without regard to case (BR-2:
+    the runtime gates an edge on a branch port so matched)."""
+    wanted = port.casefold()
+    return any(branch.casefold() == wanted for branch in branch_ports(node, definition))
+
+
 def dynamic_ports(
     node: Holder, definition: NodeTypeDefinition, direction: Direction
 ) -> tuple[str, ...]:
@@ -255,15 +278,28 @@ def classify_port(
     node: Holder, definition: NodeTypeDefinition, direction: Direction, port: str
 ) -> PortKind:
     """Why `node` has `port` on that side, or UNKNOWN. A declared port wins over a dynamic
-    one of the same name (DYN-5), and names are compared exactly, case included (EDGE-1)."""
+    one of the same name (DYN-5). Names are compared exactly, case included (EDGE-1), but for a
+    gateway's branches, which match without regard to case (BR-2)."""
     if port in declared_ports(definition, direction):
         return PortKind.DECLARED
     if port in RESERVED_PORTS[direction]:
         return PortKind.RESERVED
-    if direction is Direction.OUTPUT and port in branch_ports(node, definition):
+    if direction is Direction.OUTPUT and is_branch(node, definition, port):
         return PortKind.BRANCH
     if port in dynamic_ports(node, definition, direction):
         return PortKind.DYNAMIC
+    # The node's own records of its ports: what the editor wrote from the node type of its
+    # release (the stored metadata) and the ports it listed for their exposure (config.ports).
+    # Where they disagree with the site's type, the runtime trusts the type: compilation
+    # re-enriches a node's metadata from the live node types (CMP-2) and config.ports only
+    # overrides the exposure of a port the type has (EXPO-2). So nothing judges these as
+    # declared (R7.d, R4.d); they only keep FD-UNKNOWN-PORT quiet about a document of
+    # another release or site, whose types we may not have as its editor did.
+    own = _own(node)
+    if (direction.value, port) in own.stored:
+        return PortKind.STORED
+    if (direction.value, port) in own.listed:
+        return PortKind.OVERRIDDEN
     return PortKind.UNKNOWN
 
 
@@ -299,8 +335,25 @@ class ExposureSource(str, Enum):
     """What decided a port's exposure on a node."""
 
     OVERRIDE = "the node's config.ports"  # the instance's own `exposed` (EXPO-2)
+    STRIPPED = "its node type's exposed: false"  # an output the type hides outright (EXPO-13)
     TYPE = "its node type"  # the type's stated default
+    RESERVED = "the reserved ports' default"  # SCH-16's default for a reserved port
     UNSAID = "the exposed default"  # nothing said: exposed (CFG-2)
+
+
+# The reserved ports whose exposure is judged, with the key the type's `reserved_port_exposure`
+# states it under and SCH-16's default (SCH-14: `error` ships hidden; SCH-32: `loop_back` too;
+# SCH-11/12: `trigger` exposed). Not judged: the `tool` ports. SCH-13/16 would hide the tool
+# output by default, but the real site (accepted by a real Drupal) wires `tool` outputs with no
+# override on types with `tool_exposed` true and false alike, and the spec declares no tool
+# input at all; the tool ports are FD-TOOL-ROUTE's. The unified `input`/`output` ports are no
+# ports we know of (the site's types say `unified_input_exposed`, and no edge names them).
+RESERVED_EXPOSURE = {
+    (Direction.INPUT, "trigger"): ("trigger_input", True),
+    (Direction.OUTPUT, "trigger"): ("trigger_output", True),
+    (Direction.INPUT, "loop_back"): ("loop_back", False),
+    (Direction.OUTPUT, "error"): ("error", False),
+}
 
 
 @dataclass(frozen=True)
@@ -325,19 +378,54 @@ def _type_default(definition: NodeTypeDefinition, direction: Direction, port: st
     return output.exposed_by_default if output.exposed_by_default is not None else output.exposed
 
 
+def _reserved_default(
+    definition: NodeTypeDefinition, direction: Direction, port: str
+) -> Exposure | None:
+    """A judged reserved port's default (SCH-16): what the type's `reserved_port_exposure`
+    says under the port's key, else the spec's default. None for a port not judged."""
+    judged = RESERVED_EXPOSURE.get((direction, port))
+    if judged is None:
+        return None
+    key, default = judged
+    stated = dict(definition.reserved_port_exposure).get(key)
+    if stated is not None:
+        return Exposure(stated, ExposureSource.TYPE)
+    return Exposure(default, ExposureSource.RESERVED)
+
+
 def exposure(
     node: Holder, definition: NodeTypeDefinition, direction: Direction, port: str
 ) -> Exposure:
-    """A declared port's effective exposure on `node` (R7.c, EXPO-2): the instance's override
-    where it sets one, else the type's default, else exposed (CFG-2). Only an exact `false`
+    """A port's effective exposure on `node` (R7.c, EXPO-2, EXPO-13): an output its type marks
+    `exposed: false` is hidden whatever the node says; else the instance's override where it
+    sets one, else the type's default (for a judged reserved port, its
+    `reserved_port_exposure`, else SCH-16's), else exposed (CFG-2). Only an exact `false`
     hides: any other override value leaves the port exposed (the fail-open polarity of CFG-2
     and EXPO-5)."""
+    declared = port in declared_ports(definition, direction)
+    if declared and direction is Direction.OUTPUT:
+        output = definition.output(port)
+        if output is not None and output.exposed is False:
+            return Exposure(False, ExposureSource.STRIPPED)
     override = _own(node).override(direction, port)
     if override is not None:
         index, shown = override
         path = ("data", "config", OVERRIDES_KEY, direction.plural, index, "exposed")
         return Exposure(shown, ExposureSource.OVERRIDE, path)
+    if not declared:
+        reserved = _reserved_default(definition, direction, port)
+        if reserved is not None:
+            return reserved
     stated = _type_default(definition, direction, port)
     if stated is not None:
         return Exposure(stated, ExposureSource.TYPE)
     return Exposure(True, ExposureSource.UNSAID)
+
+
+def judges_exposure(kind: PortKind, direction: Direction, port: str) -> bool:
+    """Whether R7/R10 judge a port's exposure: a declared port, or a reserved one SCH-16 gives
+    a default (SCH-32: an injected reserved port is declared). Branch, dynamic (DYN-6) and
+    unknown ports have no exposure (R7.d)."""
+    if kind is PortKind.DECLARED:
+        return True
+    return kind is PortKind.RESERVED and (direction, port) in RESERVED_EXPOSURE

@@ -321,7 +321,7 @@ def site_node(node: Node, locate: Callable[[tuple[str | int, ...]], Span | None]
         f'"{node.label}" ({shown})' if node.label else shown,
         node.label,
         workflow_id,
-        own_ports(config),
+        own_ports(config, node.stored_ports),
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.element_facts import stored_ports
 from flowdrop_lsp.core.domain.model import (
     NO_CONFIG,
     NO_EDGE_SPANS,
@@ -94,6 +95,7 @@ def read_node_value(
         string_bits(data) if data is not None else None,
         data.get("config", NO_CONFIG) if data is not None else NO_CONFIG,
         editor,
+        stored_ports=stored_ports(metadata) if metadata is not None else (),
     )
 
 

@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import id_text
-from flowdrop_lsp.core.domain.ports import Direction, ExposureSource, declared_ports, exposure
+from flowdrop_lsp.core.domain.ports import (
+    Direction,
+    ExposureSource,
+    classify_port,
+    exposure,
+    judges_exposure,
+)
 from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteContext, SiteNode, WorkflowFacts
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule
@@ -60,13 +66,17 @@ def _judged(
     port = binding.port.value
     definition = site_type.definition
     direction = Direction(side)
-    if port not in declared_ports(definition, direction):
+    if not judges_exposure(classify_port(node.ports, definition, direction, port), direction, port):
         return None  # not the type's: out of scope (R7.d)
     judged = exposure(node.ports, definition, direction, port)
     if judged.exposed:
         return None
     if judged.source is ExposureSource.OVERRIDE:
         why = "its config.ports hides it"
+    elif judged.source is ExposureSource.STRIPPED:
+        why = f"node type '{id_text(node.type_id.value)}' marks it exposed: false"
+    elif judged.source is ExposureSource.RESERVED:
+        why = "a reserved port, hidden by default"
     else:
         why = f"node type '{id_text(node.type_id.value)}' hides it by default"
     return Finding(

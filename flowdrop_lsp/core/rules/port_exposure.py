@@ -5,8 +5,13 @@ A port's exposure on a node is one chain (R7.c, EXPO-2, CFG-2): the node's own
 exposed (core/domain/ports.py `exposure`). FlowDrop refuses a workflow with an edge on a hidden
 port, at `edge.{index}`, with `R7_EDGE_TARGET_NOT_EXPOSED` or `R7_EDGE_SOURCE_NOT_EXPOSED`.
 
-Only ports the node type declares are judged (R7.d): a reserved, branch, dynamic or unknown port
-is out of scope (FD-UNKNOWN-PORT speaks of the last). Each end is judged on its own (R7.e/f): an
+Only ports the node type declares are judged (R7.d): a branch, dynamic or unknown port is out of
+scope (FD-UNKNOWN-PORT speaks of the last). The reserved `trigger`, `loop_back` and `error` ports
+are declared (injected, SCH-11/12/14/32) and judged: hidden by default but for `trigger`
+(SCH-16) unless the type's `reserved_port_exposure` or the node's `config.ports` shows them; on
+the real site every loop-back target shows `loop_back` in its `config.ports`, and the one wired
+`error` output is shown by both its type and its node. An output its type marks `exposed: false`
+stays hidden whatever the node says (EXPO-13). Each end is judged on its own (R7.e/f): an
 end whose handle does not parse, whose node is absent or whose type the site does not define is
 skipped, and the other end still checked. Without the site's node types nothing is declared,
 so nothing is judged. Kept per edge (`scoped_findings`), like FD-UNKNOWN-PORT.
@@ -26,9 +31,9 @@ from flowdrop_lsp.core.domain.ports import (
     EdgeEnd,
     Exposure,
     ExposureSource,
-    PortKind,
     classify_port,
     exposure,
+    judges_exposure,
     resolved_ends,
 )
 from flowdrop_lsp.core.findings import (
@@ -49,7 +54,7 @@ RULE = Rule(
     Severity.ERROR,
     "An edge ends on a port its node type declares but the node does not expose (its "
     "`config.ports` override, else the type's default): FlowDrop refuses the workflow.",
-    spec_ids=("R7.a", "R7.b"),
+    spec_ids=("R7.a", "R7.b", "SCH-32", "EXPO-13"),
 )
 
 LOCATOR_CODES = {
@@ -61,6 +66,10 @@ LOCATOR_CODES = {
 def _why_hidden(seen: Exposure) -> str:
     if seen.source is ExposureSource.OVERRIDE:
         return "the node's config.ports sets exposed: false"
+    if seen.source is ExposureSource.STRIPPED:
+        return "its node type marks it exposed: false, which no node can override"
+    if seen.source is ExposureSource.RESERVED:
+        return "a reserved port, hidden by default, and the node does not expose it"
     return "its node type hides it by default and the node does not expose it"
 
 
@@ -105,7 +114,8 @@ def _end_finding(end: EdgeEnd, node: Node, seen: Exposure) -> Finding:
 def _hidden(node: Node, definition: NodeTypeDefinition, end: EdgeEnd) -> Exposure | None:
     """The exposure of a declared port the node hides; None for anything R7 does not judge."""
     assert end.port is not None
-    if classify_port(node, definition, end.direction, end.port) is not PortKind.DECLARED:
+    kind = classify_port(node, definition, end.direction, end.port)
+    if not judges_exposure(kind, end.direction, end.port):
         return None  # R7.d: undeclared ports are out of scope
     seen = exposure(node, definition, end.direction, end.port)
     return None if seen.exposed else seen

@@ -27,6 +27,7 @@ from flowdrop_lsp.core.rules import (
     exposure_hidden,
     exposure_names,
     llm_tool_name,
+    non_connectable_input,
     port_exposure,
     secret_reference,
     self_edge,
@@ -38,6 +39,7 @@ from flowdrop_lsp.core.rules import (
     unknown_edge_type,
     unknown_node_type,
     unknown_port,
+    visual_type,
     workflow_size,
 )
 from flowdrop_lsp.core.rules.base import (
@@ -85,6 +87,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     secret_reference,
     port_exposure,
     unknown_port,
+    non_connectable_input,
+    visual_type,
     exposure_names,
     exposure_hidden,
     site_call,

@@ -6,10 +6,12 @@ A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that co
 `parameters` (inputs) and `outputs`, name for name. Reported:
 
 - an entry naming a node the workflow does not have (on its `node_id`), or a port that node
-  does not have (on its `port`; judged only when the node's type is defined by the site). A
-  node's ports are core/domain/ports.py's: its type's `parameters` keys (inputs) or `outputs`
-  keys (outputs), its gateway branches and dynamic ports (on a type that declares them), and
-  the reserved ports every node has; `config.ports` only overrides exposure (EXPO-2);
+  does not declare (on its `port`; judged only when the node's type is defined by the site,
+  R4.d's skip). R4.d: the port must be declared by the node — its type's `parameters` keys
+  (inputs) or `outputs` keys (outputs), or a reserved port, which the type's schema declares
+  (SCH-11…14, SCH-32; the real site's `reason` workflow exposes `tool` and `loop_back`). A
+  dynamic port (DYN-6), a gateway's branch or an id only in `config.ports` (which overrides
+  exposure, EXPO-2) is not declared by the node's processor and is refused;
 - a `parameter_schema.required` name that is no input port (when `input_ports` is declared);
 - a call node type whose `parameters` / `outputs` differ from the callee's `input_ports` /
   `output_ports` names: each extra name on its key, each missing one on `parameters:` /
@@ -24,7 +26,13 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located, NodeTypeDefinition
-from flowdrop_lsp.core.domain.ports import RESERVED_PORTS, Direction, ports_of
+from flowdrop_lsp.core.domain.ports import (
+    RESERVED_PORTS,
+    Direction,
+    PortKind,
+    classify_port,
+    declared_ports,
+)
 from flowdrop_lsp.core.domain.site_facts import (
     PortBinding,
     SiteContext,
@@ -41,7 +49,7 @@ RULE = Rule(
     Severity.ERROR,
     "A workflow's input or output ports name a node or port it does not have, or a node type "
     "calling it does not match them name for name.",
-    spec_ids=("R4.c", "R4.d"),
+    spec_ids=("R4.c", "R4.d", "DYN-6"),
 )
 
 MAX_LISTED = 8  # port names listed in a message
@@ -99,15 +107,16 @@ def _bindings(
             continue
         definition = site_type.definition
         direction = Direction.INPUT if inputs else Direction.OUTPUT
-        ports = ports_of(node.ports, definition, direction)
-        if binding.port.value in ports:
+        kind = classify_port(node.ports, definition, direction, binding.port.value)
+        if kind in (PortKind.DECLARED, PortKind.RESERVED):
             continue
         side = direction.value
-        declared = sorted(ports - set(RESERVED_PORTS[direction]))
+        declared = list(declared_ports(definition, direction))
+        why = _WHY_NOT_DECLARED.get(kind, "which has no such port")
         yield _finding(
             f"{key} {named} is bound to {side} port '{id_text(binding.port.value)}' of "
-            f"{node.display}, which has no such port (its type "
-            f"'{id_text(node.type_id.value)}' and the node declare {_listed(declared)})",
+            f"{node.display}, {why} (its type '{id_text(node.type_id.value)}' declares "
+            f"{_listed(declared)})",
             binding.port.span,
             node=node.id,
             related=(
@@ -119,6 +128,15 @@ def _bindings(
                 ),
             ),
         )
+
+
+# R4.d, DYN-6: a port the node has but its processor does not declare is not addressable.
+_WHY_NOT_DECLARED = {
+    PortKind.DYNAMIC: "a dynamic port of the node, which a workflow cannot expose",
+    PortKind.BRANCH: "a branch of the gateway, which a workflow cannot expose",
+    PortKind.OVERRIDDEN: "named only in the node's config.ports, which declares no port",
+    PortKind.STORED: "listed only in the node's stored metadata, which declares no port",
+}
 
 
 def _names(bindings: tuple[PortBinding, ...]) -> list[str]:

@@ -1,8 +1,16 @@
 """FD-UNKNOWN-PORT: an edge end whose handle names a port its node does not have.
 
 A node has the ports its type declares, the reserved ones, a gateway's branches and its own
-dynamic ports (core/domain/ports.py). A handle naming none of them is a wire nothing flows on —
-on the real site, the leftovers of renaming a data mapper's dynamic ports. The spec leaves such
+dynamic ports (core/domain/ports.py). A port is unknown only when nothing FlowDrop reads names it:
+neither those nor the node's own records of its ports, the ones its stored metadata lists
+(`data.metadata.inputs` / `outputs`, the editor's cache of the type it knew) and the ids of its
+`config.ports`. Where those records disagree with the site's type the runtime trusts the type
+(CMP-2: compilation re-enriches metadata from the live node types), and the exposure checks read
+the type only; but a document written by another release, or for another site, may name ports
+our copy of the type lacks, so a port its own node records is not worth a warning here. A handle
+naming none of them is a wire nothing flows on —
+on the real site, the leftovers of renaming a data mapper's dynamic ports. Port names compare
+exactly (EDGE-1) but a gateway's branches, which match without regard to case (BR-2). The spec leaves such
 a port out of exposure checking (R7.d) and says nothing more of it, so this is our own warning.
 
 Only with the site's node types (`settings.node_type_catalog`), and only for an end whose node
@@ -51,7 +59,8 @@ RULE = Rule(
     "Edge on a port the node does not have",
     Severity.WARNING,
     "An edge's handle names a port its node neither declares nor defines (no declared, "
-    "reserved, branch or dynamic port of that name): no data flows on it.",
+    "reserved, branch or dynamic port of that name, none its stored metadata or config.ports "
+    "lists): no data flows on it.",
 )
 
 # How close (difflib ratio, case folded) a port must be to be offered as the fix: renamed ports
@@ -168,7 +177,9 @@ EXPLANATION = RULE.explained(
     "A node has the ports its node type declares (`parameters` are its inputs, `outputs` its "
     "outputs), the reserved ones (`trigger`, `loop_back`, `tool`, `error`), a gateway's "
     "branches and the dynamic ports it declares itself (`config.dynamicInputs`, "
-    "`config.dynamicOutputs`). An edge whose handle names none of them carries nothing: "
+    "`config.dynamicOutputs`); a port the node's own stored metadata (`data.metadata.inputs`, "
+    "`outputs`) or `config.ports` lists is not reported either. An edge whose handle names none "
+    "of them carries nothing: "
     "usually a port renamed after the edge was drawn. Only with the site's node types; here "
     "`data_mapper` declares the parameters `dynamicInputs` and `dynamicOutputs` and "
     "`http_request` the input `url` and the output `json`.",

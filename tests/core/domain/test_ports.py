@@ -164,10 +164,13 @@ def test_only_a_type_that_opts_in_has_branches_or_dynamic_ports() -> None:
     assert classify_port(anything, plain, OUT, "out") is PortKind.UNKNOWN
 
 
-def test_config_ports_is_no_source_of_ports() -> None:
+def test_config_ports_declares_no_port_but_is_the_nodes_record() -> None:
+    # An id only in config.ports is no declared port (R7.d, R4.d), but no unknown one either:
+    # the node's editor listed it (FD-UNKNOWN-PORT stays quiet), on that side only.
     mapper = definition(MAPPER)
     overrides = a_node("data_mapper", {"ports": {"inputs": [{"id": "ghost", "exposed": True}]}})
-    assert classify_port(overrides, mapper, IN, "ghost") is PortKind.UNKNOWN
+    assert classify_port(overrides, mapper, IN, "ghost") is PortKind.OVERRIDDEN
+    assert classify_port(overrides, mapper, OUT, "ghost") is PortKind.UNKNOWN
 
 
 def test_malformed_definitions_give_no_ports() -> None:
@@ -216,8 +219,37 @@ def test_exposure_is_the_override_else_the_types_default_else_exposed() -> None:
     assert hidden.override_path == ("data", "config", "ports", "inputs", 0, "exposed")
     assert exposure(overridden, plain, IN, "headers").exposed
     # An entry without `exposed` decides nothing; a value other than false exposes (EXPO-5).
-    assert exposure(overridden, plain, OUT, "status").source is ExposureSource.TYPE
     assert exposure(overridden, plain, OUT, "raw").exposed
+    # EXPO-13: an output the type marks `exposed: false` stays hidden whatever the node says.
+    assert exposure(overridden, plain, OUT, "status").source is ExposureSource.STRIPPED
+    shown = a_node("http_request", {"ports": {"outputs": [{"id": "status", "exposed": True}]}})
+    assert not exposure(shown, plain, OUT, "status").exposed
+    assert exposure(shown, plain, OUT, "status").source is ExposureSource.STRIPPED
+    # `raw` is exposed: true with exposed_by_default: false: the node may show it.
+    raw = a_node("http_request", {"ports": {"outputs": [{"id": "raw", "exposed": True}]}})
+    assert exposure(raw, plain, OUT, "raw").exposed
+
+
+def test_reserved_ports_exposure() -> None:
+    """SCH-16, SCH-32, SCH-14: trigger shown by default, loop_back and error hidden; the
+    type's reserved_port_exposure, then the node's config.ports, decide first."""
+    plain = definition(PLAIN)
+    bare = a_node("http_request")
+    assert exposure(bare, plain, IN, "trigger").exposed
+    assert exposure(bare, plain, OUT, "trigger").exposed
+    for direction, port in ((IN, "loop_back"), (OUT, "error")):
+        seen = exposure(bare, plain, direction, port)
+        assert not seen.exposed and seen.source is ExposureSource.RESERVED
+    shows = definition(
+        PLAIN + "reserved_port_exposure:\n  error: true\n  loop_back: true\n"
+        "  trigger_input: false\n"
+    )
+    assert exposure(bare, shows, OUT, "error").exposed
+    assert exposure(bare, shows, IN, "loop_back").exposed
+    assert not exposure(bare, shows, IN, "trigger").exposed
+    assert exposure(bare, shows, OUT, "trigger").exposed  # trigger_output unsaid
+    own = a_node("http_request", {"ports": {"inputs": [{"id": "loop_back", "exposed": True}]}})
+    assert exposure(own, plain, IN, "loop_back").exposed
 
 
 def test_overrides_are_scoped_by_direction() -> None:

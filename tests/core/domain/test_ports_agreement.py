@@ -7,9 +7,10 @@ ids and ports, the other direction's marker first, empty ports) and exposure ent
 rule's verdict on each end and entry is compared with what ports.py says of it:
 
 - FD-UNKNOWN-PORT flags an end exactly when ports.py classifies its port UNKNOWN;
-- R7 flags an end exactly when the port is DECLARED and ports.py's exposure hides it;
-- FD-CONTRACT flags an entry exactly when its port is not among ports.py's ports of the node;
-- R10 flags an entry exactly when its port is declared and ports.py's exposure hides it;
+- R7 flags an end exactly when ports.py judges the port's exposure (declared, or a reserved
+  port with a default: SCH-32) and its exposure hides it;
+- FD-CONTRACT flags an entry exactly when its port is neither declared nor reserved (R4.d);
+- R10 flags an entry exactly when ports.py judges the port's exposure and it hides it;
 - the site facts keep what ports.py reads: a node's own ports, an edge's handle ports.
 """
 
@@ -28,11 +29,10 @@ from flowdrop_lsp.core.domain.ports import (
     Direction,
     PortKind,
     classify_port,
-    declared_ports,
     exposure,
     handle_port,
+    judges_exposure,
     own_ports,
-    ports_of,
 )
 from flowdrop_lsp.core.workspace.site import SiteIndex
 
@@ -109,6 +109,19 @@ def node_configs(draw: st.DrawFn) -> dict[str, object]:
     return config
 
 
+@st.composite
+def stored_metadata(draw: st.DrawFn) -> dict[str, object]:
+    """The node's metadata: its type, and sometimes the ports an editor stored (FD-UNKNOWN-PORT
+    reads them; nothing else does)."""
+    metadata: dict[str, object] = {"node_type_id": "t"}
+    for side in ("inputs", "outputs"):
+        if draw(st.booleans()):
+            metadata[side] = [
+                {"id": draw(names), "name": "shown"} for _ in range(draw(st.integers(0, 2)))
+            ]
+    return metadata
+
+
 def handles(node_id: str, direction: str, declared: list[str]) -> st.SearchStrategy[str | None]:
     other = "output" if direction == "input" else "input"
     # Ports the type declares, often: R7 and R10 judge only those.
@@ -136,7 +149,7 @@ def workflows(draw: st.DrawFn) -> tuple[dict[str, object], dict[str, object], st
             "data": {
                 "label": "Judged",
                 "config": draw(node_configs()),
-                "metadata": {"node_type_id": "t"},
+                "metadata": draw(stored_metadata()),
             },
         },
         {"id": "src", "data": {"label": "Other", "metadata": {"node_type_id": "s"}}},
@@ -227,7 +240,7 @@ def test_every_rule_judging_an_end_agrees_with_ports(
             if kind is PortKind.UNKNOWN:
                 expected.add(("FD-UNKNOWN-PORT", edge["id"], direction.value, port))
             elif (
-                kind is PortKind.DECLARED
+                judges_exposure(kind, direction, port)
                 and not exposure(judged, definition, direction, port).exposed
             ):
                 expected.add(("R7", edge["id"], direction.value, port))
@@ -249,7 +262,7 @@ def test_every_rule_judging_an_end_agrees_with_ports(
         index.update(path, content)
     facts = index.workflow_files()[str(WORKFLOW_FILE)]
     site_node = next(n for n in facts.nodes if n.id == node_id)
-    assert site_node.ports == own_ports(judged.config)
+    assert site_node.ports == own_ports(judged.config, judged.stored_ports)
     for site_edge, edge in zip(facts.edges, workflow["edges"], strict=True):  # type: ignore[call-overload]
         assert site_edge.target_port == handle_port(
             edge.get("targetHandle"), edge["target"], Direction.INPUT
@@ -262,10 +275,11 @@ def test_every_rule_judging_an_end_agrees_with_ports(
         direction = Direction(side)
         for index_in_side, entry in enumerate(workflow[key]):  # type: ignore[arg-type]
             port = entry["port"]
-            if port not in ports_of(site_node.ports, definition, direction):
+            kind = classify_port(site_node.ports, definition, direction, port)
+            if kind not in (PortKind.DECLARED, PortKind.RESERVED):
                 expected_site.add(("FD-CONTRACT", side, index_in_side))
             if (
-                port in declared_ports(definition, direction)
+                judges_exposure(kind, direction, port)
                 and not exposure(site_node.ports, definition, direction, port).exposed
             ):
                 expected_site.add(("R10", side, index_in_side))

@@ -71,18 +71,60 @@ def test_a_port_the_node_hides_and_shows_again(tmp_path: Path) -> None:
     assert _found(folder) == []
 
 
-def test_a_port_the_type_does_not_declare_is_out_of_scope(tmp_path: Path) -> None:
-    # `trigger` is a reserved input the type does not declare: out of R10's scope (R7.d).
+def test_a_reserved_port_the_node_hides(tmp_path: Path) -> None:
+    """SCH-32, SCH-16: a reserved port is declared, so R10 judges its exposure: `trigger`
+    hidden by the node's config.ports is refused."""
     folder = copy_site(tmp_path)
     plant(folder, REASON, "    port: loop_back\n", "    port: trigger\n")
-    plant(
+    assert _found(folder) == []  # trigger is exposed by default (SCH-16)
+    text = plant(
         folder,
         REASON,
         "        maxRetries: 0\n",
         "        maxRetries: 0\n        ports:\n          inputs:\n            -\n"
         "              id: trigger\n              exposed: false\n",
     )
+    assert _found(folder) == [
+        (
+            where_is(text, "    port: trigger")[0],
+            10,
+            "input_ports exposes input port 'trigger' of \"Reason (agent step)\" "
+            "(aincient_reason.1), which the node does not expose (its config.ports hides it)",
+            "R10_EXPOSURE_HIDDEN_PORT",
+            "schema.input.4",
+        )
+    ]
+
+
+def test_the_reserved_error_output_follows_the_types_reserved_port_exposure(
+    tmp_path: Path,
+) -> None:
+    """SCH-14, SCH-16: `error` ships hidden unless the type's reserved_port_exposure shows it
+    (aincient_reason says `error: true`, so the real site may expose it)."""
+    folder = copy_site(tmp_path)
+    text = plant(
+        folder,
+        REASON,
+        "output_ports:\n",
+        "output_ports:\n  -\n    name: failed\n    node_id: aincient_reason.1\n    port: error\n",
+    )
     assert _found(folder) == []
+    plant(folder, AGENT_TYPE, "  error: true\n", "  error: false\n")
+    assert _found(folder) == [
+        (
+            where_is(text, "    port: error")[0],
+            10,
+            "output_ports exposes output port 'error' of \"Reason (agent step)\" "
+            "(aincient_reason.1), which the node does not expose (node type 'aincient_reason' "
+            "hides it by default)",
+            "R10_EXPOSURE_HIDDEN_PORT",
+            "schema.output.0",
+        )
+    ]
+    plant(folder, AGENT_TYPE, "reserved_port_exposure:\n  error: false\n", "")
+    assert [
+        found[2].endswith("(a reserved port, hidden by default)") for found in _found(folder)
+    ] == [True]
 
 
 def test_the_first_override_of_a_port_decides(tmp_path: Path) -> None:

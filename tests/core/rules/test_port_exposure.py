@@ -115,7 +115,20 @@ RESPONSE = "flowdrop_ai_provider_simple_chat.1-output-response"
 
 @pytest.fixture
 def hidden_by_type(tmp_path: Path) -> Path:
-    """A copy of the site whose simple chat type no longer exposes its `response` output."""
+    """A copy of the site whose simple chat type hides its `response` output by default."""
+    folder = copy_site(tmp_path)
+    plant(
+        folder,
+        CHAT_TYPE,
+        "  response:\n    exposed: true\n",
+        "  response:\n    exposed_by_default: false\n",
+    )
+    return folder
+
+
+@pytest.fixture
+def stripped_by_type(tmp_path: Path) -> Path:
+    """A copy of the site whose simple chat type marks its `response` output `exposed: false`."""
     folder = copy_site(tmp_path)
     plant(
         folder, CHAT_TYPE, "  response:\n    exposed: true\n", "  response:\n    exposed: false\n"
@@ -144,7 +157,31 @@ def test_an_edge_from_an_output_its_type_hides(syntax: str, hidden_by_type: Path
     assert yaml_text.count(entry) == 1
     exposed = yaml_text.replace(entry, entry + "              exposed: true\n")
     exposed = exposed if syntax == "yaml" else as_json(exposed)
-    assert findings(exposed, syntax, CODE, settings) == []
+    assert gist(findings(exposed, syntax, None, settings)) == [
+        g for g in gist(findings(text, syntax, None, settings)) if g[0] != CODE
+    ]
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_an_output_its_type_marks_unexposed_stays_hidden(
+    syntax: str, stripped_by_type: Path
+) -> None:
+    """EXPO-13: no instance override restores an output its type marks `exposed: false`."""
+    settings = site_settings(stripped_by_type)
+    yaml_text = (stripped_by_type / WORKFLOW.format(WORKSHOP)).read_text(encoding="utf-8")
+    entry = "              id: response\n"
+    assert yaml_text.count(entry) == 1
+    exposed = yaml_text.replace(entry, entry + "              exposed: true\n")
+    for planted in (yaml_text, exposed):
+        text = planted if syntax == "yaml" else as_json(planted)
+        (finding,) = findings(text, syntax, CODE, settings)
+        assert at(text, finding.span).strip('"') == RESPONSE
+        assert finding.locator_code == SOURCE
+        assert finding.message == (
+            "edge from 'flowdrop_ai_provider_simple_chat.1' uses output port 'response', "
+            "which is not exposed on that node (its node type marks it exposed: false, which "
+            "no node can override); FlowDrop refuses the workflow"
+        )
 
 
 # ----- what R7 does not judge -----------------------------------------------------------------
@@ -195,7 +232,7 @@ def test_each_end_is_judged_on_its_own() -> None:
 
 def test_undeclared_ports_are_out_of_scope() -> None:
     hide = {
-        "inputs": [{"id": "trigger", "exposed": False}, {"id": "q", "exposed": False}],
+        "inputs": [{"id": "tool", "exposed": False}, {"id": "q", "exposed": False}],
         "outputs": [{"id": "out", "exposed": False}, {"id": "nope", "exposed": False}],
     }
     mapper = {
@@ -210,16 +247,83 @@ def test_undeclared_ports_are_out_of_scope() -> None:
             node("g", "boolean_gateway", data={"config": gateway}),
         ],
         [
-            {"source": "g", "target": "m", "targetHandle": "m-input-trigger"},  # reserved
+            {"source": "g", "target": "m", "targetHandle": "m-input-tool"},  # reserved, unjudged
             {"source": "g", "target": "m", "targetHandle": "m-input-q"},  # dynamic (DYN-6)
             {"source": "m", "target": "g", "sourceHandle": "m-output-out"},  # dynamic
             {"source": "g", "target": "m", "sourceHandle": "g-output-True"},  # a branch
-            {"source": "m", "target": "g", "sourceHandle": "m-output-nope"},  # unknown
+            # Only in config.ports: the node's own record, no declared port (not judged).
+            {"source": "m", "target": "g", "sourceHandle": "m-output-nope"},
+            {"source": "m", "target": "g", "sourceHandle": "m-output-never"},  # unknown
         ],
     )
     found = findings(text, "json")
     # The wiring runs g → m → g, an execution cycle: CMP-5's, beside what this test is about.
-    assert [f.code for f in found if f.code != "CMP-5"] == ["FD-UNKNOWN-PORT"]
+    assert [f.code for f in found if f.code not in ("CMP-5", "CMP-10")] == ["FD-UNKNOWN-PORT"]
+
+
+# ----- reserved ports (SCH-32, SCH-16, SCH-14) ------------------------------------------------
+
+LOOP_AGENT = "aincient_image_agent"
+LOOP_BACK = "aincient_flows_aincient_conversation_read.2-input-loop_back"
+LOOP_BACK_SHOWN = "            -\n              id: loop_back\n              exposed: true\n"
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_an_edge_into_an_unexposed_loop_back(syntax: str) -> None:
+    """SCH-32: `loop_back` is a declared reserved input, hidden by default (SCH-16); the real
+    site's loop-back targets expose it on the instance. Without that, R7 refuses each edge."""
+    yaml_text = real_workflow(LOOP_AGENT)
+    assert yaml_text.count(LOOP_BACK_SHOWN) == 1
+    hidden = yaml_text.replace(LOOP_BACK_SHOWN, LOOP_BACK_SHOWN.replace("true", "false"))
+    dropped = yaml_text.replace(LOOP_BACK_SHOWN, "            -\n              id: other\n")
+    for planted, why in (
+        (hidden, "the node's config.ports sets exposed: false"),
+        (dropped, "a reserved port, hidden by default, and the node does not expose it"),
+    ):
+        text = planted if syntax == "yaml" else as_json(planted)
+        found = findings(text, syntax, CODE)
+        edges = yaml.safe_load(text)["edges"]
+        into = [f"edge.{i}" for i, e in enumerate(edges) if e.get("targetHandle") == LOOP_BACK]
+        assert len(into) == 2
+        assert [(f.locator, f.locator_code) for f in found] == [(e, TARGET) for e in into]
+        assert all(at(text, f.span).strip('"') == LOOP_BACK for f in found)
+        assert found[0].message == (
+            "edge into 'aincient_flows_aincient_conversation_read.2' uses input port "
+            f"'loop_back', which is not exposed on that node ({why}); FlowDrop refuses the "
+            "workflow"
+        )
+        # Nothing else changed.
+        original = yaml_text if syntax == "yaml" else as_json(yaml_text)
+        assert [g for g in gist(findings(text, syntax)) if g[0] != CODE] == gist(
+            findings(original, syntax)
+        )
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_the_reserved_error_output_follows_the_type(syntax: str, tmp_path: Path) -> None:
+    """SCH-14, SCH-16: `error` ships hidden; aincient_reason's reserved_port_exposure shows it,
+    and the operator loop's agent exposes it on the instance too. Neither: refused."""
+    folder = copy_site(tmp_path)
+    name = "aincient_operator_agent_loop"
+    plant(
+        folder,
+        NODE_TYPE.format("aincient_reason"),
+        "reserved_port_exposure:\n  error: true\n",
+        "reserved_port_exposure: {  }\n",
+    )
+    yaml_text = (folder / WORKFLOW.format(name)).read_text(encoding="utf-8")
+    settings = site_settings(folder)
+    text = yaml_text if syntax == "yaml" else as_json(yaml_text)
+    assert findings(text, syntax, CODE, settings) == []  # the instance exposes it
+    shown = "              id: error\n              exposed: true\n"
+    assert yaml_text.count(shown) == 1
+    planted = yaml_text.replace(shown, "              id: error\n")
+    text = planted if syntax == "yaml" else as_json(planted)
+    (finding,) = findings(text, syntax, CODE, settings)
+    assert at(text, finding.span).strip('"') == "aincient_reason.2-output-error"
+    assert finding.locator_code == SOURCE
+    # With the type's reserved_port_exposure the node needs no override of its own.
+    assert findings(text, syntax, CODE) == []
 
 
 def test_nothing_without_the_sites_node_types() -> None:

@@ -17,7 +17,7 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import is_workflow_config_file
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.rules import port_exposure
+from flowdrop_lsp.core.rules import non_connectable_input, port_exposure, visual_type
 from flowdrop_lsp.core.rules.base import Explanation
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
@@ -89,6 +89,11 @@ EXAMPLES = {
         [node("a"), node("b", "logger")],
         [{"source": "a", "target": "b", "targetHandle": "b-input-mesage"}],
     ),
+    "CFG-4": workflow(
+        [node("a", "http_request"), node("b", "http_request")],
+        [{"source": "a", "target": "b", "targetHandle": "b-input-timeout"}],
+    ),
+    "SCH-20": workflow([node("a", "http_request", data={"config": {"nodeType": "gateway"}})], []),
     "FD-TOOL-ROUTE": workflow(
         [
             node("t", label="Web Search"),
@@ -141,6 +146,17 @@ PORT_SITE = NodeTypeRegistry.from_texts(
     ]
 )
 SETTINGS |= {code: Settings().with_registry(PORT_SITE) for code in ("FD-UNKNOWN-PORT", "R7")}
+# CFG-4 and SCH-20 with their pages' `http_request` (`timeout` is configuration only; it
+# supports the visual types `default` and `simple`).
+for _code, _module in (("CFG-4", non_connectable_input), ("SCH-20", visual_type)):
+    SETTINGS[_code] = Settings().with_registry(
+        NodeTypeRegistry.from_texts(
+            [
+                (Path(f"flowdrop_node_type.flowdrop_node_type.{name}.yml"), text)
+                for name, text in map(example_node_type, _module.EXPLANATION.site_node_types)
+            ]
+        )
+    )
 
 
 # Cross-file rules: their example is a site (the explanation's, below).

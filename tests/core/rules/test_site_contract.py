@@ -156,3 +156,32 @@ def test_config_ports_is_no_source_of_ports(tmp_path: Path) -> None:
     assert [item[:3] for item in found] == [
         (COLOUR, *where_is(text, "invented", after="input_ports:"))
     ]
+
+
+WEATHER = "flowdrop_workflow.flowdrop_workflow.aincient_weather.yml"
+WEATHER_OUTPUT = (
+    "output_ports:\n  -\n    name: message\n    node_id: chat_output.1\n    port: message\n"
+)
+
+
+def test_an_exposure_entry_naming_a_dynamic_port_or_a_branch(tmp_path: Path) -> None:
+    """R4.d, DYN-6: an exposure entry must name a port the node's type declares; a dynamic
+    port or a gateway's branch is the node's, not its processor's, and is refused."""
+    folder = copy_site(tmp_path)
+    for node_id, written, port, why in (
+        ("data_mapper.1", "url_full", "url_full", "a dynamic port of the node, which a workflow "),
+        ("if_else.1", "'True'", "True", "a branch of the gateway, which a workflow cannot "),
+    ):
+        planted = WEATHER_OUTPUT.replace("chat_output.1", node_id).replace(
+            "port: message", f"port: {written}"
+        )
+        text = plant(folder, WEATHER, WEATHER_OUTPUT, planted)
+        found = site_findings(loaded(folder), "FD-CONTRACT")
+        assert [item[:3] for item in found] == [
+            (WEATHER, *where_is(text, written, after=f"node_id: {node_id}\n    port:"))
+        ], port
+        assert f"output port '{port}' of " in found[0][3].message
+        assert why in found[0][3].message
+        # Fixed back: nothing left.
+        (folder / WEATHER).write_text(text.replace(planted, WEATHER_OUTPUT), encoding="utf-8")
+        assert places(loaded(folder), "FD-CONTRACT") == []

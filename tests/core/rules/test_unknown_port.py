@@ -295,3 +295,111 @@ def test_exact_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
     assert [at(document.text, f.span).strip('"') for f in document.findings() if f.code == CODE][
         0
     ] == "data_mapper.1-output-url"
+
+
+# ----- branch ports match without regard to case (BR-2) ---------------------------------------
+
+AUDIT = "aincient_audit_agent"
+BRANCH_HANDLE = "sourceHandle: boolean_gateway.3-output-True\n"
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_branch_port_in_another_case_is_the_branch(syntax: str) -> None:
+    """BR-2: a gateway's branch port matches its configured branch without regard to case."""
+    yaml_text = real_workflow(AUDIT)
+    assert yaml_text.count(BRANCH_HANDLE) == 1
+    original = text_of(AUDIT, syntax)
+    lower = yaml_text.replace(BRANCH_HANDLE, BRANCH_HANDLE.replace("True", "tRUE"))
+    text = lower if syntax == "yaml" else as_json(lower)
+    assert gist(findings(text, syntax)) == gist(findings(original, syntax))
+    # A name no branch has, in any case, is still unknown.
+    typo = yaml_text.replace(BRANCH_HANDLE, BRANCH_HANDLE.replace("True", "Truth"))
+    text = typo if syntax == "yaml" else as_json(typo)
+    (finding,) = findings(text, syntax, CODE)
+    assert at(text, finding.span).strip('"') == "boolean_gateway.3-output-Truth"
+    assert gist(findings(text, syntax)) == sorted(
+        [*gist(findings(original, syntax)), (CODE, finding.message)]
+    )
+
+
+# ----- a port the node's own records declare (other releases and sites) ----------------------
+
+CHAT_METADATA = "      metadata:\n        node_type_id: chat_output\n"
+CHAT_INPUTS = (
+    "          inputs:\n            -\n              id: message\n            -\n"
+    "              id: trigger\n              exposed: false\n" + CHAT_METADATA
+)
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_port_the_nodes_stored_metadata_lists_is_no_unknown_port(syntax: str) -> None:
+    """A port `data.metadata.inputs` lists is the node's, as the editor of its release showed
+    it: not unknown, though our node type lacks it (and still undeclared: no R7, no R4.d)."""
+    yaml_text = real_workflow(WORKSHOP).replace(GOOD, TYPO)
+    assert yaml_text.count(CHAT_METADATA) == 1
+    stored = yaml_text.replace(
+        CHAT_METADATA,
+        CHAT_METADATA + "        inputs:\n          -\n            id: mesage\n"
+        "            name: Message\n            dataType: string\n",
+    )
+    text = stored if syntax == "yaml" else as_json(stored)
+    assert findings(text, syntax, CODE) == []
+    assert gist(findings(text, syntax)) == gist(findings(text_of(WORKSHOP, syntax), syntax))
+    # On the other side it declares nothing: an output of that name is still unknown.
+    other = stored.replace(
+        "        inputs:\n          -\n            id: mesage",
+        ("        outputs:\n          -\n            id: mesage"),
+    )
+    text = other if syntax == "yaml" else as_json(other)
+    assert [f.message.split(",")[0] for f in findings(text, syntax, CODE)] == [
+        "edge into 'chat_output.1' names input port 'mesage'"
+    ]
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_port_the_nodes_config_ports_lists_is_no_unknown_port(syntax: str) -> None:
+    """An id of the node's `config.ports` is the node's own record of a port (its editor listed
+    it): not unknown. It only overrides exposure, so R7 does not judge it (R7.d)."""
+    yaml_text = real_workflow(WORKSHOP).replace(GOOD, TYPO)
+    assert yaml_text.count(CHAT_INPUTS) == 1
+    for exposed in ("", "              exposed: false\n"):
+        listed = yaml_text.replace(
+            CHAT_INPUTS,
+            CHAT_INPUTS.replace(
+                CHAT_METADATA, "            -\n              id: mesage\n" + exposed + CHAT_METADATA
+            ),
+        )
+        text = listed if syntax == "yaml" else as_json(listed)
+        assert findings(text, syntax, CODE) == []
+        assert gist(findings(text, syntax)) == gist(findings(text_of(WORKSHOP, syntax), syntax))
+
+
+def test_the_editors_export_stores_its_ports_in_metadata() -> None:
+    """The editor's export keeps `data.metadata.inputs`/`outputs` ({id, name, dataType}): a
+    handle naming one of them is no unknown port; one naming none still is."""
+    stored = {"metadata": {"id": "chat_output", "inputs": [{"id": "mesage", "name": "M"}]}}
+    text = workflow(
+        [node("o", "chat_output", data=stored), node("c", "chat_input")],
+        [
+            {"source": "c", "target": "o", "targetHandle": "o-input-mesage"},
+            {"source": "c", "target": "o", "targetHandle": "o-input-massage"},
+        ],
+    )
+    found = findings(text, "json", CODE)
+    assert [f.message.split(",")[0] for f in found] == ["edge into 'o' names input port 'massage'"]
+
+
+def test_typing_the_stored_port_into_the_nodes_metadata() -> None:
+    """Incremental: the node's metadata edited by typing re-checks its edges, as a fresh read."""
+    yaml_text = real_workflow(WORKSHOP).replace(GOOD, TYPO)
+    document = WorkflowDocument(yaml_text, site_settings(), syntax="yaml")
+    assert len([f for f in same_as_fresh(document, "yaml") if f[0] == CODE]) == 1
+    at_end = document.text.index(CHAT_METADATA) + len(CHAT_METADATA)
+    document.apply_edit(at_end, at_end, "        inputs:\n          -\n            id: mesage\n")
+    assert not document.stats.full_reread and document.stats.elements_reread == 1
+    assert [f for f in same_as_fresh(document, "yaml") if f[0] == CODE] == []
+    # One letter more: the stored port no longer matches, the finding is back.
+    letter = document.text.index("id: mesage\n") + len("id: mesage")
+    document.apply_edit(letter, letter, "s")
+    assert not document.stats.full_reread and document.stats.elements_reread == 1
+    assert len([f for f in same_as_fresh(document, "yaml") if f[0] == CODE]) == 1
