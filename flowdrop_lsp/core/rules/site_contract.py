@@ -15,7 +15,11 @@ A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that co
 - a `parameter_schema.required` name that is no input port (when `input_ports` is declared);
 - a call node type whose `parameters` / `outputs` differ from the callee's `input_ports` /
   `output_ports` names: each extra name on its key, each missing one on `parameters:` /
-  `outputs:` (only when the callee exists and declares that side);
+  `outputs:` (only when the callee exists and declares that side). The executor's own options
+  on a call type (`execution_mode`, `executionMode`, `timeout`…: `EXECUTOR_OPTIONS`, and the
+  site's generic `workflow_executor` type's parameters) and the reserved ports (`tool` carries
+  tools into the callee) are no callee inputs, and are not judged: the FlowDrop author's demo
+  site's call types carry `executionMode`, which was reported as an error;
 - an edge into a call node's input port the callee does not declare (on its `targetHandle`;
   the reserved ports are the engine's, not the contract's, and are not judged).
 """
@@ -217,7 +221,13 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeDefinition) -> Iterator[Find
         names = _names(callee.facts.input_ports if inputs else callee.facts.output_ports)
         own = [spec.located for spec in (node_type.parameters if inputs else node_type.outputs)]
         related = _contract_location(callee, inputs)
+        options = _executor_options(ctx) if inputs else frozenset()
         for entry in own:
+            # The executor's own options (`execution_mode`, `timeout`…) and the reserved ports
+            # (`tool` carries tools into the callee) are the call type's, not the contract's.
+            reserved = RESERVED_PORTS[Direction.INPUT if inputs else Direction.OUTPUT]
+            if entry.value in options or entry.value in reserved:
+                continue
             if entry.value not in names:
                 yield _finding(
                     f"{key} '{id_text(entry.value)}' of this call type is not in the "
@@ -237,6 +247,33 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeDefinition) -> Iterator[Find
                 anchor,
                 related=related,
             )
+
+
+# The options FlowDrop's workflow executor adds to a call node type besides the callee's
+# inputs, in the spellings its releases write (1.0's `execution_mode`; the 0.6 / alpha
+# releases' `executionMode`). A site's generic executor type (`workflow_executor`) adds its own
+# parameters to these.
+EXECUTOR_OPTIONS = frozenset(
+    {
+        "execution_mode",
+        "executionMode",
+        "poll_interval_ms",
+        "pollIntervalMs",
+        "timeout",
+        "workflow_id",
+        "workflowId",
+        "input_data",
+        "inputData",
+    }
+)
+GENERIC_EXECUTOR = "workflow_executor"
+
+
+def _executor_options(ctx: SiteContext) -> frozenset[str]:
+    generic = ctx.site.node_type(GENERIC_EXECUTOR)
+    if generic is None:
+        return EXECUTOR_OPTIONS
+    return EXECUTOR_OPTIONS | generic.definition.parameter_names
 
 
 def _fallback(node_type: NodeTypeDefinition) -> Span:

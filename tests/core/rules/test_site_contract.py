@@ -185,3 +185,26 @@ def test_an_exposure_entry_naming_a_dynamic_port_or_a_branch(tmp_path: Path) -> 
         # Fixed back: nothing left.
         (folder / WEATHER).write_text(text.replace(planted, WEATHER_OUTPUT), encoding="utf-8")
         assert places(loaded(folder), "FD-CONTRACT") == []
+
+
+def test_the_executor_s_own_options_and_reserved_ports_are_no_callee_inputs(
+    tmp_path: Path,
+) -> None:
+    """Issue 26: on the FlowDrop author's demo site a call type carries the executor's
+    `executionMode`, which was reported as a parameter the callee does not declare. The
+    executor's options (both spellings, and the site's generic executor's parameters) and the
+    reserved `tool` port are the call type's own; any other extra name is still reported."""
+    folder = copy_site(tmp_path)
+    call_type = plant(
+        folder,
+        COLOUR_CALL_TYPE,
+        "parameters:\n",
+        "parameters:\n  executionMode:\n    configurable: true\n    connectable: false\n"
+        "  poll_interval_ms:\n    configurable: true\n  tool:\n    connectable: true\n"
+        "  bogus:\n    configurable: true\n",
+    )
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    assert [item[:3] for item in found] == [
+        (COLOUR_CALL_TYPE, *where_is(call_type, "bogus:", after="parameters:"))
+    ]
+    assert found[0][3].message.startswith("parameters 'bogus' of this call type is not in")
