@@ -113,6 +113,10 @@ class NodeTypeDefinition:
     # `reserved_port_exposure` (trigger, error, tool, loop_back → exposed), as written.
     reserved_port_exposure: tuple[tuple[str, bool], ...] = ()
     supported_visual_types: tuple[str, ...] = ()
+    # A definition in the pre-1.0 format (`version` and a `config:` block of defaults, no
+    # `parameters`): its config keys are read as its configurable parameters; its ports are
+    # declared by its processor in code, so none is known from the file (`in_code_ports`).
+    legacy_format: bool = False
     label: str | None = field(default=None, compare=False, hash=False)
     description: str | None = field(default=None, compare=False, hash=False, repr=False)
     spans: DefinitionSpans = field(default=DefinitionSpans(), compare=False, hash=False, repr=False)
@@ -240,6 +244,25 @@ def _parameters(raw: JObject | None) -> tuple[ParameterSpec, ...]:
     return _last_of_each(specs)
 
 
+def _legacy_parameters(config: JObject | None) -> tuple[ParameterSpec, ...]:
+    """A pre-1.0 definition's `config:` block (defaults by key) as the parameters it stands for:
+    each key configurable, with its default; required-ness and connectability unsaid."""
+    specs = []
+    for member in config.members if config is not None else ():
+        default = to_python(member.value)
+        specs.append(
+            ParameterSpec(
+                member.key.value,
+                configurable=True,
+                has_default=True,
+                default_text=_stable_json(default),
+                default=default,
+                key_span=_span(member.key),
+            )
+        )
+    return _last_of_each(specs)
+
+
 def _outputs(raw: JObject | None) -> tuple[OutputSpec, ...]:
     specs = []
     for member in raw.members if raw is not None else ():
@@ -281,6 +304,10 @@ def definition_from_tree(root: JsonValue | None, path: Path) -> NodeTypeDefiniti
     plugin = _string(plugin_value)
     parameters = _object(data.get("parameters"))
     outputs = _object(data.get("outputs"))
+    legacy_config = _object(data.get("config")) if data.member("parameters") is None else None
+    legacy = legacy_config is not None or (
+        data.member("parameters") is None and data.member("version") is not None
+    )
     tool_parameter = _object(parameters.get("tool")) if parameters else None
     tool_output = _object(outputs.get("tool")) if outputs else None
     reserved = _object(data.get("reserved_port_exposure"))
@@ -296,8 +323,9 @@ def definition_from_tree(root: JsonValue | None, path: Path) -> NodeTypeDefiniti
         tool_exposed=(tool_output is not None and _flag(tool_output.get("exposed")) is True)
         or _flag(data.get("tool_exposed")) is True,
         executor_plugin=plugin,
-        parameters=_parameters(parameters),
+        parameters=_legacy_parameters(legacy_config) if legacy else _parameters(parameters),
         outputs=_outputs(outputs),
+        legacy_format=legacy,
         reserved_port_exposure=tuple(
             (name, flag)
             for name, flag in (

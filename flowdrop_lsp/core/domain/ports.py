@@ -59,6 +59,9 @@ class PortKind(str, Enum):
     # (`data.metadata.inputs`/`outputs`) or an id of its `config.ports`. See `classify_port`.
     STORED = "stored"
     OVERRIDDEN = "overridden"
+    # A port of a node whose type is in the pre-1.0 format: its processor declares its ports
+    # in code, which no file says; nothing judges it (`NodeTypeDefinition.legacy_format`).
+    IN_CODE = "in code"
     UNKNOWN = "unknown"  # none of these: the handle names a port the node does not have
 
 
@@ -300,6 +303,8 @@ def classify_port(
         return PortKind.STORED
     if (direction.value, port) in own.listed:
         return PortKind.OVERRIDDEN
+    if definition.legacy_format:
+        return PortKind.IN_CODE
     return PortKind.UNKNOWN
 
 

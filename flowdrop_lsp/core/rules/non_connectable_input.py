@@ -54,8 +54,8 @@ def check_edge_connectable(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         port = end.port
         if end.direction is not Direction.INPUT or port is None:
             continue
-        if port in RESERVED_PORTS[Direction.INPUT]:
-            continue
+        if port in RESERVED_PORTS[Direction.INPUT] or definition.legacy_format:
+            continue  # (a pre-1.0 type says nothing of connectability: its ports are in code)
         if classify_port(node, definition, Direction.INPUT, port) is not PortKind.DECLARED:
             continue
         parameter = definition.parameter(port)

@@ -112,8 +112,8 @@ def _bindings(
         definition = site_type.definition
         direction = Direction.INPUT if inputs else Direction.OUTPUT
         kind = classify_port(node.ports, definition, direction, binding.port.value)
-        if kind in (PortKind.DECLARED, PortKind.RESERVED):
-            continue
+        if kind in (PortKind.DECLARED, PortKind.RESERVED, PortKind.IN_CODE):
+            continue  # (IN_CODE: a pre-1.0 type's ports are in code, R4.d cannot be decided)
         side = direction.value
         declared = list(declared_ports(definition, direction))
         why = _WHY_NOT_DECLARED.get(kind, "which has no such port")
