@@ -119,6 +119,8 @@ EXAMPLES = {
         [node("m", "mapper", data={"config": {"dynamicInputs": [{"name": "url", "label": "U"}]}})],
         [],
     ),
+    "LANG-2": workflow([node("x", data={"config": {"engine": "xpath"}})], []),
+    "LANG-28": workflow([node("c", "if_else", data={"config": {"operator": "like"}})], []),
     "DYN-7": workflow(
         [node("a"), node("m")],
         [{"source": "a", "target": "m", "targetHandle": "m-input-dynamicInputs"}],
