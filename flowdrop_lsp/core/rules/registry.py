@@ -17,6 +17,7 @@ from flowdrop_lsp.core.rules import (
     condition_operator,
     config_required,
     config_unknown_key,
+    contract_version,
     dangling_endpoint,
     document,
     duplicate_edge,
@@ -44,6 +45,7 @@ from flowdrop_lsp.core.rules import (
     unknown_edge_type,
     unknown_node_type,
     unknown_port,
+    workflow_name,
     workflow_size,
 )
 from flowdrop_lsp.core.rules.base import (
@@ -101,6 +103,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     # Expressions (issue 26): the engine a node names, a condition's operator and pattern.
     expression_engine,
     condition_operator,
+    # The workflow itself (issue 26): its name, its contract version.
+    workflow_name,
+    contract_version,
     site_call,
     site_contract,
     site_dependency,

@@ -121,6 +121,8 @@ EXAMPLES = {
     ),
     "LANG-2": workflow([node("x", data={"config": {"engine": "xpath"}})], []),
     "LANG-28": workflow([node("c", "if_else", data={"config": {"operator": "like"}})], []),
+    "STORE-2": json.dumps({"id": "w", "name": "", "nodes": [], "edges": []}),
+    "STORE-8": json.dumps({"schema_version": "1", "nodes": [], "edges": []}),
     "DYN-7": workflow(
         [node("a"), node("m")],
         [{"source": "a", "target": "m", "targetHandle": "m-input-dynamicInputs"}],
