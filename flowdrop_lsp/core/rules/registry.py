@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 from flowdrop_lsp.core.rules import (
+    branch_names,
     cmp9,
     cmp10_tools_into_non_acceptor,
     compile_requirements,
@@ -106,6 +107,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     # The workflow itself (issue 26): its name, its contract version.
     workflow_name,
     contract_version,
+    # Gateways (issue 26): branch names.
+    branch_names,
     site_call,
     site_contract,
     site_dependency,

@@ -123,6 +123,9 @@ EXAMPLES = {
     "LANG-28": workflow([node("c", "if_else", data={"config": {"operator": "like"}})], []),
     "STORE-2": json.dumps({"id": "w", "name": "", "nodes": [], "edges": []}),
     "STORE-8": json.dumps({"schema_version": "1", "nodes": [], "edges": []}),
+    "BR-3": workflow(
+        [node("g", data={"config": {"branches": [{"name": "A", "value": 1}, {"name": "a"}]}})], []
+    ),
     "DYN-7": workflow(
         [node("a"), node("m")],
         [{"source": "a", "target": "m", "targetHandle": "m-input-dynamicInputs"}],
