@@ -20,6 +20,7 @@ from flowdrop_lsp.core.rules import (
     config_unknown_key,
     contract_version,
     dangling_endpoint,
+    default_branch,
     document,
     duplicate_edge,
     duplicate_node_id,
@@ -107,8 +108,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     # The workflow itself (issue 26): its name, its contract version.
     workflow_name,
     contract_version,
-    # Gateways (issue 26): branch names.
+    # Gateways (issue 26): branch names, the default branch.
     branch_names,
+    default_branch,
     site_call,
     site_contract,
     site_dependency,

@@ -126,6 +126,9 @@ EXAMPLES = {
     "BR-3": workflow(
         [node("g", data={"config": {"branches": [{"name": "A", "value": 1}, {"name": "a"}]}})], []
     ),
+    "LANG-27": workflow(
+        [node("g", data={"config": {"default_branch": "x", "branches": [{"name": "A"}]}})], []
+    ),
     "DYN-7": workflow(
         [node("a"), node("m")],
         [{"source": "a", "target": "m", "targetHandle": "m-input-dynamicInputs"}],

@@ -11,7 +11,18 @@ from tests.support.config_site import site_settings
 from tests.support.launch import as_json, corpus_workflows
 
 STATIC_CODES = frozenset(
-    {"DYN-2", "DYN-3", "DYN-5", "DYN-7", "LANG-2", "LANG-28", "STORE-2", "STORE-8", "BR-3"}
+    {
+        "DYN-2",
+        "DYN-3",
+        "DYN-5",
+        "DYN-7",
+        "LANG-2",
+        "LANG-28",
+        "STORE-2",
+        "STORE-8",
+        "BR-3",
+        "LANG-27",
+    }
 )
 
 
