@@ -47,7 +47,12 @@ from flowdrop_lsp.core.domain.site_facts import (
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
 from flowdrop_lsp.core.findings import Edit, Finding, Severity
-from flowdrop_lsp.core.rules.base import RuleContext, cap_with_summary
+from flowdrop_lsp.core.rules.base import (
+    TOP_LEVEL_KEYS,
+    RuleContext,
+    TopMember,
+    cap_with_summary,
+)
 from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
 from flowdrop_lsp.core.syntax.reader import reader_for
@@ -218,6 +223,7 @@ class WorkflowDocument(IncrementalEdits):
                     )
                 )
             self._site_header = workflow_header(root, text, self._top_level_span)
+            self.context.top_level = self._top_members(root)
             self._site_elements = {}
             add = self.graph.add
             for name in ARRAYS:  # all nodes before any edge: endpoints resolve as they are added
@@ -250,6 +256,22 @@ class WorkflowDocument(IncrementalEdits):
         self.context.recomputed.clear()
         self._all_valid = False  # elements re-read by later edits are validated one by one
         self.buffer.release()
+
+    def _top_members(self, root: JObject) -> dict[str, TopMember]:
+        """The members of the top level the rules read (`TOP_LEVEL_KEYS`), spans anchored."""
+        found: dict[str, TopMember] = {}
+        for key in TOP_LEVEL_KEYS:
+            member = root.member(key)
+            if member is None:
+                continue
+            value = member.value
+            key_span = self._top_level_span(member.key)
+            found[key] = TopMember(
+                to_python(value) if value is not None else None,
+                key_span,
+                self._top_level_span(value) if value is not None else key_span,
+            )
+        return found
 
     def _top_level_span(self, value: JsonValue) -> Span:
         """The span of a top-level token (not inside `nodes` or `edges`): it moves with the

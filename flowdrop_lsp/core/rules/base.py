@@ -11,6 +11,7 @@ from flowdrop_lsp.core.domain.graph import FlatToolSet, ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
 from flowdrop_lsp.core.domain.site_facts import SiteContext
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.text.positions import Span
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,9 @@ class RuleContext:
     # one that is no object): in constant time, for a rule about a position (R5's first node
     # past the bound).
     item_at: Callable[[str, int], Node | Edge | None] = field(default=lambda array, index: None)
+    # The members of the top level named in `TOP_LEVEL_KEYS` that the document has, as of its
+    # last whole read: for a rule about the workflow itself (STORE-2, its name).
+    top_level: dict[str, TopMember] = field(default_factory=dict)
     _flat: dict[str, FlatToolSet] = field(default_factory=dict)
 
     def flat(self, consumer: str) -> FlatToolSet:
@@ -140,6 +144,21 @@ class RuleContext:
     def results_of(self, code: str) -> dict[str, Any]:
         """consumer → non-empty result of the per-consumer rule `code`."""
         return self.results.get(code, {})
+
+
+# The members of a workflow's top level the rules read (beside `nodes` and `edges`): the
+# engine keeps these at each whole read (an edit outside the arrays re-reads the whole text).
+TOP_LEVEL_KEYS = ("id", "name", "label", "schema_version")
+
+
+@dataclass(frozen=True, slots=True)
+class TopMember:
+    """A member of the document's top level: its plain value, and where its key and its value
+    are (anchored: they move with the edits inside the arrays before them)."""
+
+    value: Any
+    key: Span
+    span: Span
 
 
 GraphCheck = Callable[[RuleContext], Iterable[Finding]]

@@ -11,21 +11,30 @@ from pathlib import Path
 from types import ModuleType
 
 from flowdrop_lsp.core.rules import (
+    branch_names,
     cmp9,
     cmp10_tools_into_non_acceptor,
     compile_requirements,
+    condition_operator,
     config_required,
     config_unknown_key,
+    contract_version,
     dangling_endpoint,
+    default_branch,
     document,
     duplicate_edge,
     duplicate_node_id,
+    dynamic_port_label,
+    dynamic_port_name,
+    dynamic_port_shadowed,
+    dynamic_port_wired,
     edge_condition,
     edge_id,
     edge_vocabulary,
     execution_cycle,
     exposure_hidden,
     exposure_names,
+    expression_engine,
     llm_tool_name,
     non_connectable_input,
     port_exposure,
@@ -40,6 +49,7 @@ from flowdrop_lsp.core.rules import (
     unknown_node_type,
     unknown_port,
     visual_type,
+    workflow_name,
     workflow_size,
 )
 from flowdrop_lsp.core.rules.base import (
@@ -91,6 +101,20 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     visual_type,
     exposure_names,
     exposure_hidden,
+    # Dynamic ports (issue 26): their definitions, and edges into them.
+    dynamic_port_label,
+    dynamic_port_name,
+    dynamic_port_shadowed,
+    dynamic_port_wired,
+    # Expressions (issue 26): the engine a node names, a condition's operator and pattern.
+    expression_engine,
+    condition_operator,
+    # The workflow itself (issue 26): its name, its contract version.
+    workflow_name,
+    contract_version,
+    # Gateways (issue 26): branch names, the default branch.
+    branch_names,
+    default_branch,
     site_call,
     site_contract,
     site_dependency,

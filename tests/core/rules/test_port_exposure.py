@@ -236,8 +236,8 @@ def test_undeclared_ports_are_out_of_scope() -> None:
         "outputs": [{"id": "out", "exposed": False}, {"id": "nope", "exposed": False}],
     }
     mapper = {
-        "dynamicInputs": [{"name": "q"}],
-        "dynamicOutputs": [{"name": "out"}],
+        "dynamicInputs": [{"name": "q", "label": "Q"}],
+        "dynamicOutputs": [{"name": "out", "label": "Out"}],
         "ports": hide,
     }
     gateway = {"ports": {"outputs": [{"id": "True", "exposed": False}]}}

@@ -118,6 +118,26 @@ EXAMPLES = {
     "R6.b": workflow([node("a", "fetcher", data={"config": {}})], []),
     "R6.c": workflow([node("a", "fetcher", data={"config": {"url": "x", "timout": 5}})], []),
     "R6.l": workflow([node("a", data={"config": {"key": "{{ secrets.KEY }}"}})], []),
+    "DYN-2": workflow([node("m", data={"config": {"dynamicInputs": [{"name": "q"}]}})], []),
+    "DYN-3": workflow([node("m", data={"config": {"dynamicOutputs": [{"name": "2nd"}]}})], []),
+    "DYN-5": workflow(
+        [node("m", "mapper", data={"config": {"dynamicInputs": [{"name": "url", "label": "U"}]}})],
+        [],
+    ),
+    "LANG-2": workflow([node("x", data={"config": {"engine": "xpath"}})], []),
+    "LANG-28": workflow([node("c", "if_else", data={"config": {"operator": "like"}})], []),
+    "STORE-2": json.dumps({"id": "w", "name": "", "nodes": [], "edges": []}),
+    "STORE-8": json.dumps({"schema_version": "1", "nodes": [], "edges": []}),
+    "BR-3": workflow(
+        [node("g", data={"config": {"branches": [{"name": "A", "value": 1}, {"name": "a"}]}})], []
+    ),
+    "LANG-27": workflow(
+        [node("g", data={"config": {"default_branch": "x", "branches": [{"name": "A"}]}})], []
+    ),
+    "DYN-7": workflow(
+        [node("a"), node("m")],
+        [{"source": "a", "target": "m", "targetHandle": "m-input-dynamicInputs"}],
+    ),
 }
 # Rules that need more than the defaults: FD-UNKNOWN-NODE-TYPE and the config checks (R6) only
 # speak with a registry, the config checks with a node type that declares parameters.
@@ -128,14 +148,25 @@ parameters:
     configurable: true
     required: true
 """
+# DYN-5 with a type that opts in to dynamic inputs and declares a `url` parameter.
+MAPPER = """\
+id: mapper
+parameters:
+  dynamicInputs:
+    configurable: true
+  url:
+    connectable: true
+"""
 SITE = NodeTypeRegistry.from_texts(
     [
         (Path("flowdrop_node_type.flowdrop_node_type.http_request.yml"), "id: http_request\n"),
         (Path("flowdrop_node_type.flowdrop_node_type.fetcher.yml"), FETCHER),
+        (Path("flowdrop_node_type.flowdrop_node_type.mapper.yml"), MAPPER),
     ]
 )
 SETTINGS = {
-    code: Settings().with_registry(SITE) for code in ("FD-UNKNOWN-NODE-TYPE", "R6.b", "R6.c")
+    code: Settings().with_registry(SITE)
+    for code in ("FD-UNKNOWN-NODE-TYPE", "R6.b", "R6.c", "DYN-5")
 }
 # The port checks (FD-UNKNOWN-PORT, R7) with the node types of R7's page: an `http_request`
 # whose `url` input and `json` output are declared, a `logger` with a `message` input.
