@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text, short_text
 from flowdrop_lsp.core.domain.ports import (
+    DYNAMIC_PARAMETERS,
     RESERVED_PORTS,
     Direction,
     PortKind,
@@ -56,6 +57,8 @@ def check_edge_connectable(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
             continue
         if port in RESERVED_PORTS[Direction.INPUT] or definition.legacy_format:
             continue  # (a pre-1.0 type says nothing of connectability: its ports are in code)
+        if port in DYNAMIC_PARAMETERS.values():
+            continue  # an edge into `dynamicInputs`/`dynamicOutputs` is DYN-7's, said once
         if classify_port(node, definition, Direction.INPUT, port) is not PortKind.DECLARED:
             continue
         parameter = definition.parameter(port)
