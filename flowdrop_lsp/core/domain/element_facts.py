@@ -136,3 +136,12 @@ def stored_ports(metadata: Any) -> tuple[tuple[str, str], ...]:
             if isinstance(port, str) and port:
                 found.append((side[:-1], port))
     return tuple(dict.fromkeys(found))
+
+
+def stored_config_schema(schema: Any) -> dict[str, Any] | None:
+    """The config schema a node's stored metadata carries (`data.metadata.configSchema`, the
+    editor's copy of its node type's derived schema, STORE-14), when it is an object with
+    `properties`; None otherwise. Read by the config-value check (R6.d–h)."""
+    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+        return schema
+    return None

@@ -20,6 +20,7 @@ from flowdrop_lsp.core.domain.element_facts import (
     EdgeQuirks,
     ElementEditor,
     edge_quirks,
+    stored_config_schema,
     stored_ports,
 )
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
@@ -171,6 +172,8 @@ class Node:
     config_keys: Mapping[str, Span] | None = field(default=None, compare=False, repr=False)
     # The ports `data.metadata.inputs` / `.outputs` list, as `stored_ports` reads them.
     stored_ports: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+    # The config schema its stored metadata carries (`stored_config_schema`), for R6.d–h.
+    config_schema: Any = field(default=None, compare=False, repr=False)
 
     @property
     def has_config(self) -> bool:
@@ -419,6 +422,7 @@ def read_node(
     name_source = _string(source_value) or ""
     span = _span(obj)
     assert span is not None
+    stored = _tree_stored(data)
     return Node(
         index=index,
         span=span,
@@ -444,18 +448,22 @@ def read_node(
         config=_tree_config(data, text),
         editor=editor,
         config_keys=_config_keys(data, _span),
-        stored_ports=_tree_stored_ports(data),
+        stored_ports=stored[0],
+        config_schema=stored[1],
     )
 
 
-def _tree_stored_ports(data: JObject | None) -> tuple[tuple[str, str], ...]:
+def _tree_stored(data: JObject | None) -> tuple[tuple[tuple[str, str], ...], Any]:
+    """What the node's stored metadata says: its ports, and its config schema."""
     member = data.member("metadata") if data is not None else None
     value = member.value if member is not None else None
     if isinstance(value, OpaqueValue):
-        return stored_ports(value.value)
-    if not isinstance(value, JObject):
-        return ()
-    return stored_ports({side: to_python(value.get(side)) for side in STORED_PORT_SIDES})
+        plain = value.value if isinstance(value.value, dict) else {}
+    elif isinstance(value, JObject):
+        plain = {key: to_python(value.get(key)) for key in (*STORED_PORT_SIDES, "configSchema")}
+    else:
+        return (), None
+    return stored_ports(plain), stored_config_schema(plain.get("configSchema"))
 
 
 def _config_keys(data: JObject | None, spans: _Spans) -> dict[str, Span] | None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.element_facts import stored_ports
+from flowdrop_lsp.core.domain.element_facts import stored_config_schema, stored_ports
 from flowdrop_lsp.core.domain.model import (
     NO_CONFIG,
     NO_EDGE_SPANS,
@@ -96,6 +96,7 @@ def read_node_value(
         data.get("config", NO_CONFIG) if data is not None else NO_CONFIG,
         editor,
         stored_ports=stored_ports(metadata) if metadata is not None else (),
+        config_schema=stored_config_schema(metadata.get("configSchema")) if metadata else None,
     )
 
 

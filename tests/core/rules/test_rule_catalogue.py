@@ -118,6 +118,18 @@ EXAMPLES = {
     "R6.b": workflow([node("a", "fetcher", data={"config": {}})], []),
     "R6.c": workflow([node("a", "fetcher", data={"config": {"url": "x", "timout": 5}})], []),
     "R6.l": workflow([node("a", data={"config": {"key": "{{ secrets.KEY }}"}})], []),
+    "R6.d": workflow(
+        [
+            node(
+                "a",
+                data={
+                    "config": {"timeout": "30"},
+                    "metadata": {"configSchema": {"properties": {"timeout": {"type": "integer"}}}},
+                },
+            )
+        ],
+        [],
+    ),
     "DYN-2": workflow([node("m", data={"config": {"dynamicInputs": [{"name": "q"}]}})], []),
     "DYN-3": workflow([node("m", data={"config": {"dynamicOutputs": [{"name": "2nd"}]}})], []),
     "DYN-5": workflow(
