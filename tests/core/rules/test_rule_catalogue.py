@@ -74,6 +74,13 @@ EXAMPLES = {
     "CMP-5": workflow(
         [node("a"), node("b")], [{"source": "a", "target": "b"}, {"source": "b", "target": "a"}]
     ),
+    "SG-18": workflow(
+        [node("a"), node("b")],
+        [
+            {"source": "a", "target": "b"},
+            {"source": "a", "target": "b", "targetHandle": "b-input-loop_back"},
+        ],
+    ),
     "EDGE-8": workflow(
         [node("a"), node("b")], [{"source": "a", "target": "b", "data": {"condition": "x > 1"}}]
     ),
