@@ -117,6 +117,10 @@ class NodeTypeDefinition:
     # `parameters`): its config keys are read as its configurable parameters; its ports are
     # declared by its processor in code, so none is known from the file (`in_code_ports`).
     legacy_format: bool = False
+    # The instance-level confirmation choices the type grants its authors
+    # (`confirmation.author_controls`: `waive`, `require`); None when it says nothing of
+    # confirmation at all, () for `confirmation: {  }` (none granted). RT-GATE-8 reads it.
+    confirmation_controls: tuple[str, ...] | None = None
     label: str | None = field(default=None, compare=False, hash=False)
     description: str | None = field(default=None, compare=False, hash=False, repr=False)
     spans: DefinitionSpans = field(default=DefinitionSpans(), compare=False, hash=False, repr=False)
@@ -244,6 +248,13 @@ def _parameters(raw: JObject | None) -> tuple[ParameterSpec, ...]:
     return _last_of_each(specs)
 
 
+def _controls(confirmation: JObject | None) -> tuple[str, ...] | None:
+    if confirmation is None:
+        return None
+    granted = to_python(confirmation.get("author_controls"))
+    return tuple(c for c in granted if isinstance(c, str)) if isinstance(granted, list) else ()
+
+
 def _legacy_parameters(config: JObject | None) -> tuple[ParameterSpec, ...]:
     """A pre-1.0 definition's `config:` block (defaults by key) as the parameters it stands for:
     each key configurable, with its default; required-ness and connectability unsaid."""
@@ -326,6 +337,7 @@ def definition_from_tree(root: JsonValue | None, path: Path) -> NodeTypeDefiniti
         parameters=_legacy_parameters(legacy_config) if legacy else _parameters(parameters),
         outputs=_outputs(outputs),
         legacy_format=legacy,
+        confirmation_controls=_controls(_object(data.get("confirmation"))),
         reserved_port_exposure=tuple(
             (name, flag)
             for name, flag in (

@@ -19,6 +19,7 @@ from flowdrop_lsp.core.rules import (
     config_required,
     config_unknown_key,
     config_value,
+    confirmation_choice,
     contract_version,
     dangling_endpoint,
     default_branch,
@@ -103,6 +104,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     unknown_port,
     non_connectable_input,
     visual_type,
+    confirmation_choice,
     exposure_names,
     exposure_hidden,
     # Dynamic ports (issue 26): their definitions, and edges into them.

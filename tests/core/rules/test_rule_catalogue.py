@@ -17,7 +17,12 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import is_workflow_config_file
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.rules import non_connectable_input, port_exposure, visual_type
+from flowdrop_lsp.core.rules import (
+    confirmation_choice,
+    non_connectable_input,
+    port_exposure,
+    visual_type,
+)
 from flowdrop_lsp.core.rules.base import Explanation
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
@@ -101,6 +106,9 @@ EXAMPLES = {
         [{"source": "a", "target": "b", "targetHandle": "b-input-timeout"}],
     ),
     "SCH-20": workflow([node("a", "http_request", data={"config": {"nodeType": "gateway"}})], []),
+    "RT-GATE-8": workflow(
+        [node("a", "http_request", data={"config": {"requiresConfirmation": "waive"}})], []
+    ),
     "FD-TOOL-ROUTE": workflow(
         [
             node("t", label="Web Search"),
@@ -198,7 +206,11 @@ PORT_SITE = NodeTypeRegistry.from_texts(
 SETTINGS |= {code: Settings().with_registry(PORT_SITE) for code in ("FD-UNKNOWN-PORT", "R7")}
 # CFG-4 and SCH-20 with their pages' `http_request` (`timeout` is configuration only; it
 # supports the visual types `default` and `simple`).
-for _code, _module in (("CFG-4", non_connectable_input), ("SCH-20", visual_type)):
+for _code, _module in (
+    ("CFG-4", non_connectable_input),
+    ("SCH-20", visual_type),
+    ("RT-GATE-8", confirmation_choice),
+):
     SETTINGS[_code] = Settings().with_registry(
         NodeTypeRegistry.from_texts(
             [
