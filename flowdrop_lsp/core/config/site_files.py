@@ -27,6 +27,9 @@ SKIPPED_FOLDERS = frozenset({"node_modules", "vendor", "__pycache__"})
 # config, so any `*.yml` appearing or going may change a finding), which covers the workflows
 # and the node types; and the project settings files, which change how every file is judged.
 PROJECT_SETTINGS_FILES = ("flowdrop-lsp.toml", "pyproject.toml")
+# The config that lists the site's enabled modules (`module:`): whether a node type's
+# providing module is installed (R1.a).
+EXTENSION_CONFIG = "core.extension"
 WATCH_GLOBS = (
     "**/*.{yml,yaml}",
     *(f"**/{name}" for name in PROJECT_SETTINGS_FILES),

@@ -121,6 +121,8 @@ class NodeTypeDefinition:
     # (`confirmation.author_controls`: `waive`, `require`); None when it says nothing of
     # confirmation at all, () for `confirmation: {  }` (none granted). RT-GATE-8 reads it.
     confirmation_controls: tuple[str, ...] | None = None
+    # The modules its config depends on (`dependencies.module`): the ones providing it (R1.a).
+    modules: tuple[str, ...] = ()
     label: str | None = field(default=None, compare=False, hash=False)
     description: str | None = field(default=None, compare=False, hash=False, repr=False)
     spans: DefinitionSpans = field(default=DefinitionSpans(), compare=False, hash=False, repr=False)
@@ -248,6 +250,11 @@ def _parameters(raw: JObject | None) -> tuple[ParameterSpec, ...]:
     return _last_of_each(specs)
 
 
+def _modules(dependencies: JObject | None) -> tuple[str, ...]:
+    listed = to_python(dependencies.get("module")) if dependencies is not None else None
+    return tuple(m for m in listed if isinstance(m, str)) if isinstance(listed, list) else ()
+
+
 def _controls(confirmation: JObject | None) -> tuple[str, ...] | None:
     if confirmation is None:
         return None
@@ -338,6 +345,7 @@ def definition_from_tree(root: JsonValue | None, path: Path) -> NodeTypeDefiniti
         outputs=_outputs(outputs),
         legacy_format=legacy,
         confirmation_controls=_controls(_object(data.get("confirmation"))),
+        modules=_modules(_object(data.get("dependencies"))),
         reserved_port_exposure=tuple(
             (name, flag)
             for name, flag in (

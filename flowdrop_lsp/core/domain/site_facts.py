@@ -434,6 +434,10 @@ class SiteView(Protocol):
         its last segment: `flowdrop_node_type.flowdrop_node_type.*`, `system.*`)."""
         ...
 
+    def enabled_modules(self) -> frozenset[str] | None:
+        """The modules the site's `core.extension.yml` enables; None when it has none."""
+        ...
+
     def lists_dependencies(self) -> bool:
         """Whether any workflow of the site lists config dependencies: the site's FlowDrop
         release writes them (some write `dependencies: {  }` for every workflow)."""

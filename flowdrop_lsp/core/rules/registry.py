@@ -41,6 +41,7 @@ from flowdrop_lsp.core.rules import (
     loop_structure,
     non_connectable_input,
     port_exposure,
+    provider_module,
     secret_reference,
     self_edge,
     site_call,
@@ -124,6 +125,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     site_call,
     site_contract,
     site_dependency,
+    provider_module,
 )
 
 

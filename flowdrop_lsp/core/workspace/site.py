@@ -26,6 +26,7 @@ from pathlib import Path
 from flowdrop_lsp.core.config.selection import syntax_of
 from flowdrop_lsp.core.config.site_files import (
     CONFIG_SUFFIXES,
+    EXTENSION_CONFIG,
     MAX_SITE_FILE_BYTES,
     WORKFLOW_CONFIG_PREFIX,
     config_kind,
@@ -46,6 +47,7 @@ from flowdrop_lsp.core.domain.site_facts import (
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.registry import SITE_RULES
 from flowdrop_lsp.core.syntax.reader import reader_for
+from flowdrop_lsp.core.syntax.tree import JObject
 from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, TooLarge, read_site_text
 
 ReadText = Callable[[Path], str]
@@ -63,6 +65,16 @@ def read_workflow_facts(text: str, syntax: str) -> WorkflowFacts | None:
         return workflow_facts(reader_for(syntax).read(text).parsed.root, text)
     except (RecursionError, ValueError, MemoryError):  # pragma: no cover - defensive
         return None
+
+
+def enabled_modules_of(text: str) -> frozenset[str] | None:
+    """The modules a `core.extension.yml` text enables (the keys of its `module` mapping), or
+    None when it holds no such mapping (then nothing is judged by it)."""
+    root = reader_for("yaml").read(text).parsed.root
+    modules = root.get("module") if isinstance(root, JObject) else None
+    if not isinstance(modules, JObject):
+        return None
+    return frozenset(member.key.value for member in modules.members)
 
 
 def read_facts(path: Path | str, text: str, node_types: NodeTypeFiles) -> Facts:
@@ -99,6 +111,10 @@ class SiteIndex:
         # a FlowDrop release that writes `dependencies: {  }` for every workflow lists none,
         # and then a node type missing from a list is no finding (FD-DEPENDENCY).
         self._listing_workflows = 0
+        # The modules `core.extension.yml` enables (None: the site has no such file), read from
+        # disk when first asked after a change of that file (R1.a).
+        self._modules: frozenset[str] | None = None
+        self._modules_known = False
         self._findings: dict[str, tuple[Finding, ...]] = {}
         # Derived, rebuilt lazily after any change (cheap: a pass over the facts).
         self._joined: _Joined | None = None
@@ -214,6 +230,8 @@ class SiteIndex:
 
     def _name(self, key: str, present: bool) -> None:
         name = config_name(key)
+        if name == EXTENSION_CONFIG:
+            self._modules_known = False  # read again when next asked
         if name is not None and Path(key).parent == self.root:
             if present:
                 self._add_name(name)
@@ -245,9 +263,9 @@ class SiteIndex:
         self._invalidate(changed)
         return changed
 
-    def _site_state(self) -> tuple[frozenset[str], bool, bool]:
+    def _site_state(self) -> tuple[frozenset[str], bool, bool, frozenset[str] | None]:
         kinds = frozenset(kind for kind, count in self._kind_counts.items() if count > 0)
-        return kinds, bool(self._workflows), self._listing_workflows > 0
+        return kinds, bool(self._workflows), self._listing_workflows > 0, self.enabled_modules()
 
     def _keep_workflow(self, key: str, facts: WorkflowFacts) -> None:
         self._workflows[key] = facts
@@ -336,6 +354,15 @@ class SiteIndex:
 
     def lists_dependencies(self) -> bool:
         return self._listing_workflows > 0
+
+    def enabled_modules(self) -> frozenset[str] | None:
+        if not self._modules_known:
+            self._modules_known = True
+            self._modules = None
+            if EXTENSION_CONFIG in self._config_names:
+                text = self.read_text(self.root / f"{EXTENSION_CONFIG}.yml")
+                self._modules = enabled_modules_of(text) if text is not None else None
+        return self._modules
 
     def call_cycle(self, workflow_id: str) -> tuple[CallStep, ...]:
         return self.joined.call_cycle(workflow_id)
