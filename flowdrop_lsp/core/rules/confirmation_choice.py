@@ -59,9 +59,9 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     yield Finding(
         RULE.code,
         RULE.default_severity,
-        f"requiresConfirmation '{short_text(str(chosen))}' of {node.display} is a control node "
-        f"type '{id_text(definition.id)}' does not grant its authors (it grants {listed}): the "
-        "stored choice is ignored when the gate fires",
+        f"requiresConfirmation '{short_text(str(chosen))}' of {node.display}: node type "
+        f"'{id_text(definition.id)}' grants its authors no such control (it grants {listed}), "
+        "so the stored choice is ignored when the gate fires",
         anchor,
         node=node.id,
         fixes=fixes,
