@@ -298,13 +298,15 @@ def classify_port(
     # overrides the exposure of a port the type has (EXPO-2). So nothing judges these as
     # declared (R7.d, R4.d); they only keep FD-UNKNOWN-PORT quiet about a document of
     # another release or site, whose types we may not have as its editor did.
+    if definition.legacy_format:
+        # (Before the node's own records: a pre-1.0 type's ports are its processor's, which
+        # those records only echo; nothing may judge them, R4.d included.)
+        return PortKind.IN_CODE
     own = _own(node)
     if (direction.value, port) in own.stored:
         return PortKind.STORED
     if (direction.value, port) in own.listed:
         return PortKind.OVERRIDDEN
-    if definition.legacy_format:
-        return PortKind.IN_CODE
     return PortKind.UNKNOWN
 
 

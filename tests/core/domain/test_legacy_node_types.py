@@ -83,7 +83,33 @@ def test_a_legacy_node_s_ports_and_config_keys_are_not_unknown() -> None:
     # Only the modern type's misspelt port is reported: the legacy ones' are in code.
     assert [code for code, _ in found] == ["FD-UNKNOWN-PORT"], found
     assert "'messag'" in found[0][1]
-    # A key the legacy config block does not hold is still an unknown key (R6.c).
-    typo = text.replace('"placeholder": "x"', '"placeholdr": "x"')
-    codes = [f.code for f in analyze(typo, _settings()).findings]
-    assert codes.count("R6.c") == 1
+    # Nor are its config keys judged (R6.c): a pre-1.0 `config:` block holds some defaults
+    # only, the processor's schema is in code (the author's demo site: an If/Else node's
+    # `matchText`, which drives its loop, is in no block).
+    typo = text.replace('"placeholder": "x"', '"matchText": "x"')
+    assert "R6.c" not in [f.code for f in analyze(typo, _settings()).findings]
+
+
+def test_a_workflow_may_expose_a_legacy_node_s_port(tmp_path: Path) -> None:
+    """The author's demo site exposes output port `text` of a `text_output` node whose type is
+    pre-1.0 (no `outputs:`); the port is the processor's, so R4.d cannot be decided and
+    FD-CONTRACT says nothing — even though the node's `config.ports` lists `text`."""
+    from flowdrop_lsp.core.workspace.site import SiteIndex
+    from tests.support.site import places
+
+    (tmp_path / "flowdrop_node_type.flowdrop_node_type.text_output.yml").write_text(
+        "id: text_output\nlabel: 'Text Output'\nversion: 1.0.0\nconfig:\n  format: plain\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "flowdrop_workflow.flowdrop_workflow.show.yml").write_text(
+        "id: show\nlabel: Show\nnodes:\n  -\n    id: text_output.1\n    data:\n      label: Out\n"
+        "      config:\n        ports:\n          outputs:\n            -\n              id: text\n"
+        "              exposed: true\n      metadata:\n        node_type_id: text_output\n"
+        "edges: {  }\noutput_ports:\n  -\n    name: text\n    node_id: text_output.1\n"
+        "    port: text\n",
+        encoding="utf-8",
+    )
+    index = SiteIndex(tmp_path)
+    index.load()
+    assert places(index, "FD-CONTRACT") == []
+    assert places(index, "R10") == []
