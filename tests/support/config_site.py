@@ -30,6 +30,23 @@ def as_json(yaml_text: str) -> str:
     return json.dumps(yaml.safe_load(yaml_text), indent=2, ensure_ascii=False)
 
 
+def in_syntax(syntax: str, yaml_text: str) -> str:
+    """A Drupal YAML workflow as written in `syntax`: itself, or the editor's JSON export."""
+    return yaml_text if syntax == "yaml" else as_json(yaml_text)
+
+
+def other_findings(
+    text: str, syntax: str, settings: Settings, code: str
+) -> list[tuple[str, str, str]]:
+    """Every finding but `code`'s, as (code, message, the text it covers): what a fix of a
+    `code` finding must leave as it was."""
+    return [
+        (f.code, f.message, text[f.span.start : f.span.end])
+        for f in analyze(text, settings, syntax=syntax).findings
+        if f.code != code
+    ]
+
+
 def node_type_text(type_id: str) -> str:
     return (CORPUS_CONFIG / NODE_TYPE_FILE.format(type_id)).read_text(encoding="utf-8")
 

@@ -11,22 +11,20 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from tests.support.builders import at, node, workflow
 from tests.support.config_site import (
-    as_json,
     corpus_workflow,
     found,
     node_type_text,
     plant,
     site_settings,
 )
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "BR-3"
 SYNTAXES = ["yaml", "json"]
 AUDIT = "aincient_audit_agent"
 PICK = "name: 'Pick brand'\n"
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
 @pytest.mark.parametrize("settings", [site_settings(), Settings()], ids=["site", "bare"])

@@ -10,19 +10,21 @@ import json
 import pytest
 import yaml
 
-from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.condition_operator import pattern_error
 from tests.support.builders import at
 from tests.support.config_site import (
-    as_json,
     corpus_workflow,
     found,
     node_type_text,
+    other_findings,
     plant,
     site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
 )
 
 CODE = "LANG-28"
@@ -32,16 +34,8 @@ OPERATOR = "        operator: not_equals\n"
 MATCH = "        matchText: ''\n"
 
 
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
-
-
 def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str, str]]:
-    return [
-        (f.code, f.message, at(text, f.span))
-        for f in analyze(text, settings, syntax=syntax).findings
-        if f.code != CODE
-    ]
+    return other_findings(text, syntax, settings, CODE)
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -26,6 +26,9 @@ from tests.support.config_site import (
     plant,
     site_settings,
 )
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "R6.b"
 SYNTAXES = ["yaml", "json"]
@@ -37,10 +40,6 @@ MISSING_CHECK = (
     "'aincient_flows_policy_check' requires (no edge can supply it): FlowDrop refuses to "
     "launch the workflow"
 )
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
 def _key_token(syntax: str, key: str) -> str:

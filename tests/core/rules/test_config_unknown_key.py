@@ -15,14 +15,16 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.config_unknown_key import EDITOR_CONFIG_KEYS
 from flowdrop_lsp.core.text.positions import Span
-from tests.support.builders import at
 from tests.support.config_site import (
-    as_json,
     corpus_workflow,
     found,
     node_type_text,
+    other_findings,
     plant,
     site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
 )
 
 CODE = "R6.c"
@@ -36,10 +38,6 @@ MESSAGE = (
 )
 
 
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
-
-
 def _token(syntax: str, key: str) -> str:
     return key if syntax == "yaml" else f'"{key}"'
 
@@ -50,11 +48,7 @@ def _span_after(text: str, token: str, after: str) -> Span:
 
 
 def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str, str]]:
-    return [
-        (f.code, f.message, at(text, f.span))
-        for f in analyze(text, settings, syntax=syntax).findings
-        if f.code != CODE
-    ]
+    return other_findings(text, syntax, settings, CODE)
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

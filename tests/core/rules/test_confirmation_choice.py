@@ -9,17 +9,21 @@ import pytest
 from flowdrop_lsp.core.findings import Severity
 from flowdrop_lsp.core.fixes import apply_edits
 from tests.support.builders import at
-from tests.support.config_site import as_json, corpus_workflow, found, plant, site_settings
+from tests.support.config_site import (
+    corpus_workflow,
+    found,
+    plant,
+    site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "RT-GATE-8"
 AUDIT = "aincient_audit_agent"
 SYNTAXES = ["yaml", "json"]
 # The chat input (its type `confirmation: {  }` grants nothing), then the chat output.
 CHAT_INPUT = "        requiresConfirmation: ''\n      metadata:\n        node_type_id: chat_input\n"
-
-
-def _in(syntax: str, text: str) -> str:
-    return as_json(text) if syntax == "json" else text
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -11,16 +11,20 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from tests.support.builders import at
-from tests.support.config_site import as_json, corpus_workflow, found, plant, site_settings
+from tests.support.config_site import (
+    corpus_workflow,
+    found,
+    plant,
+    site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "STORE-8"
 SYNTAXES = ["yaml", "json"]
 WEATHER = "aincient_weather"
 VERSION = "schema_version: 1.0.0\n"
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

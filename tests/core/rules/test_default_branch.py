@@ -10,16 +10,20 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from tests.support.builders import at, node, workflow
-from tests.support.config_site import as_json, corpus_workflow, found, plant, site_settings
+from tests.support.config_site import (
+    corpus_workflow,
+    found,
+    plant,
+    site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "LANG-27"
 SYNTAXES = ["yaml", "json"]
 AUDIT = "aincient_audit_agent"
 DEFAULT = "        default_branch: default\n"
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
 @pytest.mark.parametrize("settings", [site_settings(), Settings()], ids=["site", "bare"])

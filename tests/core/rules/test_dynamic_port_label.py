@@ -14,7 +14,16 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from tests.support.builders import at, node, workflow
-from tests.support.config_site import as_json, corpus_workflow, found, plant, site_settings
+from tests.support.config_site import (
+    corpus_workflow,
+    found,
+    other_findings,
+    plant,
+    site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "DYN-2"
 SYNTAXES = ["yaml", "json"]
@@ -23,16 +32,8 @@ LABELLED = "            name: q\n            label: Query\n"
 UNLABELLED = "            name: q\n"
 
 
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
-
-
 def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str, str]]:
-    return [
-        (f.code, f.message, at(text, f.span))
-        for f in analyze(text, settings, syntax=syntax).findings
-        if f.code != CODE
-    ]
+    return other_findings(text, syntax, settings, CODE)
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

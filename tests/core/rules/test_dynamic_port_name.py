@@ -11,15 +11,19 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.rules.dynamic_port_name import RESERVED_NAMES, name_problem
 from tests.support.builders import at, node, workflow
-from tests.support.config_site import as_json, corpus_workflow, found, plant, site_settings
+from tests.support.config_site import (
+    corpus_workflow,
+    found,
+    plant,
+    site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "DYN-3"
 SYNTAXES = ["yaml", "json"]
 WEATHER = "aincient_weather"
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
 def _token(syntax: str, yaml_token: str, json_token: str) -> str:

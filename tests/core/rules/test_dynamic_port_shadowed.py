@@ -11,12 +11,14 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from tests.support.builders import at
 from tests.support.config_site import (
-    as_json,
     corpus_workflow,
     found,
     node_type_text,
     plant,
     site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
 )
 
 CODE = "DYN-5"
@@ -29,10 +31,6 @@ WITH_WX = plant(
     ENGINE,
     "  wx:\n    configurable: false\n    connectable: true\n    required: false\n" + ENGINE,
 )
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

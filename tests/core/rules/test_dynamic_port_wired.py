@@ -16,12 +16,14 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from tests.support.builders import at
 from tests.support.config_site import (
-    as_json,
     corpus_workflow,
     found,
     node_type_text,
     plant,
     site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
 )
 
 CODE = "DYN-7"
@@ -36,10 +38,6 @@ INDEX = next(
     for index, edge in enumerate(yaml.safe_load(corpus_workflow(WEATHER))["edges"])
     if edge["targetHandle"] == "data_mapper.2-input-g" and edge["source"] == "http_request.3"
 )
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
 def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str]]:

@@ -9,14 +9,22 @@ import json
 import pytest
 import yaml
 
-from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.secret_reference import corrected, malformed_strings
 from flowdrop_lsp.core.text.positions import Span
 from tests.support.builders import at
-from tests.support.config_site import as_json, corpus_workflow, found, plant, site_settings
+from tests.support.config_site import (
+    corpus_workflow,
+    found,
+    other_findings,
+    plant,
+    site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "R6.l"
 SYNTAXES = ["yaml", "json"]
@@ -33,10 +41,6 @@ URL = '&count=1&language=en&format=json"\n          -\n            name: url_fir
 WITH_KEY = URL.replace("&count=1", "&key={{ secrets.GEO_KEY }}&count=1")
 
 
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
-
-
 def _value_token(text: str, syntax: str, value: str) -> Span:
     token = json.dumps(value, ensure_ascii=False) if syntax == "json" else None
     if token is None:
@@ -46,11 +50,7 @@ def _value_token(text: str, syntax: str, value: str) -> Span:
 
 
 def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str, str]]:
-    return [
-        (f.code, f.message, at(text, f.span))
-        for f in analyze(text, settings, syntax=syntax).findings
-        if f.code != CODE
-    ]
+    return other_findings(text, syntax, settings, CODE)
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -9,13 +9,21 @@ import json
 import pytest
 import yaml
 
-from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.text.positions import Span
 from tests.support.builders import at, node, workflow
-from tests.support.config_site import as_json, corpus_workflow, found, plant, site_settings
+from tests.support.config_site import (
+    corpus_workflow,
+    found,
+    other_findings,
+    plant,
+    site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
+)
 
 CODE = "FD-UNKNOWN-NODE-TYPE"
 SYNTAXES = ["yaml", "json"]
@@ -24,16 +32,8 @@ TYPE_LINE = "        node_type_id: aincient_reason\n"
 MISSPELT = "        node_type_id: aincient_reasn\n"
 
 
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
-
-
 def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str, str]]:
-    return [
-        (f.code, f.message, at(text, f.span))
-        for f in analyze(text, settings, syntax=syntax).findings
-        if f.code != CODE
-    ]
+    return other_findings(text, syntax, settings, CODE)
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
