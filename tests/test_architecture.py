@@ -24,7 +24,7 @@ NAME = "flowdrop_lsp"
 # belongs to the layer of the longest prefix that names it (docs/architecture.md explains each).
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("flowdrop_lsp",),  # the package's own __init__: the version
-    ("flowdrop_lsp.core", "flowdrop_lsp.core.text"),
+    ("flowdrop_lsp.core", "flowdrop_lsp.core.text", "flowdrop_lsp.core.expressions"),
     ("flowdrop_lsp.core.findings", "flowdrop_lsp.core.fixes"),
     ("flowdrop_lsp.core.syntax",),
     ("flowdrop_lsp.core.config",),
