@@ -121,9 +121,7 @@ _BINARY: dict[str, tuple[int, int]] = {
     "|": (16, _LEFT),
     "^": (17, _LEFT),
     "&": (18, _LEFT),
-    **dict.fromkeys(
-        ("==", "===", "!=", "!==", "<", ">", ">=", "<=", "not in", "in"), (20, _LEFT)
-    ),
+    **dict.fromkeys(("==", "===", "!=", "!==", "<", ">", ">=", "<=", "not in", "in"), (20, _LEFT)),
     **dict.fromkeys(("contains", "starts with", "ends with", "matches"), (20, _LEFT)),
     "..": (25, _LEFT),
     "+": (30, _LEFT),
@@ -398,9 +396,7 @@ class _Parser:
         return root
 
     def parse_arguments(self) -> None:
-        self.expect(
-            _PUNCTUATION, "(", "A list of arguments must begin with an opening parenthesis"
-        )
+        self.expect(_PUNCTUATION, "(", "A list of arguments must begin with an opening parenthesis")
         count = 0
         while not self.test(_PUNCTUATION, ")"):
             if count:
