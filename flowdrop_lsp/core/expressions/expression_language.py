@@ -461,11 +461,13 @@ def expression_language_completion_place(source: str, offset: int) -> Completion
             start, end = token.start, token.end
     before = [token for token in tokens if token.end <= start]
     if before and before[-1].type == _PUNCTUATION and before[-1].text in (".", "?."):
-        owner = None
-        if len(before) >= 2 and before[-2].type == _NAME and before[-2].text not in _CONSTANTS:
-            if len(before) < 3 or before[-3].text not in (".", "?."):
-                owner = before[-2].text
-        return CompletionPlace(Place.ATTRIBUTE, start, end, owner)
+        plain = (
+            len(before) >= 2
+            and before[-2].type == _NAME
+            and before[-2].text not in _CONSTANTS
+            and (len(before) < 3 or before[-3].text not in (".", "?."))
+        )
+        return CompletionPlace(Place.ATTRIBUTE, start, end, before[-2].text if plain else None)
     return CompletionPlace(Place.NAME, start, end)
 
 
