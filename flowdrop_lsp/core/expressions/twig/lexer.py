@@ -134,11 +134,13 @@ _CLOSING = {"(": ")", "[": "]", "{": "}"}
 
 
 def tokenize(source: str) -> tuple[list[Token], TwigLexError | None]:
-    """The tokens, ending with EOF; on a lexer error, the tokens before it and the error."""
+    """The tokens, ending with EOF; on a lexer error, the tokens before it (then an EOF where
+    the error is) and the error."""
     tokens: list[Token] = []
     try:
         _Lexer(source, tokens).run()
     except TwigLexError as error:
+        tokens.append(Token(T.EOF, "", error.start, error.start))
         return tokens, error
     return tokens, None
 
