@@ -113,10 +113,19 @@ class ExpressionParser:
         index = self.at + ahead
         return self.tokens[index] if index < len(self.tokens) else self.tokens[-1]
 
+    def end_point(self) -> int:
+        """Where "Unexpected end of template" points: the end, or where the template's closing
+        text starts (Twig counts its lines no further: its end token is on that line)."""
+        end = self.tokens[-1].start
+        if len(self.tokens) > 1 and self.tokens[-2].type is T.TEXT:
+            return self.tokens[-2].start
+        return end
+
     def next(self) -> Token:
         token = self.tokens[self.at]
         if token.type is T.EOF:
-            raise TwigSyntaxError("Unexpected end of template.", token.start, token.end)
+            point = self.end_point()
+            raise TwigSyntaxError("Unexpected end of template.", point, point)
         self.at += 1
         return token
 
@@ -134,6 +143,8 @@ class ExpressionParser:
     def expect(self, type_: T, value: str | None = None, message: str = "") -> Token:
         token = self.tokens[self.at]
         if not self.test(type_, value):
+            if token.type is T.EOF:
+                token = Token(T.EOF, "", self.end_point(), self.end_point())
             got = f' of value "{token.value}"' if token.value else ""
             wanted = f' with value "{value}"' if value else ""
             prefix = f"{message}. " if message else ""

@@ -78,7 +78,7 @@ class TemplateParser(ExpressionParser):
         if ends is not None and owner is not None:
             # Twig fails right after, at the end of the template; say which tag is open.
             line = self.source.count("\n", 0, owner.start) + 1
-            end = self.current.start
+            end = self.end_point()
             raise TwigSyntaxError(
                 f'Unexpected end of template: the "{owner.value}" tag of line {line} is not '
                 f'closed (by "{ends[-1]}").',
