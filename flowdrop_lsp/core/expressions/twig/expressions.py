@@ -315,9 +315,7 @@ class ExpressionParser:
         elif token.type is T.PUNCTUATION and token.value == "{":
             node = self.parse_hash()
         elif (
-            token.type is T.OPERATOR
-            and token.value == "="
-            and self.look(-1).value in ("==", "!=")
+            token.type is T.OPERATOR and token.value == "=" and self.look(-1).value in ("==", "!=")
         ):
             raise self.fail(
                 f'Unexpected operator of value "{token.value}". Did you try to use "===" or "!==" '
@@ -325,9 +323,7 @@ class ExpressionParser:
                 token,
             )
         else:
-            raise self.fail(
-                f'Unexpected token "{english(token)}" of value "{token.value}".', token
-            )
+            raise self.fail(f'Unexpected token "{english(token)}" of value "{token.value}".', token)
         return self.parse_postfix(node)
 
     def parse_string(self) -> Node:

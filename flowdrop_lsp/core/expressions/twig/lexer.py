@@ -51,9 +51,7 @@ _LINE_WS = r"[ \t\x00\x0b]"
 NAME_PATTERN = r"[a-zA-Z_\x7f-\U0010ffff][a-zA-Z0-9_\x7f-\U0010ffff]*"
 _NAME = re.compile(NAME_PATTERN)
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[Ee][+\-][0-9]+)?")
-_STRING = re.compile(
-    r"\"([^#\"\\]*(?:\\.[^#\"\\]*)*)\"|'([^'\\]*(?:\\.[^'\\]*)*)'", re.DOTALL
-)
+_STRING = re.compile(r"\"([^#\"\\]*(?:\\.[^#\"\\]*)*)\"|'([^'\\]*(?:\\.[^'\\]*)*)'", re.DOTALL)
 _DQ_PART = re.compile(r"[^#\"\\]*(?:(?:\\.|#(?!\{))[^#\"\\]*)*", re.DOTALL)
 _TOKEN_START = re.compile(r"(\{\{|\{%|\{#)([-~])?")
 _VAR_END = re.compile(_WS + r"*(?:-\}\}" + _WS + r"*|~\}\}" + _LINE_WS + r"*|\}\})")
@@ -195,7 +193,9 @@ class _Lexer:
             else:
                 is_block = opener == "{%"
                 self.block_start = start.start()
-                self.push(T.BLOCK_START if is_block else T.VAR_START, "", start.start(), start.end())
+                self.push(
+                    T.BLOCK_START if is_block else T.VAR_START, "", start.start(), start.end()
+                )
                 try:
                     self.lex_inside(_BLOCK_END if is_block else _VAR_END, is_block)
                 except _Exhausted:

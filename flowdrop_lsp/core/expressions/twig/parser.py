@@ -14,8 +14,26 @@ from flowdrop_lsp.core.expressions.twig.lexer import T, Token
 # Words that only close or split another tag's body: a stray one is a syntax error, not an
 # unknown tag.
 END_WORDS = frozenset(
-    "else elseif endif endfor endset endblock endembed endmacro endwith endapply "
-    "endautoescape endverbatim endguard endtrans plural endsandbox endspaceless endcache".split()
+    [
+        "else",
+        "elseif",
+        "endif",
+        "endfor",
+        "endset",
+        "endblock",
+        "endembed",
+        "endmacro",
+        "endwith",
+        "endapply",
+        "endautoescape",
+        "endverbatim",
+        "endguard",
+        "endtrans",
+        "plural",
+        "endsandbox",
+        "endspaceless",
+        "endcache",
+    ]
 )
 _BLANK = " \t\n\r\x0b\x0c"  # PHP's ctype_space
 
@@ -224,8 +242,7 @@ class TemplateParser(ExpressionParser):
             visible_from = self.end_of_tag()
             if len(names) != len(values):
                 raise self.fail(
-                    "When using set, you must have the same number of variables and "
-                    "assignments.",
+                    "When using set, you must have the same number of variables and assignments.",
                     self.current,
                 )
         else:
@@ -381,7 +398,9 @@ class TemplateParser(ExpressionParser):
         self.end_of_tag()
         self.subparse(("endapply",), token, drop_needle=True)
         self.end_of_tag()
-        return Body("plain", token.start, [Body("capture", token.start), Body("print", token.start)])
+        return Body(
+            "plain", token.start, [Body("capture", token.start), Body("print", token.start)]
+        )
 
     def tag_autoescape(self, token: Token) -> Body:
         if not self.test(T.BLOCK_END):

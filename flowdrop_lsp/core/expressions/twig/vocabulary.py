@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.expressions.base import SymbolKind
-
 
 @dataclass(frozen=True)
 class TwigVocabulary:
@@ -37,26 +35,81 @@ class TwigVocabulary:
 # and EscaperExtension; test_twig_oracle.py asks php and asserts equality).
 TWIG_35 = TwigVocabulary(
     filters=frozenset(
-        "date date_modify format replace number_format abs round url_encode json_encode "
-        "convert_encoding title capitalize upper lower striptags trim nl2br spaceless join split "
-        "sort merge batch column filter map reduce reverse length slice first last default keys "
-        "escape e raw".split()
+        [
+            "date",
+            "date_modify",
+            "format",
+            "replace",
+            "number_format",
+            "abs",
+            "round",
+            "url_encode",
+            "json_encode",
+            "convert_encoding",
+            "title",
+            "capitalize",
+            "upper",
+            "lower",
+            "striptags",
+            "trim",
+            "nl2br",
+            "spaceless",
+            "join",
+            "split",
+            "sort",
+            "merge",
+            "batch",
+            "column",
+            "filter",
+            "map",
+            "reduce",
+            "reverse",
+            "length",
+            "slice",
+            "first",
+            "last",
+            "default",
+            "keys",
+            "escape",
+            "e",
+            "raw",
+        ]
     ),
-    functions=frozenset("max min range constant cycle random date include source".split()),
+    functions=frozenset(
+        ["max", "min", "range", "constant", "cycle", "random", "date", "include", "source"]
+    ),
     tests=frozenset(
         ["even", "odd", "defined", "same as", "none", "null", "divisible by", "constant"]
         + ["empty", "iterable"]
     ),
     tags=frozenset(
-        "apply for if extends include block use macro import from set flush do embed with "
-        "deprecated autoescape".split()
+        [
+            "apply",
+            "for",
+            "if",
+            "extends",
+            "include",
+            "block",
+            "use",
+            "macro",
+            "import",
+            "from",
+            "set",
+            "flush",
+            "do",
+            "embed",
+            "with",
+            "deprecated",
+            "autoescape",
+        ]
     ),
 )
 
-# Twig 3.15 (what Drupal 11 requires; Drupal 10.3 allows it too), a plain Environment:
-# CoreExtension adds `find`, `shuffle`, `invoke`-less 3.11 filters, `enum_cases`/`enum`
-# functions, the `sequence`/`mapping`/`true`-less 3.11 tests, `guard` and `types` tags; `parent`,
-# `block` and `attribute` became registered functions (3.5 handles them in the parser).
+# Twig 3.15's plain Environment (Drupal 11 requires 3.15+; 10.3 allows it), written from its
+# CoreExtension: 3.5's names plus the filters `find` and `shuffle` (3.11), the functions
+# `enum_cases` (3.12) and `enum` (3.15), the tests `sequence` and `mapping` (3.11), the tags
+# `types` (3.13) and `guard` (3.15); `parent`, `block` and `attribute` are registered functions
+# since 3.15 (3.5's parser handles them itself). Not verified against a 3.15 install here.
 TWIG_CORE = TWIG_35.extended(
     filters=("find", "shuffle"),
     functions=("enum_cases", "enum", "parent", "block", "attribute"),
@@ -68,12 +121,35 @@ TWIG_CORE = TWIG_35.extended(
 # its `trans` tag (TwigTransTokenParser); the caller decides whether a template runs in Drupal.
 DRUPAL_TWIG_EXTENSION = TwigVocabulary(
     filters=frozenset(
-        "t trans placeholder drupal_escape safe_join without clean_class clean_id render "
-        "format_date add_suggestion add_class set_attribute".split()
+        [
+            "t",
+            "trans",
+            "placeholder",
+            "drupal_escape",
+            "safe_join",
+            "without",
+            "clean_class",
+            "clean_id",
+            "render",
+            "format_date",
+            "add_suggestion",
+            "add_class",
+            "set_attribute",
+        ]
     ),
     functions=frozenset(
-        "render_var url path link file_url attach_library active_theme_path active_theme "
-        "create_attribute add_component_context".split()
+        [
+            "render_var",
+            "url",
+            "path",
+            "link",
+            "file_url",
+            "attach_library",
+            "active_theme_path",
+            "active_theme",
+            "create_attribute",
+            "add_component_context",
+        ]
     ),
     tests=frozenset(),
     tags=frozenset(["trans"]),
