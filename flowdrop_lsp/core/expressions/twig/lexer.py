@@ -47,6 +47,7 @@ class TwigLexError(Exception):
 # PCRE's \s without /u: ASCII whitespace only (Python's \s would take Unicode spaces too).
 _WS = r"[ \t\n\r\x0b\x0c]"
 _LINE_WS = r"[ \t\x00\x0b]"
+_BLANK = " \t\n\r\x0b\x0c"
 # Twig's names allow the bytes \x7f-\xff, i.e. every non-ASCII character of UTF-8 text.
 NAME_PATTERN = r"[a-zA-Z_\x7f-\U0010ffff][a-zA-Z0-9_\x7f-\U0010ffff]*"
 _NAME = re.compile(NAME_PATTERN)
@@ -215,7 +216,15 @@ class _Lexer:
         code = self.code
         while self.cursor < self.end:
             if not self.brackets and (end := closer.match(code, self.cursor)):
-                self.push(T.BLOCK_END if is_block else T.VAR_END, "", end.start(), end.end())
+                # The token's span is the closer itself (`-%}`, `}}`), not the spaces before it;
+                # but Twig counts its line where those spaces start, so a span that must hold
+                # that line starts there.
+                closer_at = end.end() - len(end.group().lstrip(_BLANK))
+                closer_end = closer_at + (3 if code[closer_at] in "-~" else 2)
+                if "\n" in code[end.start() : closer_at] or "\r" in code[end.start() : closer_at]:
+                    closer_at = end.start()
+                type_ = T.BLOCK_END if is_block else T.VAR_END
+                self.push(type_, "", closer_at, closer_end)
                 self.cursor = end.end()
                 return
             self.lex_expression(is_block)
