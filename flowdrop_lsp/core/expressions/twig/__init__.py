@@ -1,0 +1,63 @@
+"""Twig 3 templates, parsed in pure Python (a port of Twig's lexer and parser, checked against
+the real Twig by tests/core/expressions/test_twig_oracle.py): what Twig refuses, which
+variables a template reads from its context, which filters, functions, tests and tags it calls,
+which names it binds itself; and what may be typed at an offset."""
+
+from __future__ import annotations
+
+from flowdrop_lsp.core.expressions.base import NameRead, Parsed, Problem, ProblemKind
+from flowdrop_lsp.core.expressions.twig.expressions import TwigSyntaxError
+from flowdrop_lsp.core.expressions.twig.lexer import tokenize
+from flowdrop_lsp.core.expressions.twig.parser import TemplateParser
+from flowdrop_lsp.core.expressions.twig.scope import names_in_scope, twig_completion_place
+from flowdrop_lsp.core.expressions.twig.signatures import SIGNATURES
+from flowdrop_lsp.core.expressions.twig.vocabulary import (
+    DRUPAL_TWIG_EXTENSION,
+    TWIG_35,
+    TWIG_CORE,
+    TwigVocabulary,
+)
+
+__all__ = [
+    "DRUPAL_TWIG_EXTENSION",
+    "SIGNATURES",
+    "TWIG_35",
+    "TWIG_CORE",
+    "TwigVocabulary",
+    "names_in_scope",
+    "parse_twig",
+    "twig_completion_place",
+]
+
+
+def parse_twig(source: str, vocabulary: TwigVocabulary = TWIG_CORE) -> Parsed:
+    """The template's facts. Like Twig, it stops at the first syntax error; unknown filters,
+    functions and tests do not stop it (Twig refuses the first one: it is the first problem)."""
+    tokens, lex_error = tokenize(source)
+    parser = TemplateParser(source, tokens, vocabulary)
+    problems: list[Problem] = []
+    try:
+        if lex_error is not None:
+            # Twig lexes everything first, so its error comes first; what precedes it is still
+            # parsed for reads and symbols.
+            problems.append(
+                Problem(ProblemKind.SYNTAX, lex_error.start, lex_error.end, lex_error.message)
+            )
+        parser.parse_template()
+    except TwigSyntaxError as error:
+        if lex_error is None:
+            problems.append(Problem(error.kind, error.start, error.end, error.message, error.name))
+    facts = parser.facts
+    if lex_error is not None:
+        problems += [p for p in facts.problems if p.kind is not ProblemKind.SYNTAX]
+    else:
+        # Unknown names found before the syntax error come first, as Twig meets them first.
+        problems = [*facts.problems, *problems]
+    guarded = facts.guarded
+    reads = tuple(NameRead(name, start, end, name in guarded) for name, start, end in facts.reads)
+    return Parsed(
+        problems=tuple(problems),
+        reads=reads,
+        symbols=tuple(facts.symbols),
+        bindings=tuple(sorted(facts.bindings, key=lambda binding: binding.start)),
+    )

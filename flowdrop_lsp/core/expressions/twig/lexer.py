@@ -1,0 +1,305 @@
+"""Twig 3's lexer (Twig\\Lexer, ported): a template into tokens with code-point spans, or the first
+thing Twig's lexer refuses. Twig lexes the whole template before parsing, so a lexer error
+anywhere is the error Twig reports, even after a parse error earlier in the text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+
+class T(Enum):
+    TEXT = "text"
+    BLOCK_START = "begin of statement block"
+    VAR_START = "begin of print statement"
+    BLOCK_END = "end of statement block"
+    VAR_END = "end of print statement"
+    NAME = "name"
+    NUMBER = "number"
+    STRING = "string"
+    OPERATOR = "operator"
+    PUNCTUATION = "punctuation"
+    INTERPOLATION_START = "begin of string interpolation"
+    INTERPOLATION_END = "end of string interpolation"
+    ARROW = "arrow function"
+    EOF = "end of template"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    type: T
+    value: str
+    start: int
+    end: int
+
+
+class TwigLexError(Exception):
+    def __init__(self, message: str, start: int, end: int, line_at: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.start = start
+        self.end = end
+        # Where Twig counts the error's line from, when it is not `start`.
+        self.line_at = start if line_at is None else line_at
+
+
+# PCRE's \s without /u: ASCII whitespace only (Python's \s would take Unicode spaces too).
+_WS = r"[ \t\n\r\x0b\x0c]"
+_LINE_WS = r"[ \t\x00\x0b]"
+_BLANK = " \t\n\r\x0b\x0c"
+# Twig's names allow the bytes \x7f-\xff, i.e. every non-ASCII character of UTF-8 text.
+NAME_PATTERN = r"[a-zA-Z_\x7f-\U0010ffff][a-zA-Z0-9_\x7f-\U0010ffff]*"
+_NAME = re.compile(NAME_PATTERN)
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[Ee][+\-][0-9]+)?")
+_STRING = re.compile(r"\"([^#\"\\]*(?:\\.[^#\"\\]*)*)\"|'([^'\\]*(?:\\.[^'\\]*)*)'", re.DOTALL)
+_DQ_PART = re.compile(r"[^#\"\\]*(?:(?:\\.|#(?!\{))[^#\"\\]*)*", re.DOTALL)
+_TOKEN_START = re.compile(r"(\{\{|\{%|\{#)([-~])?")
+_VAR_END = re.compile(_WS + r"*(?:-\}\}" + _WS + r"*|~\}\}" + _LINE_WS + r"*|\}\})")
+_BLOCK_END = re.compile(_WS + r"*(?:-%\}" + _WS + r"*\n?|~%\}" + _LINE_WS + r"*|%\}\n?)")
+_COMMENT_END = re.compile(r"(?:-#\}" + _WS + r"*\n?|~#\}" + _LINE_WS + r"*|#\}\n?)")
+_VERBATIM_START = re.compile(
+    _WS + r"*verbatim" + _WS + r"*(?:-%\}" + _WS + r"*|~%\}" + _LINE_WS + r"*|%\})"
+)
+_VERBATIM_END = re.compile(
+    r"\{%([-~])?" + _WS + r"*endverbatim" + _WS + r"*(?:-%\}" + _WS + r"*|~%\}"
+    r"" + _LINE_WS + r"*|%\})"
+)
+_LINE_TAG = re.compile(_WS + r"*line" + _WS + r"+(\d+)" + _WS + r"*%\}")
+_WHITESPACE = re.compile(_WS + "+")
+_INTERPOLATION_START = re.compile(r"#\{" + _WS + "*")
+_INTERPOLATION_END = re.compile(_WS + r"*\}")
+
+# Twig 3.5's operators ('=' and the unary and binary ones), longest first as Twig sorts them.
+OPERATORS = (
+    "=",
+    "not",
+    "-",
+    "+",
+    "or",
+    "and",
+    "b-or",
+    "b-xor",
+    "b-and",
+    "==",
+    "!=",
+    "<=>",
+    "<",
+    ">",
+    ">=",
+    "<=",
+    "not in",
+    "in",
+    "matches",
+    "starts with",
+    "ends with",
+    "has some",
+    "has every",
+    "..",
+    "+",
+    "-",
+    "~",
+    "*",
+    "/",
+    "//",
+    "%",
+    "is",
+    "is not",
+    "**",
+    "??",
+)
+
+
+def _operator_regex() -> re.Pattern[str]:
+    unique = list(dict.fromkeys(OPERATORS))
+    ordered = sorted(unique, key=len, reverse=True)  # stable, like PHP 8's arsort
+    parts = []
+    for operator in ordered:
+        pattern = re.escape(operator)
+        if operator[-1].isalpha():
+            # An operator ending in a letter must be followed by a space, `(`, `[` or `{`.
+            pattern += r"(?=[ \t\n\r\x0b\x0c()\[{])"
+        if operator[0].isalpha():
+            # ... and one starting with a letter must not follow `.` or `|` (`a.not`, `|in`).
+            pattern = r"(?<![.|])" + pattern
+        parts.append(pattern.replace(r"\ ", _WS + "+"))
+    return re.compile("|".join(parts))
+
+
+_OPERATOR = _operator_regex()
+_SPACES = re.compile(_WS + "+")
+_PUNCTUATION = "()[]{}?:.,|"
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+
+
+def tokenize(source: str) -> tuple[list[Token], TwigLexError | None]:
+    """The tokens, ending with EOF; on a lexer error, the tokens before it (then an EOF where
+    the error is) and the error."""
+    tokens: list[Token] = []
+    try:
+        _Lexer(source, tokens).run()
+    except TwigLexError as error:
+        tokens.append(Token(T.EOF, "", error.start, error.start))
+        return tokens, error
+    return tokens, None
+
+
+class _Exhausted(Exception):
+    """The code ended inside a block or string (not after whitespace, which Twig refuses
+    itself): Twig stops lexing there and only complains about an open bracket."""
+
+
+class _Lexer:
+    def __init__(self, source: str, tokens: list[Token]) -> None:
+        self.code = source
+        self.end = len(source)
+        self.tokens = tokens
+        self.cursor = 0
+        # Open brackets and double quotes: (character, offset).
+        self.brackets: list[tuple[str, int]] = []
+        self.block_start = 0
+
+    def push(self, type_: T, value: str, start: int, end: int) -> None:
+        self.tokens.append(Token(type_, value, start, end))
+
+    def run(self) -> None:
+        code = self.code
+        for start in _TOKEN_START.finditer(code):
+            if start.start() < self.cursor:
+                continue
+            if start.start() > self.cursor:
+                self.push(T.TEXT, code[self.cursor : start.start()], self.cursor, start.start())
+            self.cursor = start.end()
+            opener = start.group(1)
+            if opener == "{#":
+                end = _COMMENT_END.search(code, self.cursor)
+                if end is None:
+                    raise TwigLexError("Unclosed comment.", start.start(), start.end())
+                self.cursor = end.end()
+            elif opener == "{%" and (raw := _VERBATIM_START.match(code, self.cursor)):
+                self.cursor = raw.end()
+                end = _VERBATIM_END.search(code, self.cursor)
+                if end is None:
+                    raise TwigLexError(
+                        'Unexpected end of file: Unclosed "verbatim" block.',
+                        start.start(),
+                        raw.end(),
+                        line_at=raw.end(),
+                    )
+                if end.start() > self.cursor:
+                    self.push(T.TEXT, code[self.cursor : end.start()], self.cursor, end.start())
+                self.cursor = end.end()
+            elif opener == "{%" and (line := _LINE_TAG.match(code, self.cursor)):
+                self.cursor = line.end()
+            else:
+                is_block = opener == "{%"
+                self.block_start = start.start()
+                self.push(
+                    T.BLOCK_START if is_block else T.VAR_START, "", start.start(), start.end()
+                )
+                try:
+                    self.lex_inside(_BLOCK_END if is_block else _VAR_END, is_block)
+                except _Exhausted:
+                    if self.brackets:
+                        expected, opened = self.brackets[-1]
+                        raise TwigLexError(
+                            f'Unclosed "{expected}".', opened, opened + len(expected)
+                        ) from None
+                    self.push(T.EOF, "", self.end, self.end)
+                    return
+        if self.cursor < self.end:
+            self.push(T.TEXT, code[self.cursor :], self.cursor, self.end)
+        self.push(T.EOF, "", self.end, self.end)
+
+    def lex_inside(self, closer: re.Pattern[str], is_block: bool) -> None:
+        """Expression tokens up to and including the block's `%}` / `}}`."""
+        code = self.code
+        while self.cursor < self.end:
+            if not self.brackets and (end := closer.match(code, self.cursor)):
+                # The token's span is the closer itself (`-%}`, `}}`), not the spaces before it;
+                # but Twig counts its line where those spaces start, so a span that must hold
+                # that line starts there.
+                closer_at = end.end() - len(end.group().lstrip(_BLANK))
+                closer_end = closer_at + (3 if code[closer_at] in "-~" else 2)
+                if "\n" in code[end.start() : closer_at] or "\r" in code[end.start() : closer_at]:
+                    closer_at = end.start()
+                type_ = T.BLOCK_END if is_block else T.VAR_END
+                self.push(type_, "", closer_at, closer_end)
+                self.cursor = end.end()
+                return
+            self.lex_expression(is_block)
+        raise _Exhausted
+
+    def lex_expression(self, is_block: bool) -> None:
+        code = self.code
+        if space := _WHITESPACE.match(code, self.cursor):
+            self.cursor = space.end()
+        if self.cursor >= self.end:
+            what = "block" if is_block else "variable"
+            opener = self.block_start
+            raise TwigLexError(f'Unclosed "{what}".', opener, opener + 2)
+        cursor = self.cursor
+        char = code[cursor]
+        if code.startswith("=>", cursor):
+            self.push(T.ARROW, "=>", cursor, cursor + 2)
+            self.cursor += 2
+        elif operator := _OPERATOR.match(code, cursor):
+            value = _SPACES.sub(" ", operator.group())
+            self.push(T.OPERATOR, value, cursor, operator.end())
+            self.cursor = operator.end()
+        elif name := _NAME.match(code, cursor):
+            self.push(T.NAME, name.group(), cursor, name.end())
+            self.cursor = name.end()
+        elif number := _NUMBER.match(code, cursor):
+            self.push(T.NUMBER, number.group(), cursor, number.end())
+            self.cursor = number.end()
+        elif char in _PUNCTUATION:
+            if char in "([{":
+                self.brackets.append((char, cursor))
+            elif char in ")]}":
+                if not self.brackets:
+                    raise TwigLexError(f'Unexpected "{char}".', cursor, cursor + 1)
+                expected, opened = self.brackets.pop()
+                if char != _CLOSING.get(expected):
+                    raise TwigLexError(f'Unclosed "{expected}".', opened, opened + 1)
+            self.push(T.PUNCTUATION, char, cursor, cursor + 1)
+            self.cursor += 1
+        elif string := _STRING.match(code, cursor):
+            self.push(T.STRING, string.group()[1:-1], cursor, string.end())
+            self.cursor = string.end()
+        elif char == '"':
+            self.brackets.append(('"', cursor))
+            self.cursor += 1
+            self.lex_string()
+        else:
+            raise TwigLexError(f'Unexpected character "{char}".', cursor, cursor + 1)
+
+    def lex_string(self) -> None:
+        """The rest of a double-quoted string with `#{…}` interpolations, up to its `"`."""
+        code = self.code
+        while self.cursor < self.end:
+            cursor = self.cursor
+            if interpolation := _INTERPOLATION_START.match(code, cursor):
+                self.brackets.append(("#{", cursor))
+                self.push(T.INTERPOLATION_START, "#{", cursor, cursor + 2)
+                self.cursor = interpolation.end()
+                while not (
+                    self.brackets[-1][0] == "#{"
+                    and (end := _INTERPOLATION_END.match(code, self.cursor))
+                ):
+                    if self.cursor >= self.end:
+                        raise _Exhausted
+                    self.lex_expression(is_block=False)
+                self.brackets.pop()
+                self.push(T.INTERPOLATION_END, "}", end.end() - 1, end.end())
+                self.cursor = end.end()
+            elif (part := _DQ_PART.match(code, cursor)) and part.end() > cursor:
+                self.push(T.STRING, part.group(), cursor, part.end())
+                self.cursor = part.end()
+            elif code[cursor] == '"':
+                self.brackets.pop()
+                self.cursor += 1
+                return
+            else:
+                raise TwigLexError(f'Unexpected character "{code[cursor]}".', cursor, cursor + 1)
+        raise _Exhausted
