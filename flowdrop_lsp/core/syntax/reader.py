@@ -313,9 +313,7 @@ class YamlReader:
         return (inserted[0], inserted[0], inserted[1]) if inserted is not None else None
 
     def string_offsets(self, text: str, column: int, value: JString) -> tuple[int, ...] | None:
-        # Spans and line breaks are the text's own: the column changes no offset (a block
-        # scalar's content lines are whole lines below its header).
-        return yaml_string_offsets(text, value)
+        return yaml_string_offsets(text, column, value)
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.

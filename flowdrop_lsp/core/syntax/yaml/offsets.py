@@ -21,6 +21,7 @@ and CRLF (NEL, LS, PS, a lone CR), or anything read otherwise. Offsets are code 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from flowdrop_lsp.core.syntax.tree import JString
 
@@ -55,10 +56,11 @@ _OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
 _BLOCK_HEADER = re.compile(r"([|>])(?:([+-])([1-9])?|([1-9])([+-])?)?[ \t]*(?:#[^\r\n]*)?")
 
 
-def yaml_string_offsets(text: str, value: JString) -> tuple[int, ...] | None:
-    """For each character of `value` (a string scalar read from `text`) the offset in `text` of
-    what writes it, then the offset just after the last one (a quoted scalar: its closing
-    quote); None when that cannot be told exactly (see the module docstring)."""
+def yaml_string_offsets(text: str, column: int, value: JString) -> tuple[int, ...] | None:
+    """For each character of `value` (a string scalar read from `text`, whose first line starts
+    `column` characters into its line) the offset in `text` of what writes it, then the offset
+    just after the last one (a quoted scalar: its closing quote); None when that cannot be told
+    exactly (see the module docstring)."""
     start, end = value.start, value.end
     if not (0 <= start < end <= len(text)):
         return None if value.value else _empty(text, value)
@@ -66,7 +68,7 @@ def yaml_string_offsets(text: str, value: JString) -> tuple[int, ...] | None:
     if first in "*&!":
         return None  # an alias (the value is the anchored scalar's, written elsewhere)
     if first in "|>":
-        return _block(text, start, value.value)
+        return _block(text, start, column, value.value)
     if _OTHER_BREAKS.search(text, start, end):
         return None
     if first in "'\"":
@@ -171,7 +173,7 @@ def _escape(text: str, at: int, stop: int) -> tuple[str, int] | None:
     return chr(code), 2 + length
 
 
-def _block(text: str, start: int, expected: str) -> tuple[int, ...] | None:
+def _block(text: str, start: int, column: int, expected: str) -> tuple[int, ...] | None:
     """A block scalar (`|`, `>`): its header at `start`, its lines below."""
     header = _BLOCK_HEADER.match(text, start)
     if header is None:
@@ -182,18 +184,28 @@ def _block(text: str, start: int, expected: str) -> tuple[int, ...] | None:
     literal = header.group(1) == "|"
     chomping = header.group(2) or header.group(5) or ""
     indicator = header.group(3) or header.group(4)
-    lines = _lines(text, at)
+    # The header's line is indented `floor`: the collection holding the scalar is indented at
+    # least so, and its content further (the text's first line starts `column` into its line).
+    line_start = text.rfind("\n", 0, start) + 1
+    floor = (0 if line_start else column) + _spaces(text, line_start, start)
+    lines = _lines(text, at, floor)
     if lines is None:
         return None
-    # The content's indentation: the first non-empty line's, unless the indicator says it (as
-    # counted from an enclosing indentation this does not know: each candidate is tried, and
-    # all that read the value must agree).
-    auto = max([1, *(indent for indent, _, _, _ in _leading(lines))])
-    candidates = range(1, auto + 1) if indicator else (auto,)
+    # The content's indentation, as libyaml tells it: an indicator counts from the enclosing
+    # collection's indentation, which this does not know, and without one a first line less
+    # indented than that collection's content leaves the scalar empty. Each candidate is tried;
+    # all that read the value must agree.
+    deepest = max([floor, *(spaces for spaces, _, _, _ in lines)])
+    if indicator:
+        candidates: Iterable[int] = range(floor + 1, deepest + 2)
+    else:
+        leading = _leading(lines)
+        auto = max([floor + 1, *(spaces for spaces, _, _, _ in leading)])
+        candidates = (auto, leading[-1][0] + 1) if leading else (auto,)
     found: tuple[int, ...] | None = None
     for indent in candidates:
         written = _block_lines(text, lines, indent, literal, chomping)
-        offsets = _checked(written[0], expected, written[1]) if written is not None else None
+        offsets = _checked(written[0], expected, written[1])
         if offsets is None:
             continue
         if found is not None and found != offsets:
@@ -202,15 +214,21 @@ def _block(text: str, start: int, expected: str) -> tuple[int, ...] | None:
     return found
 
 
+def _spaces(text: str, at: int, stop: int) -> int:
+    begin = at
+    while at < stop and text[at] == " ":
+        at += 1
+    return at - begin
+
+
 # A line below a block header: the count of its leading spaces, where its content starts, where
 # its line break is (its end) and that break's length (0 at the end of the text).
 _Line = tuple[int, int, int, int]
 
 
-def _lines(text: str, at: int) -> list[_Line] | None:
-    """The lines after the header line ending at `at` (its line break), to the end of `text`."""
-    if _OTHER_BREAKS.search(text, at):
-        return None
+def _lines(text: str, at: int, floor: int) -> list[_Line] | None:
+    """The lines after the header line ending at `at` (its line break), to the first line with
+    content indented `floor` or less (which no block scalar there holds)."""
     lines: list[_Line] = []
     if at >= len(text):
         return lines
@@ -221,9 +239,11 @@ def _lines(text: str, at: int) -> list[_Line] | None:
         length = 1 if line_end < len(text) else 0
         if line_end > at and text[line_end - 1] == "\r" and length:
             line_end, length = line_end - 1, 2
-        content = at
-        while content < line_end and text[content] == " ":
-            content += 1
+        content = at + _spaces(text, at, line_end)
+        if content < line_end and content - at <= floor:
+            break
+        if _OTHER_BREAKS.search(text, at, line_end):
+            return None
         lines.append((content - at, content, line_end, length))
         at = line_end + length
     return lines
@@ -241,7 +261,7 @@ def _leading(lines: list[_Line]) -> list[_Line]:
 
 def _block_lines(
     text: str, lines: list[_Line], indent: int, literal: bool, chomping: str
-) -> tuple[_Written, int] | None:
+) -> tuple[_Written, int]:
     """The characters the lines of a block scalar write at `indent`, and the offset after the
     last one written (libyaml's `yaml_parser_scan_block_scalar`)."""
     written: _Written = []
