@@ -185,9 +185,12 @@ def _block(text: str, start: int, column: int, expected: str) -> tuple[int, ...]
     chomping = header.group(2) or header.group(5) or ""
     indicator = header.group(3) or header.group(4)
     # The header's line is indented `floor`: the collection holding the scalar is indented at
-    # least so, and its content further (the text's first line starts `column` into its line).
+    # least so, and its content further (the text's first line starts `column` into its line)
+    # — unless the header starts its line (`key:` above it): then nothing is known.
     line_start = text.rfind("\n", 0, start) + 1
     floor = (0 if line_start else column) + _spaces(text, line_start, start)
+    if line_start + _spaces(text, line_start, start) == start:
+        floor = 0
     lines = _lines(text, at, floor)
     if lines is None:
         return None

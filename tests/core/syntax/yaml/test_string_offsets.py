@@ -183,6 +183,7 @@ def _placed(text: str) -> list[str]:
             "folded line\npara\n  more\nback\n",
         ),
         ("t: >-\r\n  crlf\r\n  folded\r\n", "crlf folded"),
+        ("t:\n    >\r\n  x\r\n\r\n", "x\n"),  # the header on a line of its own
         ("t: 'tab\tinside'\n", "tab\tinside"),
         ("t: \t'after a tab'\n", "after a tab"),
     ],
@@ -246,3 +247,66 @@ def test_a_value_read_otherwise_is_no_mapping() -> None:
     # A string the reader did not read from these characters: refused, not guessed.
     assert YamlReader().string_offsets("t: abc\n", 0, JString(3, 6, "abd")) is None
     assert YamlReader().string_offsets("t: |\n  abc\n", 0, JString(3, 9, "ab")) is None
+
+
+TYPED = [
+    "a",
+    "b ",
+    " ",
+    "  ",
+    "\t",
+    "'",
+    "''",
+    '"',
+    "\\",
+    "\\n",
+    "\\x41",
+    "\\u00e9",
+    "\\ ",
+    "\\\n",
+    "\n",
+    "\n\n",
+    "\n  ",
+    "\n    ",
+    "\r\n",
+    "\r\n  ",
+    "#",
+    " #",
+    ": ",
+    "😀",
+    "漢",
+    "|",
+    ">",
+    "-",
+    "+",
+    "2",
+    "{{ x|y }}",
+]
+HEADERS = ["", "'", '"', "|\n  ", "|-\n  ", "|+\n  ", ">\n  ", ">-\n   ", "|2\n   ", ">1+\n  "]
+PLACES = ["t: ", "x:\n  t: ", "- t: ", "x:\n  - t: ", "t:\n  "]
+
+
+def test_what_is_typed_is_placed_exactly_or_not_at_all() -> None:
+    """Scalars as people type them (not only as a dumper writes them), whatever they hold:
+    every string read is either placed exactly or not at all, never misplaced."""
+    reader = YamlReader()
+    chance = random.Random(3)
+    placed = unplaced = 0
+    for _ in range(6000):
+        header = chance.choice(HEADERS)
+        body = "".join(chance.choices(TYPED, k=chance.randint(1, 10)))
+        close = header if header in ("'", '"') else ""
+        end = chance.choice(["\n", "\nu: 1\n", "", "\n\n"])
+        text = chance.choice(PLACES) + header + body + close + end
+        value = reader.read(text).parsed.root
+        while not isinstance(value, JString | None):
+            value = child_at(value, "t") or child_at(value, "x") or child_at(value, 0)
+        if value is None:
+            continue
+        offsets = reader.string_offsets(text, 0, value)
+        if offsets is None:
+            unplaced += 1
+            continue
+        check_offsets(text, value, offsets)
+        placed += 1
+    assert placed > 1500 and unplaced < placed // 100
