@@ -5,7 +5,7 @@ for spans and edits in the element's own text (the engine's element implements i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from flowdrop_lsp.core.text.positions import Span
 
@@ -16,6 +16,26 @@ class MemberSpans:
 
     key: Span | None
     value: Span
+
+
+class StringOffsets(NamedTuple):
+    """Where each character of a string value is written (`ElementEditor.string_offsets`).
+
+    `value` is the string's span (as `locate(path).value`: its quotes, a block scalar's header);
+    `offsets[i]` the offset of what writes character i of the value (the character itself, an
+    escape's backslash, a folded line break's break), the last entry the offset just after the
+    last one written: len(value) + 1 entries, strictly increasing. The offsets are in the
+    coordinates `value` was made in and move with its anchor: take spans of them with
+    `characters`, never resolve a bare offset."""
+
+    value: Span
+    offsets: tuple[int, ...]
+
+    def characters(self, first: int, stop: int | None = None) -> Span:
+        """The text writing characters `[first, stop)` of the value (one character when `stop`
+        is left out), anchored as `value` (resolve it as any span)."""
+        last = first + 1 if stop is None else stop
+        return Span(self.offsets[first], self.offsets[last], self.value.base)
 
 
 class ElementEditor(Protocol):
@@ -29,6 +49,20 @@ class ElementEditor(Protocol):
 
     def locate(self, path: tuple[str | int, ...]) -> MemberSpans | None:
         """Where the value at `path` is; None when there is none."""
+        ...
+
+    def string_offsets(self, path: tuple[str | int, ...]) -> StringOffsets | None:
+        """Where each character of the string at `path` is written, so that a finding inside it
+        (a misspelt filter at character 17 of a template) lands on its characters; None when
+        the value there is no string, or where its characters are cannot be told exactly (a
+        YAML alias): place the finding on the whole value then. Re-reads the element's text
+        once: ask it on demand (a finding, an editor request), never on every keystroke."""
+        ...
+
+    def strings_offsets(
+        self, paths: tuple[tuple[str | int, ...], ...]
+    ) -> tuple[StringOffsets | None, ...]:
+        """`string_offsets` of each of `paths`, with one re-read of the element's text."""
         ...
 
     def member_removal(self, path: tuple[str | int, ...], key: str) -> tuple[Span, str] | None:

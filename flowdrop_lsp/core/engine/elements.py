@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.element_facts import MemberSpans
+from flowdrop_lsp.core.domain.element_facts import MemberSpans, StringOffsets
 from flowdrop_lsp.core.domain.model import (
     DataString,
     Edge,
@@ -22,7 +22,7 @@ from flowdrop_lsp.core.domain.model import (
 )
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
-from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, OpaqueValue, child_at
+from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString, OpaqueValue, child_at
 from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
 
 ARRAYS = ("nodes", "edges")
@@ -97,6 +97,32 @@ class ElementSource:
         member = parent.member(last) if parent is not None and isinstance(last, str) else None
         key = spans(member.key) if member is not None else None
         return MemberSpans(key, found)
+
+    def strings_offsets(
+        self, element: Element, paths: tuple[tuple[str | int, ...], ...]
+    ) -> tuple[StringOffsets | None, ...]:
+        """Where each character of the strings at `paths` is written (ElementEditor), from one
+        re-read of the element's current text; in the coordinates it was created in, anchored
+        to it, like `locate`'s spans."""
+        text, column = self.text(element.owner, element.index)
+        root = self.reader.reread_value(text, column)
+        base = element.created_start
+        found: list[StringOffsets | None] = []
+        for path in paths:
+            value = root
+            for step in path:
+                value = child_at(value, step)
+            offsets = (
+                self.reader.string_offsets(text, column, value)
+                if isinstance(value, JString)
+                else None
+            )
+            if value is None or offsets is None:
+                found.append(None)
+                continue
+            span = Span(value.start + base, value.end + base, element)
+            found.append(StringOffsets(span, tuple(at + base for at in offsets)))
+        return tuple(found)
 
     def member_removal(
         self, element: Element, path: tuple[str | int, ...], key: str
@@ -248,6 +274,14 @@ class Element:
     # model.ElementEditor: what a rule's finding or fix needs of the element's text.
     def locate(self, path: tuple[str | int, ...]) -> MemberSpans | None:
         return self.owner.source.locate(self, path)
+
+    def string_offsets(self, path: tuple[str | int, ...]) -> StringOffsets | None:
+        return self.owner.source.strings_offsets(self, (path,))[0]
+
+    def strings_offsets(
+        self, paths: tuple[tuple[str | int, ...], ...]
+    ) -> tuple[StringOffsets | None, ...]:
+        return self.owner.source.strings_offsets(self, paths)
 
     def member_removal(self, path: tuple[str | int, ...], key: str) -> tuple[Span, str] | None:
         return self.owner.source.member_removal(self, path, key)

@@ -16,13 +16,14 @@ from typing import Any, Protocol
 
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.syntax.json.members import json_member_insertion, json_member_removal
+from flowdrop_lsp.core.syntax.json.offsets import json_string_offsets
 from flowdrop_lsp.core.syntax.json.parser import parse_json, parse_value_at
 from flowdrop_lsp.core.syntax.json.regions import REGION_CONTEXT, parse_array_region, parse_element
 from flowdrop_lsp.core.syntax.json.scanner import scan_workflow
 from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
 from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
-from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, ParsedJson, SyntaxProblem
+from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.items import (
     has_line_left_of,
     has_other_line_break,
@@ -34,6 +35,7 @@ from flowdrop_lsp.core.syntax.yaml.members import (
     yaml_member_removal,
     yaml_only_member_emptying,
 )
+from flowdrop_lsp.core.syntax.yaml.offsets import yaml_string_offsets
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
 from flowdrop_lsp.core.text.literals import json_string
@@ -128,6 +130,16 @@ class WorkflowReader(Protocol):
         style; None when it cannot be."""
         ...
 
+    def string_offsets(self, text: str, column: int, value: JString) -> tuple[int, ...] | None:
+        """Where each character of a string is written: `text` is one element's text (starting
+        `column` characters into its line, as `reread_value` reads it) and `value` a string read
+        from it. Entry i is the offset in `text` of what writes `value.value[i]` (the character
+        itself; an escape's backslash; a folded line break's break), the last entry the offset
+        just after the last one written (a quoted string's closing quote): len(value.value) + 1
+        entries, strictly increasing. None when that cannot be told exactly (a YAML alias): a
+        caller then places what it found on the whole string."""
+        ...
+
     def quote_string(self, value: str, replacing: str) -> str | None:
         """`value` written as a string in this format, in place of the text `replacing` (a
         string token, whose style is kept where it can hold `value`); None when the format
@@ -205,6 +217,9 @@ class JsonReader:
     ) -> tuple[int, int, str] | None:
         inserted = json_member_insertion(text, obj, key, value)
         return (inserted[0], inserted[0], inserted[1]) if inserted is not None else None
+
+    def string_offsets(self, text: str, column: int, value: JString) -> tuple[int, ...] | None:
+        return json_string_offsets(text, value)
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         return json_string(value)
@@ -296,6 +311,9 @@ class YamlReader:
             return filled
         inserted = yaml_member_insertion(text, obj, key, value, column)
         return (inserted[0], inserted[0], inserted[1]) if inserted is not None else None
+
+    def string_offsets(self, text: str, column: int, value: JString) -> tuple[int, ...] | None:
+        return yaml_string_offsets(text, column, value)
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.

@@ -62,13 +62,26 @@ def _reads_back_plain(value: str) -> bool:
     return isinstance(written, yaml.ScalarNode) and not written.style and written.value == value
 
 
+def _double_quoted(value: str) -> str:
+    """`value` double-quoted: JSON's escapes are YAML double-quoted escapes, and the line breaks
+    YAML 1.1 has besides LF and CR (NEL, LS, PS), which JSON writes raw, escaped too: raw, YAML
+    would fold them (a NEL reads back as a space)."""
+    written = json_string(value)
+    if "\x85" in value or "\u2028" in value or "\u2029" in value:
+        written = written.translate(_YAML_BREAK_ESCAPES)
+    return written
+
+
+_YAML_BREAK_ESCAPES = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def yaml_scalar(original: str, value: str) -> str:
     """`value` written as a YAML scalar in place of the scalar `original`."""
     if _NEEDS_DOUBLE.search(value):
-        return json_string(value)  # JSON's escapes are YAML double-quoted escapes
+        return _double_quoted(value)
     style = original[:1]
     if style == '"':
-        return json_string(value)
+        return _double_quoted(value)
     if style not in ("'", "|", ">") and (
         value and not _NEEDS_SINGLE.search(value) and _reads_back_plain(value)
     ):
