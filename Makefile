@@ -122,10 +122,11 @@ editors-deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot; }
 
 # FlowDrop's own engines, the tests' oracles (Debian; as root; .ci/run runs it): Symfony's YAML
-# parser, how Drupal reads config (tests/core/syntax/yaml/test_symfony_scalars.py). Without them
+# parser, how Drupal reads config (tests/core/syntax/yaml/test_symfony_scalars.py); Twig and
+# ExpressionLanguage, how FlowDrop validates expressions (tests/core/expressions). Without them
 # those tests skip saying so, unless FLOWDROP_REQUIRE_ORACLES=1 (CI) makes that a failure.
 .PHONY: oracle-deps
-ORACLE_PACKAGES := php-cli php-symfony-yaml
+ORACLE_PACKAGES := php-cli php-symfony-yaml php-twig php-symfony-expression-language php-symfony-property-access
 oracle-deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(ORACLE_PACKAGES) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(ORACLE_PACKAGES); }
 

@@ -22,13 +22,19 @@ KIND_OF_SLOT = {
     Slot.NODE_ID: types.CompletionItemKind.Reference,
     Slot.EDGE_TYPE: types.CompletionItemKind.EnumMember,
     Slot.NODE_TYPE: types.CompletionItemKind.Class,
+    Slot.VARIABLE: types.CompletionItemKind.Variable,
+    Slot.FILTER: types.CompletionItemKind.Function,
+    Slot.FUNCTION: types.CompletionItemKind.Function,
+    Slot.TEST: types.CompletionItemKind.Operator,
+    Slot.TAG: types.CompletionItemKind.Keyword,
 }
 
 
 def register(server: FlowdropServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=['"', "'", " "]),
+        # `|` and `.` inside an expression: a filter, an attribute; `%` a Twig tag.
+        types.CompletionOptions(trigger_characters=['"', "'", " ", "|", ".", "%"]),
     )
     @answers_on_failure("completion", None)
     def completion(
@@ -47,11 +53,10 @@ def _complete(ls: FlowdropServer, params: types.CompletionParams) -> types.Compl
     if found is None:
         return None
     replace = to_range(document.lines, found.replace, ls.encoding)
-    kind = KIND_OF_SLOT[found.slot]
     items = [
         types.CompletionItem(
             label=item.value,
-            kind=kind,
+            kind=KIND_OF_SLOT[item.slot or found.slot],
             detail=item.detail,
             # Editors filter on the text the edit replaces: the typed part of the value.
             filter_text=item.text,

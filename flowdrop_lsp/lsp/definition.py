@@ -142,6 +142,14 @@ def register(server: FlowdropServer) -> None:
             document, occurrence = found
             spans = document.workflow.definitions(occurrence.node_id)
             return locations(ls, document, spans) or None
+        open_document = document_at(ls, params.text_document.uri)
+        if open_document is not None and ls.is_flowdrop(open_document):
+            position = params.position
+            lines = open_document.lines
+            offset = lines.offset(position.line, position.character, ls.encoding)
+            inside = open_document.workflow.expression_definitions(offset)
+            if inside:
+                return locations(ls, open_document, inside)
         site = site_offset(ls, params.text_document.uri, params.position)
         if site is None:
             return None

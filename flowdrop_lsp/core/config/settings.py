@@ -115,6 +115,13 @@ class Settings:
     # the role fields a user replaced, and the (field, type) pairs a user's `extend-*` added.
     user_replaced: frozenset[str] = frozenset()
     user_extended: frozenset[tuple[str, str]] = frozenset()
+    # What a site's own modules add to the expression engines (Twig extensions, expression
+    # functions): names known beside FlowDrop's and Twig's own (core/domain/expressions.py).
+    twig_filters: frozenset[str] = frozenset()
+    twig_functions: frozenset[str] = frozenset()
+    twig_tests: frozenset[str] = frozenset()
+    twig_tags: frozenset[str] = frozenset()
+    expression_functions: frozenset[str] = frozenset()
 
     def __hash__(self) -> int:
         # `severity` is a dict, unhashable: hash its items (equality already compares it).
@@ -306,7 +313,17 @@ class Settings:
         )
 
 
-_SET_FIELDS = {"passthrough_types", "tool_accepting_types", "non_accepting_types", "edge_types"}
+_SET_FIELDS = {
+    "passthrough_types",
+    "tool_accepting_types",
+    "non_accepting_types",
+    "edge_types",
+    "twig_filters",
+    "twig_functions",
+    "twig_tests",
+    "twig_tags",
+    "expression_functions",
+}
 _GLOB_FIELDS = {"files", "exclude", "node_types"}
 # Every analysis key, normalised; `extend_*` adds to the field of that name.
 KNOWN_KEYS = frozenset(

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from flowdrop_lsp.core.expressions.base import SymbolKind
+from flowdrop_lsp.core.ide.expressions import ExpressionCompletion, expression_completion
 from flowdrop_lsp.core.ide.navigation import (
     Slot,
     candidates,
@@ -37,6 +39,7 @@ class CompletionItem:
     detail: str
     text: str
     rank: int
+    slot: Slot | None = None  # what this one is, when the list mixes kinds (an expression's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,9 @@ def completions(
     document: WorkflowDocument, offset: int, limit: int = MAX_ITEMS
 ) -> Completions | None:
     """What may be typed at `offset`; None where no value of a known slot is being typed."""
+    inside = expression_completion(document, offset)
+    if inside is not None:
+        return _expression_items(inside, limit)
     context = completion_context(document, offset)
     if context is None:
         return None
@@ -72,3 +78,23 @@ def completions(
             continue  # the quote typed cannot hold this value
         items.append(CompletionItem(value, detail or context.slot.value, text, rank))
     return Completions(context.slot, context.replace, tuple(items), len(values) > limit)
+
+
+_SLOT_OF_SYMBOL = {
+    None: Slot.VARIABLE,
+    SymbolKind.FILTER: Slot.FILTER,
+    SymbolKind.FUNCTION: Slot.FUNCTION,
+    SymbolKind.TEST: Slot.TEST,
+    SymbolKind.TAG: Slot.TAG,
+}
+
+
+def _expression_items(found: ExpressionCompletion, limit: int) -> Completions:
+    """Names, filters, functions, tests or tags typed inside an expression: each is written as
+    it is (a name needs no quoting inside the string)."""
+    items = tuple(
+        CompletionItem(value, detail, value, rank, _SLOT_OF_SYMBOL[kind])
+        for rank, (value, detail, kind) in enumerate(found.items[:limit])
+    )
+    first = items[0].slot if items else Slot.VARIABLE
+    return Completions(first or Slot.VARIABLE, found.replace, items, len(found.items) > limit)

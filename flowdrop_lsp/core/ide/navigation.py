@@ -461,6 +461,12 @@ class Slot(str, Enum):
     NODE_ID = "node id"  # an edge's source or target
     EDGE_TYPE = "edge type"
     NODE_TYPE = "node type"
+    # Inside an expression (core/ide/expressions.py).
+    VARIABLE = "variable"
+    FILTER = "filter"
+    FUNCTION = "function"
+    TEST = "test"
+    TAG = "tag"
 
 
 _SLOT_OF_KEY = {

@@ -27,6 +27,7 @@ from flowdrop_lsp.core.findings import Edit, Finding, TextEdit
 from flowdrop_lsp.core.fixes import preferred_edits
 from flowdrop_lsp.core.ide import completion, hints, hover, lenses, outline
 from flowdrop_lsp.core.ide.completion import CompletionItem, Completions
+from flowdrop_lsp.core.ide.expressions import expression_definition, expression_hover
 from flowdrop_lsp.core.ide.hints import InlayHint
 from flowdrop_lsp.core.ide.hover import HoverText
 from flowdrop_lsp.core.ide.lenses import ShownTool, ToolSet, ToolsLens
@@ -174,6 +175,10 @@ class WorkflowService:
 
     # ----- insight ------------------------------------------------------------------------------
     def hover(self, offset: int, markdown: bool) -> HoverText | None:
+        inside = expression_hover(self._document, offset)
+        if inside is not None:
+            text = "\n\n".join(inside.lines)
+            return HoverText(inside.span, text if markdown else text.replace("`", ""), markdown)
         return hover.hover_at(self._document, offset, markdown)
 
     def inlay_hints(self, start: int, end: int) -> list[InlayHint]:
@@ -212,6 +217,10 @@ class WorkflowService:
     def matching_nodes(self, query: str, limit: int) -> list[NodeSymbol]:
         """Up to `limit` nodes whose id or label matches `query` (workspace symbols)."""
         return matching_nodes(self._document, query, limit)
+
+    def expression_definitions(self, offset: int) -> list[Span]:
+        """From a name inside an expression to what declares it (a data mapper's input)."""
+        return expression_definition(self._document, offset)
 
     def completions(self, offset: int) -> Completions | None:
         return completion.completions(self._document, offset)

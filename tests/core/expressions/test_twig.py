@@ -16,7 +16,7 @@ from flowdrop_lsp.core.expressions.twig import (
     parse_twig,
     twig_completion_place,
 )
-from tests.core.expressions.test_twig_oracle import VALID, real_templates
+from tests.support.twig_templates import VALID, real_templates
 
 
 def reads(source: str) -> list[tuple[str, bool]]:

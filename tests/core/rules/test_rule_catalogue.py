@@ -45,6 +45,23 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+
+def _mapper(engine: str, value: str) -> dict[str, object]:
+    """A data mapper with one input `q` and one output of `value`, in `engine`."""
+    port = {"label": "Q", "dataType": "string"}
+    return node(
+        "m",
+        "data_mapper",
+        data={
+            "config": {
+                "engine": engine,
+                "dynamicInputs": [{"name": "q", **port}],
+                "dynamicOutputs": [{"name": "out", **port, "value": value}],
+            }
+        },
+    )
+
+
 EXAMPLES = {
     "FD-SYNTAX": '{"nodes": [}',
     "FD-DUPLICATE-KEY": '{"nodes": [], "edges": [], "edges": []}',
@@ -152,6 +169,19 @@ EXAMPLES = {
         [],
     ),
     "LANG-2": workflow([node("x", data={"config": {"engine": "xpath"}})], []),
+    "R11": workflow(
+        [node("p", "data_extractor", data={"config": {"engine": "jsonpath", "path": "$[0"}})], []
+    ),
+    "LANG-7": workflow([_mapper("twig", "{{ qq }}")], []),
+    "LANG-6": workflow([_mapper("expression_language", "qq ~ '!'")], []),
+    "FD-TWIG-AUTOESCAPE": workflow([_mapper("twig", "{{ q }}&b={{ q }}")], []),
+    "LANG-23": workflow(
+        [node("p", "data_extractor", data={"config": {"engine": "property_path", "path": "$.a"}})],
+        [],
+    ),
+    "LANG-25": workflow(
+        [node("s", "data_shaper", data={"config": {"mapping": {"at": "_NOW"}}})], []
+    ),
     "LANG-28": workflow([node("c", "if_else", data={"config": {"operator": "like"}})], []),
     "STORE-2": json.dumps({"id": "w", "name": "", "nodes": [], "edges": []}),
     "STORE-8": json.dumps({"schema_version": "1", "nodes": [], "edges": []}),

@@ -1,0 +1,177 @@
+"""R11: an expression in a node's config that its engine refuses (spec rules/R11.yml; LANG-11
+for property paths, LANG-13 for Twig, whose validation is a compile).
+
+Which strings are expressions, and in which engine, is core/domain/expressions.py's: a data
+extractor's `path`, a data mapper's dynamic output values, a data shaper's mapping sources, a
+prompt template's `template`. An empty expression is valid (LANG-3); a JSONPath engine judges
+`$`-rooted paths only (LANG-12); an engine FlowDrop does not provide is LANG-2's finding.
+
+Twig: a syntax error, an unclosed block, and a filter, function, test or tag the environment
+does not define are refused at compile. FlowDrop renders through Drupal's `twig` service, to
+which any enabled module may add names, so an unknown name is reported only when it is close to
+a known one (`frist` for `first`): a name like no other is taken for a site's own extension
+(the settings' `extend-twig-filters`, `extend-twig-functions`… make it known, for completion
+and hover). ExpressionLanguage: syntax only (LANG-10), and a function it does not register.
+
+One finding per expression: its engine's first refusal, at its exact character inside the
+string. Fix: an unknown name close to exactly one known name is renamed to it (safe: the
+expression is refused as it stands, and the one name meant is the only change); several close
+names are each a choice (unsafe)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.domain.expressions import (
+    EXPRESSION_LANGUAGE,
+    TWIG,
+    ConfigExpression,
+    document_span,
+    expression_functions,
+    node_expressions,
+    parse,
+    twig_vocabulary_of,
+)
+from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.expressions.base import Problem, ProblemKind
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+
+RULE = Rule(
+    "R11",
+    "Expression its engine refuses",
+    Severity.ERROR,
+    "A Twig template, ExpressionLanguage expression, JSONPath or property path in a node's "
+    "config does not parse (or, for Twig, compile) with its engine: the save is refused.",
+    spec_ids=("R11", "LANG-11"),
+)
+LOCATOR_CODE = "R11_EXPRESSION_INVALID"
+ENGINE_NAMES = {
+    TWIG: "Twig template",
+    EXPRESSION_LANGUAGE: "ExpressionLanguage expression",
+    "jsonpath": "JSONPath",
+    "property_path": "property path",
+}
+_KIND_WORDS = {
+    ProblemKind.UNKNOWN_FILTER: "filter",
+    ProblemKind.UNKNOWN_FUNCTION: "function",
+    ProblemKind.UNKNOWN_TEST: "test",
+    ProblemKind.UNKNOWN_TAG: "tag",
+}
+_CLOSE = 0.75  # how alike an unknown name and a known one must be to call it a misspelling
+
+
+def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
+    catalog = ctx.settings.node_type_catalog
+    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    expressions = node_expressions(node.type_id, node.config, definition)
+    if not expressions:
+        return
+    vocabulary = twig_vocabulary_of(ctx.settings)
+    functions = expression_functions(ctx.settings)
+    for expression in expressions:
+        parsed = parse(expression, vocabulary, functions)
+        if parsed is None:
+            continue
+        for problem in parsed.problems:
+            known = _known_names(expression, problem, vocabulary, functions)
+            close = _close_names(problem, known)
+            if problem.kind in _KIND_WORDS and expression.engine == TWIG and not close:
+                continue  # a name like no known one: a site module's own extension (see above)
+            yield _finding(node, expression, problem, close)
+            break  # the engine stops at its first refusal
+
+
+def _known_names(
+    expression: ConfigExpression, problem: Problem, vocabulary: object, functions: frozenset[str]
+) -> frozenset[str]:
+    if expression.engine == EXPRESSION_LANGUAGE:
+        return functions
+    field = {
+        ProblemKind.UNKNOWN_FILTER: "filters",
+        ProblemKind.UNKNOWN_FUNCTION: "functions",
+        ProblemKind.UNKNOWN_TEST: "tests",
+        ProblemKind.UNKNOWN_TAG: "tags",
+    }.get(problem.kind)
+    return getattr(vocabulary, field) if field is not None else frozenset()
+
+
+def _close_names(problem: Problem, known: frozenset[str]) -> list[str]:
+    if problem.kind not in _KIND_WORDS or not problem.name:
+        return []
+    return difflib.get_close_matches(problem.name, sorted(known), n=3, cutoff=_CLOSE)
+
+
+def _finding(
+    node: Node, expression: ConfigExpression, problem: Problem, close: list[str]
+) -> Finding:
+    engine = ENGINE_NAMES.get(expression.engine, expression.engine)
+    what = problem.message
+    if problem.kind in _KIND_WORDS and problem.name:
+        what = f"unknown {_KIND_WORDS[problem.kind]} '{short_text(problem.name)}'"
+        if close:
+            what += " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
+    verb = "does not compile" if expression.engine == TWIG else "does not parse"
+    span = document_span(node, expression, problem.start, problem.end)
+    fixes: tuple[Fix, ...] = ()
+    if close and problem.name and problem.end > problem.start:
+        fixes = tuple(
+            Fix(
+                f"Write '{name}'",
+                (TextEdit(document_span(node, expression, problem.start, problem.end), name),),
+                applicability=Applicability.SAFE if len(close) == 1 else Applicability.UNSAFE,
+                preferred=len(close) == 1,
+                format_specific=True,  # a name's own characters: the same in every format
+            )
+            for name in close
+        )
+    return Finding(
+        RULE.code,
+        RULE.default_severity,
+        f"{engine} in {expression.where} of {node.display} {verb}: {what}",
+        span,
+        node=node.id,
+        fixes=fixes,
+        locator_code=LOCATOR_CODE,
+        locator=f"node.{node.id}.config.{expression.key}",
+    )
+
+
+def check(ctx: RuleContext) -> list[Finding]:
+    return scoped_findings(ctx, RULE.code, node_check=check_node)
+
+
+EXPLANATION = RULE.explained(
+    "Much of a workflow's logic is in strings its nodes evaluate: a data mapper's output "
+    "values, a data shaper's mapping sources, a data extractor's path, a prompt template. "
+    "Each is written in the node's engine (its `engine` key: `twig`, `expression_language`, "
+    "`jsonpath`, `property_path`; a prompt template is always Twig), and FlowDrop refuses to "
+    "save a workflow whose expression its engine cannot parse — for Twig, compile: an unknown "
+    "filter, function, test or tag is refused too. The finding is at the character the engine "
+    "stops at. A misspelt Twig name close to exactly one known name is fixed by writing it.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "geo_url", "type": "data_mapper", "data": {"label": "Geo URL",
+      "config": {"engine": "twig",
+        "dynamicInputs": [{"name": "q", "label": "Q", "dataType": "string"}],
+        "dynamicOutputs": [{"name": "url", "label": "Url", "dataType": "string",
+          "value": "https://example.com/search?name={{ q|frist|url_encode }}"}]}}}
+  ],
+  "edges": []
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "geo_url", "type": "data_mapper", "data": {"label": "Geo URL",
+      "config": {"engine": "twig",
+        "dynamicInputs": [{"name": "q", "label": "Q", "dataType": "string"}],
+        "dynamicOutputs": [{"name": "url", "label": "Url", "dataType": "string",
+          "value": "https://example.com/search?name={{ q|first|url_encode }}"}]}}}
+  ],
+  "edges": []
+}
+""",
+)

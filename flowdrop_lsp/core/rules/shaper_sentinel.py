@@ -1,0 +1,117 @@
+"""LANG-25: a data shaper's mapping source that looks like a reserved value but is not one
+(spec rules/LANG-25.yml).
+
+The shaper checks its sources for the reserved values before any engine sees them: `_NOW_`,
+`_NULL_`, `_EMPTY_ARRAY_`, `_EMPTY_OBJECT_`, and the `_LITERAL:` prefix. A source spelt almost
+like one (`_NOW`, `_null_`, `_EMPTY_ARRY_`, `_LITERAL ` or `_literal:`) is not recognised and
+goes to the engine as a path: it reads nothing, or fails the node. A warning on the source.
+
+Fix: the reserved value meant (safe when only one is close: the source means nothing as it
+stands), else each close one as a choice."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.domain.expressions import (
+    LITERAL_PREFIX,
+    SENTINELS,
+    SHAPER,
+    close_names,
+    document_span,
+    node_expressions,
+    processor_of,
+)
+from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+
+RULE = Rule(
+    "LANG-25",
+    "Misspelt shaper reserved value",
+    Severity.WARNING,
+    "A data shaper's mapping source is spelt almost like a reserved value (`_NOW_`, `_NULL_`, "
+    "`_EMPTY_ARRAY_`, `_EMPTY_OBJECT_`, `_LITERAL:`) but is none: it is read as a path.",
+    spec_ids=("LANG-25",),
+)
+# A literal's prefix in another spelling: case, a missing or different separator.
+_LITERAL_ALIKE = re.compile(r"_?literal\s*[:=\s-]", re.IGNORECASE)
+
+
+def misspelt_sentinel(source: str) -> tuple[str, int] | None:
+    """The reserved value `source` looks like a misspelling of, and how many of its leading
+    characters the misspelling covers; None when it looks like none."""
+    if source.startswith(LITERAL_PREFIX) or source in SENTINELS:
+        return None
+    literal = _LITERAL_ALIKE.match(source)
+    if literal is not None:
+        return LITERAL_PREFIX, literal.end()
+    if not source.startswith("_") and not source.endswith("_"):
+        return None
+    word = source.strip()
+    if word.upper() in SENTINELS:
+        return word.upper(), len(source)
+    close = close_names(word.upper(), SENTINELS, cutoff=0.8)
+    return (close[0], len(source)) if len(close) == 1 else None
+
+
+def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
+    catalog = ctx.settings.node_type_catalog
+    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    if processor_of(node.type_id, definition) != SHAPER:
+        return
+    for expression in node_expressions(node.type_id, node.config, definition):
+        meant = misspelt_sentinel(expression.source)
+        if meant is None:
+            continue
+        value, covered = meant
+        span = document_span(node, expression, 0, covered)
+        yield Finding(
+            RULE.code,
+            RULE.default_severity,
+            f"{expression.where} of {node.display} is '{short_text(expression.source)}', not the "
+            f"reserved value '{value}': it is read as a path by the engine",
+            span,
+            node=node.id,
+            fixes=(
+                Fix(
+                    f"Write '{value}'",
+                    (TextEdit(span, value),),
+                    applicability=Applicability.SAFE,
+                    preferred=True,
+                    format_specific=True,  # plain characters inside the string, in any format
+                ),
+            ),
+            locator=f"node.{node.id}.config.{expression.key}",
+        )
+
+
+def check(ctx: RuleContext) -> list[Finding]:
+    return scoped_findings(ctx, RULE.code, node_check=check_node)
+
+
+EXPLANATION = RULE.explained(
+    "A data shaper recognises a few reserved source values before its engine reads a source: "
+    "`_NOW_` (the current time), `_NULL_`, `_EMPTY_ARRAY_`, `_EMPTY_OBJECT_`, and `_LITERAL:` "
+    "followed by a literal string. One spelt differently is not recognised: the engine reads it "
+    "as a path, which finds nothing.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "shape", "type": "data_shaper", "data": {"label": "Shape",
+      "config": {"mapping": {"created": "_NOW", "title": "page.title"}}}}
+  ],
+  "edges": []
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "shape", "type": "data_shaper", "data": {"label": "Shape",
+      "config": {"mapping": {"created": "_NOW_", "title": "page.title"}}}}
+  ],
+  "edges": []
+}
+""",
+)

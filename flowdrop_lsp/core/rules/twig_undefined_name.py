@@ -1,0 +1,152 @@
+"""LANG-7: a Twig template reads a variable its context does not have, which renders as ''
+(spec rules/LANG-7.yml: no error, no warning at run — a misspelt input name yields an empty URL
+or an empty prompt section, silently).
+
+Judged only where the context is known from the workflow itself:
+
+- a data mapper in Twig: its context is the map of its inputs, named by its `dynamicInputs`
+  (and its type's parameters); every name it reads must be one of them.
+- a prompt template: its context is the map arriving on its `variables` input, and a site's
+  modules may add names of their own (the real site's prompt templates read `context_policy`
+  with nothing wired), so only a near miss is reported: a read close to a name the upstream is
+  known to deliver. The upstream is known when exactly one edge feeds `variables` and it leaves
+  an `error` port (the error envelope, ERR-7: `error`).
+
+Names the template binds itself (`set`, `for`, macros…) and names it guards (`is defined`,
+`|default`, `??`) are never reported (the Twig parser's scoping, core/expressions/twig).
+
+Fix: the one close name meant (safe when it is the only one: the read renders '' as it stands),
+else each close name as a choice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flowdrop_lsp.core.domain.expressions import (
+    MAPPER,
+    PROMPT_TEMPLATE,
+    TWIG,
+    ConfigExpression,
+    close_names,
+    expression_functions,
+    mapper_context,
+    node_expressions,
+    parse,
+    processor_of,
+    twig_vocabulary_of,
+)
+from flowdrop_lsp.core.domain.model import Edge, Node
+from flowdrop_lsp.core.domain.ports import edge_ends
+from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.expression_undefined_name import name_findings
+
+RULE = Rule(
+    "LANG-7",
+    "Twig variable the context does not have",
+    Severity.WARNING,
+    "A Twig expression reads a variable its node's context does not hold: it renders as '' at "
+    "run time, silently.",
+    spec_ids=("LANG-7",),
+)
+VARIABLES_PORT = "variables"
+ERROR_PORT = "error"
+# What an error port delivers (ERR-7): one envelope, `error`, holding message, code, node_id
+# and retryable.
+ERROR_ENVELOPE = frozenset({"error"})
+
+
+def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
+    catalog = ctx.settings.node_type_catalog
+    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    if processor_of(node.type_id, definition) != MAPPER:
+        return
+    context = mapper_context(node.config, definition)
+    if context is None:
+        return
+    for expression in node_expressions(node.type_id, node.config, definition):
+        if expression.engine == TWIG:
+            yield from _judged(ctx, node, expression, context, near_misses_only=False)
+
+
+def check_variables_edge(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
+    """A prompt template whose `variables` is fed by exactly this one edge, from an error port."""
+    source, target = edge_ends(edge)
+    if target.port != VARIABLES_PORT or source.port != ERROR_PORT or target.node_id is None:
+        return
+    node = ctx.node(target.node_id)
+    if node is None or node.id is None:
+        return
+    catalog = ctx.settings.node_type_catalog
+    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    if processor_of(node.type_id, definition) != PROMPT_TEMPLATE:
+        return
+    feeding = [
+        other
+        for other in ctx.graph.edges_by_endpoint.get(node.id, ())
+        if other.target == node.id and edge_ends(other)[1].port == VARIABLES_PORT
+    ]
+    if len(feeding) != 1:
+        return
+    for expression in node_expressions(node.type_id, node.config, definition):
+        yield from _judged(ctx, node, expression, ERROR_ENVELOPE, near_misses_only=True)
+
+
+def _judged(
+    ctx: RuleContext,
+    node: Node,
+    expression: ConfigExpression,
+    context: frozenset[str],
+    *,
+    near_misses_only: bool,
+) -> Iterator[Finding]:
+    parsed = parse(expression, twig_vocabulary_of(ctx.settings), expression_functions(ctx.settings))
+    if parsed is None or parsed.problems:
+        return  # a template Twig refuses is R11's: what it reads is not yet settled
+    yield from name_findings(
+        RULE,
+        node,
+        expression,
+        parsed,
+        context,
+        consequence="renders as '' at run time",
+        near_misses_only=near_misses_only,
+        close=close_names,
+    )
+
+
+def check(ctx: RuleContext) -> list[Finding]:
+    return scoped_findings(ctx, RULE.code, node_check=check_node, edge_check=check_variables_edge)
+
+
+EXPLANATION = RULE.explained(
+    "Twig renders a variable its context does not hold as an empty string, without an error "
+    "(FlowDrop's Twig environment is not strict). In a data mapper, the context is the map of "
+    "the mapper's own inputs, named by its `dynamicInputs`: a misspelt input name builds an "
+    "empty URL or an empty prompt section and nobody is told. Names the template sets itself, "
+    "loops over, or guards with `is defined` or `|default` are fine.",
+    failing="""\
+{
+  "nodes": [
+    {"id": "geo_url", "type": "data_mapper", "data": {"label": "Geo URL",
+      "config": {"engine": "twig",
+        "dynamicInputs": [{"name": "query", "label": "Query", "dataType": "string"}],
+        "dynamicOutputs": [{"name": "url", "label": "Url", "dataType": "string",
+          "value": "https://example.com/search?name={{ qurey|url_encode }}"}]}}}
+  ],
+  "edges": []
+}
+""",
+    passing="""\
+{
+  "nodes": [
+    {"id": "geo_url", "type": "data_mapper", "data": {"label": "Geo URL",
+      "config": {"engine": "twig",
+        "dynamicInputs": [{"name": "query", "label": "Query", "dataType": "string"}],
+        "dynamicOutputs": [{"name": "url", "label": "Url", "dataType": "string",
+          "value": "https://example.com/search?name={{ query|url_encode }}"}]}}}
+  ],
+  "edges": []
+}
+""",
+)

@@ -1,0 +1,152 @@
+"""The expression rules on the real site (tests/corpus/atelier-cms): every expression of it
+passes, and mistakes planted in copies of its workflows are found at their exact character, in
+YAML and JSON: a misspelt Twig filter (R11, fixed safely), a misspelt input name (LANG-7), a
+missing `{% endif %}` in a 100-line prompt template (R11), a broken JSONPath (R11), an
+ExpressionLanguage syntax error (R11) and an unknown name (LANG-6). Each fix applied leaves the
+site's other findings as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.fixes import apply_edits
+from tests.support.builders import at
+from tests.support.config_site import (
+    WORKFLOWS,
+    as_json,
+    corpus_workflow,
+    found,
+    other_findings,
+    plant,
+    site_settings,
+)
+from tests.support.config_site import (
+    in_syntax as _in,
+)
+
+SYNTAXES = ["yaml", "json"]
+EXPRESSION_CODES = {"R11", "LANG-6", "LANG-7", "LANG-23", "LANG-25", "FD-TWIG-AUTOESCAPE"}
+WEATHER = "aincient_weather"
+PAGES = "aincient_pages_agent"
+AUDIT = "aincient_audit_agent"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.stem.rsplit(".", 1)[-1])
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_every_expression_of_the_real_site_passes(path, syntax: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    text = text if syntax == "yaml" else as_json(text)
+    findings = analyze(text, site_settings(), syntax=syntax).findings
+    assert [f for f in findings if f.code in EXPRESSION_CODES] == []
+
+
+def _fixed(text: str, finding) -> str:
+    (fix,) = [f for f in finding.fixes if f.preferred]
+    return apply_edits(text, fix.edits)
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_misspelt_filter_is_refused_where_it_is_and_fixed(syntax: str) -> None:
+    settings = site_settings()
+    original = _in(syntax, corpus_workflow(WEATHER))
+    text = _in(
+        syntax,
+        plant(corpus_workflow(WEATHER), "(q|split(',')|first|trim)", "(q|split(',')|frist|trim)"),
+    )
+    (finding,) = found(text, "R11", settings, syntax)
+    assert at(text, finding.span) == "frist"
+    assert finding.severity.value == "error"
+    assert finding.locator_code == "R11_EXPRESSION_INVALID"
+    assert finding.locator == "node.data_mapper.1.config.dynamicOutputs.0.value"
+    assert "unknown filter 'frist' (did you mean 'first'?)" in finding.message
+    repaired = _fixed(text, finding)
+    assert repaired == original
+    assert other_findings(repaired, syntax, settings, "R11") == other_findings(
+        original, syntax, settings, "R11"
+    )
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_misspelt_input_name_renders_empty_and_is_said(syntax: str) -> None:
+    settings = site_settings()
+    text = _in(
+        syntax,
+        plant(corpus_workflow(WEATHER), "{{ g.results[0].name }}", "{{ gg.results[0].name }}"),
+    )
+    (finding,) = found(text, "LANG-7", settings, syntax)
+    assert at(text, finding.span) == "gg"
+    assert finding.severity.value == "warning"
+    assert "renders as ''" in finding.message
+    assert found(text, "R11", settings, syntax) == []
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_close_input_name_is_fixed(syntax: str) -> None:
+    settings = site_settings()
+    original = _in(syntax, corpus_workflow(WEATHER))
+    planted = plant(corpus_workflow(WEATHER), "name: q\n", "name: query\n")
+    planted = planted.replace("(q|split", "(querry|split")
+    text = _in(syntax, planted)
+    findings = found(text, "LANG-7", settings, syntax)
+    assert [at(text, f.span) for f in findings] == ["querry", "querry"]
+    assert "did you mean 'query'?" in findings[0].message
+    repaired = _fixed(text, findings[0])
+    assert at(repaired, found(repaired, "LANG-7", settings, syntax)[0].span) == "querry"
+    assert original  # the rest of the site is as it was
+    assert other_findings(repaired, syntax, settings, "LANG-7") == other_findings(
+        text, syntax, settings, "LANG-7"
+    )
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_missing_endif_in_a_long_prompt_template(syntax: str) -> None:
+    settings = site_settings()
+    text = _in(
+        syntax,
+        plant(
+            corpus_workflow(PAGES),
+            "          {{ site_destinations() }}\n          {% endif %}\n",
+            "          {{ site_destinations() }}\n",
+        ),
+    )
+    (finding,) = found(text, "R11", settings, syntax)
+    assert finding.locator == "node.prompt_template.3.config.template"
+    assert "Twig template in config 'template'" in finding.message
+    assert 'the "if" tag of line 79 is not closed' in finding.message
+    # Where Twig stops: the template's end, just after its last print, on the document's text.
+    assert text[: finding.span.start].endswith("{{ context_policy }}")
+    assert finding.span.start == finding.span.end
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_broken_jsonpath_is_refused(syntax: str) -> None:
+    settings = site_settings()
+    text = _in(syntax, plant(corpus_workflow(AUDIT), "path: '$[0].name'", "path: '$[0.name'"))
+    (finding,) = found(text, "R11", settings, syntax)
+    assert finding.locator == "node.data_extractor.1.config.path"
+    assert "JSONPath" in finding.message
+    assert at(text, finding.span) in ("[", "$", "")
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_expression_language_errors_and_unknown_names(syntax: str) -> None:
+    settings = site_settings()
+    yaml_text = corpus_workflow(WEATHER)
+    yaml_text = plant(
+        yaml_text,
+        "value: '{% autoescape false %}{{ g.results[0].name }}{% endautoescape %}'",
+        "value: 'g.results[0].name ~ (gg.country'",
+    )
+    yaml_text = yaml_text.replace(
+        "        engine: twig\n", "        engine: expression_language\n", 2
+    )
+    text = _in(syntax, yaml_text)
+    refused = found(text, "R11", settings, syntax)
+    assert any(f.locator == "node.data_mapper.2.config.dynamicOutputs.0.value" for f in refused)
+    fixed_paren = _in(syntax, yaml_text.replace("(gg.country'", "gg.country'"))
+    (unknown,) = [
+        f for f in found(fixed_paren, "LANG-6", settings, syntax) if f.node == "data_mapper.2"
+    ][:1]
+    assert at(fixed_paren, unknown.span) == "gg"
+    assert unknown.severity.value == "error"
