@@ -66,7 +66,9 @@ def yaml_string_offsets(text: str, column: int, value: JString) -> tuple[int, ..
         return None if value.value else _empty(text, value)
     first = text[start]
     if first in "*&!":
-        return None  # an alias (the value is the anchored scalar's, written elsewhere)
+        # An alias: the value is the anchored scalar's, written elsewhere. (An anchor or a tag
+        # before a scalar is not part of its span: the reader skips them.)
+        return None
     if first in "|>":
         return _block(text, start, column, value.value)
     if _OTHER_BREAKS.search(text, start, end):
@@ -179,7 +181,7 @@ def _block(text: str, start: int, column: int, expected: str) -> tuple[int, ...]
     if header is None:
         return None
     at = header.end()
-    if at < len(text) and text[at] not in "\r\n":
+    if (at < len(text) and text[at] not in "\r\n") or _OTHER_BREAKS.search(text, start, at):
         return None
     literal = header.group(1) == "|"
     chomping = header.group(2) or header.group(5) or ""
