@@ -14,6 +14,10 @@ per size, and how many keystrokes took a whole re-read.
 one whole read per keystroke). Timings on a shared machine are noisy: compare runs made on the
 same machine at the same time, and prefer the ratio to the whole-read time printed alongside.
 
+`--template` types inside a 200-line Twig prompt template instead (issue 27: its expression
+is parsed again on every keystroke), and in the same run the same characters into a label: the
+ratio of the two medians is what the issue asks to stay near 1.
+
 `--yaml` does the same in a Drupal config YAML workflow (bench/generate_yaml.py): Enter at the
 end of the middle node item, then a new node item typed one character at a time (its `-` line,
 its keys, a quoted label), each keystroke followed by `findings()`.
@@ -91,12 +95,111 @@ def run(nodes: int, check: bool, yaml: bool = False) -> dict[str, float]:
     }
 
 
+# What a keystroke inside a template types: a Twig print, then words (every prefix is typed).
+TYPED_IN_TEMPLATE = " {{ live_state|default('none') }} and then some words"
+
+
+def prompt_template(lines: int) -> str:
+    """A prompt template like a real site's: prose with prints and guarded sections."""
+    out = []
+    for i in range(lines):
+        if i % 20 == 0:
+            out.append(f"{{% if section_{i} is defined and section_{i} %}}")
+        elif i % 20 == 19:
+            out.append("{% endif %}")
+        elif i % 7 == 0:
+            out.append(f"Context {i}: {{{{ context_{i}|default('') }}}} — use it wisely.")
+        else:
+            out.append(f"Line {i} of the instructions: call the tools one at a time, never guess.")
+    return "\n".join(out)
+
+
+def with_template(nodes: int, yaml: bool, lines: int) -> str:
+    """The generated workflow with a prompt template node of `lines` lines in the middle."""
+    import json
+
+    import yaml as pyyaml
+
+    text = generate_yaml.build(nodes).text if yaml else generate.generate_text(nodes)
+    data = pyyaml.safe_load(text) if yaml else json.loads(text)
+    template_node = {
+        "id": "prompt_template.1",
+        "type": "prompt_template",
+        "data": {"label": "Prompt", "config": {"template": prompt_template(lines)}},
+    }
+    data["nodes"].insert(nodes // 2, template_node)
+    if not yaml:
+        return json.dumps(data, indent=2, ensure_ascii=False)
+
+    class Block(str):
+        pass
+
+    def block(dumper: pyyaml.SafeDumper, value: Block) -> pyyaml.ScalarNode:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+
+    pyyaml.SafeDumper.add_representer(Block, block)
+    template_node["data"]["config"]["template"] = Block(prompt_template(lines))  # type: ignore[index]
+    return pyyaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+
+
+def type_at(document: WorkflowDocument, at: int, typed: str) -> list[float]:
+    times = []
+    for char in typed:
+        started = time.perf_counter()
+        document.apply_edit(at, at, char)
+        document.findings()
+        times.append(time.perf_counter() - started)
+        at += 1
+    assert document.incremental_failures == [], document.incremental_failures
+    return times
+
+
+def run_template(nodes: int, yaml: bool, lines: int = 200) -> dict[str, float]:
+    """Typing inside the template's line 101, and the same characters into the middle
+    label (the template node's neighbour), each in a fresh document: per keystroke p50 each."""
+    syntax = "yaml" if yaml else "json"
+    text = with_template(nodes, yaml, lines)
+    inside = WorkflowDocument(text, syntax=syntax)
+    inside.findings()
+    line = "Line 101 of the instructions"
+    at = text.index(line) + len(line)
+    template_times = type_at(inside, at, TYPED_IN_TEMPLATE)
+    labelled = WorkflowDocument(text, syntax=syntax)
+    labelled.findings()
+    label_key = "label: " if yaml else '"label": "'
+    at = text.index(label_key, text.index("prompt_template.1") + 200) + len(label_key) + 2
+    label_times = type_at(labelled, at, TYPED_IN_TEMPLATE.replace("'", "").replace("|", " "))
+    template_p50 = statistics.median(template_times) * 1000
+    label_p50 = statistics.median(label_times) * 1000
+    return {
+        "nodes": nodes,
+        "template_p50_ms": template_p50,
+        "template_p90_ms": statistics.quantiles(template_times, n=10)[8] * 1000,
+        "label_p50_ms": label_p50,
+        "ratio": template_p50 / label_p50,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, action="append")
     parser.add_argument("--check", action="store_true", help="compare with from-scratch reads")
     parser.add_argument("--yaml", action="store_true", help="a Drupal config YAML workflow")
+    parser.add_argument(
+        "--template", action="store_true", help="type inside a 200-line prompt template"
+    )
     args = parser.parse_args()
+    if args.template:
+        for nodes in args.nodes or [1000, 10000]:
+            r = run_template(nodes, args.yaml)
+            print(
+                f"{'yaml' if args.yaml else 'json'} {r['nodes']:>6} nodes: typing inside a "
+                f"200-line template p50 {r['template_p50_ms']:.2f} ms (p90 "
+                f"{r['template_p90_ms']:.2f}); typing a label p50 {r['label_p50_ms']:.2f} ms; "
+                f"template/label {r['ratio']:.2f}x",
+                flush=True,
+            )
+        return 0
     for nodes in args.nodes or [1000, 10000]:
         result = run(nodes, args.check, args.yaml)
         print(

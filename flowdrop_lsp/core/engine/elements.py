@@ -121,7 +121,7 @@ class ElementSource:
                 found.append(None)
                 continue
             span = Span(value.start + base, value.end + base, element)
-            found.append(StringOffsets(span, tuple(at + base for at in offsets)))
+            found.append(StringOffsets(span, tuple(map(base.__add__, offsets))))
         return tuple(found)
 
     def member_removal(

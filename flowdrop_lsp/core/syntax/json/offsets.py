@@ -8,10 +8,15 @@ at its first escape. Offsets are code points (Python string indexes), as every s
 
 from __future__ import annotations
 
+import re
+
 from flowdrop_lsp.core.syntax.tree import JString
 
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _HEX = frozenset("0123456789abcdefABCDEF")
+# A stretch of characters written as themselves: they map one to one, in a single step (a
+# 200-line template is mostly such stretches between its `\n`s).
+_PLAIN = re.compile(r'[^"\\]+')
 
 
 def json_string_offsets(text: str, value: JString) -> tuple[int, ...] | None:
@@ -27,14 +32,14 @@ def json_string_offsets(text: str, value: JString) -> tuple[int, ...] | None:
     decoded: list[str] = []
     at = start + 1
     while at < end:
-        char = text[at]
-        if char == '"':
-            break
-        if char != "\\":
-            decoded.append(char)
-            offsets.append(at)
-            at += 1
+        plain = _PLAIN.match(text, at, end)
+        if plain is not None:
+            decoded.append(plain.group())
+            offsets.extend(range(at, plain.end()))
+            at = plain.end()
             continue
+        if text[at] == '"':
+            break
         escape = text[at + 1 : at + 2]
         if escape == "u" and _is_hex(text, at + 2, 4, end):
             code = int(text[at + 2 : at + 6], 16)
@@ -48,7 +53,8 @@ def json_string_offsets(text: str, value: JString) -> tuple[int, ...] | None:
             ):
                 low = int(text[at + 8 : at + 12], 16)
                 joined = chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))
-                if 0xDC00 <= low < 0xE000 and expected[len(decoded) : len(decoded) + 1] == joined:
+                written = len(offsets)
+                if 0xDC00 <= low < 0xE000 and expected[written : written + 1] == joined:
                     code, length = ord(joined), 12
             decoded.append(chr(code))
             offsets.append(at)
