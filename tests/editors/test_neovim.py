@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,12 +23,15 @@ from tests.support.editors import (
     NON_WORKFLOWS,
     REPO,
     copy_export,
+    copy_site,
     run_nvim,
+    run_nvim_json,
     venv_bin,
     write_non_workflows,
 )
 
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_e2e.lua"
+EXPRESSION_SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_expression_e2e.lua"
 SHIPPED = REPO / "editors" / "nvim"
 TIMEOUT_S = 60  # hard limit per nvim run; a passing run takes about a second
 
@@ -248,3 +252,85 @@ def test_neovim_drupal_yaml_workflow(tmp_path: Path) -> None:
     assert labels["http_request.2"] == "web-search 2"
     assert labels["http_request.1"] == "Web Search 🔎"
     assert {**before, "nodes": None} == {**after, "nodes": None}
+
+
+# The real site's weather workflow, its data mapper's Twig value with a misspelt filter planted.
+WEATHER = "flowdrop_workflow.flowdrop_workflow.aincient_weather.yml"
+GOOD, PLANTED = "(q|split(',')|first|trim)", "(q|split(',')|frist|trim)"
+
+
+def test_neovim_misspelt_twig_filter_on_the_real_site(tmp_path: Path) -> None:
+    """On a copy of the real site (tests/corpus/atelier-cms/config/sync) with `frist` planted in
+    the weather workflow's data mapper template: one R11 error on exactly `frist` (0-based line,
+    utf-8 byte columns, as Neovim holds it); hover on the input `q` inside the template says
+    where it comes from; the code-action menu there offers "Write 'first'" as the one preferred
+    fix, and applying the preferred fix makes the line read `first` again: the written file is
+    the site's own."""
+    project = tmp_path / "site"
+    sync = copy_site(project)
+    workflow = sync / WEATHER
+    original = workflow.read_text(encoding="utf-8")
+    assert original.count(GOOD) == 1
+    planted = original.replace(GOOD, PLANTED)
+    workflow.write_text(planted, encoding="utf-8")
+    lines = planted.split("\n")
+    (lnum,) = [n for n, line in enumerate(lines) if PLANTED in line]
+    line = lines[lnum]
+    col = len(line[: line.index("frist")].encode("utf-8"))
+    frist = {"lnum": lnum, "col": col, "end_lnum": lnum, "end_col": col + len("frist")}
+    q_col = len(line[: line.index(PLANTED) + 1].encode("utf-8"))  # the `q` after `(`
+
+    started = time.monotonic()
+    seen, report = run_nvim_json(
+        tmp_path,
+        EXPRESSION_SCRIPT,
+        workflow,
+        {
+            "rtp": str(SHIPPED),
+            "server": venv_bin("flowdrop-lsp"),
+            "timeout_ms": 30000,
+            "settle_ms": 700,
+            "wait_for": "R11",
+            "hover": {"line": lnum + 1, "col": q_col},
+            "fix_at": {"line": lnum + 1, "col": col + 2},
+        },
+        cwd=tmp_path,
+        timeout_s=120,
+    )
+    print(f"nvim run: {time.monotonic() - started:.1f} s")
+    client = seen["client"]
+    assert client["encoding"] == "utf-8" and client["filetype"] == "yaml", report
+    assert client["root_dir"] == str(project.resolve()), report
+    assert seen["arrived"], f"no R11 diagnostic in {WEATHER} within 30 s\n{report}"
+
+    # 1. One R11 error, on exactly `frist`.
+    refused = [d for d in seen["diagnostics"] if d["code"] == "R11"]
+    assert len(refused) == 1, f"{len(refused)} R11 diagnostics\n{report}"
+    (r11,) = refused
+    where = {k: r11[k] for k in ("lnum", "col", "end_lnum", "end_col")}
+    assert where == frist, f"R11 at {where}, expected {frist} (`frist`)\n{report}"
+    assert r11["text"] == "frist", report
+    assert r11["severity"] == 1 and r11["source"] == "flowdrop", report  # ERROR
+    assert "unknown filter 'frist' (did you mean 'first'?)" in r11["message"], report
+
+    # 2. Hover on `q` inside the template: the data mapper's dynamic input.
+    hover = seen["hover"]
+    assert hover["window"], f"no hover window on `q`\n{report}"
+    shown = "\n".join(hover["shown"])
+    assert "dynamic input 'Query' (string) of this data mapper" in shown, report
+    assert hover["range_text"] == "q", f"hover range covers {hover['range_text']!r}\n{report}"
+
+    # 3. The menu at `frist` offers "Write 'first'", the one preferred fix; applying the
+    #    preferred fix makes the line read `first` and the R11 goes.
+    menu = seen["menu"]
+    assert menu["answered"] and menu["called"] and not menu["changed"], report
+    preferred = [e for e in menu["entries"] if e["isPreferred"]]
+    assert [e["title"] for e in preferred] == ["Write 'first'"], report
+    assert preferred[0]["kind"] == "quickfix" and "R11" in preferred[0]["diagnostic_codes"], report
+    assert seen["applied"] and seen["gone"], f"the preferred fix did not clear the R11\n{report}"
+    after = seen["after"]
+    assert after["lines"][lnum] == original.split("\n")[lnum], report
+    assert GOOD in after["lines"][lnum], report
+    assert not [d for d in after["diagnostics"] if d["code"] == "R11"], report
+    assert seen["written"], report
+    assert workflow.read_text(encoding="utf-8") == original, "the fixed file is not the site's own"
