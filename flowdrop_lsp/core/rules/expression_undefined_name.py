@@ -51,6 +51,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     context = mapper_context(node.config, definition)
     if context is None:
         return
+    inputs = mapper_context(node.config, None)
     vocabulary = twig_vocabulary_of(ctx.settings)
     functions = expression_functions(ctx.settings)
     for expression in node_expressions(node.type_id, node.config, definition):
@@ -68,6 +69,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             consequence="fails the node at run time",
             near_misses_only=False,
             close=close_names,
+            inputs=inputs,
         )
 
 
@@ -86,9 +88,12 @@ def name_findings(
     consequence: str,
     near_misses_only: bool,
     close: Callable[[str, frozenset[str]], list[str]],
+    inputs: frozenset[str] | None = None,
 ) -> Iterator[Finding]:
     """A finding per read of a name `context` lacks (neither guarded nor bound by the
-    expression itself); with `near_misses_only`, only the reads close to a name it holds."""
+    expression itself); with `near_misses_only`, only the reads close to a name it holds.
+    `inputs`: the names a message lists when no close one is found (a data mapper's inputs, of
+    a context that also holds its type's parameters)."""
     reported = 0
     for read in parsed.reads:
         if read.guarded or read.name in context:
@@ -100,15 +105,16 @@ def name_findings(
         if reported > MOST_READS:
             return
         span = document_span(node, expression, read.start, read.end)
-        known = ", ".join(f"'{short_text(name)}'" for name in sorted(context)[:8])
-        if len(context) > 8:
+        listed = sorted(inputs if inputs is not None else context)
+        known = ", ".join(f"'{short_text(name)}'" for name in listed[:8])
+        if len(listed) > 8:
             known += ", …"
         hint = (
             " (did you mean " + " or ".join(f"'{c}'" for c in candidates) + "?)"
             if candidates
-            else f"; it holds {known}"
-            if context
-            else "; it holds no name"
+            else f"; its inputs: {known}"
+            if listed
+            else "; it has no input"
         )
         yield Finding(
             rule.code,

@@ -64,9 +64,10 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     context = mapper_context(node.config, definition)
     if context is None:
         return
+    inputs = mapper_context(node.config, None)
     for expression in node_expressions(node.type_id, node.config, definition):
         if expression.engine == TWIG:
-            yield from _judged(ctx, node, expression, context, near_misses_only=False)
+            yield from _judged(ctx, node, expression, context, inputs, near_misses_only=False)
 
 
 def check_variables_edge(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
@@ -89,7 +90,7 @@ def check_variables_edge(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
     if len(feeding) != 1:
         return
     for expression in node_expressions(node.type_id, node.config, definition):
-        yield from _judged(ctx, node, expression, ERROR_ENVELOPE, near_misses_only=True)
+        yield from _judged(ctx, node, expression, ERROR_ENVELOPE, None, near_misses_only=True)
 
 
 def _judged(
@@ -97,6 +98,7 @@ def _judged(
     node: Node,
     expression: ConfigExpression,
     context: frozenset[str],
+    inputs: frozenset[str] | None,
     *,
     near_misses_only: bool,
 ) -> Iterator[Finding]:
@@ -112,6 +114,7 @@ def _judged(
         consequence="renders as '' at run time",
         near_misses_only=near_misses_only,
         close=close_names,
+        inputs=inputs,
     )
 
 

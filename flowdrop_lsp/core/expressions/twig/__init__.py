@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from flowdrop_lsp.core.expressions.base import NameRead, Parsed, Problem, ProblemKind
 from flowdrop_lsp.core.expressions.twig.expressions import TwigSyntaxError
-from flowdrop_lsp.core.expressions.twig.lexer import tokenize
+from flowdrop_lsp.core.expressions.twig.lexer import T, tokenize
 from flowdrop_lsp.core.expressions.twig.parser import TemplateParser
+from flowdrop_lsp.core.expressions.twig.reuse import Reuse, TextStretches
 from flowdrop_lsp.core.expressions.twig.scope import names_in_scope, twig_completion_place
 from flowdrop_lsp.core.expressions.twig.signatures import SIGNATURES
 from flowdrop_lsp.core.expressions.twig.vocabulary import (
@@ -30,10 +31,24 @@ __all__ = [
 ]
 
 
+_REUSE: dict[TwigVocabulary, Reuse] = {}
+
+
 def parse_twig(source: str, vocabulary: TwigVocabulary = TWIG_CORE) -> Parsed:
     """The template's facts. Like Twig, it stops at the first syntax error; unknown filters,
-    functions and tests do not stop it (Twig refuses the first one: it is the first problem)."""
+    functions and tests do not stop it (Twig refuses the first one: it is the first problem).
+    A template that differs from one parsed lately only inside a stretch of its text is
+    answered from that one's facts, moved (`reuse.py`: a keystroke in a prompt's prose)."""
+    reuse = _REUSE.get(vocabulary)
+    if reuse is None:
+        reuse = _REUSE.setdefault(vocabulary, Reuse())
+    return reuse.parse(source, lambda text: _parse_whole(text, vocabulary))
+
+
+def _parse_whole(source: str, vocabulary: TwigVocabulary) -> tuple[Parsed, TextStretches]:
+    """The template's facts, and the stretches its lexer read as text."""
     tokens, lex_error = tokenize(source)
+    stretches = tuple((t.start, t.end) for t in tokens if t.type is T.TEXT)
     parser = TemplateParser(source, tokens, vocabulary)
     problems: list[Problem] = []
     try:
@@ -55,9 +70,10 @@ def parse_twig(source: str, vocabulary: TwigVocabulary = TWIG_CORE) -> Parsed:
         problems = [*facts.problems, *problems]
     guarded = facts.guarded
     reads = tuple(NameRead(name, start, end, name in guarded) for name, start, end in facts.reads)
-    return Parsed(
+    parsed = Parsed(
         problems=tuple(problems),
         reads=reads,
         symbols=tuple(facts.symbols),
         bindings=tuple(sorted(facts.bindings, key=lambda binding: binding.start)),
     )
+    return parsed, stretches

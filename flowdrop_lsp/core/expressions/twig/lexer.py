@@ -5,8 +5,8 @@ anywhere is the error Twig reports, even after a parse error earlier in the text
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class T(Enum):
@@ -26,8 +26,9 @@ class T(Enum):
     EOF = "end of template"
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """One token and its span (a named tuple: a template makes thousands, made cheaply)."""
+
     type: T
     value: str
     start: int
@@ -127,6 +128,22 @@ def _operator_regex() -> re.Pattern[str]:
 
 
 _OPERATOR = _operator_regex()
+# One token of an expression, blanks before it skipped, in the order Twig tries them (arrow,
+# operator, name, number, punctuation, string, a double quote opening an interpolated string):
+# one match per token instead of one per kind tried (a broken `{{` lexes the prose after it).
+_EXPRESSION_TOKEN = re.compile(
+    _WS
+    + r"*(?:(?P<arrow>=>)|(?P<operator>"
+    + _OPERATOR.pattern
+    + r")|(?P<name>"
+    + NAME_PATTERN
+    + r")|(?P<number>"
+    + _NUMBER.pattern
+    + r")|(?P<punctuation>[()\[\]{}?:.,|])|(?P<string>"
+    + r"\"[^#\"\\]*(?:\\.[^#\"\\]*)*\"|'[^'\\]*(?:\\.[^'\\]*)*'"
+    + r")|(?P<quote>\"))",
+    re.DOTALL,
+)
 _SPACES = re.compile(_WS + "+")
 _PUNCTUATION = "()[]{}?:.,|"
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
@@ -232,47 +249,47 @@ class _Lexer:
 
     def lex_expression(self, is_block: bool) -> None:
         code = self.code
-        if space := _WHITESPACE.match(code, self.cursor):
-            self.cursor = space.end()
-        if self.cursor >= self.end:
-            what = "block" if is_block else "variable"
-            opener = self.block_start
-            raise TwigLexError(f'Unclosed "{what}".', opener, opener + 2)
-        cursor = self.cursor
-        char = code[cursor]
-        if code.startswith("=>", cursor):
-            self.push(T.ARROW, "=>", cursor, cursor + 2)
-            self.cursor += 2
-        elif operator := _OPERATOR.match(code, cursor):
-            value = _SPACES.sub(" ", operator.group())
-            self.push(T.OPERATOR, value, cursor, operator.end())
-            self.cursor = operator.end()
-        elif name := _NAME.match(code, cursor):
-            self.push(T.NAME, name.group(), cursor, name.end())
-            self.cursor = name.end()
-        elif number := _NUMBER.match(code, cursor):
-            self.push(T.NUMBER, number.group(), cursor, number.end())
-            self.cursor = number.end()
-        elif char in _PUNCTUATION:
-            if char in "([{":
-                self.brackets.append((char, cursor))
-            elif char in ")]}":
+        token = _EXPRESSION_TOKEN.match(code, self.cursor)
+        if token is None:
+            if space := _WHITESPACE.match(code, self.cursor):
+                self.cursor = space.end()
+            if self.cursor >= self.end:
+                what = "block" if is_block else "variable"
+                opener = self.block_start
+                raise TwigLexError(f'Unclosed "{what}".', opener, opener + 2)
+            char = code[self.cursor]
+            raise TwigLexError(f'Unexpected character "{char}".', self.cursor, self.cursor + 1)
+        kind = token.lastgroup
+        assert kind is not None  # every alternative is a named group
+        cursor = token.start(kind)
+        end = token.end()
+        value = token.group(kind)
+        if kind == "arrow":
+            self.push(T.ARROW, "=>", cursor, end)
+        elif kind == "operator":
+            self.push(T.OPERATOR, _SPACES.sub(" ", value), cursor, end)
+        elif kind == "name":
+            self.push(T.NAME, value, cursor, end)
+        elif kind == "number":
+            self.push(T.NUMBER, value, cursor, end)
+        elif kind == "punctuation":
+            if value in "([{":
+                self.brackets.append((value, cursor))
+            elif value in ")]}":
                 if not self.brackets:
-                    raise TwigLexError(f'Unexpected "{char}".', cursor, cursor + 1)
+                    raise TwigLexError(f'Unexpected "{value}".', cursor, cursor + 1)
                 expected, opened = self.brackets.pop()
-                if char != _CLOSING.get(expected):
+                if value != _CLOSING.get(expected):
                     raise TwigLexError(f'Unclosed "{expected}".', opened, opened + 1)
-            self.push(T.PUNCTUATION, char, cursor, cursor + 1)
-            self.cursor += 1
-        elif string := _STRING.match(code, cursor):
-            self.push(T.STRING, string.group()[1:-1], cursor, string.end())
-            self.cursor = string.end()
-        elif char == '"':
+            self.push(T.PUNCTUATION, value, cursor, end)
+        elif kind == "string":
+            self.push(T.STRING, value[1:-1], cursor, end)
+        else:  # a double quote: an interpolated string
             self.brackets.append(('"', cursor))
-            self.cursor += 1
+            self.cursor = end
             self.lex_string()
-        else:
-            raise TwigLexError(f'Unexpected character "{char}".', cursor, cursor + 1)
+            return
+        self.cursor = end
 
     def lex_string(self) -> None:
         """The rest of a double-quoted string with `#{…}` interpolations, up to its `"`."""

@@ -25,7 +25,8 @@ from collections.abc import Iterable
 
 from flowdrop_lsp.core.syntax.tree import JString
 
-# One character written and the offset it is written from.
+# Characters written and the offset the first is written from (the rest follow it one to one:
+# a block scalar's line is one entry, not one per character).
 _Written = list[tuple[str, int]]
 
 _ESCAPES = {
@@ -90,9 +91,16 @@ def _empty(text: str, value: JString) -> tuple[int, ...] | None:
 
 
 def _checked(written: _Written | None, expected: str, stop: int) -> tuple[int, ...] | None:
-    if written is None or "".join(char for char, _ in written) != expected:
+    if written is None or "".join(chars for chars, _ in written) != expected:
         return None
-    return (*(at for _, at in written), stop)
+    offsets: list[int] = []
+    for chars, at in written:
+        if len(chars) == 1:
+            offsets.append(at)
+        else:
+            offsets.extend(range(at, at + len(chars)))
+    offsets.append(stop)
+    return tuple(offsets)
 
 
 def _break_length(text: str, at: int) -> int:
@@ -291,7 +299,8 @@ def _block_lines(
         written.extend(("\n", place) for place, _ in trailing)
         trailing.clear()
         leading_blank = trailing_blank
-        written.extend((text[place], place) for place in range(begin, line_end))
+        if begin < line_end:
+            written.append((text[begin:line_end], begin))
         after = line_end
         leading_break = (line_end, length) if length else None
         if leading_break is None:

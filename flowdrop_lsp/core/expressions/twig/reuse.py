@@ -1,0 +1,121 @@
+"""A keystroke in a template's text is no new parse: the facts of the template before it, moved.
+
+Typing prose into a 200-line prompt template changes one TEXT token; what Twig makes of the
+template (its problems, reads, calls, bindings) is the same, every offset after the keystroke
+moved by what it added. `Reuse` keeps the last few templates parsed with the TEXT stretches
+their lexer saw, and answers a new text from one of them when the two differ in one stretch
+strictly inside one of those TEXT tokens and nothing there can start a tag (no `{` in the new
+characters or beside them: `{{`, `{%`, `{#` all start with one). Anything else is parsed whole.
+The answer equals a whole parse's (tests/core/expressions/test_twig_reuse.py compares them on
+random edits).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import replace
+
+from flowdrop_lsp.core.expressions.base import Parsed
+
+TextStretches = tuple[tuple[int, int], ...]
+WholeParse = Callable[[str], tuple[Parsed, TextStretches]]
+KEPT = 8  # templates remembered: the ones being typed into, a few at a time
+
+
+class Reuse:
+    """The last templates parsed (per vocabulary: one `Reuse` each), and their TEXT stretches."""
+
+    def __init__(self) -> None:
+        self._recent: OrderedDict[str, tuple[Parsed, TextStretches]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def parse(self, source: str, whole: WholeParse) -> Parsed:
+        with self._lock:
+            known = self._recent.get(source)
+            candidates = list(reversed(self._recent.items())) if known is None else []
+        if known is not None:
+            return known[0]
+        for old, (parsed, stretches) in candidates:
+            moved = _moved(old, parsed, stretches, source)
+            if moved is not None:
+                self._keep(source, moved)
+                return moved[0]
+        result = whole(source)
+        self._keep(source, result)
+        return result[0]
+
+    def _keep(self, source: str, result: tuple[Parsed, TextStretches]) -> None:
+        with self._lock:
+            self._recent[source] = result
+            self._recent.move_to_end(source)
+            while len(self._recent) > KEPT:
+                self._recent.popitem(last=False)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """How many leading characters `a` and `b` share (slice comparisons: C speed)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """How many trailing characters `a` and `b` share, at most `limit`."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle :] == b[len(b) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _moved(
+    old: str, parsed: Parsed, stretches: TextStretches, new: str
+) -> tuple[Parsed, TextStretches] | None:
+    """`parsed` moved to `new`, when `new` differs from `old` inside one TEXT stretch only."""
+    if abs(len(new) - len(old)) > 64:
+        return None  # a paste, not a keystroke: parse it
+    start = _common_prefix(old, new)
+    tail = _common_suffix(old, new, min(len(old), len(new)) - start)
+    old_end, new_end = len(old) - tail, len(new) - tail
+    inside = any(a < start and old_end < b for a, b in stretches)
+    if not inside:
+        return None
+    if "{" in new[max(start - 1, 0) : new_end + 1]:
+        return None  # it could start a tag
+    added = new[start:new_end]
+    removed = old[start:old_end]
+    if parsed.problems and ("\n" in added or "\n" in removed or "\r" in added or "\r" in removed):
+        return None  # a problem's message may count lines
+    delta = len(new) - len(old)
+
+    def at(offset: int) -> int:
+        return offset + delta if offset >= old_end else min(offset, start)
+
+    return (
+        Parsed(
+            problems=tuple(replace(p, start=at(p.start), end=at(p.end)) for p in parsed.problems),
+            reads=tuple(replace(r, start=at(r.start), end=at(r.end)) for r in parsed.reads),
+            symbols=tuple(replace(s, start=at(s.start), end=at(s.end)) for s in parsed.symbols),
+            bindings=tuple(
+                replace(
+                    b,
+                    start=at(b.start),
+                    end=at(b.end),
+                    visible_from=at(b.visible_from),
+                    visible_to=at(b.visible_to),
+                )
+                for b in parsed.bindings
+            ),
+        ),
+        tuple((a + delta if a > start else a, b + delta if b > start else b) for a, b in stretches),
+    )
