@@ -21,8 +21,9 @@
 # The workspace: examples/research-agent.flowdrop.json, a Drupal config workflow
 # (config/sync/flowdrop_workflow.flowdrop_workflow.research.yml from tests/editors/fixtures),
 # that workflow under a name no glob selects (notes/research-copy.yml) and the JSON one as an API
-# export (exported.json): workflows by content, as in `flowdrop-lsp check`; and unrelated
-# package.json and docker-compose.yml.
+# export (exported.json): workflows by content, as in `flowdrop-lsp check`; the real site's
+# weather workflow (tests/corpus/atelier-cms) with a misspelt Twig filter `frist` planted (the
+# expression checks: expressions.mjs); and unrelated package.json and docker-compose.yml.
 # Needs editors/vscode/e2e/install-deps.sh to have run. Screenshots go to
 # <repo>/artifacts/vscode/. Exit 0 = all assertions held.
 set -euo pipefail
@@ -117,6 +118,14 @@ cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/config/sync/"
 # listed all the same (step 6c of test.mjs).
 sed 's/^id: research$/id: research_closed/' "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" \
   >"$WS/config/sync/flowdrop_workflow.flowdrop_workflow.research_closed.yml"
+# The real site's weather workflow with a misspelt Twig filter planted in its data mapper's
+# template (step 6d of test.mjs: expressions.mjs).
+EXPRESSION_WORKFLOW="flowdrop_workflow.flowdrop_workflow.aincient_weather.yml"
+EXPRESSION_ORIGINAL="$REPO/tests/corpus/atelier-cms/config/sync/$EXPRESSION_WORKFLOW"
+[ "$(grep -cF "(q|split(',')|first|trim)" "$EXPRESSION_ORIGINAL")" = 1 ] \
+  || die "$EXPRESSION_ORIGINAL does not hold (q|split(',')|first|trim) once"
+sed "s/(q|split(',')|first|trim)/(q|split(',')|frist|trim)/" "$EXPRESSION_ORIGINAL" \
+  >"$WS/config/sync/$EXPRESSION_WORKFLOW"
 # The same workflow under a name no glob selects (language yaml too): a workflow by content.
 mkdir -p "$WS/notes"
 cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/notes/research-copy.yml"
@@ -228,7 +237,8 @@ YAML_PYTHON="$(dirname "$SERVER")/python"
 "$YAML_PYTHON" -c 'import yaml' 2>/dev/null || die "no Python with PyYAML ($YAML_PYTHON) for the YAML check"
 
 cd "$HERE"
-YAML_PYTHON="$YAML_PYTHON" YAML_WORKFLOW="config/sync/$YAML_WORKFLOW" CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
+EXPRESSION_WORKFLOW="config/sync/$EXPRESSION_WORKFLOW" EXPRESSION_ORIGINAL="$EXPRESSION_ORIGINAL" \
+  YAML_PYTHON="$YAML_PYTHON" YAML_WORKFLOW="config/sync/$YAML_WORKFLOW" CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
   timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/test.mjs" \
   || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"
 if [ "$MODE" = configured ]; then

@@ -15,11 +15,16 @@
 //               colliding tool labels; checked as YAML, with docker-compose.yml and
 //               notes/research-copy.yml (the same workflow, not so named) as unrelated YAML
 //   YAML_PYTHON  a python with PyYAML, to check the fixed file (default python3)
+//   EXPRESSION_WORKFLOW  optional: the real site's weather workflow with a misspelt Twig filter
+//               planted (path relative to WORKSPACE), and EXPRESSION_ORIGINAL the site's own
+//               file: step 6d (expressions.mjs) checks the R11 problem, the hover on a name
+//               inside the template and the quick fix
 //   STEP_TIMEOUT_MS  bound for each wait (default 60000)
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { expressionScenario } from './expressions.mjs';
 import { insightScenario } from './insights.mjs';
 import { STEP, Failure, fail, waitFor } from './wait.mjs';
 
@@ -36,6 +41,8 @@ const YAML_PYTHON = process.env.YAML_PYTHON || 'python3';
 const UNRELATED_YAML = 'docker-compose.yml';
 const YAML_WORKFLOW_COPY = 'notes/research-copy.yml'; // workflow content, another name
 const EXPORTED = 'exported.json'; // the JSON workflow as an API export is saved: any name
+const EXPRESSION_WORKFLOW = process.env.EXPRESSION_WORKFLOW || '';
+const EXPRESSION_ORIGINAL = process.env.EXPRESSION_ORIGINAL || '';
 
 if (!URL_BASE || !WORKSPACE || !ARTIFACTS) {
   console.error('test.mjs: CS_URL, WORKSPACE and ARTIFACTS must be set (use e2e/run.sh)');
@@ -324,6 +331,16 @@ async function main() {
     (await problemRows()).every((t) => !t.includes('research_closed')),
   );
   log('OK back to the scope "open": the closed workflow is no longer listed');
+
+  // 6d. Inside a data mapper's Twig value on the real site (expressions.mjs): the R11 problem
+  //     of a misspelt filter at its characters, the hover on a name, the quick fix.
+  if (EXPRESSION_WORKFLOW) {
+    await expressionScenario({
+      page, workspace: WORKSPACE, file: EXPRESSION_WORKFLOW, original: EXPRESSION_ORIGINAL, step: STEP,
+      waitFor, fail, log, shot, quickOpen, gotoLineCol, openProblems, problemRows, openQuickFixMenu,
+      activeSquiggles, saved,
+    });
+  }
 
   // 7. A broken `flowdrop.server.path` (changed while running: the extension
   //    restarts the server) gives an error message naming the setting.
