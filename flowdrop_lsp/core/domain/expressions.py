@@ -191,7 +191,7 @@ def parse(
     return parse_text(expression.engine, expression.source, vocabulary, functions)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # a prompt template may be many kB: what typing needs, not every version
 def parse_text(
     engine: str, text: str, vocabulary: TwigVocabulary, functions: frozenset[str]
 ) -> Parsed | None:
