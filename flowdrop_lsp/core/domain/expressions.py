@@ -87,6 +87,12 @@ class ConfigExpression:
         return f"config '{self.key}'"
 
 
+def definition_of(node: Node, settings: Settings) -> NodeTypeDefinition | None:
+    """The site's definition of a node's type (None: no site, or a type it does not define)."""
+    catalog = settings.node_type_catalog
+    return catalog.get(node.type_id) if catalog is not None and node.type_id else None
+
+
 def processor_of(type_id: str | None, definition: NodeTypeDefinition | None) -> str | None:
     """The processor a node runs: its type's executor plugin id (after the provider's ':'),
     else its type id."""

@@ -20,6 +20,7 @@ from flowdrop_lsp.core.domain.expressions import (
     MAPPER,
     TWIG,
     ConfigExpression,
+    definition_of,
     expression_functions,
     node_expressions,
     parse,
@@ -116,8 +117,7 @@ def expression_at(document: WorkflowDocument, offset: int) -> ExpressionAt | Non
     if node is None or node.editor is None or node.id is None:
         return None
     settings = document.settings
-    catalog = settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, settings)
     for expression in node_expressions(node.type_id, node.config, definition):
         mapped = node.editor.string_offsets(expression.path)
         if mapped is None:
@@ -134,8 +134,7 @@ def expression_at(document: WorkflowDocument, offset: int) -> ExpressionAt | Non
 
 def mapper_names(document: WorkflowDocument, node: Node) -> dict[str, InputName] | None:
     """A data mapper's context, each name with what declares it; None for another node."""
-    catalog = document.settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, document.settings)
     if processor_of(node.type_id, definition) != MAPPER or not isinstance(node.config, dict):
         return None
     names: dict[str, InputName] = {}

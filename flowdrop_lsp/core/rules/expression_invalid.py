@@ -27,6 +27,7 @@ from flowdrop_lsp.core.domain.expressions import (
     EXPRESSION_LANGUAGE,
     TWIG,
     ConfigExpression,
+    definition_of,
     document_span,
     expression_functions,
     node_expressions,
@@ -63,8 +64,7 @@ _CLOSE = 0.75  # how alike an unknown name and a known one must be to call it a 
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
-    catalog = ctx.settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, ctx.settings)
     expressions = node_expressions(node.type_id, node.config, definition)
     if not expressions:
         return

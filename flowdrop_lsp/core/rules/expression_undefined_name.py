@@ -20,6 +20,7 @@ from flowdrop_lsp.core.domain.expressions import (
     MAPPER,
     ConfigExpression,
     close_names,
+    definition_of,
     document_span,
     expression_functions,
     mapper_context,
@@ -44,8 +45,7 @@ RULE = Rule(
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
-    catalog = ctx.settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, ctx.settings)
     if processor_of(node.type_id, definition) != MAPPER:
         return
     context = mapper_context(node.config, definition)

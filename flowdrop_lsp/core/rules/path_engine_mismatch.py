@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.domain.expressions import (
     EXTRACTOR,
     PROPERTY_PATH,
+    definition_of,
     document_span,
     node_expressions,
     processor_of,
@@ -37,8 +38,7 @@ ENGINE_PATH = ("data", "config", "engine")
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
-    catalog = ctx.settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, ctx.settings)
     if processor_of(node.type_id, definition) != EXTRACTOR:
         return
     for expression in node_expressions(node.type_id, node.config, definition):

@@ -19,6 +19,7 @@ from flowdrop_lsp.core.domain.expressions import (
     SENTINELS,
     SHAPER,
     close_names,
+    definition_of,
     document_span,
     node_expressions,
     processor_of,
@@ -57,8 +58,7 @@ def misspelt_sentinel(source: str) -> tuple[str, int] | None:
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
-    catalog = ctx.settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, ctx.settings)
     if processor_of(node.type_id, definition) != SHAPER:
         return
     for expression in node_expressions(node.type_id, node.config, definition):

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.domain.expressions import (
     MAPPER,
     TWIG,
+    definition_of,
     document_span,
     node_expressions,
     processor_of,
@@ -42,8 +43,7 @@ WRAP = ("{% autoescape false %}", "{% endautoescape %}")
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
-    catalog = ctx.settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, ctx.settings)
     if processor_of(node.type_id, definition) != MAPPER or not isinstance(node.config, dict):
         return
     outputs = node.config.get("dynamicOutputs")

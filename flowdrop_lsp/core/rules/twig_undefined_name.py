@@ -28,6 +28,7 @@ from flowdrop_lsp.core.domain.expressions import (
     TWIG,
     ConfigExpression,
     close_names,
+    definition_of,
     expression_functions,
     mapper_context,
     node_expressions,
@@ -57,8 +58,7 @@ ERROR_ENVELOPE = frozenset({"error"})
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
-    catalog = ctx.settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, ctx.settings)
     if processor_of(node.type_id, definition) != MAPPER:
         return
     context = mapper_context(node.config, definition)
@@ -78,8 +78,7 @@ def check_variables_edge(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
     node = ctx.node(target.node_id)
     if node is None or node.id is None:
         return
-    catalog = ctx.settings.node_type_catalog
-    definition = catalog.get(node.type_id) if catalog is not None and node.type_id else None
+    definition = definition_of(node, ctx.settings)
     if processor_of(node.type_id, definition) != PROMPT_TEMPLATE:
         return
     feeding = [
