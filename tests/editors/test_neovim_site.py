@@ -214,6 +214,8 @@ def test_neovim_goes_from_a_call_node_to_the_called_workflow(tmp_path: Path) -> 
         assert record["file"] == str(path.resolve()), report
         assert record["cursor"]["line"] == jump["id_line"], report
         assert record["line_text"] == f"id: {ident}", report
+        # `gd` went there: stock Neovim 0.11 maps no key to it; the shipped config does.
+        assert "flowdrop-lsp" in str(record["gd_mapping"]), report
     assert len(seen["jumps"]) == len(jumps), report
 
 
@@ -248,4 +250,5 @@ def test_neovim_goes_from_a_call_types_executor_plugin_to_the_called_workflow(
     )
     assert record["file"] == str(target.resolve()), report
     assert record["cursor"]["line"] == jump["id_line"], report
+    assert "flowdrop-lsp" in str(record["gd_mapping"]), report
     assert record["line_text"] == f"id: {COLOUR}", report

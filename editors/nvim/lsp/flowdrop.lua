@@ -214,6 +214,22 @@ return {
       on_dir(root)
     end
   end,
+  -- Neovim 0.11 maps no key of its own to go to definition (its LSP defaults are `grr`, `grn`,
+  -- `gra`, `gri`, `K`, and `<C-]>` through 'tagfunc'; a bare `gd` stays Vim's "local
+  -- declaration" search, which finds nothing useful in a workflow): map `gd` in this buffer to
+  -- the server's definition, as users expect and docs/editors.md says, unless the user has a
+  -- `gd` mapping of their own (global or for this buffer), which is left alone.
+  on_attach = function(_, bufnr)
+    local own = vim.api.nvim_buf_call(bufnr, function()
+      return vim.fn.maparg('gd', 'n')
+    end)
+    if own == '' then
+      vim.keymap.set('n', 'gd', vim.lsp.buf.definition, {
+        buffer = bufnr,
+        desc = 'flowdrop-lsp: go to definition (called workflow, node type, id)',
+      })
+    end
+  end,
   -- Neovim keeps pulled and pushed diagnostics in separate namespaces, so a server offering
   -- both shows every problem twice: ask for pushed diagnostics only.
   init_options = { pullDiagnostics = false },

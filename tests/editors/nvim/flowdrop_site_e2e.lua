@@ -7,7 +7,7 @@
 --     holds a diagnostic with that code in each of those files (none of them opened), then
 --     `vim.diagnostic.setqflist()` as a user would and read the quickfix list back;
 --   mode = 'definition': jumps = [{line, col, path, id_line}]: the cursor at (line, col) of FILE
---     (1-based line, 0-based byte column), `vim.lsp.buf.definition()`, then wait until the
+--     (1-based line, 0-based byte column), `gd` (the shipped config's mapping), then wait until the
 --     current buffer is `path` and the cursor on `id_line`; back to FILE for the next jump.
 -- This script only gathers what Neovim shows and writes it to `out`; the Python test asserts.
 -- Exit code 0 with a last line `OK` = the script ran to its end (whatever it saw); `cquit 1`
@@ -226,7 +226,10 @@ local function definition(client, home)
       out(('no location from %d:%d within %d ms: %s'):format(jump.line, jump.col, T, vim.inspect(record.response)))
       break -- the next jumps would wait as long for nothing
     end
-    vim.lsp.buf.definition()
+    -- What the user presses: `gd`, which the shipped config maps in the buffer (stock Neovim
+    -- 0.11 maps no key to go to definition but `<C-]>`).
+    record.gd_mapping = vim.fn.maparg('gd', 'n', false, true).desc or vim.NIL
+    vim.api.nvim_feedkeys('gd', 'x', false)
     local jumped = vim.wait(T, function()
       return buf_path(vim.api.nvim_get_current_buf()) == target and vim.api.nvim_win_get_cursor(0)[1] == jump.id_line
     end, 20)
