@@ -18,13 +18,15 @@ yet (`close_config_keys`: the same letters but for case and `_`/`-`, `max_tokens
 `maxTokens`, else a difflib match, `maxTokes`), the message asks "did you mean 'maxTokens'?"
 and the key is renamed in place, its value and the file's style kept (only the key's token is
 rewritten, as a label is: JSON escaping, YAML's quoting). The rename is safe and preferred when
-it is the key's one candidate and no other unknown key of the node is close to that candidate
-(two renames to one key would write it twice, and `--fix` applies every safe fix of a run); it
-is unsafe otherwise, one per candidate. Last, removing the key — unsafe, never preferred:
+it is the key's one candidate, a plain slip (`typo_of`: the same but for case and separators,
+or a letter or two off in a name of six letters or more — `mode` may not mean `model`), and no
+other unknown key of the node is close to that candidate (two renames to one key would write it
+twice, and `--fix` applies every safe fix of a run); it is unsafe otherwise, one per candidate. Last, removing the key — unsafe, never preferred:
 removing it loses the value."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 from functools import partial
 
@@ -77,8 +79,9 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     for key in unknown:
         anchor = _key_span(node, key) or node.anchor
         close = candidates[key]
-        # Safe only when no other unknown key could take the same name (a duplicate key).
-        sure = len(close) == 1 and wanted.count(close[0]) == 1
+        # Safe only for a plain slip (`typo_of`) that no other unknown key could take the same
+        # name by (two renames to one name would write it twice).
+        sure = len(close) == 1 and wanted.count(close[0]) == 1 and typo_of(key, close[0])
         guess = f"; did you mean {_either(close)}?" if close else ""
         yield Finding(
             RULE.code,
@@ -93,8 +96,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         )
 
 
-# How close (difflib ratio of the folded names) a schema key must be to be offered for a key.
+# How close (difflib ratio of the folded names) a schema key must be to be offered for a key;
+# how close, and how long, to be renamed without review (`typo_of`).
 CLOSE = 0.75
+SURE = 0.8
+SURE_LENGTH = 6
 
 
 def _folded(name: str) -> str:
@@ -115,6 +121,18 @@ def close_config_keys(key: str, schema_keys: frozenset[str] | set[str]) -> tuple
         return tuple(by_folded[folded])
     close = close_names(folded, frozenset(by_folded), cutoff=CLOSE)
     return tuple(name for near in close for name in by_folded[near])
+
+
+def typo_of(key: str, name: str) -> bool:
+    """Whether `key` is `name` with a slip of the keyboard: the same but for case and
+    separators, or a letter or two off in a name long enough that another word is unlikely
+    (`maxTokes`, `timout`). A short key close to a parameter may be another word (`mode` and
+    `model`, `text` and `next`): its rename is offered for review only."""
+    folded, wanted = _folded(key), _folded(name)
+    if folded == wanted:
+        return True
+    ratio = difflib.SequenceMatcher(None, folded, wanted).ratio()
+    return ratio >= SURE and min(len(folded), len(wanted)) >= SURE_LENGTH
 
 
 def _either(names: tuple[str, ...]) -> str:
@@ -210,9 +228,10 @@ EXPLANATION = RULE.explained(
     "defines. When the key is close to a key the config does not hold yet (`timout` for "
     '`timeout`; `max_tokens` or `MaxTokens` for `maxTokens`), the message asks "did you mean '
     "'timeout'?\" and the fix renames the key in place, its value and the file's layout kept. "
-    "`--fix` applies the rename when it is the only candidate and no other unknown key of the "
-    "node is close to the same one (two renames would write the key twice); otherwise the "
-    "editor offers each rename for review. Removing the key (its value lost) is the last, "
+    "`--fix` applies the rename when it is the only candidate, a plain slip (case and `_`, or a "
+    "letter or two off in a name of six letters or more: `mode` may not mean `model`), and no "
+    "other unknown key of the node is close to the same one (two renames would write the key "
+    "twice); otherwise the editor offers each rename for review. Removing the key (its value lost) is the last, "
     "unsafe choice.",
     failing="""\
 {

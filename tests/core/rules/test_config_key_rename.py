@@ -13,7 +13,7 @@ import yaml
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.fixes import apply_edits
-from flowdrop_lsp.core.rules.config_unknown_key import close_config_keys
+from flowdrop_lsp.core.rules.config_unknown_key import close_config_keys, typo_of
 from tests.support.config_site import (
     corpus_workflow,
     found,
@@ -166,3 +166,20 @@ def test_positions_after_emoji_and_cjk_and_incremental(syntax: str) -> None:
     assert [f for f in document.findings() if f.code == CODE] == []
     loaded = yaml.safe_load(document.text) if syntax == "yaml" else json.loads(document.text)
     assert loaded["nodes"][0]["data"]["config"]["maxTokens"] == 8192
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_short_key_close_to_a_parameter_is_renamed_only_after_review(syntax: str) -> None:
+    """`mode` is one letter off `model`, but may be another word: the rename is offered, not
+    applied by --fix; `modle`/`temprature` (a slip in a longer name) are."""
+    model = "        model: ''\n"
+    text = _in(syntax, plant(corpus_workflow(REASON), model, "        mode: ''\n"))
+    finding = _one(text, syntax)
+    assert finding.message.endswith("did you mean 'model'?")
+    assert _titles(finding) == [
+        ("Rename 'mode' to 'model'", "unsafe", False),
+        ("Remove 'mode'", "unsafe", False),
+    ]
+    assert typo_of("temprature", "temperature") and typo_of("max_tokens", "maxTokens")
+    assert typo_of("MODEL", "model")  # case alone: sure at any length
+    assert not typo_of("mode", "model") and not typo_of("text", "next")
