@@ -8,6 +8,7 @@ import json
 import pytest
 
 from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from tests.support.builders import at, findings
 from tests.support.config_site import as_json, corpus_workflow, plant, site_settings
@@ -106,3 +107,27 @@ def test_other_schema_problems_of_a_node_name_it_by_label_and_id() -> None:
     [finding] = findings(text, "FD-SCHEMA")
     assert finding.message == "data.config of \"Fetch\" (fetch): [] is not of type 'object'"
     assert finding.fixes == () and finding.node == "fetch"
+
+
+@pytest.mark.parametrize("syntax", ["yaml", "json"])
+def test_emptying_and_refilling_a_config_incrementally_equals_from_scratch(syntax: str) -> None:
+    """The last key deleted by an edit (as in an editor), then the fix applied as an edit: the
+    engine's findings after each equal a fresh read's."""
+    settings = site_settings()
+    site = corpus_workflow(POLICY)
+    text = site if syntax == "yaml" else as_json(site)
+    document = WorkflowDocument(text, settings, syntax=syntax)
+    key = (
+        "\n        check: links" if syntax == "yaml" else '{\n          "check": "links"\n        }'
+    )
+    start = document.text.index(key)
+    document.apply_edit(start, start + len(key), "" if syntax == "yaml" else "null")
+    fresh = WorkflowDocument(document.text, settings, syntax=syntax).findings()
+    assert document.findings() == fresh
+    (finding,) = [f for f in fresh if f.locator_code == "R6_CONFIG_INVALID"]
+    (edit,) = finding.fixes[0].edits
+    document.apply_edit(edit.span.start, edit.span.end, edit.new_text)
+    fresh = WorkflowDocument(document.text, settings, syntax=syntax).findings()
+    assert document.findings() == fresh
+    assert [f for f in fresh if f.locator_code == "R6_CONFIG_INVALID"] == []
+    assert [f.locator for f in fresh if f.code == "R6.b"] == ["node.policy_check.1.config.check"]
