@@ -53,7 +53,12 @@ from flowdrop_lsp.core.rules.base import (
     TopMember,
     cap_with_summary,
 )
-from flowdrop_lsp.core.rules.document import SCHEMA, not_workflow_finding, syntax_findings
+from flowdrop_lsp.core.rules.document import (
+    SCHEMA,
+    element_schema_finding,
+    not_workflow_finding,
+    syntax_findings,
+)
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.schema import document_is_valid, path_text, root_problems
@@ -361,17 +366,15 @@ class WorkflowDocument(IncrementalEdits):
                     found.extend(self._plain_findings(owner))
             for element in self._with_findings:
                 found.extend(element.findings)
-                for path, message, span in element.schema:
-                    where = path_text([element.owner.name, element.index, *path])
-                    code, locator = _spec_locator(element, path)
+                for problem in element.schema:
                     found.append(
-                        Finding(
-                            SCHEMA,
-                            Severity.ERROR,
-                            f"{where}: {message}",
-                            span,
-                            locator_code=code,
-                            locator=locator,
+                        element_schema_finding(
+                            element.owner.name,
+                            element.index,
+                            element.model,
+                            problem,
+                            _spec_locator(element, problem[0]),
+                            self.reader.empty_mapping,
                         )
                     )
             if self._is_workflow:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.domain.model import Node, doc_order, short_text
+from flowdrop_lsp.core.domain.model import Edge, Node, doc_order, short_text
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.engine.elements import ElementList
 from flowdrop_lsp.core.rules.base import RuleContext
@@ -269,6 +269,18 @@ def nodes_in(document: WorkflowDocument, start: int, end: int) -> Iterator[Node]
         if node is not None:
             yield node
         index += 1
+
+
+def edge_at(document: WorkflowDocument, offset: int) -> Edge | None:
+    """The edge whose element holds `offset` (its ends included), if any."""
+    if not document.is_workflow:
+        return None
+    owner = document.lists["edges"]
+    index = _first_ending_at_or_after(owner, offset)
+    if index < len(owner) and owner.start(index) <= offset:
+        model = owner.elements[index].model
+        return model if isinstance(model, Edge) else None
+    return None
 
 
 def _resolved(span: Span | None) -> Span | None:

@@ -25,7 +25,7 @@ from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Edit, Finding, TextEdit
 from flowdrop_lsp.core.fixes import preferred_edits
-from flowdrop_lsp.core.ide import completion, hints, hover, lenses, outline
+from flowdrop_lsp.core.ide import completion, hints, hover, launch_hover, lenses, outline
 from flowdrop_lsp.core.ide.completion import CompletionItem, Completions
 from flowdrop_lsp.core.ide.expressions import expression_definition, expression_hover
 from flowdrop_lsp.core.ide.hints import InlayHint
@@ -179,7 +179,11 @@ class WorkflowService:
         if inside is not None:
             text = "\n\n".join(inside.lines)
             return HoverText(inside.span, text if markdown else text.replace("`", ""), markdown)
-        return hover.hover_at(self._document, offset, markdown)
+        found = hover.hover_at(self._document, offset, markdown)
+        if found is not None:
+            return found
+        # A config key or an edge's handle: what the launch checks judge there.
+        return launch_hover.launch_hover_at(self._document, offset, markdown)
 
     def inlay_hints(self, start: int, end: int) -> list[InlayHint]:
         return hints.inlay_hints(self._document, start, end)

@@ -186,8 +186,11 @@ UNCAPPED_CODES = frozenset({"CMP-9", "FD-SYNTAX"})
 
 
 def schema_array_group(finding: Finding) -> Hashable:
-    """FD-SCHEMA findings are capped per array (`nodes[3].id: …` → "nodes"), the rest per code."""
+    """FD-SCHEMA findings are capped per array (`nodes[3].id: …` → "nodes"; a node's, which
+    names the node instead of its index, by its `node`), the rest per code."""
     if finding.code == "FD-SCHEMA":
+        if finding.node is not None:
+            return (finding.code, "nodes")
         head = finding.message.split(":", 1)[0]
         return (finding.code, head.split("[", 1)[0] if "[" in head else head)
     return finding.code

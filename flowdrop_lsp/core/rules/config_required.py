@@ -15,7 +15,11 @@ Out of scope: a node whose type the site does not define (no derived schema, R6.
 it) and a `config` that is not an object (R6.a: FD-SCHEMA reports it).
 
 Fix, when the parameter declares a default: add the key with that default, written in the
-document's own format (safe: it adds what the node type itself declares)."""
+document's own format. Safe when the default says something (it adds what the node type itself
+declares); unsafe when it is empty (`''`, `[]`, `{}`, null: the type's placeholder, as
+`check: ''` of the real site's policy check), since plain `--fix` would then silence the launch
+error with a value that means nothing: the editor offers it, titled as what it is, and the
+author fills it in."""
 
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from typing import Any
 
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition, ParameterSpec
-from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 
 RULE = Rule(
@@ -68,7 +72,9 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     located = node.editor.locate(CONFIG_PATH) if node.editor and node.has_config else None
     anchor = located.key if located is not None and located.key is not None else node.anchor
     type_text = short_text(definition.id)
-    defaults = _defaults_fix(node, missing)
+    # The defaults that say something are set together by one safe fix; an empty one by its own
+    # unsafe fix (see the module's docstring).
+    meaningful = _defaults_fix(node, [s for s in missing if not is_empty_default(s)])
     for spec in missing:
         key = short_text(spec.name)
         if node.has_config:
@@ -87,10 +93,32 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             message,
             anchor,
             node=node.id,
-            fixes=defaults if spec.has_default else (),
+            fixes=_fixes_for(node, spec, meaningful),
             locator_code=LOCATOR_CODE,
             locator=f"node.{node.id}.config.{spec.name}",
         )
+
+
+def is_empty_default(spec: ParameterSpec) -> bool:
+    """Whether the parameter's declared default is empty: `''` (or blank), an empty list or
+    mapping, null — a placeholder the author has to fill, no value to set without review."""
+    default = spec.default
+    if isinstance(default, str):
+        return not default.strip()
+    return default is None or (isinstance(default, list | dict) and not default)
+
+
+def _fixes_for(node: Node, spec: ParameterSpec, meaningful: tuple[Fix, ...]) -> tuple[Fix, ...]:
+    if not spec.has_default:
+        return ()
+    if not is_empty_default(spec):
+        return meaningful
+    fix = _defaults_fix(node, [spec])
+    if not fix:
+        return ()
+    (only,) = fix
+    title = f"Set '{short_text(spec.name)}' to its empty default (fill it in)"
+    return (Fix(title, only.edits, applicability=Applicability.UNSAFE, format_specific=True),)
 
 
 def _defaults_fix(node: Node, missing: list[ParameterSpec]) -> tuple[Fix, ...]:
@@ -150,7 +178,10 @@ EXPLANATION = RULE.explained(
     "comes from these flags only, never from the workflow's edges: a node offered to an agent "
     "as a tool is judged like any other. A key present with the value null counts as present. "
     "Not checked: nodes of a type the site does not define. The fix, when the parameter "
-    "declares a default, adds the key with it.",
+    "declares a default, adds the key with it; `--fix` applies it only when the default says "
+    "something. An empty default (`''`, `[]`, `{}`, null) is a placeholder: setting it would "
+    'silence the error with a value that means nothing, so the editor offers it as "Set '
+    "'check' to its empty default (fill it in)\" and `--fix` leaves it to the author.",
     failing="""\
 {
   "nodes": [

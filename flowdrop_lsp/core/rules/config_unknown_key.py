@@ -13,18 +13,29 @@ judges it against the type's confirmation). On the real site (15 workflows, 90 n
 none of these is reported. Only for a node whose type the site defines (R6.j: without a
 derived schema nothing is judged).
 
-Fix: remove the key — unsafe, never preferred: the value may be meant for a parameter that is
-spelt differently, and removing it loses it."""
+Fixes, in order. When the key is close to a key of the derived schema the config does not hold
+yet (`close_config_keys`: the same letters but for case and `_`/`-`, `max_tokens` for
+`maxTokens`, else a difflib match, `maxTokes`), the message asks "did you mean 'maxTokens'?"
+and the key is renamed in place, its value and the file's style kept (only the key's token is
+rewritten, as a label is: JSON escaping, YAML's quoting). The rename is safe and preferred when
+it is the key's one candidate, a plain slip (`typo_of`: the same but for case and separators,
+or a letter or two off in a name of six letters or more — `mode` may not mean `model`), and no
+other unknown key of the node is close to that candidate (two renames to one key would write it
+twice, and `--fix` applies every safe fix of a run); it is unsafe otherwise, one per candidate. Last, removing the key — unsafe, never preferred:
+removing it loses the value."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 from functools import partial
 
+from flowdrop_lsp.core.domain.expressions import close_names
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit, later
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
+from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
@@ -55,24 +66,78 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         return  # a pre-1.0 type's `config:` block holds some defaults; its schema is in code
     declared = config_schema_keys(definition)
     unknown = [key for key in config if key not in declared]
+    if not unknown:
+        return
     # Removing every key at once would leave no mapping at all in Drupal's YAML (`config:`
     # alone is null, which FlowDrop refuses, R6.a; each removal is written as if alone): when
     # all of several keys are unknown, the first keeps no removal. A lone unknown key's removal
     # writes the empty mapping itself (`config: {  }`).
     kept_back = unknown[0] if len(unknown) > 1 and len(unknown) == len(config) else None
+    free = declared - config.keys()
+    candidates = {key: close_config_keys(key, free) for key in unknown}
+    wanted = [candidate for close in candidates.values() for candidate in close]
     for key in unknown:
         anchor = _key_span(node, key) or node.anchor
+        close = candidates[key]
+        # Safe only for a plain slip (`typo_of`) that no other unknown key could take the same
+        # name by (two renames to one name would write it twice).
+        sure = len(close) == 1 and wanted.count(close[0]) == 1 and typo_of(key, close[0])
+        guess = f"; did you mean {_either(close)}?" if close else ""
         yield Finding(
             RULE.code,
             RULE.default_severity,
             f"config key '{short_text(key)}' of {node.display} is not a parameter of node type "
-            f"'{short_text(definition.id)}': its value is ignored at execution",
+            f"'{short_text(definition.id)}': its value is ignored at execution{guess}",
             anchor,
             node=node.id,
             # Made for the findings kept only (a generated workflow may have thousands).
-            later_fixes=later(partial(_removal_fix, node, key)) if key != kept_back else None,
+            later_fixes=later(partial(_fixes, node, key, close, sure, key != kept_back)),
             locator=f"node.{node.id}.config.{key}",
         )
+
+
+# How close (difflib ratio of the folded names) a schema key must be to be offered for a key;
+# how close, and how long, to be renamed without review (`typo_of`).
+CLOSE = 0.75
+SURE = 0.8
+SURE_LENGTH = 6
+
+
+def _folded(name: str) -> str:
+    """A key as a near miss reads alike: case, `_`, `-` and spaces left out (`max_tokens`,
+    `MaxTokens` and `maxTokens` are one)."""
+    return "".join(c for c in name.casefold() if c not in "_- ")
+
+
+def close_config_keys(key: str, schema_keys: frozenset[str] | set[str]) -> tuple[str, ...]:
+    """The keys of `schema_keys` that `key` most likely means, closest first: those that differ
+    only in case and separators when there are any, else the close ones (difflib, as the other
+    "did you mean"s)."""
+    by_folded: dict[str, list[str]] = {}
+    for name in sorted(schema_keys):
+        by_folded.setdefault(_folded(name), []).append(name)
+    folded = _folded(key)
+    if folded in by_folded:
+        return tuple(by_folded[folded])
+    close = close_names(folded, frozenset(by_folded), cutoff=CLOSE)
+    return tuple(name for near in close for name in by_folded[near])
+
+
+def typo_of(key: str, name: str) -> bool:
+    """Whether `key` is `name` with a slip of the keyboard: the same but for case and
+    separators, or a letter or two off in a name long enough that another word is unlikely
+    (`maxTokes`, `timout`). A short key close to a parameter may be another word (`mode` and
+    `model`, `text` and `next`): its rename is offered for review only."""
+    folded, wanted = _folded(key), _folded(name)
+    if folded == wanted:
+        return True
+    ratio = difflib.SequenceMatcher(None, folded, wanted).ratio()
+    return ratio >= SURE and min(len(folded), len(wanted)) >= SURE_LENGTH
+
+
+def _either(names: tuple[str, ...]) -> str:
+    quoted = [f"'{short_text(name)}'" for name in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 def config_schema_keys(definition: NodeTypeDefinition) -> frozenset[str]:
@@ -96,6 +161,30 @@ def _key_span(node: Node, key: str) -> Span | None:
         return known.get(key)
     located = node.editor.locate((*CONFIG_PATH, key)) if node.editor is not None else None
     return located.key if located is not None else None
+
+
+def _fixes(
+    node: Node, key: str, close: tuple[str, ...], sure: bool, removable: bool
+) -> tuple[Fix, ...]:
+    """The renames to the close keys (the one sure rename safe and preferred), then the removal."""
+    span = _key_span(node, key)
+    fixes: list[Fix] = []
+    for name in close:
+        if span is None:
+            break  # no key token to rewrite (a node read without its config's spans)
+        fixes.append(
+            Fix(
+                f"Rename '{short_text(key)}' to '{short_text(name)}'",
+                # The key's token only, written as a string literal: each format's fix writer
+                # keeps the token's style (a YAML plain key stays plain), the value untouched.
+                (TextEdit(span, json_string(name)),),
+                preferred=sure,
+                applicability=Applicability.SAFE if sure else Applicability.UNSAFE,
+            )
+        )
+    if removable:
+        fixes.extend(_removal_fix(node, key))
+    return tuple(fixes)
 
 
 def _removal_fix(node: Node, key: str) -> tuple[Fix, ...]:
@@ -136,7 +225,14 @@ EXPLANATION = RULE.explained(
     "a type's config does not always say whether it is), `nodeType` where the type supports more than one visual type. Any "
     "other key is stored but ignored at execution: most often a misspelt or renamed "
     "parameter, whose value then never reaches the node. Only for nodes of a type the site "
-    "defines.",
+    "defines. When the key is close to a key the config does not hold yet (`timout` for "
+    '`timeout`; `max_tokens` or `MaxTokens` for `maxTokens`), the message asks "did you mean '
+    "'timeout'?\" and the fix renames the key in place, its value and the file's layout kept. "
+    "`--fix` applies the rename when it is the only candidate, a plain slip (case and `_`, or a "
+    "letter or two off in a name of six letters or more: `mode` may not mean `model`), and no "
+    "other unknown key of the node is close to the same one (two renames would write the key "
+    "twice); otherwise the editor offers each rename for review. Removing the key (its value lost) is the last, "
+    "unsafe choice.",
     failing="""\
 {
   "nodes": [

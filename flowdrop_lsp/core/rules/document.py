@@ -4,10 +4,13 @@ engine makes per element, core/syntax/schema.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
-from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
+from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
 from flowdrop_lsp.core.rules.base import Rule
+from flowdrop_lsp.core.syntax.schema import path_text
 from flowdrop_lsp.core.syntax.tree import JsonValue, SyntaxProblem
 from flowdrop_lsp.core.text.positions import Span
 
@@ -62,6 +65,69 @@ def syntax_findings(problems: Iterable[SyntaxProblem]) -> Iterator[Finding]:
             yield Finding(SYNTAX, Severity.ERROR, problem.message, span, related=related)
         else:
             yield Finding(SYNTAX, Severity.ERROR, problem.message, span)
+
+
+def element_schema_finding(
+    array: str,
+    index: int,
+    model: Any,
+    problem: tuple[list[Any], str, Span],
+    locator: tuple[str | None, str | None],
+    empty_mapping: Callable[[str], str],
+) -> Finding:
+    """The FD-SCHEMA finding of a schema problem (`path` below the element, the schema's
+    `message`, the offending value's `span`) in item `index` of `array`. A node with an id is
+    named by its label and id, as every other rule names it (`data.label of "Fetch" (fetch):
+    …`), not by its index, which no one sees in an editor; an emptied config (null) is said in
+    FlowDrop's words, on its key, with the empty mapping as its safe fix (`empty_mapping`: the
+    reader's, `{  }` in Drupal's YAML)."""
+    path, message, span = problem
+    code, where = locator
+    if not isinstance(model, Node) or not model.id or path[:1] == ["id"]:
+        text = f"{path_text([array, index, *path])}: {message}"
+        return Finding(SCHEMA, Severity.ERROR, text, span, locator_code=code, locator=where)
+    if path == ["data", "config"] and model.config is None:
+        return _null_config_finding(model, span, (code, where), empty_mapping)
+    text = (
+        f"{path_text(path)} of {model.display}: {message}"
+        if path
+        else f"{model.display}: {message}"
+    )
+    return Finding(
+        SCHEMA, Severity.ERROR, text, span, node=model.id, locator_code=code, locator=where
+    )
+
+
+def _null_config_finding(
+    node: Node,
+    value: Span,
+    locator: tuple[str | None, str | None],
+    empty_mapping: Callable[[str], str],
+) -> Finding:
+    """`config:` left null (its last key deleted in YAML, `"config": null` in JSON): FlowDrop
+    refuses it (R6.a). Writing the empty mapping in place of the null is what was meant, and
+    keeps everything else: a safe fix."""
+    located = node.editor.locate(("data", "config")) if node.editor is not None else None
+    anchor = located.key if located is not None and located.key is not None else value
+    # Only whether something is written there matters (YAML: nothing after `config:`).
+    written = empty_mapping("null" if value.start < value.end else "")
+    fix = Fix(
+        "Write the empty config " + written.strip(),
+        (TextEdit(value, written),),
+        preferred=True,
+        format_specific=True,
+    )
+    return Finding(
+        SCHEMA,
+        Severity.ERROR,
+        f"the config of {node.display} is empty (null): FlowDrop expects a mapping; write "
+        f"`{written.strip()}` for an empty one",
+        anchor,
+        node=node.id,
+        fixes=(fix,),
+        locator_code=locator[0],
+        locator=locator[1],
+    )
 
 
 def not_workflow_finding(root: JsonValue | None, text_length: int) -> Finding:
@@ -124,7 +190,12 @@ EXPLANATIONS = (
     ),
     RULES[3].explained(
         "The document against the shipped JSON Schema (draft 2020-12): a value of the wrong "
-        "type or a missing required member, each reported on the offending value.",
+        "type or a missing required member, each reported on the offending value. A node with "
+        'an id is named by its label and id (`data.label of "Search" (a): …`), one without '
+        "by its index (`nodes[3]`). A config left null (its last key deleted: `config:` alone "
+        'in YAML, `"config": null` in JSON), which FlowDrop refuses (R6.a), is said so on '
+        "the `config` key, and the safe fix writes the empty mapping (`{  }` as Drupal writes "
+        "it, `{}` in JSON).",
         failing="""\
 {"nodes": [{"id": "a", "type": "http_request", "data": {"label": 42}}], "edges": []}
 """,

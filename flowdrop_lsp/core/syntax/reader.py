@@ -146,6 +146,12 @@ class WorkflowReader(Protocol):
         cannot write it there. What a rename or a completion types."""
         ...
 
+    def empty_mapping(self, replacing: str) -> str:
+        """An empty mapping as the format writes it, in place of the value text `replacing`
+        (a null: `null`, `~`, or nothing at all after a YAML key): JSON's `{}`, Drupal's `{  }`.
+        What a fix types to make an emptied `config` a mapping again."""
+        ...
+
     def spell(self, value: Any) -> str:
         """A value read from a document (a Python value) as this format writes it, for a
         message: JSON's `null`, `true`, `"x"`; containers abbreviated (`{…}`, `[…]`)."""
@@ -223,6 +229,9 @@ class JsonReader:
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         return json_string(value)
+
+    def empty_mapping(self, replacing: str) -> str:
+        return "{}"
 
     def spell(self, value: Any) -> str:
         return spell_json(value)
@@ -318,6 +327,10 @@ class YamlReader:
     def quote_string(self, value: str, replacing: str) -> str | None:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.
         return yaml_scalar(replacing, value) if replacing else None
+
+    def empty_mapping(self, replacing: str) -> str:
+        # As Drupal's dumper writes an empty array; after a bare `key:`, a space first.
+        return "{  }" if replacing else " {  }"
 
     def spell(self, value: Any) -> str:
         return _spell_yaml(value)

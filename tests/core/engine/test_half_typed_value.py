@@ -158,10 +158,11 @@ def test_schema_messages_spell_values_as_json() -> None:
         }
     )
     messages = [f.message for f in analyze(text).findings if f.code == "FD-SCHEMA"]
+    # A node with an id is named as every rule names it; one without, by its index.
     assert messages == [
-        "nodes[0].type: null is not of type 'string'",
-        "nodes[0].data.label: true is not of type 'string'",
-        "nodes[1].data.label: {…} is not of type 'string'",
+        "type of a (type unknown): null is not of type 'string'",
+        "data.label of a (type unknown): true is not of type 'string'",
+        "data.label of b (type t): {…} is not of type 'string'",
         'nodes[2].id: "" should be non-empty',
         "nodes[2].data.metadata.node_type_id: […] is not of type 'string'",
         'nodes[3]: "id" is a required property',
@@ -176,8 +177,8 @@ def test_schema_messages_spell_values_as_yaml() -> None:
     )
     messages = [f.message for f in analyze(text, syntax="yaml").findings if f.code == "FD-SCHEMA"]
     assert messages == [
-        "nodes[0].type: null is not of type 'string'",
-        "nodes[0].data.label: true is not of type 'string'",
+        "type of a (type unknown): null is not of type 'string'",
+        "data.label of a (type unknown): true is not of type 'string'",
         "nodes[1]: 'id' is a required property",
         "nodes[2]: 'it''s' is not of type 'object'",
     ], messages

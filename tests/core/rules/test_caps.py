@@ -76,6 +76,19 @@ def test_the_schema_cap_is_per_array() -> None:
     assert len(found) == 2 * CAP and summaries(found) == []
 
 
+def test_nodes_named_by_their_ids_are_one_group_with_those_named_by_index() -> None:
+    """A node's schema problem names the node (`data.label of "x" (n1): …`), not `nodes[1]`: the
+    cap still counts every problem under `nodes` as one group."""
+    bad = [{"id": f"n{i}", "type": "t", "data": {"label": 5}} for i in range(CAP + 20)]
+    text = json.dumps({"nodes": [{"type": "t"}, *bad], "edges": []})
+    found = of("FD-SCHEMA", analyze(text).findings)
+    assert len(found) == CAP + 1
+    (summary,) = summaries(found)
+    assert "21 more FD-SCHEMA findings in `nodes`" in summary.message
+    assert found[0].message == 'nodes[0]: "id" is a required property'
+    assert found[1].message == "data.label of n0 (type t): 5 is not of type 'string'"
+
+
 def test_below_the_duplicate_edge_cap_every_duplicate_is_reported() -> None:
     found = of("R13", analyze(duplicate_edges(CAP + 1)).findings)
     assert len(found) == CAP and summaries(found) == []

@@ -157,9 +157,10 @@ def test_config_that_is_not_an_object_is_fd_schema_only(syntax: str) -> None:
             plant(corpus_workflow(POLICY), "      config:\n" + CHECK, f"      config: {value}\n"),
         )
         findings = analyze(text, site_settings(), syntax=syntax).findings
-        about_config = [f for f in findings if "data.config" in f.message]
+        about_config = [f for f in findings if f.locator_code == "R6_CONFIG_INVALID"]
         assert [f.code for f in about_config] == ["FD-SCHEMA"], value
-        assert "is not of type 'object'" in about_config[0].message
+        said = "is empty (null)" if value == "null" else "is not of type 'object'"
+        assert said in about_config[0].message
         assert not [f for f in findings if f.code.startswith("R6")]
 
 
@@ -321,8 +322,10 @@ def test_the_fix_sets_the_default(syntax: str) -> None:
     text = _in(syntax, original)
     (finding,) = found(text, CODE, settings, syntax)
     (fix,) = finding.fixes
-    assert fix.title == "Set 'check' to its default \"\""
-    assert fix.preferred and fix.applicability.value == "safe" and fix.format_specific
+    # The type's default is empty (`''`): a placeholder, offered but never applied unreviewed.
+    assert fix.title == "Set 'check' to its empty default (fill it in)"
+    assert not fix.preferred and fix.applicability.value == "unsafe" and fix.format_specific
+    assert finding.applied_fix() is None
     fixed = apply_edits(text, fix.edits)
     assert found(fixed, CODE, settings, syntax) == []
     assert _others(fixed, syntax, settings) == _others(text, syntax, settings)
@@ -390,15 +393,25 @@ def test_several_missing_defaults_are_set_by_one_fix_in_the_types_order(
     text = _in(syntax, original)
     findings = found(text, CODE, settings, syntax)
     assert len(findings) == 3
-    assert {f.fixes for f in findings} == {findings[0].fixes}  # one and the same fix
-    (fix,) = findings[0].fixes
-    assert fix.title == "Set 'headers', 'method', 'timeout' to their defaults"
-    fixed = apply_edits(text, [edit for f in findings for edit in f.fixes[0].edits])
+    by_key = {f.locator.rsplit(".", 1)[1]: f for f in findings if f.locator}
+    # `headers` defaults to `{}`: an empty placeholder, its own unsafe fix; the defaults that say
+    # something are set by one safe fix, offered on each of their findings.
+    (empty,) = by_key["headers"].fixes
+    assert empty.title == "Set 'headers' to its empty default (fill it in)"
+    assert not empty.is_safe and not empty.preferred
+    assert by_key["method"].fixes == by_key["timeout"].fixes
+    (fix,) = by_key["method"].fixes
+    assert fix.title == "Set 'method', 'timeout' to their defaults"
+    assert fix.preferred and fix.is_safe
+    fixed = apply_edits(text, fix.edits)
     loaded = yaml.safe_load(fixed) if syntax == "yaml" else json.loads(fixed)
     node = next(n for n in loaded["nodes"] if n["id"] == "http_request.1")
-    assert list(node["data"]["config"].items())[-3:] == [
-        ("headers", {}),
-        ("method", "GET"),
-        ("timeout", 30),
-    ]
-    assert found(fixed, CODE, settings, syntax) == []
+    assert list(node["data"]["config"].items())[-2:] == [("method", "GET"), ("timeout", 30)]
+    (left,) = found(fixed, CODE, settings, syntax)
+    assert left.locator == "node.http_request.1.config.headers"
+    # Taken in the editor, the empty default fills the rest.
+    refixed = apply_edits(fixed, left.fixes[0].edits)
+    loaded = yaml.safe_load(refixed) if syntax == "yaml" else json.loads(refixed)
+    node = next(n for n in loaded["nodes"] if n["id"] == "http_request.1")
+    assert node["data"]["config"]["headers"] == {}
+    assert found(refixed, CODE, settings, syntax) == []
