@@ -19,6 +19,9 @@ workflow. Two runs on the same copy:
      fix is unsafe), the R3 error goes and the R6.c warning stays;
    - the menu on `timout` offers "Remove 'timout'", not preferred; choosing it removes that
      line and nothing else, and the R6.c warning goes.
+3. A repair (another copy): http_request.3's own `timeout: 30` misspelt `timout: 30`; `K` on
+   the key shows the node type's parameters, the menu offers "Rename 'timout' to 'timeout'"
+   (safe, preferred) before the removal, and choosing it gives back the site's own line.
 
 The Lua side (tests/editors/nvim/flowdrop_launch_e2e.lua) writes what Neovim showed as JSON; the
 assertions are here, each failure message followed by that JSON, Neovim's output and the LSP
@@ -300,3 +303,72 @@ def test_neovim_shows_launch_checks_and_applies_only_safe_fixes_in_bulk(tmp_path
     ), report
     assert after["modified"], report  # applied to the buffer, not saved
     assert weather.read_text(encoding="utf-8") == planted, report
+
+
+# The repair of a misspelt key: http_request.3's own `timeout: 30` misspelt (the node then has
+# no `timeout`, so the rename is the one candidate and keeps the 30).
+MISSPELT_LINE = "        timout: 30"
+RENAME_TITLE = f"Rename '{UNKNOWN_KEY}' to 'timeout'"
+
+
+def test_neovim_repairs_a_misspelt_config_key_from_the_menu_keeping_its_value(
+    tmp_path: Path,
+) -> None:
+    """`timeout: 30` of http_request.3 (relabelled with an emoji and CJK) misspelt `timout: 30`.
+    As a user: the R6.c warning says "did you mean 'timeout'?"; `K` on the key shows the node
+    type's parameters, `timeout` among them; the menu there offers the rename (safe, preferred)
+    and the removal (unsafe); choosing the rename gives back the site's own line, 30 kept."""
+    project = tmp_path / "site"
+    weather = copy_site(project) / WEATHER
+    lines = _lines(weather.read_text(encoding="utf-8"))
+    node = _line_ending(lines, f"id: {NODE}")
+    label = _line_ending(lines, f"label: {LABEL}", after=node)
+    lines[label] = lines[label][: -len(LABEL)] + NEW_LABEL
+    repaired = list(lines)
+    own = _line_ending(lines, "        timeout: 30", after=node)
+    assert own < _line_ending(lines, "metadata:", after=node), "not this node's config"
+    lines[own] = MISSPELT_LINE
+    weather.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    key = Token(own, 8, 8 + len(UNKNOWN_KEY))
+    at_key = {"line": key.lnum + 1, "col": key.col + 2}
+    seen, report = _run(
+        tmp_path,
+        "repair",
+        weather,
+        {
+            "mode": "repair",
+            "wait_for": {"R6.c": 1},
+            "hover_at": at_key,
+            "pick_at": at_key,
+            "pick": RENAME_TITLE,
+            "pick_clears": "R6.c",
+        },
+    )
+    (r6c,) = [d for d in seen["opening"]["diagnostics"] if d["code"] == "R6.c"]
+    assert _where(r6c) == key.where(), f"R6.c at {_where(r6c)}, expected {key}\n{report}"
+    assert f'"HTTP Request 🌐 取得" ({NODE})' in r6c["message"], report
+    assert "did you mean 'timeout'" in r6c["message"], report
+    offered = [(f["title"], f["applicability"], f["preferred"]) for f in r6c["lsp_data"]["fixes"]]
+    assert offered == [(RENAME_TITLE, "safe", True), (REMOVE_TITLE, "unsafe", False)], (
+        f"{offered}\n{report}"
+    )
+
+    # `K` on the key: the node type's parameters, the one meant among them.
+    shown = seen["hover"]
+    assert shown["opened"], f"K on {UNKNOWN_KEY!r} showed no hover\n{report}"
+    text = "\n".join(shown["lines"])
+    assert "http_request" in text and "timeout" in text, f"hover: {text}\n{report}"
+    assert UNKNOWN_KEY in text, f"the hover does not name the key hovered: {text}\n{report}"
+
+    # The menu on the key: the rename, preferred; chosen, the line is the site's own again.
+    menu = seen["pick_menu"]
+    assert menu["called"], f"no code-action menu on {UNKNOWN_KEY!r}\n{report}"
+    entries = {e["title"]: e for e in menu["entries"]}
+    assert RENAME_TITLE in entries and REMOVE_TITLE in entries, f"offered {list(entries)}\n{report}"
+    assert entries[RENAME_TITLE]["isPreferred"] is True, report
+    assert entries[RENAME_TITLE]["diagnostic_codes"] == ["R6.c"], report
+    assert menu["chose"] == RENAME_TITLE and menu["changed"], report
+    assert menu["wait"]["gone"], f"R6.c still shown after the rename\n{report}"
+    after = seen["after_pick"]
+    assert after["lines"] == repaired, f"the rename should give back line {own} only\n{report}"
+    assert not [d for d in after["diagnostics"] if d["code"] == "R6.c"], report

@@ -15,6 +15,8 @@
 --        true})`), then wait until no diagnostic of code `fix_all_clears` is left;
 --     3. the code-action menu at `pick_at`, choosing the entry titled `pick`, then wait until no
 --        diagnostic of code `pick_clears` is left.
+--   mode = 'repair': `K` at `hover_at` (the floating window's lines), then the code-action menu
+--     at `pick_at`, choosing `pick`, and wait until no diagnostic of code `pick_clears` is left.
 --     After each step: the buffer's lines and its diagnostics.
 -- This script only gathers what Neovim shows and writes it to `out`; the Python test asserts.
 -- Exit code 0 with a last line `OK` = the script ran to its end (whatever it saw); `cquit 1`
@@ -247,6 +249,44 @@ local function fixes(buf)
   out(('menu at %d:%d: %d entries, chose %s; %s %s'):format(P.pick_at.line, P.pick_at.col, #R.pick_menu.entries, tostring(R.pick_menu.chose), P.pick_clears, R.pick_menu.wait.gone and 'gone' or 'still there'))
 end
 
+--- The hover a user gets with `K` (Neovim 0.11 maps it to the server's hover in an attached
+--- buffer) at `at` {line, col}: the lines of the floating window it opens.
+local function hover(buf, at)
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_win_set_cursor(0, { at.line, at.col })
+  local home = vim.api.nvim_get_current_win()
+  local shown = { at = at, lines = {} }
+  vim.api.nvim_feedkeys('K', 'x', false)
+  shown.opened = vim.wait(T, function()
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if win ~= home and vim.api.nvim_win_get_config(win).relative ~= '' then
+        shown.lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false)
+        return #shown.lines > 0
+      end
+    end
+    return false
+  end, 20)
+  -- Close it as a user would (moving the cursor), so that the menu below opens over the buffer.
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if win ~= home and vim.api.nvim_win_get_config(win).relative ~= '' then
+      vim.api.nvim_win_close(win, true)
+    end
+  end
+  vim.api.nvim_set_current_win(home)
+  return shown
+end
+
+--- A misspelt config key, as a user repairs it: `K` on it shows the node type's parameters,
+--- then the code-action menu there, choosing the entry titled `pick` (the rename).
+local function repair(buf)
+  R.hover = hover(buf, P.hover_at)
+  out(('hover at %d:%d: %s, %d lines'):format(P.hover_at.line, P.hover_at.col, R.hover.opened and 'shown' or 'nothing', #R.hover.lines))
+  R.pick_menu = code_action_menu(buf, P.pick_at, {}, P.pick)
+  R.pick_menu.wait = wait_gone(buf, P.pick_clears)
+  R.after_pick = snapshot(buf, 'after ' .. P.pick)
+  out(('menu at %d:%d: %d entries, chose %s; %s %s'):format(P.pick_at.line, P.pick_at.col, #R.pick_menu.entries, tostring(R.pick_menu.chose), P.pick_clears, R.pick_menu.wait.gone and 'gone' or 'still there'))
+end
+
 local function run()
   local buf = vim.api.nvim_get_current_buf()
   attach(buf)
@@ -254,6 +294,8 @@ local function run()
   R.opening = snapshot(buf, 'as opened')
   if P.mode == 'fixes' then
     fixes(buf)
+  elseif P.mode == 'repair' then
+    repair(buf)
   elseif P.mode ~= 'diagnostics' then
     error('unknown mode ' .. tostring(P.mode), 0)
   end
