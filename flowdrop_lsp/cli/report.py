@@ -142,8 +142,8 @@ def write_report(
     root = Path.cwd()
     # With nothing read, "no problems in 0 files" would read as a pass: stderr says what
     # happened (no workflow found, or the I/O error and exit code 2).
-    closing = summary(results, suppressed) + "\n" if results and not args.quiet else ""
     show_fixes = bool(getattr(args, "show_fixes", False))
+    closing = summary(results, suppressed, show_fixes) + "\n" if results and not args.quiet else ""
     if args.statistics:
         report = format_statistics(results, args.format)
     elif args.format == "text":

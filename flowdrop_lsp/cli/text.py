@@ -160,12 +160,12 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
-def summary(results: Sequence[FileResult], suppressed: int = 0) -> str:
+def summary(results: Sequence[FileResult], suppressed: int = 0, show_fixes: bool = False) -> str:
     """The closing lines of the text report (no final newline): the findings by severity and
     in how many of the files checked (every file the run judged: workflows and, in a folder
     walked, the node-type definitions of its site), then one line per fix mark found: how many
     `--fix` fixes, how many more only `--unsafe-fixes` would fix, how many have fixes to
-    choose from."""
+    choose from (listed above with `show_fixes`)."""
     counts = {severity: 0 for severity in Severity}
     marks: Counter[str] = Counter()
     with_findings = 0
@@ -196,9 +196,9 @@ def summary(results: Sequence[FileResult], suppressed: int = 0) -> str:
         text += f"\n{FIXED_BY_UNSAFE_FIXES} {unsafe} {more}fixable with --fix --unsafe-fixes"
     if choices:
         verb = "have" if choices != 1 else "has"
+        where = "listed above" if show_fixes else "or list them with --show-fixes"
         text += (
-            f"\n{FIXES_TO_CHOOSE} {choices} {verb} fixes to choose from: in your editor, or "
-            "list them with --show-fixes"
+            f"\n{FIXES_TO_CHOOSE} {choices} {verb} fixes to choose from: in your editor, {where}"
         )
     return text
 

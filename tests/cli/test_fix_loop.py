@@ -110,6 +110,7 @@ def test_show_fixes_lists_every_fix_under_its_finding(
         "    fix: Connect to 'url_first' (unsafe)",
         "    fix: Remove the edge (unsafe)",
     ]
+    assert out.endswith("[?] 3 have fixes to choose from: in your editor, listed above\n")
     pages = f"sync/{WORKFLOW_PREFIX}aincient_pages_agent.yml"
     _, out, _ = run(capsys, "--no-cache", "--show-fixes", pages)
     assert (
