@@ -91,7 +91,7 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--show-fixes",
         action="store_true",
-        help="under each finding, list its fixes (safe or unsafe, preferred, which --fix applies)",
+        help="text report: under each finding, list its fixes (safe or unsafe, preferred, which --fix applies)",
     )
     check.add_argument(
         "--config",

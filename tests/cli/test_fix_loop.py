@@ -208,3 +208,41 @@ def test_a_capped_run_that_leaves_findings_exits_1(
     assert code == 1
     code, _, err = run(capsys, "--no-cache", "--fix", "--unsafe-fixes", "--exit-zero", "sync")
     assert code == 0 and "stopped there" not in err  # the next run finishes
+
+
+class _SiteHost:
+    """Two files of a site: 'b.json' gets a finding (an 'x' to write as 'y') only once
+    'a.json' no longer holds 'a', as a cross-file finding follows another file's fix."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+
+    def findings(self, path: Any) -> tuple[Finding, ...]:
+        name = Path(path).name
+        text, wrong, right = self.texts[name], *(("a", "b") if name == "a.json" else ("x", "y"))
+        if wrong not in text or (name == "b.json" and "a" in self.texts["a.json"]):
+            return ()
+        at = text.index(wrong)
+        edit = TextEdit(Span(at, at + 1), right)
+        fix = Fix(right, (edit,), preferred=True)
+        return (Finding("X", Severity.ERROR, wrong, Span(at, at + 1), fixes=(fix,)),)
+
+    fixes = staticmethod(preferred_edits)
+    fixed = staticmethod(apply_edits)
+
+    def refresh(self, checked: CheckedFile, text: str) -> CheckedFile:
+        self.texts[checked.path.name] = text
+        return replace(checked, text=text, data=text.encode())
+
+
+def test_a_fix_in_one_file_is_seen_by_the_next_pass_of_another(tmp_path: Path) -> None:
+    host = _SiteHost()
+    slots = []
+    for name, text in (("b.json", "x"), ("a.json", "a")):  # b first: it waits for a's fix
+        host.texts[name] = text
+        (tmp_path / name).write_text(text)
+        file = CheckedFile(tmp_path / name, text, text.encode(), Settings(), "json")
+        slots.append(Checked(tmp_path / name, name, file))
+    result = fix_until_stable(slots, host, Reporter(None), write=True)  # type: ignore[arg-type]
+    assert (result.passes, result.capped) == (3, False)
+    assert [(tmp_path / n).read_text() for n in ("a.json", "b.json")] == ["b", "y"]
