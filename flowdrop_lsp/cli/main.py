@@ -497,7 +497,7 @@ def run_check(args: argparse.Namespace) -> int:
         if folder_shown is None:
             continue
         settings = settings_of(Path(path))
-        # (the text only to place findings: none, none read)
+        # Its text only places findings: without any, none is read.
         text = (host.text(path) or "") if found else ""
         related = _related_texts(host, found)
         display = os.path.join(folder_shown, os.path.basename(path))
