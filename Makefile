@@ -11,9 +11,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
+# Quiet: pip's output (its editable-install notes among it) goes to a log, shown only when the
+# install fails.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
-	touch $@
+	@echo "Installing flowdrop-lsp into $(VENV) (editable)..."
+	@log=$$(mktemp) && { $(BIN)/python -m pip install -q -q -e . >$$log 2>&1 || \
+	  { cat $$log; rm -f $$log; exit 1; }; } && rm -f $$log
+	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
@@ -59,11 +63,18 @@ demo: $(VENV)/.installed
 	@tmp=$$(mktemp -d) && cp -r tests/corpus/atelier-cms/config $$tmp/ && cd $$tmp && \
 	  wf=config/sync/flowdrop_workflow.flowdrop_workflow.aincient_weather.yml && \
 	  sed -i '0,/^        follow_redirects: true$$/s//        follow_redirects: true\n        timout: 5/; 0,/^        body: '"''"'$$/s//        body: '"'"'{{ secrets.WEATHER_KEY }}'"'"'/' $$wf && \
-	  echo "\$$ flowdrop-lsp check --no-cache $$wf" && \
-	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache $$wf || true) && \
+	  echo "\$$ flowdrop-lsp check --no-cache --show-fixes $$wf" && \
+	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache --show-fixes $$wf || true) && \
 	  echo "\$$ flowdrop-lsp check --no-cache --diff --unsafe-fixes $$wf" && \
 	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache --diff --unsafe-fixes $$wf || true); \
 	  rm -rf $$tmp
+	@echo
+	@echo "== What next"
+	@echo "   Check your own site:   $(BIN)/flowdrop-lsp check path/to/config/sync"
+	@echo "   ([*] --fix fixes it, [~] --fix --unsafe-fixes does, [?] choose a fix: --show-fixes)"
+	@echo "   Your editor:           docs/editors.md (VS Code, Neovim, Vim + ALE, Emacs + eglot)"
+	@echo "   CI:                    docs/ci.md (GitHub Actions + SARIF code scanning, pre-commit, a baseline)"
+	@echo "   Every option:          docs/command-line.md; settings: docs/configuration.md"
 
 # The suite on every core (pytest-xdist; a file's tests stay on one worker), LSP tests under the
 # first client profile (VS Code's); `make test-clients` runs them under the others (Neovim's),

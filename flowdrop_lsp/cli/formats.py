@@ -22,7 +22,6 @@ import functools
 import json
 import os
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -56,6 +55,11 @@ class FileResult:
     # The texts of the other files (absolute path → text) that related locations point into
     # (a site's cross-file findings): their positions are counted in those texts.
     related_texts: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # How `check --fix` treats this file: with `--unsafe-fixes` (the command line's, else the
+    # settings' `unsafe-fixes`), or not at all (`fixable` False: a node-type definition, a file
+    # that is not UTF-8), so that the text report's fix marks say what `--fix` would do.
+    unsafe_fixes: bool = False
+    fixable: bool = True
 
     @functools.cached_property
     def lines(self) -> LineIndex:
@@ -107,143 +111,6 @@ def _range(lines: LineIndex, span: Span) -> dict[str, dict[str, int]]:
         "start": {"line": start_line, "character": start_char},
         "end": {"line": end_line, "character": end_char},
     }
-
-
-# ANSI SGR sequences, as Ruff and ESLint colour their text output: a few fixed codes, so no
-# library (colour is only ever on a terminal, never in a file or a pipe: see cli/main.py).
-_BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
-_SEVERITY_COLOUR = {
-    Severity.ERROR: "\x1b[31m",  # red
-    Severity.WARNING: "\x1b[33m",  # yellow
-    Severity.INFO: "\x1b[34m",  # blue
-    Severity.HINT: "\x1b[36m",  # cyan
-}
-
-
-def _paint(text: str, style: str, color: bool) -> str:
-    return f"{style}{text}{_RESET}" if color else text
-
-
-def format_text(
-    results: Sequence[FileResult],
-    failures: Sequence[FileFailure] = (),
-    *,
-    root: Path | None = None,
-    color: bool = False,
-) -> str:
-    out = []
-    for result in results:
-        if not result.findings:
-            continue  # no positions to count (a line index per file costs)
-        lines = result.lines
-        for finding in result.findings:
-            line, column = lines.position(finding.span.start)
-            where = _paint(result.path, _BOLD, color) + _paint(
-                f":{line + 1}:{column + 1}:", _DIM, color
-            )
-            severity = _paint(finding.severity.value, _SEVERITY_COLOUR[finding.severity], color)
-            code = _paint(finding.code, _BOLD, color)
-            out.append(f"{where} {severity} {code} {finding.message}")
-    return "".join(line + "\n" for line in out)
-
-
-@dataclass(frozen=True)
-class RuleCount:
-    code: str
-    title: str
-    count: int
-    fixable: int
-
-
-def fixable_by_fix(finding: Finding, unsafe: bool = False) -> bool:
-    """Whether `check --fix` fixes `finding`: it has a preferred (safe) fix, or, with
-    `--unsafe-fixes` (`unsafe`), one fix only, an unsafe one (`Finding.applied_fix`)."""
-    return finding.applied_fix(unsafe) is not None
-
-
-def rule_counts(results: Sequence[FileResult], unsafe: bool = False) -> list[RuleCount]:
-    """How many findings of each rule, most first (then in the documented order), as Ruff's
-    `--statistics`; `fixable` as `fixable_by_fix` says."""
-    counts: Counter[str] = Counter()
-    fixable: Counter[str] = Counter()
-    for result in results:
-        for finding in result.findings:
-            counts[finding.code] += 1
-            fixable[finding.code] += fixable_by_fix(finding, unsafe)
-    order = {rule.code: index for index, rule in enumerate(ALL_RULES)}
-    codes = sorted(counts, key=lambda code: (-counts[code], order.get(code, len(order)), code))
-    return [
-        RuleCount(
-            code,
-            RULES_BY_CODE[code].title if code in RULES_BY_CODE else "",
-            counts[code],
-            fixable[code],
-        )
-        for code in codes
-    ]
-
-
-def format_statistics(
-    results: Sequence[FileResult], output_format: str, unsafe: bool = False
-) -> str:
-    """`count code title` per rule (`[*]` when --fix can fix them: with `unsafe`, as `--fix
-    --unsafe-fixes` can), or as JSON."""
-    counts = rule_counts(results, unsafe)
-    if output_format == "json":
-        items = [
-            {"code": c.code, "title": c.title, "count": c.count, "fixable": c.fixable}
-            for c in counts
-        ]
-        return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
-    if not counts:
-        return ""
-    count_width = max(len(str(c.count)) for c in counts)
-    code_width = max(len(c.code) for c in counts)
-    return "".join(
-        f"{c.count:>{count_width}}\t{c.code:<{code_width}}\t"
-        f"{'[*] ' if c.fixable == c.count else ''}{c.title}\n"
-        for c in counts
-    )
-
-
-def summary(results: Sequence[FileResult], suppressed: int = 0, unsafe: bool = False) -> str:
-    """The closing line of the text report: the findings by severity, how many `--fix` fixes
-    (with `unsafe`: `--fix --unsafe-fixes`), and, as Ruff says it, how many more only
-    `--unsafe-fixes` would fix when it was not given."""
-    counts = {severity: 0 for severity in Severity}
-    fixable = hidden = 0
-    for result in results:
-        for finding in result.findings:
-            counts[finding.severity] += 1
-            if fixable_by_fix(finding, unsafe):
-                fixable += 1
-            elif not unsafe and fixable_by_fix(finding, True):
-                hidden += 1
-    parts = [f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items() if n]
-    files = f"{len(results)} file{'s' if len(results) != 1 else ''}"
-    text = f"{', '.join(parts) if parts else 'no problems'} in {files}"
-    if fixable:
-        text += f" ({fixable} fixable with --fix; see them with --diff)"
-    if hidden:
-        more = "more " if fixable else ""
-        verb = "fixes are" if hidden != 1 else "fix is"
-        text += f"; {hidden} {more}{verb} available with --unsafe-fixes"
-    if suppressed:
-        text += f"; {suppressed} more suppressed by the baseline"
-    return text
-
-
-def fix_summary(display: str, fixed: Sequence[Finding], edits: int) -> str:
-    """What `--fix` changed in one file, and how many findings that fixes: every preferred fix
-    today is CMP-9's rename of a tool (one edit per tool renamed, shared by the findings of the
-    tools it collided with); another rule's fixes are counted as changes."""
-    what = (
-        f"renamed {edits} tool{'s' if edits != 1 else ''}"
-        if {f.code for f in fixed} == {"CMP-9"}
-        else f"made {edits} change{'s' if edits != 1 else ''}"
-    )
-    count = len(fixed)
-    return f"{what} in {display}, fixing {count} finding{'s' if count != 1 else ''}"
 
 
 def shared_rule_url(code: str, docs_url: str) -> str | None:
@@ -573,8 +440,8 @@ def format_github(
     return "".join(line + "\n" for line in out)
 
 
+# The text report is written by cli/text.py (its colour, fix marks and summary).
 FORMATTERS: dict[str, Formatter] = {
-    "text": format_text,
     "json": format_json,
     "sarif": format_sarif,
     "github": format_github,

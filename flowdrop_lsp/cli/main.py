@@ -6,14 +6,14 @@ configuration or I/O error.
 Which findings are reported, in order: the settings (`ignore`, `severity`), the command line's
 `--select` / `--extend-select` / `--ignore`, the settings' `per-file-ignores` for the file, then
 `--baseline`. Fixes (`--fix`, `--diff`) apply only to reported findings: each finding's
-preferred fix (always a safe one); with `--unsafe-fixes`, also a finding's only fix when that one
-is unsafe (`Finding.applied_fix`).
+preferred fix (always a safe one); with `--unsafe-fixes` (or the settings' `unsafe-fixes`), also
+a finding's only fix when that one is unsafe (`Finding.applied_fix`). They are applied pass after
+pass until nothing changes (cli/fixing.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
 import functools
 import os
 import sys
@@ -22,24 +22,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from flowdrop_lsp.cli.formats import (
-    FORMATS,
-    STDIN_DISPLAY,
-    FileFailure,
-    FileResult,
-    fix_summary,
-)
+from flowdrop_lsp.cli.fixing import MAX_FIX_PASSES, Checked, diff_of, fix_and_say
+from flowdrop_lsp.cli.formats import FORMATS, STDIN_DISPLAY, FileFailure, FileResult
 from flowdrop_lsp.cli.report import (
     EXIT_ERRORS,
     EXIT_OK,
     EXIT_USAGE,
-    ReadOnlyError,
     Reporter,
     emit,
     err,
     relative,
     use_color,
-    write_atomically,
     write_baseline,
     write_report,
 )
@@ -74,18 +67,31 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--format", choices=FORMATS, default="text", help="output format (default: text)"
     )
-    check.add_argument("--fix", action="store_true", help="apply the preferred fixes in place")
     check.add_argument(
-        "--diff", action="store_true", help="print the preferred fixes as a diff; change nothing"
+        "--fix",
+        action="store_true",
+        help=f"apply the preferred fixes in place, again until nothing changes (at most "
+        f"{MAX_FIX_PASSES} passes)",
+    )
+    check.add_argument(
+        "--diff",
+        action="store_true",
+        help="print what --fix would change as a diff; change nothing",
     )
     check.add_argument(
         "--unsafe-fixes",
         action=argparse.BooleanOptionalAction,
-        default=False,
+        default=None,
         help=(
             "with --fix or --diff, also apply unsafe fixes (removing a branch, an edge, an "
-            "entry or a setting): a finding's only fix when it is unsafe; off unless given"
+            "entry or a setting): a finding's only fix when it is unsafe; default: the "
+            "settings' unsafe-fixes, else off"
         ),
+    )
+    check.add_argument(
+        "--show-fixes",
+        action="store_true",
+        help="text report: under each finding, list its fixes (safe or unsafe, preferred, which --fix applies)",
     )
     check.add_argument(
         "--config",
@@ -330,16 +336,6 @@ def _settings_of_file(
     return resolver.with_file_ignores(settings, named)
 
 
-@dataclass
-class _Checked:
-    """One file checked: `walked` as the walk gave it (where fixes are written), `display` as
-    reported, `file` what the host checks (its path resolved)."""
-
-    walked: Path
-    display: str
-    file: CheckedFile
-
-
 def _related_texts(host: Host, findings: Sequence[Finding]) -> dict[str, str]:
     """The texts of the other files the findings' related locations point into."""
     found: dict[str, str] = {}
@@ -352,62 +348,28 @@ def _related_texts(host: Host, findings: Sequence[Finding]) -> dict[str, str]:
     return found
 
 
-def _fix_and_record(
-    args: argparse.Namespace,
-    checked: _Checked,
-    host: Host,
-    reporter: Reporter,
-    results: list[FileResult],
-    diffs: list[str],
-) -> FileFailure | None:
-    """One file's findings as reported, its fixes applied (`--fix`) or shown (`--diff`); the
-    failure when the fixed file could not be written."""
-    display, text = checked.display, checked.file.text
-    findings = host.findings(checked.file.path)
-    # Fixes only for what is reported: a finding the baseline lists is left alone.
-    reported = reporter.peek(display, findings)
-    unsafe = bool(args.unsafe_fixes)
-    edits = host.fixes(reported, unsafe) if (args.fix or args.diff) else []
-    failure = None
-    if args.fix and checked.file.is_stdin:
-        # stdin has no file to write back to: the (fixed) document goes to stdout, always.
-        if edits:
-            text = host.fixed(text, edits)
-            checked.file = host.refresh(checked.file, text)
-            findings = host.findings(checked.file.path)
-        sys.stdout.write(text)
-    elif edits:
-        fixed = host.fixed(text, edits)
-        if args.diff:
-            lines = text.splitlines(keepends=True), fixed.splitlines(keepends=True)
-            diffs.append("".join(difflib.unified_diff(*lines, display, display)))
-        else:
-            try:
-                write_atomically(checked.walked, fixed)
-            except ReadOnlyError as error:
-                failure = FileFailure(display, f"cannot fix {display}: {error}")
-            except OSError as error:
-                failure = FileFailure(display, f"cannot write {display}: {error}")
-            else:
-                # The findings whose fix was taken whole (one conflicting with a fix taken
-                # before it waits for the next run).
-                taken = set(edits)
-                fixed_now = [
-                    f
-                    for f in reported
-                    if (fix := f.applied_fix(unsafe)) is not None and taken.issuperset(fix.edits)
-                ]
-                err(fix_summary(display, fixed_now, len(edits)))
-                # Analysed afresh (never from the cache): the file as it is now.
-                checked.file = host.refresh(checked.file, fixed)
-                findings = host.findings(checked.file.path)
-    related = _related_texts(host, findings)
-    results.append(
-        reporter.result(
-            display, checked.file.text, findings, checked.file.settings.docs_url, related
-        )
+def _unsafe_of(args: argparse.Namespace, settings: Settings) -> bool:
+    """Whether `--fix` applies a file's unsafe fixes: the command line's `--unsafe-fixes` /
+    `--no-unsafe-fixes` when given, else its settings' `unsafe-fixes`."""
+    return bool(settings.unsafe_fixes if args.unsafe_fixes is None else args.unsafe_fixes)
+
+
+def _path_order(display: str) -> tuple[str, ...]:
+    """Reports list files by path, folder by folder (`a/b.yml` before `a.b/c.yml`)."""
+    return Path(display).parts
+
+
+def _record(host: Host, reporter: Reporter, slot: Checked) -> FileResult:
+    findings = host.findings(slot.file.path)
+    return reporter.result(
+        slot.display,
+        slot.file.text,
+        findings,
+        slot.file.settings.docs_url,
+        _related_texts(host, findings),
+        unsafe_fixes=slot.unsafe,
+        fixable=slot.applies_fixes,
     )
-    return failure
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -431,7 +393,6 @@ def run_check(args: argparse.Namespace) -> int:
     choice = RuleChoice.from_args(args)
     results: list[FileResult] = []
     failures: list[FileFailure] = []
-    diffs: list[str] = []
     # `--fix -` writes the fixed document to stdout (a filter), so the report goes to stderr.
     report = sys.stderr if args.fix and "-" in args.paths else sys.stdout
     noted: set[object] = set()
@@ -449,10 +410,13 @@ def run_check(args: argparse.Namespace) -> int:
     )
     prints: dict[Path, str] = {}
     # 1. Read each candidate (its settings, bytes and text), in walk order.
-    slots: list[FileResult | _Checked] = []
+    slots: list[FileResult | Checked] = []
     for item in items:
         if isinstance(item, Skipped):
-            if args.verbose:
+            if args.verbose and Host.is_node_type(item.path):
+                # Not a workflow, but not left out: its site's checks judge it (and count it).
+                err(f"node type {item.path}: checked with its site's workflows, not as one")
+            elif args.verbose:
                 err(f"skipped {item.path}: {item.reason}")
             continue
         assert isinstance(item, Candidate)
@@ -487,27 +451,40 @@ def run_check(args: argparse.Namespace) -> int:
             _verbose_graph(display, host.analysis(text, settings, syntax, allow_comments))
         resolved = item.path if folder is None else folder / item.path.name
         slots.append(
-            _Checked(
+            Checked(
                 item.path,
                 display,
                 CheckedFile(resolved, text, data, settings, syntax, allow_comments, registry),
+                unsafe=_unsafe_of(args, settings),
             )
         )
     # 2. Each file's own analysis (cached, in parallel), 3. the sites' cross-file findings:
     # the host, as the server's.
-    checked = [slot for slot in slots if isinstance(slot, _Checked)]
+    checked = [slot for slot in slots if isinstance(slot, Checked)]
     host.check([slot.file for slot in checked])
-    # 4. Fixes, then the results in walk order.
+    # 4. Fixes, pass after pass until nothing changes, then the results.
+    capped = False
+    # `--diff` changes nothing: its exit code is about the files as they are.
+    errors_as_read = args.diff and any(
+        f.severity == Severity.ERROR
+        for slot in checked
+        for f in reporter.peek(slot.display, host.findings(slot.file.path))
+    )
+    if args.fix or args.diff:
+        not_written, capped = fix_and_say(checked, host, reporter, write=args.fix)
+        failures.extend(not_written)
     for slot in slots:
         if isinstance(slot, FileResult):
-            results.append(reporter.result(slot.path, slot.text, slot.findings, slot.docs_url))
+            results.append(
+                reporter.result(slot.path, slot.text, slot.findings, slot.docs_url, fixable=False)
+            )
             continue
-        failure = _fix_and_record(args, slot, host, reporter, results, diffs)
-        if failure is not None:
-            failures.append(failure)
-            print(f"flowdrop-lsp: {failure.message}", file=sys.stderr)
-    # The node types of a folder walked that have cross-file findings, under their folder as
-    # the files checked there show it.
+        if args.fix and slot.file.is_stdin:
+            # stdin has no file to write back to: the (fixed) document goes to stdout, always.
+            sys.stdout.write(slot.file.text)
+        results.append(_record(host, reporter, slot))
+    # The node types of a folder walked (the site's checks judge them too), under their folder
+    # as the files checked there show it.
     walked = [Path(raw).resolve() for raw in args.paths if raw != "-" and Path(raw).is_dir()]
     shown_folders = {
         slot.file.path.parent: os.path.dirname(slot.display)
@@ -515,15 +492,20 @@ def run_check(args: argparse.Namespace) -> int:
         if not slot.file.is_stdin
     }
     keys = {str(slot.file.path) for slot in checked}
-    for path, found in host.node_types_with_findings(walked, keys):
+    for path, found in host.walked_node_types(walked, keys):
         folder_shown = shown_folders.get(Path(path).parent)
         if folder_shown is None:
             continue
         settings = settings_of(Path(path))
-        text = host.text(path) or ""
+        # Its text only places findings: without any, none is read.
+        text = (host.text(path) or "") if found else ""
         related = _related_texts(host, found)
         display = os.path.join(folder_shown, os.path.basename(path))
-        results.append(reporter.result(display, text, found, settings.docs_url, related))
+        results.append(
+            reporter.result(display, text, found, settings.docs_url, related, fixable=False)
+        )
+    # Every kind of file in one order: by path, then (each file's findings) by position.
+    results.sort(key=lambda result: _path_order(result.path))
     if args.verbose and host.node_types.parsed:
         parsed = host.node_types.parsed
         err(
@@ -539,7 +521,10 @@ def run_check(args: argparse.Namespace) -> int:
     if args.write_baseline:
         return write_baseline(args, results, failures)
     if args.diff:
-        emit(sys.stdout, "".join(diffs))
+        diff = diff_of(checked, _path_order)
+        emit(sys.stdout, diff)
+        if not diff and not args.quiet:
+            err("flowdrop-lsp: nothing to fix")
     else:
         failed = write_report(args, results, failures, report, reporter.suppressed)
         if failed:
@@ -552,5 +537,9 @@ def run_check(args: argparse.Namespace) -> int:
         )
     if failures:
         return EXIT_USAGE
-    has_errors = any(f.severity == Severity.ERROR for r in results for f in r.findings)
-    return EXIT_ERRORS if has_errors and not args.exit_zero else EXIT_OK
+    has_errors = errors_as_read or any(
+        f.severity == Severity.ERROR for r in results for f in r.findings
+    )
+    # Fixes that never settle are a failure to report only while findings remain.
+    left = capped and any(r.findings for r in results)
+    return EXIT_ERRORS if (has_errors or left) and not args.exit_zero else EXIT_OK

@@ -12,14 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from flowdrop_lsp.cli.formats import (
-    FORMATTERS,
-    FileFailure,
-    FileResult,
-    format_statistics,
-    format_text,
-    summary,
-)
+from flowdrop_lsp.cli.formats import FORMATTERS, FileFailure, FileResult
+from flowdrop_lsp.cli.text import format_statistics, format_text, summary
 from flowdrop_lsp.core.config.baseline import Baseline, BaselineError, baseline_json
 from flowdrop_lsp.core.findings import Finding
 
@@ -115,11 +109,16 @@ class Reporter:
         findings: tuple[Finding, ...],
         docs: str,
         related_texts: Mapping[str, str] | None = None,
+        *,
+        unsafe_fixes: bool = False,
+        fixable: bool = True,
     ) -> FileResult:
         if self.baseline is not None:
             findings, suppressed = self.baseline.split(display, findings)
             self.suppressed += suppressed
-        return FileResult(display, text, findings, docs, dict(related_texts or {}))
+        return FileResult(
+            display, text, findings, docs, dict(related_texts or {}), unsafe_fixes, fixable
+        )
 
 
 def write_output_file(path: Path, text: str) -> str | None:
@@ -143,14 +142,14 @@ def write_report(
     root = Path.cwd()
     # With nothing read, "no problems in 0 files" would read as a pass: stderr says what
     # happened (no workflow found, or the I/O error and exit code 2).
-    unsafe = bool(args.unsafe_fixes)
-    closing = summary(results, suppressed, unsafe) + "\n" if results and not args.quiet else ""
+    show_fixes = bool(getattr(args, "show_fixes", False))
+    closing = summary(results, suppressed, show_fixes) + "\n" if results and not args.quiet else ""
     if args.statistics:
-        report = format_statistics(results, args.format, unsafe)
+        report = format_statistics(results, args.format)
+    elif args.format == "text":
+        report = format_text(results, failures, root=root, show_fixes=show_fixes) + closing
     else:
         report = FORMATTERS[args.format](results, failures, root=root)
-    if args.format == "text" and not args.statistics:
-        report += closing
     if args.output_file is not None:
         error = write_output_file(args.output_file, report)
         if error:
@@ -160,11 +159,13 @@ def write_report(
             return False
         # The file is for a machine (SARIF for code scanning): the log gets the text report.
         color = use_color(args.color, stream)
-        emit(stream, format_text(results, failures, root=root, color=color) + closing)
+        text = format_text(results, failures, root=root, color=color, show_fixes=show_fixes)
+        emit(stream, text + closing)
         return False
     if args.format == "text" and not args.statistics:
         color = use_color(args.color, stream)
-        report = format_text(results, failures, root=root, color=color) + closing
+        report = format_text(results, failures, root=root, color=color, show_fixes=show_fixes)
+        report += closing
     emit(stream, report)
     if suppressed and args.format != "text" and not args.quiet:
         err(

@@ -1,14 +1,27 @@
 """`flowdrop-lsp rule [CODE]`: a rule's explanation, with a failing and a passing example,
 offline (the text of the rule's shipped page, without its HTML anchor); without a code, the list of rules;
-`--standing`: where the rules stand against the FlowDrop spec (docs/spec-standing.md's text)."""
+`--standing`: where the rules stand against the FlowDrop spec (docs/spec-standing.md's text).
+
+A code may be a rule's, a renamed rule's old one, or a FlowDrop spec locator code such as
+`R6_CONFIG_REQUIRED` (a finding's `locator_code` in json and SARIF): the page of the rule that
+reports it is shown."""
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import functools
+import inspect
+import re
 import sys
 
-from flowdrop_lsp.core.rules.registry import ALL_RULES, RULES_BY_CODE, rule_text, standing_markdown
+from flowdrop_lsp.core.rules.registry import (
+    ALL_RULES,
+    RULE_MODULES,
+    RULES_BY_CODE,
+    rule_text,
+    standing_markdown,
+)
 from flowdrop_lsp.core.workspace.resolver import current_rule_codes
 
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -22,6 +35,28 @@ def add_rule_arguments(rule: argparse.ArgumentParser) -> None:
         help="print the standing against the FlowDrop spec's rules (Markdown, as "
         "docs/spec-standing.md)",
     )
+
+
+# A spec locator code as rule modules write it: `R6_CONFIG_REQUIRED`, `R13_EDGE_PARALLEL_DUPLICATE`.
+_LOCATOR_LITERAL = re.compile(r"""["'](R\d+_[A-Z][A-Z0-9_]*)["']""")
+
+
+@functools.cache
+def locator_rules() -> dict[str, str]:
+    """Each spec locator code a rule reports → that rule's code. Read from the rule modules'
+    sources (the locator codes are their constants); in a module of several rules, the rule
+    whose page names the locator code."""
+    found: dict[str, str] = {}
+    for module in RULE_MODULES:
+        rules = tuple(getattr(module, "RULES", None) or (module.RULE,))
+        try:
+            source = inspect.getsource(module)
+        except (OSError, TypeError):  # pragma: no cover - a frozen install without sources
+            continue
+        for locator in dict.fromkeys(_LOCATOR_LITERAL.findall(source)):
+            named = [rule.code for rule in rules if f"`{locator}`" in rule_text(rule.code)]
+            found.setdefault(locator, named[0] if named else rules[0].code)
+    return found
 
 
 def _loose(code: str) -> str:
@@ -48,12 +83,22 @@ def run_rule(args: argparse.Namespace) -> int:
             print(f"{rule.code:<{width}}  {rule.default_severity.value:<7}  {rule.title}")
         return EXIT_OK
     by_loose = {_loose(code): code for code in RULES_BY_CODE}
+    locators = {_loose(locator): locator for locator in locator_rules()}
     # A renamed rule's old code (FD-TOOLBOX-CYCLE) shows the rule it is now (DATA-10).
     (current,) = current_rule_codes([args.code])
     code = by_loose.get(_loose(current))
+    if code is None and _loose(args.code) in locators:
+        locator = locators[_loose(args.code)]
+        code = locator_rules()[locator]
+        print(
+            f"flowdrop-lsp: {locator} is the FlowDrop spec's locator code of rule {code}; "
+            "its page:",
+            file=sys.stderr,
+        )
     if code is None:
-        matches = difflib.get_close_matches(_loose(args.code), list(by_loose), n=1)
-        hint = f"did you mean '{by_loose[matches[0]]}'?" if matches else "see `flowdrop-lsp rule`"
+        known = {**locators, **by_loose}
+        matches = difflib.get_close_matches(_loose(args.code), list(known), n=1)
+        hint = f"did you mean '{known[matches[0]]}'?" if matches else "see `flowdrop-lsp rule`"
         print(f"flowdrop-lsp: unknown rule code '{args.code}' ({hint})", file=sys.stderr)
         return EXIT_USAGE
     sys.stdout.write(rule_text(code))  # the page without its HTML anchor line

@@ -48,7 +48,10 @@ def test_the_corpus_beside_its_node_types_gives_only_its_known_warnings(
 def test_verbose_names_the_registry(capsys: pytest.CaptureFixture[str], site: Path) -> None:
     code, out, err = run(capsys, "-v", "sync")
     assert code == 0
-    assert out.endswith("7 warnings in 15 files; 4 fixes are available with --unsafe-fixes\n")
+    assert out.endswith(
+        "7 warnings in 5 of 15 files\n[~] 4 fixable with --fix --unsafe-fixes\n"
+        "[?] 3 have fixes to choose from: in your editor, or list them with --show-fixes\n"
+    )
     assert err.count("node types: 90 definitions from sync\n") == 1
 
 

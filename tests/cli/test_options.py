@@ -126,8 +126,8 @@ def test_output_file_gets_the_format_and_the_log_gets_text(
     assert code == 1
     log = json.loads(sarif.read_text(encoding="utf-8"))
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["CMP-9", "CMP-9", "R8"]
-    assert "error CMP-9" in out and out.endswith(
-        "3 errors in 1 file (2 fixable with --fix; see them with --diff)\n"
+    assert "error CMP-9 [*]" in out and out.endswith(
+        "3 errors in 1 file\n[*] 2 fixable with --fix (see them with --diff)\n"
     )
     code, out, _ = run(capsys, "--format", "sarif", "-o", str(sarif), "-q", str(mixed))
     assert (code, out) == (1, "")

@@ -129,7 +129,7 @@ def test_try_repo_fails_on_a_collision(try_repo) -> None:  # type: ignore[no-unt
     result = try_repo("collision.flowdrop.json")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Failed" in result.stdout
-    assert 'error CMP-9 tool name "web_search"' in result.stdout
+    assert 'error CMP-9 [*] tool name "web_search"' in result.stdout
 
 
 def test_try_repo_passes_on_a_clean_workflow(try_repo) -> None:  # type: ignore[no-untyped-def]

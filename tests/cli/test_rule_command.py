@@ -37,6 +37,39 @@ def test_an_unknown_code_is_a_usage_error_with_a_suggestion(
     assert "did you mean 'FD-TOOL-ROUTE'?" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("locator", "code"),
+    [
+        ("R6_CONFIG_REQUIRED", "R6.b"),
+        ("r6_config_invalid", "R6.d"),
+        ("R8_EDGE_TARGET_MISSING", "R8"),
+        ("R9_NODE_TYPE_UNKNOWN", "FD-UNKNOWN-NODE-TYPE"),
+        ("R4_NAME_RESERVED", "R4"),
+    ],
+)
+def test_a_spec_locator_code_shows_the_rule_that_reports_it(
+    locator: str, code: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 29: json and SARIF carry `locator_code` (R6_CONFIG_REQUIRED); `rule` takes it."""
+    assert main(["rule", locator]) == 0
+    captured = capsys.readouterr()
+    assert rule_page(code).endswith(captured.out)
+    assert f"locator code of rule {code}; its page:" in captured.err
+
+
+def test_a_misspelt_locator_code_is_suggested(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "R6_CONFIG_REQUIRD"]) == 2
+    assert "did you mean 'R6_CONFIG_REQUIRED'?" in capsys.readouterr().err
+
+
+def test_every_locator_code_a_finding_carries_is_known() -> None:
+    from flowdrop_lsp.cli.rule import locator_rules
+
+    known = locator_rules()
+    assert {"R6_CONFIG_REQUIRED", "R12_EDGE_SELF", "R13_EDGE_PARALLEL_DUPLICATE"} <= set(known)
+    assert all(code in {rule.code for rule in ALL_RULES} for code in known.values())
+
+
 def test_a_renamed_code_shows_the_rule_it_is_now(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rule", "FD-TOOLBOX-CYCLE"]) == 0
     assert rule_page("DATA-10").endswith(capsys.readouterr().out)

@@ -14,6 +14,7 @@ import pytest
 
 from flowdrop_lsp.entry import main
 from tests.support.builders import FIXTURES, REPO
+from tests.support.cli import finding_lines
 
 NOT_FLOWDROP = FIXTURES / "not-flowdrop"
 COLLISION = FIXTURES / "collision-nested-drupal.flowdrop.json"
@@ -61,7 +62,7 @@ def test_dot_and_absolute_and_subfolder_select_the_same_files(
 
     def files(*args: str) -> set[str]:
         _, out, _ = run(capsys, *args)
-        return {str(Path(line.split(":")[0]).resolve()) for line in out.splitlines()[:-1]}
+        return {str(Path(line.split(":")[0]).resolve()) for line in finding_lines(out)}
 
     dot, absolute = files("."), files(str(tmp_path))
     assert (
@@ -87,7 +88,7 @@ def test_walks_skip_what_gitignore_ignores(
     shutil.copy(COLLISION, tmp_path / "kept.flowdrop.json")
     monkeypatch.chdir(tmp_path)
     _, out, err = run(capsys, ".", "-v")
-    assert {line.split(":")[0] for line in out.splitlines()[:-1]} == {"kept.flowdrop.json"}
+    assert {line.split(":")[0] for line in finding_lines(out)} == {"kept.flowdrop.json"}
     assert "skipped y.generated.flowdrop.json: ignored by .gitignore" in err
     # Named explicitly, an ignored file is checked.
     code, out, _ = run(capsys, "dist/x.flowdrop.json")

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import FAKE_CODE, WORKFLOW_PREFIX, copy_site, run, use_fake_site_rule
+from tests.support.cli import (
+    FAKE_CODE,
+    WORKFLOW_PREFIX,
+    copy_site,
+    finding_lines,
+    run,
+    use_fake_site_rule,
+)
 
 AUDIT = WORKFLOW_PREFIX + "aincient_audit_agent.yml"
 NODE_TYPE_PREFIX = "flowdrop_node_type.flowdrop_node_type."
@@ -86,3 +93,22 @@ def test_text_output_lists_the_cross_file_findings(
 ) -> None:
     _, out, _ = run(capsys, f"sync/{AUDIT}")
     assert f"sync/{AUDIT}:" in out and f" hint {FAKE_CODE} fake: node " in out
+
+
+def test_every_kind_of_file_in_path_order_and_counted_alike(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 29: node types' findings came after all workflows', and the summary counted a node
+    type only when it had findings. Now one order (path, then position) and every file judged
+    counted: the 15 workflows and the 90 node types of the folder walked."""
+    _, out, _ = run(capsys, "sync", "--color", "never")
+    paths = [line.split(":")[0] for line in finding_lines(out)]
+    assert paths == sorted(paths)
+    assert any(NODE_TYPE_PREFIX in path for path in paths)
+    assert any(WORKFLOW_PREFIX in path for path in paths)
+    with_findings = len(set(paths))
+    assert f" in {with_findings} of 105 files\n" in out
+    # The same order in json.
+    _, out, _ = run(capsys, "sync", "--format", "json")
+    items = json.loads(out)
+    assert [item["path"] for item in items] == sorted(item["path"] for item in items)

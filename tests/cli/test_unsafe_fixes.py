@@ -35,8 +35,8 @@ def test_fix_leaves_an_unsafe_fix_alone_and_says_so(
     code, out, err = run(capsys, "--no-cache", "--fix", route.name)
     assert code == 0
     assert route.read_text(encoding="utf-8") == before
-    assert "FD-TOOL-ROUTE" in out
-    assert out.endswith("1 warning in 1 file; 1 fix is available with --unsafe-fixes\n")
+    assert "FD-TOOL-ROUTE [~] " in out
+    assert out.endswith("1 warning in 1 file\n[~] 1 fixable with --fix --unsafe-fixes\n")
     code, out, _ = run(capsys, "--no-cache", "--diff", route.name)
     assert out == ""
 
@@ -61,6 +61,20 @@ def test_unsafe_fixes_applies_the_only_fix(route: Path, capsys: pytest.CaptureFi
     assert route.read_text(encoding="utf-8") == before
 
 
+def test_the_settings_key_turns_unsafe_fixes_on_and_the_flag_wins(
+    route: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = route.read_text(encoding="utf-8")
+    (route.parent / "flowdrop-lsp.toml").write_text("unsafe-fixes = true\n", encoding="utf-8")
+    _, out, _ = run(capsys, "--no-cache", route.name)
+    assert "FD-TOOL-ROUTE [*] " in out  # what --fix would do, as the settings say
+    run(capsys, "--no-cache", "--fix", "--no-unsafe-fixes", route.name)
+    assert route.read_text(encoding="utf-8") == before
+    _, _, err = run(capsys, "--no-cache", "--fix", route.name)
+    assert "made 1 change in" in err
+    assert "capability_quick_brand_picker" not in route.read_text(encoding="utf-8")
+
+
 def test_fixable_counts_follow_the_flag(route: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "--no-cache", "--statistics", "--format", "json", route.name)
     assert [(s["code"], s["fixable"]) for s in json.loads(out)] == [("FD-TOOL-ROUTE", 0)]
@@ -69,7 +83,8 @@ def test_fixable_counts_follow_the_flag(route: Path, capsys: pytest.CaptureFixtu
     )
     assert [(s["code"], s["fixable"]) for s in json.loads(out)] == [("FD-TOOL-ROUTE", 1)]
     _, out, _ = run(capsys, "--no-cache", "--unsafe-fixes", route.name)
-    assert out.endswith("1 warning in 1 file (1 fixable with --fix; see them with --diff)\n")
+    assert "FD-TOOL-ROUTE [*] " in out
+    assert out.endswith("1 warning in 1 file\n[*] 1 fixable with --fix (see them with --diff)\n")
 
 
 def test_json_carries_applicability_and_locators(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -30,6 +31,15 @@ CLEAN = FIXTURES / "clean.flowdrop.json"
 
 
 WARNINGS_ONLY = workflow([node("a", label="A")], [tool_edge("a", "ghost")])
+
+
+# A finding's line of the text report: `path:line:column: severity CODE ...`.
+_FINDING_LINE = re.compile(r"^.+?:\d+:\d+: ")
+
+
+def finding_lines(out: str) -> list[str]:
+    """The text report's finding lines, without the summary and `--show-fixes` lines."""
+    return [line for line in out.splitlines() if _FINDING_LINE.match(line)]
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -99,6 +99,10 @@ class Settings:
     docs_url: str = DEFAULT_DOCS_URL
     # Re-analyse from scratch on every change (the benchmark's baseline and the test oracle).
     full_recompute: bool = False
+    # `check --fix` and `--diff` also apply a finding's only fix when that one is unsafe, as
+    # `--unsafe-fixes` (Ruff's key); the command line's `--[no-]unsafe-fixes` wins. Read by
+    # the CLI only: no finding depends on it.
+    unsafe_fixes: bool = False
     # The folder of the settings file these values came from (None: defaults and editor settings
     # only), so that relative `files` and `exclude` globs mean the same wherever one runs from.
     config_dir: Path | None = None
@@ -239,7 +243,7 @@ class Settings:
                 levels = {current_code(c): s for c, s in _severities(raw_key, value).items()}
                 known = known_only(raw_key, levels)
                 changes["severity"] = {**self.severity, **{code: levels[code] for code in known}}
-            elif key in ("use_instance_title", "full_recompute"):
+            elif key in ("use_instance_title", "full_recompute", "unsafe_fixes"):
                 if not isinstance(value, bool):
                     raise SettingsError(f"setting '{raw_key}' must be true or false")
                 changes[key] = value
@@ -338,6 +342,7 @@ KNOWN_KEYS = frozenset(
         "use_instance_title",
         "docs_url",
         "full_recompute",
+        "unsafe_fixes",
     }
 )
 # Keys editors keep in our section for themselves (VS Code: `flowdrop.server.path`,

@@ -1,7 +1,7 @@
 """What only the CLI asks of the host (core/workspace/host.py): a run's files checked at once
 (their own analyses through the batch: cached, in parallel; then the site of each site file's
-folder joined once), a fixed file analysed again, the node types of the folders walked that
-have cross-file findings, and the little a run needs besides (its cache, the registry's
+folder joined once), a fixed file analysed again, the node types of the folders walked (with
+their cross-file findings), and the little a run needs besides (its cache, the registry's
 fingerprint, a file that is not UTF-8, the fixes to apply). The host inherits it, so that the
 CLI, like the server, reaches the core through the host."""
 
@@ -57,6 +57,11 @@ class CheckedFile:
     @property
     def is_stdin(self) -> bool:
         return str(self.path) == "-"
+
+    @property
+    def is_node_type(self) -> bool:
+        """A node-type definition (named explicitly): judged by its site's checks only."""
+        return not self.is_stdin and is_node_type_file(self.path)
 
     def job(self, text: str | None = None) -> AnalysisJob:
         text = self.text if text is None else text
@@ -137,6 +142,12 @@ class Checking:
             if real not in self._indexes:
                 self._indexes[real] = self.batch.site(folder, known)
 
+    @staticmethod
+    def is_node_type(path: Path) -> bool:
+        """Whether `path` is named as a site's node-type definition (the walk skips those: no
+        workflow, but their site's checks judge them)."""
+        return is_node_type_file(path)
+
     def registry_print(self, path: Path) -> str:
         """The fingerprint of the node-type registry a file is checked against (part of its
         cache key)."""
@@ -189,11 +200,12 @@ class Checking:
             checked.registry,
         )
 
-    def node_types_with_findings(
+    def walked_node_types(
         self, walked: Iterable[Path], checked: set[str]
     ) -> list[tuple[str, tuple[Finding, ...]]]:
-        """The node-type definitions inside a folder walked and not checked themselves that
-        have cross-file findings (settings applied): (path, findings), sorted by path."""
+        """The node-type definitions inside a folder walked and not checked themselves, each
+        with its cross-file findings (settings applied; often none): (path, findings), sorted
+        by path. The run counts them among the files it checked."""
         walked = list(walked)
         found = []
         for index in self._indexes.values():
@@ -203,7 +215,5 @@ class Checking:
             for path in index.files:
                 if path in checked or not is_node_type_file(path):
                     continue
-                findings = self.findings(path)
-                if findings:
-                    found.append((path, findings))
+                found.append((path, self.findings(path)))
         return sorted(found)

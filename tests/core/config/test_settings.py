@@ -65,6 +65,7 @@ def test_severity_override_and_ignore() -> None:
         {"severity": {"CMP-9": "fatal"}},
         {"severity": ["CMP-9"]},
         {"use-instance-title": "yes"},
+        {"unsafe-fixes": "yes"},
         {"docs-url": 5},
         {"ignore": "CMP-9"},
     ],
@@ -72,6 +73,16 @@ def test_severity_override_and_ignore() -> None:
 def test_bad_values_raise_settings_error(values: dict[str, object]) -> None:
     with pytest.raises(SettingsError):
         Settings().with_overrides(values)
+
+
+def test_unsafe_fixes_is_read_in_any_key_style() -> None:
+    """Issue 29: Ruff's `unsafe-fixes` key, off by default (the CLI's flags override it)."""
+    assert Settings().unsafe_fixes is False
+    for key in ("unsafe-fixes", "unsafe_fixes", "unsafeFixes"):
+        assert Settings().with_overrides({key: True}).unsafe_fixes is True
+    problems: list[str] = []
+    Settings().with_overrides({"unsafe-fix": True}, problems=problems)
+    assert problems == ["unknown setting 'unsafe-fix' (did you mean 'unsafe-fixes'?)"]
 
 
 def test_nulls_are_ignored() -> None:
