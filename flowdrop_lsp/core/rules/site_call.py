@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX
-from flowdrop_lsp.core.domain.misspelling import close_names
+from flowdrop_lsp.core.domain.misspelling import close_names, written_last
 from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located
 from flowdrop_lsp.core.domain.site_facts import (
@@ -45,7 +45,6 @@ from flowdrop_lsp.core.findings import (
     TextEdit,
 )
 from flowdrop_lsp.core.rules.base import Rule
-from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
     "FD-CALL",
@@ -110,18 +109,14 @@ def _renamed_callee(
     when one id is close: the call names a workflow that does not exist, and the one existing
     workflow spelt nearly so is what it meant; with several, or a file saying the id it calls
     (`sure` False: the file may be the one to fix), the user chooses."""
-    raw = text[plugin.span.start : plugin.span.end]
-    at = raw.rfind(called)
-    # The id as written must be the value's last characters (before a closing quote): an
-    # escaped spelling is left to the user.
-    if at < 0 or raw[at + len(called) :] not in ("", "'", '"'):
+    where = written_last(text, plugin.span, called)
+    if where is None:
         return ()
-    start = plugin.span.start + at
     only = len(close) == 1 and sure
     return tuple(
         Fix(
             f"Call workflow '{id_text(candidate)}'",
-            (TextEdit(Span(start, start + len(called)), candidate),),
+            (TextEdit(where, candidate),),
             preferred=only,
             applicability=Applicability.SAFE if only else Applicability.UNSAFE,
         )

@@ -22,8 +22,9 @@ A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that co
   site's call types carry `executionMode`, which was reported as an error;
 - an edge into a call node's input port the callee does not declare (on its `targetHandle`;
   the reserved ports are the engine's, not the contract's, and are not judged), told the input
-  it may mean, with a fix retargeting the handle (unsafe: the call node's type still declares
-  the old port until it is renamed in its own file);
+  it may mean, with a fix retargeting the handle onto it when the call node's type declares it
+  (unsafe; while the type still passes the old name, the edge is right if the callee is renamed
+  back, and `--unsafe-fixes` applies a finding's lone fix);
 - a side of the contract not written as a list of mappings, or an entry without a `name` or
   `node_id` (FlowDrop reads them as nothing): on the value or the entry.
 
@@ -38,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.misspelling import close_names
+from flowdrop_lsp.core.domain.misspelling import close_names, written_last
 from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located, NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
@@ -224,25 +225,30 @@ def _edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fin
             edge.anchor,
             node=node.id,
             related=_contract_location(callee, inputs=True),
-            fixes=_retargeted(ctx.text, edge, port, meant),
+            # Only onto a port the call node has: while its type still passes the old name (a
+            # rename not followed yet), the edge is right if the callee is renamed back, and
+            # moving it now would lead it into no port of the node.
+            fixes=_retargeted(
+                ctx.text,
+                edge,
+                port,
+                [name for name in meant if name in site_type.definition.parameter_names],
+            ),
         )
 
 
 def _retargeted(text: str, edge: SiteEdge, port: str, meant: list[str]) -> tuple[Fix, ...]:
-    """Point the edge's `targetHandle` at each input the callee may mean. Never safe: the call
-    node's type still declares the old port until it is renamed too (in its own file), and
-    until then the edge leads into a port the node does not have."""
+    """Point the edge's `targetHandle` at each input the callee may mean (and the node has).
+    Unsafe: a guess at which input the source's value was meant for."""
     if edge.target_handle is None or not edge.target_handle.endswith(port):
         return ()
-    raw = text[edge.anchor.start : edge.anchor.end]
-    at = raw.rfind(port)
-    if at < 0 or raw[at + len(port) :] not in ("", "'", '"'):
+    where = written_last(text, edge.anchor, port)
+    if where is None:
         return ()
-    start = edge.anchor.start + at
     return tuple(
         Fix(
             f"Connect the edge to input '{id_text(name)}'",
-            (TextEdit(Span(start, start + len(port)), name),),
+            (TextEdit(where, name),),
             applicability=Applicability.UNSAFE,
         )
         for name in meant
@@ -298,9 +304,7 @@ def _contract_location(callee: SiteWorkflow, inputs: bool) -> tuple[RelatedLocat
     )
 
 
-def _renamed_token(
-    text: str, span: Span, old: str, new: str, title: str, preferred: bool
-) -> Fix | None:
+def _renamed_token(text: str, span: Span, old: str, new: str, title: str) -> Fix | None:
     """A fix writing `new` in place of the name `old` its token at `span` spells (plain or
     quoted: only the name's characters change, the quotes stay), unsafe."""
     raw = text[span.start : span.end]
@@ -310,7 +314,6 @@ def _renamed_token(
     return Fix(
         title,
         (TextEdit(Span(start, start + len(old)), new),),
-        preferred=preferred,
         applicability=Applicability.UNSAFE,
     )
 
@@ -343,7 +346,6 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeDefinition) -> Iterator[Find
                     entry.value,
                     missing[0],
                     f"Rename '{id_text(entry.value)}' to '{id_text(missing[0])}'",
-                    preferred=False,
                 )
                 if renamed
                 else None
@@ -373,12 +375,14 @@ def _renamed_in_callee(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fi
     own_id = workflow_key(ctx.path, workflow)
     if own_id is None:
         return
+    callee = ctx.site.workflow(own_id)
+    if callee is None or callee.path != ctx.path:
+        return
+    told: set[bool] = set()  # the sides reported (several call types may call it alike)
     for path, node_type in ctx.site.calling_types(own_id):
-        callee = ctx.site.workflow(own_id)
-        if callee is None or callee.path != ctx.path:
-            return
         for inputs in (True, False):
-            if not (workflow.has_input_ports if inputs else workflow.has_output_ports):
+            declared = workflow.has_input_ports if inputs else workflow.has_output_ports
+            if not declared or inputs in told:
                 continue
             pair = _rename(ctx, node_type, callee, inputs)
             if pair is None:
@@ -389,13 +393,13 @@ def _renamed_in_callee(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fi
             for binding in bindings:
                 if binding.name is None or binding.name.value != new:
                     continue
+                told.add(inputs)
                 fix = _renamed_token(
                     ctx.text,
                     binding.name.span,
                     new,
                     old,
                     f"Rename '{id_text(new)}' back to '{id_text(old)}'",
-                    preferred=False,
                 )
                 yield _finding(
                     f"call type '{id_text(node_type.id)}' {verb} '{id_text(old)}', not "

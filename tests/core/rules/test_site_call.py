@@ -209,3 +209,16 @@ def test_a_call_finds_its_callee_by_the_file_name_drupal_imports_it_by(tmp_path:
         "executor_plugin calls workflow 'shape_specialist', which the site does not have: "
         f"{shape} says that id, but Drupal imports it by its name"
     )
+
+
+def test_the_fix_is_at_the_right_characters_after_emoji_and_cjk(tmp_path: Path) -> None:
+    # Spans are code points: a label with an emoji (two UTF-16 units) and CJK before the plugin.
+    folder = copy_site(tmp_path)
+    label = "label: 'Run workflow: Brand shape & density specialist'"
+    original = plant(folder, SHAPE_CALL_TYPE, label, "label: '🧩 形状 Run workflow: Brand shape'")
+    typo = plant(folder, SHAPE_CALL_TYPE, SHAPE_PLUGIN, SHPAE_PLUGIN)
+    found = {item[0]: item for item in site_findings(loaded(folder), "FD-CALL")}
+    name, line, column, finding = found[SHAPE_CALL_TYPE]
+    assert (line, column) == where_is(typo, "'flowdrop_workflow_executor:")
+    (fix,) = finding.fixes
+    assert apply_edits(typo, fix.edits) == original
