@@ -58,7 +58,16 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
     if node_type is not None and node_type.spans.id is not None:
         named = config_id(ctx.path, NODE_TYPE_CONFIG_PREFIX)
         if named is not None and named != node_type.id:
-            yield _mismatch(ctx, node_type.located_id, named, NODE_TYPE_CONFIG_PREFIX, [])
+            # The site knows a node type by its `id` (the first file by path saying it).
+            first = ctx.site.node_type(node_type.id)
+            owners = (
+                [first.path]
+                if first is not None
+                and first.path != ctx.path
+                and config_id(first.path, NODE_TYPE_CONFIG_PREFIX) == node_type.id
+                else []
+            )
+            yield _mismatch(ctx, node_type.located_id, named, NODE_TYPE_CONFIG_PREFIX, owners)
 
 
 def _mismatch(

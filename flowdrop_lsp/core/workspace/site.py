@@ -426,6 +426,8 @@ class SiteIndex:
         if node_type is not None:
             users = {path for path, _ in joined.users_of(node_type.id)}
             found |= users
+            # The files saying the same `id` (FD-CONFIG-NAME: a copy and its original).
+            found |= {p for p, d in self._node_types.items() if d.id == node_type.id}
             for user in users:
                 user_id = (
                     workflow_key(user, self._workflows[user]) if user in self._workflows else None

@@ -80,3 +80,17 @@ def test_a_fixed_copy_is_no_finding_and_a_rename_away_is_seen_by_the_original(
     changed = index.update(folder / WEATHER_COPY, fixed)
     assert str(folder / WEATHER_COPY) in changed
     assert places(index, "FD-CONFIG-NAME") == []
+
+
+def test_a_copied_node_type_keeping_its_id_gets_the_safe_fix(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    text = (folder / NODE_TYPE.format("chat_input")).read_text(encoding="utf-8")
+    copy = NODE_TYPE.format("chat_input_2")
+    (folder / copy).write_text(text, encoding="utf-8")
+    found = site_findings(loaded(folder), "FD-CONFIG-NAME")
+    assert [item[:3] for item in found] == [(copy, *where_is(text, "chat_input", after="\nid: "))]
+    (fix,) = found[0][3].fixes
+    assert fix.is_safe and fix.preferred
+    assert apply_edits(text, fix.edits) == text.replace(
+        "\nid: chat_input\n", "\nid: chat_input_2\n"
+    )

@@ -200,3 +200,17 @@ def test_a_copy_keeping_the_original_s_id_marks_the_original(tmp_path: Path) -> 
     changed = index.update(copy)
     assert _names(changed) >= {copy.name, weather.name}
     assert [name for name, *_ in places(index, "FD-CONFIG-NAME")] == [copy.name]
+
+
+def test_deleting_the_original_of_a_copied_node_type_marks_the_copy(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    original = folder / NODE_TYPE.format("chat_input")
+    copy = folder / NODE_TYPE.format("chat_input_2")
+    copy.write_text(original.read_text(encoding="utf-8"), encoding="utf-8")
+    index = loaded(folder)
+    (finding,) = [f for f in index.findings(copy) if f.code == "FD-CONFIG-NAME"]
+    assert finding.fixes[0].is_safe
+    original.unlink()
+    assert copy.name in _names(index.remove(original))
+    (finding,) = [f for f in index.findings(copy) if f.code == "FD-CONFIG-NAME"]
+    assert not finding.fixes[0].is_safe  # no original any more: the id may be the one meant
