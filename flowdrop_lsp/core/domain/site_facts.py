@@ -471,8 +471,8 @@ def _locator(value: JsonValue) -> Callable[[tuple[str | int, ...]], Span | None]
 
 def config_id(path: str, prefix: str) -> str | None:
     """The id a Drupal config file's name gives its entity (`<prefix><id>.yml` → `<id>`; None:
-    not named so). Drupal imports a file as the config its name says, and refuses an entity
-    whose `id` is not that name's last part."""
+    not named so). Drupal reads a file as the config its name says, and keeps its entity as
+    `<prefix>.<its id>`: the two must agree (FD-CONFIG-NAME)."""
     name = config_name(path)
     if name is None or not name.startswith(prefix) or len(name) == len(prefix):
         return None
@@ -481,7 +481,7 @@ def config_id(path: str, prefix: str) -> str | None:
 
 def workflow_key(path: str, facts: WorkflowFacts) -> str | None:
     """The id the site knows a workflow by: its config name's when its file is named like one
-    (what Drupal imports it as, and what a call's plugin id is looked up by), else its `id`."""
+    (the config Drupal reads it as; one whose `id` differs is reported at its source), else its `id`."""
     return config_id(path, WORKFLOW_CONFIG_PREFIX) or facts.workflow_id
 
 

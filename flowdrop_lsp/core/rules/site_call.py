@@ -8,8 +8,8 @@ generic node's missing callee on its `workflow_id`. A workflow reaching itself t
 at any depth, never ends: each calling node on the cycle is reported in its own file, the rest
 of the cycle in related information (in the other files).
 
-A workflow is known by its file's name (`workflow_key`: Drupal imports the file as the config
-its name says), so a call of a file whose `id` differs is told so, not "missing". A misspelt
+A workflow is known by its file's name (`workflow_key`: Drupal reads the file as the config its
+name says; a file whose `id` differs is FD-CONFIG-NAME's), so a call of a file whose `id` differs is told so, not "missing". A misspelt
 callee is told the ids a few typos away (core/domain/misspelling.py); in the node type, the fix
 writes one in place of the misspelt id (only its letters: the value's quoting stays) — safe and
 preferred when exactly one is close. The workflow using the type gets no fix (a fix edits its
@@ -67,12 +67,12 @@ def _absent(ctx: SiteContext, workflow_id: str) -> bool:
 
 def _missing(ctx: SiteContext, workflow_id: str, close: list[str]) -> str:
     """What a call of an absent workflow is told: the id once, and the ids it may mean — or the
-    file saying that id whose name Drupal imports it by instead."""
+    file saying that id, named for another (FD-CONFIG-NAME's root cause)."""
     told = f"calls workflow '{id_text(workflow_id)}', which the site does not have"
     saying = ctx.site.declaring(workflow_id)
     if saying:
         named = os.path.basename(saying[0])
-        return f"{told}: {named} says that id, but Drupal imports it by its name"
+        return f"{told}: {named} says that id, but its file name says another"
     if close:
         return told + " (did you mean " + " or ".join(f"'{id_text(c)}'" for c in close) + "?)"
     return f"{told} (no {WORKFLOW_CONFIG_PREFIX}*.yml of that id)"

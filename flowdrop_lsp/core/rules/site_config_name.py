@@ -1,8 +1,11 @@
 """FD-CONFIG-NAME: a config file whose entity `id` is not the id its file name gives it.
 
-Drupal keeps a config entity as the config named by its file (`flowdrop_workflow.
-flowdrop_workflow.<id>.yml` is config `flowdrop_workflow.flowdrop_workflow.<id>`), and its
-config import refuses an entity whose `id` is not that name's last part. A file copied to clone
+Drupal reads a file as the config its name says (`flowdrop_workflow.flowdrop_workflow.<id>.yml`
+is config `flowdrop_workflow.flowdrop_workflow.<id>`) and keeps a config entity as
+`<prefix>.<its id>`: the two must agree. With another `id`, importing the file saves other config
+than the file (the `id`'s, colliding with the workflow of that id if there is one), and the
+next import sees the file's config missing again (Drupal's ConfigEntityStorage::importCreate
+saves the entity under its id; `drush cex` writes every file as `<prefix>.<id>.yml`). A file copied to clone
 a workflow keeps the original's `id`; an `id` edited to rename one leaves its file name behind.
 Either way the site does not import it, and a call naming the `id` finds nothing: the site
 index knows a config file's workflow by its name (`workflow_key`), as Drupal does.
@@ -34,7 +37,7 @@ RULE = Rule(
     "Config id that is not its file's name",
     Severity.ERROR,
     "A workflow or node type's id differs from the id its config file's name gives it, or "
-    "another workflow file says the same id: Drupal's config import refuses it.",
+    "another workflow file says the same id: Drupal's config import expects them equal.",
 )
 
 
@@ -76,7 +79,7 @@ def _mismatch(
     also = f" ('{id_text(declared.value)}' is {os.path.basename(owners[0])})" if owners else ""
     message = (
         f"id '{id_text(declared.value)}' is not '{id_text(named)}', its file name's id: "
-        f"Drupal's config import refuses it{also}"
+        f"Drupal's config import expects them equal{also}"
     )
     raw = ctx.text[declared.span.start : declared.span.end]
     written = (
@@ -102,8 +105,10 @@ def _mismatch(
 EXPLANATION = RULE.explained(
     "Drupal keeps a config entity as the config its file names: "
     "`flowdrop_workflow.flowdrop_workflow.colour.yml` is config "
-    "`flowdrop_workflow.flowdrop_workflow.colour`, and its config import refuses the file when "
-    "its `id` is not `colour`. A workflow file copied to clone a workflow keeps the original's "
+    "`flowdrop_workflow.flowdrop_workflow.colour`, and it keeps a config entity as "
+    "`<prefix>.<its id>`: importing a file whose `id` is not `colour` saves other config than "
+    "the file (colliding with the workflow of that id, if any), and the next import finds the "
+    "file's config missing again. A workflow file copied to clone a workflow keeps the original's "
     "`id`; an `id` edited to rename a workflow leaves the file's name behind. A call names the "
     "workflow Drupal imported, by the file's name. The fix writes the name's id (safe when the "
     "`id` written is another file's, named for it: the copy follows its name; otherwise the "

@@ -207,7 +207,7 @@ def test_a_call_finds_its_callee_by_the_file_name_drupal_imports_it_by(tmp_path:
     found = {item[0]: item[3] for item in site_findings(loaded(folder), "FD-CALL")}
     assert found[SHAPE_CALL_TYPE].message == (
         "executor_plugin calls workflow 'shape_specialist', which the site does not have: "
-        f"{shape} says that id, but Drupal imports it by its name"
+        f"{shape} says that id, but its file name says another"
     )
 
 

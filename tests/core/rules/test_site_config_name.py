@@ -37,7 +37,7 @@ def test_a_copied_workflow_keeping_its_id_gets_a_safe_fix_to_its_name(tmp_path: 
     finding = found[0][3]
     assert finding.message == (
         "id 'aincient_weather' is not 'aincient_weather_copy', its file name's id: Drupal's "
-        f"config import refuses it ('aincient_weather' is {WEATHER})"
+        f"config import expects them equal ('aincient_weather' is {WEATHER})"
     )
     (fix,) = finding.fixes
     assert fix.is_safe and fix.preferred
