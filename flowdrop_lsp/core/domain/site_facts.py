@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX, config_name
 from flowdrop_lsp.core.domain.model import Edge, Node, expand, read_edge, read_node
 from flowdrop_lsp.core.domain.node_types import (
     WORKFLOW_ID_SETTING,
@@ -30,7 +31,16 @@ from flowdrop_lsp.core.domain.node_types import (
     NodeTypeDefinition,
 )
 from flowdrop_lsp.core.domain.ports import Direction, OwnPorts, handle_port, own_ports
-from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, OpaqueValue, child_at
+from flowdrop_lsp.core.syntax.tree import (
+    JArray,
+    JLiteral,
+    JNumber,
+    JObject,
+    JsonValue,
+    JString,
+    OpaqueValue,
+    child_at,
+)
 from flowdrop_lsp.core.text.positions import Span
 
 # The keys Drupal writes before `dependencies` in a config entity's file: a created
@@ -50,6 +60,21 @@ class PortBinding:
     port: Located | None
     span: Span
     index: int = 0  # its position in its side's list (the spec's `schema.{side}.{index}`)
+
+
+@dataclass(frozen=True, slots=True)
+class ContractShape:
+    """A part of `input_ports` / `output_ports` not written as FlowDrop reads it (the value, or
+    one entry), which the contract silently drops: `problem` says what is wrong with it."""
+
+    key: str
+    problem: str
+    span: Span
+    whole: bool = False  # the value itself (no list): that side declares nothing
+
+
+# What an entry of `input_ports` / `output_ports` must name (a contract name bound to a node).
+BINDING_KEYS = ("name", "node_id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +184,8 @@ class WorkflowFacts:
     # Where a `dependencies` key would be created: the first top-level key Drupal writes after
     # it (None: no such key).
     dependencies_at: Span | None = None
+    # The parts of `input_ports` / `output_ports` not shaped as a contract (read as nothing).
+    contract_shape: tuple[ContractShape, ...] = ()
 
     @property
     def workflow_id(self) -> str | None:
@@ -215,6 +242,40 @@ class _Reading:
         found = (self.located(item) for item in self.items(value))
         return tuple(item for item in found if item is not None)
 
+    def contract_shape(self, key: str, value: JsonValue | None) -> Iterator[ContractShape]:
+        """What of a side of the contract FlowDrop cannot read as one: a value that is no list
+        (Drupal writes an empty one `{  }`, and null is nothing), an entry that is no mapping or
+        lacks a `name` or `node_id` string."""
+        value = self.full(value)
+        if not _listing(value):
+            yield ContractShape(
+                key,
+                f"{key} is {_kind(value)}, not a list of entries (each with a name, a node_id "
+                "and a port): the workflow declares no contract on this side",
+                self.span(value) if value is not None else Span(0, 0),
+                whole=True,
+            )
+            return
+        for item in self.items(value):
+            obj = _object(item)
+            if obj is None and item is not None:
+                yield ContractShape(
+                    key,
+                    f"this {key} entry is {_kind(item)}, not a mapping with a name, a node_id "
+                    "and a port: it is dropped",
+                    self.span(item),
+                )
+            if obj is None:
+                continue
+            lacking = [k for k in BINDING_KEYS if self.located(obj.get(k)) is None]
+            if lacking:
+                yield ContractShape(
+                    key,
+                    f"this {key} entry has no {' and no '.join(lacking)} (a non-empty string): "
+                    "it binds nothing",
+                    self.span(obj),
+                )
+
     def port_bindings(self, value: JsonValue | None) -> tuple[PortBinding, ...]:
         bindings: list[PortBinding] = []
         for index, item in enumerate(self.items(value)):
@@ -255,6 +316,34 @@ def _object(value: JsonValue | None) -> JObject | None:
     return value if isinstance(value, JObject) else None
 
 
+def _declares(root: JObject, key: str, reading: _Reading) -> bool:
+    """Whether the workflow declares a side of its contract: it has the key, written as a list
+    (a value that is no list is reported, not read as an empty contract to compare)."""
+    member = root.member(key)
+    return member is not None and _listing(reading.full(member.value))
+
+
+def _listing(value: JsonValue | None) -> bool:
+    """Whether a contract side's value reads as a list: a list, Drupal's empty `{  }`, null."""
+    if isinstance(value, JObject):
+        return not value.members
+    return (
+        value is None
+        or isinstance(value, JArray)
+        or (isinstance(value, JLiteral) and value.value is None)
+    )
+
+
+_KINDS = ((JString, "a string"), (JNumber, "a number"), (JArray, "a list"), (JObject, "a mapping"))
+
+
+def _kind(value: JsonValue | None) -> str:
+    """What a value is, as a message says it."""
+    if isinstance(value, JLiteral):
+        return "null" if value.value is None else "a boolean"
+    return next((word for kind, word in _KINDS if isinstance(value, kind)), "no value")
+
+
 def _plain_string(value: JsonValue | None) -> str | None:
     return value.value if isinstance(value, JString) else None
 
@@ -288,9 +377,14 @@ def workflow_header(
             obj.member(key) is not None
             for key in ("input_ports", "output_ports", "parameter_schema")
         ),
-        has_input_ports=obj.member("input_ports") is not None,
-        has_output_ports=obj.member("output_ports") is not None,
+        has_input_ports=_declares(obj, "input_ports", reading),
+        has_output_ports=_declares(obj, "output_ports", reading),
         dependencies_at=span(first_after) if first_after is not None else None,
+        contract_shape=tuple(
+            shape
+            for key in ("input_ports", "output_ports")
+            for shape in reading.contract_shape(key, obj.get(key))
+        ),
     )
 
 
@@ -375,12 +469,32 @@ def _locator(value: JsonValue) -> Callable[[tuple[str | int, ...]], Span | None]
 # ----- what a cross-file rule sees ------------------------------------------------------------
 
 
+def config_id(path: str, prefix: str) -> str | None:
+    """The id a Drupal config file's name gives its entity (`<prefix><id>.yml` → `<id>`; None:
+    not named so). Drupal reads a file as the config its name says, and keeps its entity as
+    `<prefix>.<its id>`: the two must agree (FD-CONFIG-NAME)."""
+    name = config_name(path)
+    if name is None or not name.startswith(prefix) or len(name) == len(prefix):
+        return None
+    return name[len(prefix) :]
+
+
+def workflow_key(path: str, facts: WorkflowFacts) -> str | None:
+    """The id the site knows a workflow by: its config name's when its file is named like one
+    (the config Drupal reads it as; one whose `id` differs is reported at its source), else its `id`."""
+    return config_id(path, WORKFLOW_CONFIG_PREFIX) or facts.workflow_id
+
+
 @dataclass(frozen=True, slots=True)
 class SiteWorkflow:
     """A workflow of the site: its file and its facts."""
 
     path: str
     facts: WorkflowFacts
+
+    @property
+    def workflow_id(self) -> str | None:
+        return workflow_key(self.path, self.facts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,10 +521,19 @@ class SiteView(Protocol):
     """What the cross-file rules may ask of the site (core/workspace/site.py answers)."""
 
     def workflow(self, workflow_id: str) -> SiteWorkflow | None:
-        """The workflow with this `id` (the first by path when several share it)."""
+        """The workflow the site knows by this id (`workflow_key`; the first by path when
+        several share it)."""
+        ...
+
+    def declaring(self, workflow_id: str) -> tuple[str, ...]:
+        """The workflow files whose `id` says this id, by path (whatever their names say)."""
         ...
 
     def node_type(self, type_id: str) -> SiteNodeType | None: ...
+
+    def workflow_ids(self) -> frozenset[str]:
+        """The ids of the site's workflows (what a call may name)."""
+        ...
 
     def has_config(self, name: str) -> bool:
         """Whether config `name` (a file `<name>.yml` of the site's folder) exists."""
@@ -450,6 +573,10 @@ class SiteView(Protocol):
     def call_path(self, start: str, goal: str) -> tuple[CallStep, ...]:
         """The calls of one shortest chain from workflow `start` to workflow `goal` (empty:
         `goal` is not reached; a workflow reaches itself only through at least one call)."""
+        ...
+
+    def calling_types(self, workflow_id: str) -> list[tuple[str, NodeTypeDefinition]]:
+        """The node types calling this workflow (`executor_plugin`), with their files."""
         ...
 
     def callee_of(self, node: SiteNode) -> str | None:

@@ -49,6 +49,7 @@ from flowdrop_lsp.core.rules import (
     self_edge,
     shaper_sentinel,
     site_call,
+    site_config_name,
     site_contract,
     site_dependency,
     tool_route,
@@ -139,6 +140,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     site_call,
     site_contract,
     site_dependency,
+    site_config_name,
     provider_module,
 )
 

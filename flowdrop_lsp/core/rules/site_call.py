@@ -8,24 +8,42 @@ generic node's missing callee on its `workflow_id`. A workflow reaching itself t
 at any depth, never ends: each calling node on the cycle is reported in its own file, the rest
 of the cycle in related information (in the other files).
 
+A workflow is known by its file's name (`workflow_key`: Drupal reads the file as the config its
+name says; a file whose `id` differs is FD-CONFIG-NAME's), so a call of a file whose `id` differs is told so, not "missing". A misspelt
+callee is told the ids a few typos away (core/domain/misspelling.py); in the node type, the fix
+writes one in place of the misspelt id (only its letters: the value's quoting stays) — safe and
+preferred when exactly one is close. The workflow using the type gets no fix (a fix edits its
+finding's own file).
+
 Judged against the site index (core/workspace/site.py), which marks the callers of a changed
 workflow at any depth, so a cycle closed or broken elsewhere shows at once.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX
+from flowdrop_lsp.core.domain.misspelling import close_names, written_last
 from flowdrop_lsp.core.domain.model import id_text
+from flowdrop_lsp.core.domain.node_types import Located
 from flowdrop_lsp.core.domain.site_facts import (
     CallStep,
     SiteContext,
     SiteNode,
     WorkflowFacts,
+    workflow_key,
 )
-from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
+from flowdrop_lsp.core.findings import (
+    Applicability,
+    Finding,
+    Fix,
+    RelatedLocation,
+    Severity,
+    TextEdit,
+)
 from flowdrop_lsp.core.rules.base import Rule
 
 RULE = Rule(
@@ -47,11 +65,17 @@ def _absent(ctx: SiteContext, workflow_id: str) -> bool:
     return site.workflow(workflow_id) is None and not site.unreadable_workflow(workflow_id)
 
 
-def _missing(workflow_id: str) -> str:
-    return (
-        f"calls workflow '{id_text(workflow_id)}', which the site does not have "
-        f"(no {WORKFLOW_CONFIG_PREFIX}{id_text(workflow_id)}.yml)"
-    )
+def _missing(ctx: SiteContext, workflow_id: str, close: list[str]) -> str:
+    """What a call of an absent workflow is told: the id once, and the ids it may mean — or the
+    file saying that id, named for another (FD-CONFIG-NAME's root cause)."""
+    told = f"calls workflow '{id_text(workflow_id)}', which the site does not have"
+    saying = ctx.site.declaring(workflow_id)
+    if saying:
+        named = os.path.basename(saying[0])
+        return f"{told}: {named} says that id, but its file name says another"
+    if close:
+        return told + " (did you mean " + " or ".join(f"'{id_text(c)}'" for c in close) + "?)"
+    return f"{told} (no {WORKFLOW_CONFIG_PREFIX}*.yml of that id)"
 
 
 def check_site(ctx: SiteContext) -> Iterator[Finding]:
@@ -61,15 +85,44 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
         called = node_type.called_workflow
         # A folder of node types without any workflow is a registry, not a site to judge.
         if called is not None and ctx.site.has_workflows() and _absent(ctx, called):
+            close = close_names(called, ctx.site.workflow_ids())
             yield Finding(
                 RULE.code,
                 RULE.default_severity,
-                f"node type '{id_text(node_type.id)}' {_missing(called)}",
+                f"executor_plugin {_missing(ctx, called, close)}",
                 plugin.span,
+                # A file saying the id, named otherwise: which one to change is the user's call.
+                fixes=_renamed_callee(
+                    ctx.text, plugin, called, close, sure=not ctx.site.declaring(called)
+                ),
             )
     if ctx.workflow is not None:
         yield from _missing_callees(ctx, ctx.workflow)
         yield from _cycles(ctx, ctx.workflow)
+
+
+def _renamed_callee(
+    text: str, plugin: Located, called: str, close: list[str], sure: bool
+) -> tuple[Fix, ...]:
+    """Write each close workflow id in place of the absent one in `executor_plugin`, touching
+    only the id's characters (the value's quotes and prefix stay as written). Safe and preferred
+    when one id is close: the call names a workflow that does not exist, and the one existing
+    workflow spelt nearly so is what it meant; with several, or a file saying the id it calls
+    (`sure` False: the file may be the one to fix), the user chooses."""
+    where = written_last(text, plugin.span, called)
+    if where is None:
+        return ()
+    only = len(close) == 1 and sure
+    return tuple(
+        Fix(
+            f"Call workflow '{id_text(candidate)}'",
+            (TextEdit(where, candidate),),
+            preferred=only,
+            applicability=Applicability.SAFE if only else Applicability.UNSAFE,
+        )
+        for candidate in close
+        if MACHINE_NAME.match(candidate)  # written as is in any quoting
+    )
 
 
 def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Finding]:
@@ -85,14 +138,16 @@ def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
                 continue
             plugin = site_type.definition.located_plugin
             related = (
-                (RelatedLocation(plugin.span, "the node type names it here", site_type.path),)
+                (RelatedLocation(plugin.span, "its node type names it here", site_type.path),)
                 if plugin is not None
                 else ()
             )
+            # The fix is in the node type's file (a fix edits its finding's file alone).
+            close = close_names(called, ctx.site.workflow_ids())
             yield Finding(
                 RULE.code,
                 RULE.default_severity,
-                f"{node.display} (type '{id_text(node.type_id.value)}') {_missing(called)}",
+                f"this node's type {_missing(ctx, called, close)}",
                 node.anchor,
                 node=node.id,
                 related=related,
@@ -101,17 +156,18 @@ def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
             chosen = node.workflow_id.value
             if not MACHINE_NAME.match(chosen) or not _absent(ctx, chosen):
                 continue
+            close = close_names(chosen, ctx.site.workflow_ids())
             yield Finding(
                 RULE.code,
                 RULE.default_severity,
-                f"{node.display} {_missing(chosen)} (its config.workflow_id)",
+                f"config.workflow_id {_missing(ctx, chosen, close)}",
                 node.workflow_id.span,
                 node=node.id,
             )
 
 
 def _cycles(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Finding]:
-    own = workflow.workflow_id
+    own = workflow_key(ctx.path, workflow)
     if own is None:
         return
     for node in workflow.nodes:

@@ -21,13 +21,25 @@ A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that co
   tools into the callee) are no callee inputs, and are not judged: the FlowDrop author's demo
   site's call types carry `executionMode`, which was reported as an error;
 - an edge into a call node's input port the callee does not declare (on its `targetHandle`;
-  the reserved ports are the engine's, not the contract's, and are not judged).
+  the reserved ports are the engine's, not the contract's, and are not judged), told the input
+  it may mean, with a fix retargeting the handle onto it when the call node's type declares it
+  (unsafe; while the type still passes the old name, the edge is right if the callee is renamed
+  back, and `--unsafe-fixes` applies a finding's lone fix);
+- a side of the contract not written as a list of mappings, or an entry without a `name` or
+  `node_id` (FlowDrop reads them as nothing): on the value or the entry.
+
+A call type and its callee differing by exactly one name on a side is a rename (`_rename`): the
+call type's finding is on the old name with a fix renaming its key, the callee gets one on the
+new name with a fix renaming it back, and the caller's edge is told the new name. Which side was
+meant is the user's intent, so these fixes are unsafe (a preferred fix must be safe).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
+from flowdrop_lsp.core.domain.misspelling import close_names, written_last
 from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located, NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
@@ -40,10 +52,19 @@ from flowdrop_lsp.core.domain.ports import (
 from flowdrop_lsp.core.domain.site_facts import (
     PortBinding,
     SiteContext,
+    SiteEdge,
     SiteWorkflow,
     WorkflowFacts,
+    workflow_key,
 )
-from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
+from flowdrop_lsp.core.findings import (
+    Applicability,
+    Finding,
+    Fix,
+    RelatedLocation,
+    Severity,
+    TextEdit,
+)
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.text.positions import Span
 
@@ -70,8 +91,11 @@ def _finding(
     span: Span,
     node: str | None = None,
     related: tuple[RelatedLocation, ...] = (),
+    fixes: tuple[Fix, ...] = (),
 ) -> Finding:
-    return Finding(RULE.code, RULE.default_severity, message, span, node=node, related=related)
+    return Finding(
+        RULE.code, RULE.default_severity, message, span, node=node, related=related, fixes=fixes
+    )
 
 
 def check_site(ctx: SiteContext) -> Iterator[Finding]:
@@ -79,7 +103,10 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
         yield from _bindings(ctx, ctx.workflow, "input_ports", ctx.workflow.input_ports)
         yield from _bindings(ctx, ctx.workflow, "output_ports", ctx.workflow.output_ports)
         yield from _required(ctx.workflow)
+        for shape in ctx.workflow.contract_shape:
+            yield _finding(shape.problem, shape.span)
         yield from _edges_into_calls(ctx, ctx.workflow)
+        yield from _renamed_in_callee(ctx, ctx.workflow)
     if ctx.node_type is not None:
         yield from _call_type(ctx, ctx.node_type)
 
@@ -179,19 +206,88 @@ def _edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fin
             continue
         site_type = ctx.site.node_type(node.type_id.value)
         callee = _callee(ctx, site_type.definition) if site_type is not None else None
-        if callee is None or not callee.facts.has_input_ports:
+        if callee is None or not callee.facts.has_input_ports or site_type is None:
             continue
         names = _names(callee.facts.input_ports)
         if port in names:
             continue
+        renamed = _rename(ctx, site_type.definition, callee, inputs=True)
+        meant = [renamed[1]] if renamed is not None and renamed[0] == port else []
+        meant = meant or close_names(port, names)
+        hint = (
+            "did you mean " + " or ".join(f"'{id_text(name)}'" for name in meant) + "?"
+            if meant
+            else f"its inputs: {_listed(names)}"
+        )
         yield _finding(
-            f"edge into input port '{id_text(port)}' of {node.display}, which calls workflow "
-            f"'{id_text(callee.facts.workflow_id or '?')}': that workflow has no such input "
-            f"port (its input_ports: {_listed(names)})",
+            f"the called workflow '{id_text(callee.workflow_id or '?')}' takes no input "
+            f"'{id_text(port)}' ({hint})",
             edge.anchor,
             node=node.id,
             related=_contract_location(callee, inputs=True),
+            # Only onto a port the call node has: while its type still passes the old name (a
+            # rename not followed yet), the edge is right if the callee is renamed back, and
+            # moving it now would lead it into no port of the node.
+            fixes=_retargeted(
+                ctx.text,
+                edge,
+                port,
+                [name for name in meant if name in site_type.definition.parameter_names],
+            ),
         )
+
+
+def _retargeted(text: str, edge: SiteEdge, port: str, meant: list[str]) -> tuple[Fix, ...]:
+    """Point the edge's `targetHandle` at each input the callee may mean (and the node has).
+    Unsafe: a guess at which input the source's value was meant for."""
+    if edge.target_handle is None or not edge.target_handle.endswith(port):
+        return ()
+    where = written_last(text, edge.anchor, port)
+    if where is None:
+        return ()
+    return tuple(
+        Fix(
+            f"Connect the edge to input '{id_text(name)}'",
+            (TextEdit(where, name),),
+            applicability=Applicability.UNSAFE,
+        )
+        for name in meant
+        if PLAIN_NAME.match(name)
+    )
+
+
+# A port name written as is in any quoting, in a handle and as a YAML key alike.
+PLAIN_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+def _rename(
+    ctx: SiteContext, node_type: NodeTypeDefinition, callee: SiteWorkflow, inputs: bool
+) -> tuple[str, str] | None:
+    """(the call type's name, the callee's name) when they differ by one name each on a side:
+    one of them was renamed. Which one was meant is a guess, so every fix of it is unsafe."""
+    extra, missing = _differences(ctx, node_type, callee, inputs)
+    if len(extra) == 1 and len(missing) == 1:
+        return extra[0].value, missing[0]
+    return None
+
+
+def _differences(
+    ctx: SiteContext, node_type: NodeTypeDefinition, callee: SiteWorkflow, inputs: bool
+) -> tuple[list[Located], list[str]]:
+    """On one side, the call type's names the callee lacks (the executor's own options and the
+    reserved ports aside: they are the call type's, not the contract's; `tool` carries tools
+    into the callee) and the callee's names the call type lacks."""
+    names = _names(callee.facts.input_ports if inputs else callee.facts.output_ports)
+    own = [spec.located for spec in (node_type.parameters if inputs else node_type.outputs)]
+    options = _executor_options(ctx) if inputs else frozenset()
+    reserved = RESERVED_PORTS[Direction.INPUT if inputs else Direction.OUTPUT]
+    extra = [
+        entry
+        for entry in own
+        if entry.value not in options and entry.value not in reserved and entry.value not in names
+    ]
+    have = {entry.value for entry in own}
+    return extra, [name for name in names if name not in have]
 
 
 def _contract_location(callee: SiteWorkflow, inputs: bool) -> tuple[RelatedLocation, ...]:
@@ -202,51 +298,128 @@ def _contract_location(callee: SiteWorkflow, inputs: bool) -> tuple[RelatedLocat
     return (
         RelatedLocation(
             bindings[0].span,
-            f"the {key} of workflow '{id_text(callee.facts.workflow_id or '?')}'",
+            f"the {key} of workflow '{id_text(callee.workflow_id or '?')}'",
             callee.path,
         ),
     )
+
+
+def _renamed_token(text: str, span: Span, old: str, new: str, title: str) -> Fix | None:
+    """A fix writing `new` in place of the name `old` its token at `span` spells (plain or
+    quoted: only the name's characters change, the quotes stay), unsafe."""
+    raw = text[span.start : span.end]
+    if raw not in (old, f"'{old}'", f'"{old}"') or not PLAIN_NAME.match(new):
+        return None
+    start = span.start + (len(raw) - len(old)) // 2
+    return Fix(
+        title,
+        (TextEdit(Span(start, start + len(old)), new),),
+        applicability=Applicability.UNSAFE,
+    )
+
+
+_SIDE_WORDS = {True: ("passes", "take", "inputs"), False: ("returns", "give", "outputs")}
 
 
 def _call_type(ctx: SiteContext, node_type: NodeTypeDefinition) -> Iterator[Finding]:
     callee = _callee(ctx, node_type)
     if callee is None:
         return
-    callee_id = id_text(callee.facts.workflow_id or "?")
+    callee_id = id_text(callee.workflow_id or "?")
     for inputs in (True, False):
         declared = callee.facts.has_input_ports if inputs else callee.facts.has_output_ports
         if not declared:
             continue
-        key, ports_key = ("parameters", "input_ports") if inputs else ("outputs", "output_ports")
+        verb, callee_verb, side = _SIDE_WORDS[inputs]
         names = _names(callee.facts.input_ports if inputs else callee.facts.output_ports)
-        own = [spec.located for spec in (node_type.parameters if inputs else node_type.outputs)]
         related = _contract_location(callee, inputs)
-        options = _executor_options(ctx) if inputs else frozenset()
-        for entry in own:
-            # The executor's own options (`execution_mode`, `timeout`…) and the reserved ports
-            # (`tool` carries tools into the callee) are the call type's, not the contract's.
-            reserved = RESERVED_PORTS[Direction.INPUT if inputs else Direction.OUTPUT]
-            if entry.value in options or entry.value in reserved:
-                continue
-            if entry.value not in names:
-                yield _finding(
-                    f"{key} '{id_text(entry.value)}' of this call type is not in the "
-                    f"{ports_key} of workflow '{callee_id}' ({_listed(names)})",
+        extra, missing = _differences(ctx, node_type, callee, inputs)
+        renamed = len(extra) == 1 and len(missing) == 1
+        for entry in extra:
+            hint = f"renamed '{id_text(missing[0])}'? " if renamed else ""
+            # Renaming the call type's key is a guess at what was meant (the callee may be the
+            # one to rename back), and the workflows using the type still pass the old name.
+            fix = (
+                _renamed_token(
+                    ctx.text,
                     entry.span,
-                    related=related,
+                    entry.value,
+                    missing[0],
+                    f"Rename '{id_text(entry.value)}' to '{id_text(missing[0])}'",
                 )
-        have = {entry.value for entry in own}
-        missing = [name for name in names if name not in have]
-        if missing:
+                if renamed
+                else None
+            )
+            yield _finding(
+                f"this call type {verb} '{id_text(entry.value)}', which workflow '{callee_id}' "
+                f"does not {callee_verb} ({hint}its {side}: {_listed(names)})",
+                entry.span,
+                related=related,
+                fixes=(fix,) if fix is not None else (),
+            )
+        if missing and not renamed:
             spans = node_type.spans
             key_span = spans.parameters_key if inputs else spans.outputs_key
-            anchor = key_span or _fallback(node_type)
             yield _finding(
-                f"{key} of this call type lack "
-                f"{_listed(missing)}, declared in the {ports_key} of workflow '{callee_id}'",
-                anchor,
+                f"this call type does not {verb[:-2]} {_listed(missing)}, which workflow "
+                f"'{callee_id}' {callee_verb}s as its {side}",
+                key_span or _fallback(node_type),
                 related=related,
             )
+
+
+def _renamed_in_callee(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Finding]:
+    """In a called workflow, an input or output a call type knows by one other name (the pair
+    `_rename` finds): reported on the entry's name, with the fix naming it back (unsafe: the
+    rename may be the one meant, and the call type the one to follow)."""
+    own_id = workflow_key(ctx.path, workflow)
+    if own_id is None:
+        return
+    callee = ctx.site.workflow(own_id)
+    if callee is None or callee.path != ctx.path:
+        return
+    told: set[bool] = set()  # the sides reported (several call types may call it alike)
+    for path, node_type in ctx.site.calling_types(own_id):
+        for inputs in (True, False):
+            declared = workflow.has_input_ports if inputs else workflow.has_output_ports
+            if not declared or inputs in told:
+                continue
+            pair = _rename(ctx, node_type, callee, inputs)
+            if pair is None:
+                continue
+            old, new = pair
+            verb, _callee_verb, side = _SIDE_WORDS[inputs]
+            bindings = workflow.input_ports if inputs else workflow.output_ports
+            for binding in bindings:
+                if binding.name is None or binding.name.value != new:
+                    continue
+                told.add(inputs)
+                fix = _renamed_token(
+                    ctx.text,
+                    binding.name.span,
+                    new,
+                    old,
+                    f"Rename '{id_text(new)}' back to '{id_text(old)}'",
+                )
+                yield _finding(
+                    f"call type '{id_text(node_type.id)}' {verb} '{id_text(old)}', not "
+                    f"'{id_text(new)}' (one of its {side} renamed?)",
+                    binding.name.span,
+                    related=(
+                        RelatedLocation(
+                            (
+                                node_type.spans.parameters_key
+                                if inputs
+                                else node_type.spans.outputs_key
+                            )
+                            or _fallback(node_type),
+                            f"the {'parameters' if inputs else 'outputs'} of the call type",
+                            path,
+                        ),
+                    ),
+                    fixes=(fix,) if fix is not None else (),
+                )
+                break
 
 
 # The options FlowDrop's workflow executor adds to a call node type besides the callee's

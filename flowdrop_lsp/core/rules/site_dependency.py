@@ -57,9 +57,13 @@ from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.text.positions import Span
 
+# Two arms, two severities: an entry for config the site lacks is an error (Drupal's import
+# refuses the workflow), a node type used but not listed a warning (it imports; a later
+# deletion breaks it). The rule's default severity (its page's and the index's) is the error
+# arm's; the title says which arm warns, so the index does not call a missing listing an error.
 RULE = Rule(
     "FD-DEPENDENCY",
-    "Dependency list that is not the config the workflow needs",
+    "Dependency list naming config the site lacks, or (a warning) missing a node type used",
     Severity.ERROR,
     "A workflow's dependencies.config lists config the site does not have (error), or misses a "
     "node type the workflow uses (warning).",

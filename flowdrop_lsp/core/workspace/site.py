@@ -43,6 +43,7 @@ from flowdrop_lsp.core.domain.site_facts import (
     SiteWorkflow,
     WorkflowFacts,
     workflow_facts,
+    workflow_key,
 )
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.registry import SITE_RULES
@@ -155,12 +156,7 @@ class SiteIndex:
             return None
         return text if len(text) <= MAX_SITE_FILE_BYTES else None
 
-    def read(
-        self,
-        path: Path | str,
-        text: str | None = None,
-        facts: Facts = None,
-    ) -> None:
+    def read(self, path: Path | str, text: str | None = None, facts: Facts = None) -> None:
         """Read one file while the site is being filled (from disk unless `text` is given; its
         facts unless given): as `update`, without telling who depends on it (that would join
         the whole site again for every file read — a quadratic load; everything read so far
@@ -184,12 +180,7 @@ class SiteIndex:
         self._joined = None
         self._findings.clear()
 
-    def update(
-        self,
-        path: Path | str,
-        text: str | None = None,
-        facts: Facts = None,
-    ) -> set[str]:
+    def update(self, path: Path | str, text: str | None = None, facts: Facts = None) -> set[str]:
         """(Re)read one file — `text` when given (an open buffer), else from disk; `facts` when
         the caller already has them — and answer the files whose findings may have changed.
         A config file that is neither a workflow nor a node type only counts by its name (a
@@ -329,6 +320,12 @@ class SiteIndex:
     def node_type(self, type_id: str) -> SiteNodeType | None:
         return self.joined.node_type(type_id)
 
+    def workflow_ids(self) -> frozenset[str]:
+        return self.joined.workflow_ids()
+
+    def declaring(self, workflow_id: str) -> tuple[str, ...]:
+        return self.joined.declaring(workflow_id)
+
     def has_config(self, name: str) -> bool:
         return name in self._config_names
 
@@ -373,6 +370,9 @@ class SiteIndex:
     def callee_of(self, node: SiteNode) -> str | None:
         return self.joined.callee_of(node)
 
+    def calling_types(self, workflow_id: str) -> list[tuple[str, NodeTypeDefinition]]:
+        return self.joined.calling_types(workflow_id)
+
     def callers_of(self, workflow_id: str) -> list[tuple[str, SiteNode]]:
         """Every node of the site calling this workflow, with its workflow file."""
         return self.joined.callers_of(workflow_id)
@@ -414,15 +414,24 @@ class SiteIndex:
         joined = self.joined
         found: set[str] = set()
         workflow = self._workflows.get(key)
-        if workflow is not None and workflow.workflow_id is not None:
-            found |= joined.transitive_callers(workflow.workflow_id)
-            found |= {path for path, _ in joined.calling_types(workflow.workflow_id)}
+        # Known by its name's id and saying its own `id`: the calls of either, and the files
+        # saying the same `id` (FD-CONFIG-NAME), depend on it.
+        ids = {workflow_key(key, workflow), workflow.workflow_id} if workflow is not None else ()
+        for workflow_id in ids:
+            if workflow_id is not None:
+                found |= joined.transitive_callers(workflow_id)
+                found |= {path for path, _ in joined.calling_types(workflow_id)}
+                found |= set(joined.declaring(workflow_id))
         node_type = self._node_types.get(key)
         if node_type is not None:
             users = {path for path, _ in joined.users_of(node_type.id)}
             found |= users
+            # The files saying the same `id` (FD-CONFIG-NAME: a copy and its original).
+            found |= {p for p, d in self._node_types.items() if d.id == node_type.id}
             for user in users:
-                user_id = self._workflows[user].workflow_id if user in self._workflows else None
+                user_id = (
+                    workflow_key(user, self._workflows[user]) if user in self._workflows else None
+                )
                 if user_id is not None:
                     found |= joined.transitive_callers(user_id)
             callee = node_type.called_workflow
@@ -455,10 +464,14 @@ class _Joined:
     ) -> None:
         self._workflows = workflows
         self._by_workflow_id: dict[str, SiteWorkflow] = {}
+        self._declaring: dict[str, list[str]] = {}
         for path in sorted(workflows):
-            workflow_id = workflows[path].workflow_id
+            workflow_id = workflow_key(path, workflows[path])
             if workflow_id is not None and workflow_id not in self._by_workflow_id:
                 self._by_workflow_id[workflow_id] = SiteWorkflow(path, workflows[path])
+            declared = workflows[path].workflow_id
+            if declared is not None:
+                self._declaring.setdefault(declared, []).append(path)
         self._by_type_id: dict[str, SiteNodeType] = {}
         for path in sorted(node_types):
             type_id = node_types[path].id
@@ -495,6 +508,12 @@ class _Joined:
     def node_type(self, type_id: str) -> SiteNodeType | None:
         return self._by_type_id.get(type_id)
 
+    def workflow_ids(self) -> frozenset[str]:
+        return frozenset(self._by_workflow_id)
+
+    def declaring(self, workflow_id: str) -> tuple[str, ...]:
+        return tuple(self._declaring.get(workflow_id, ()))
+
     def callee_of(self, node: SiteNode) -> str | None:
         if node.type_id is None:
             return None
@@ -530,7 +549,7 @@ class _Joined:
                 if path in found:
                     continue
                 found.add(path)
-                caller_id = self._workflows[path].workflow_id
+                caller_id = workflow_key(path, self._workflows[path])
                 if caller_id is not None and caller_id not in seen_ids:
                     seen_ids.add(caller_id)
                     pending.append(caller_id)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from flowdrop_lsp.core.fixes import apply_edits
 from tests.support.site import (
     BRAND_STUDIO,
     COLOUR,
@@ -14,6 +17,7 @@ from tests.support.site import (
     loaded,
     places,
     plant,
+    position,
     site_findings,
     where_is,
 )
@@ -25,9 +29,10 @@ def test_the_real_site_has_no_contract_findings(tmp_path: Path) -> None:
     assert places(loaded(copy_site(tmp_path)), "FD-CONTRACT") == []
 
 
-def test_a_renamed_input_port_breaks_the_call_type_and_the_required_list(
-    tmp_path: Path,
-) -> None:
+def test_a_renamed_input_port_is_paired_with_the_call_type_s_old_name(tmp_path: Path) -> None:
+    # Issue 29: `ask` renamed `question` in the callee. The call type's one extra name and the
+    # callee's one missing name are a rename: one finding in the call type (on `ask`, no
+    # "lack" finding besides), one in the callee (on `question`), each with an unsafe fix.
     folder = copy_site(tmp_path)
     colour = plant(folder, COLOUR, "    name: ask\n", "    name: question\n")
     call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
@@ -35,24 +40,175 @@ def test_a_renamed_input_port_breaks_the_call_type_and_the_required_list(
     found = site_findings(index, "FD-CONTRACT")
     assert [item[:3] for item in found] == sorted(
         [
-            (COLOUR_CALL_TYPE, *where_is(call_type, "parameters:")),
             (COLOUR_CALL_TYPE, *where_is(call_type, "ask:", after="parameters:")),
+            (COLOUR, *where_is(colour, "question", after="input_ports:")),
             (COLOUR, *where_is(colour, "ask", after="  required:\n")),
         ]
     )
-    messages = sorted(item[3].message for item in found)
-    assert messages == sorted(
+    by_place = {(item[0], item[1]): item[3] for item in found}
+    in_type = next(f for (name, _), f in by_place.items() if name == COLOUR_CALL_TYPE)
+    assert in_type.message == (
+        "this call type passes 'ask', which workflow 'aincient_brand_specialist_colour' does "
+        "not take (renamed 'question'? its inputs: 'question', 'current_state')"
+    )
+    assert in_type.message.count("aincient_brand_specialist_colour") == 1
+    (fix,) = in_type.fixes
+    assert not fix.is_safe and not fix.preferred
+    assert apply_edits(call_type, fix.edits) == call_type.replace(
+        "\n  ask:\n", "\n  question:\n", 1
+    )
+    in_callee = by_place[(COLOUR, where_is(colour, "question", after="input_ports:")[0])]
+    assert "passes 'ask', not 'question'" in in_callee.message
+    (back,) = in_callee.fixes
+    assert not back.is_safe
+    assert apply_edits(colour, back.edits) == colour.replace(
+        "    name: question\n", "    name: ask\n", 1
+    )
+    required = by_place[(COLOUR, where_is(colour, "ask", after="  required:\n")[0])]
+    assert required.message == (
+        "parameter_schema.required names 'ask', which is not an input port of this workflow "
+        "(its input_ports: 'question', 'current_state')"
+    )
+    assert {r.path for r in in_type.related} == {str(folder / COLOUR)}
+
+
+def test_an_edge_feeding_the_old_name_is_told_the_new_one(
+    tmp_path: Path,
+) -> None:
+    # The caller (brand studio) has an edge into the call node's `ask`: the node type still
+    # declares `ask`, so no port rule fires; FD-CONTRACT says what the callee takes now.
+    folder = copy_site(tmp_path)
+    plant(folder, COLOUR, "    name: ask\n", "    name: question\n")
+    handle = "flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_colour.1"
+    studio = plant(
+        folder,
+        BRAND_STUDIO,
+        f"targetHandle: {handle}-input-current_state",
+        f"targetHandle: {handle}-input-ask",
+    )
+    found = [
+        item for item in site_findings(loaded(folder), "FD-CONTRACT") if item[0] == BRAND_STUDIO
+    ]
+    assert [item[:3] for item in found] == [
+        (BRAND_STUDIO, *where_is(studio, f"{handle}-input-ask", after="targetHandle: "))
+    ]
+    finding = found[0][3]
+    assert finding.message == (
+        "the called workflow 'aincient_brand_specialist_colour' takes no input 'ask' "
+        "(did you mean 'question'?)"
+    )
+    # The type still declares `ask`: the edge is right if the callee is renamed back, and
+    # `question` is no port of the node yet. (`--unsafe-fixes` applies a lone fix: retargeting
+    # it and renaming the callee back would leave the edge wrong both ways.)
+    assert finding.fixes == ()
+
+
+def test_a_misspelt_handle_into_a_call_node_is_retargeted_unsafely(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    handle = "flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_colour.1"
+    studio = plant(
+        folder,
+        BRAND_STUDIO,
+        f"targetHandle: {handle}-input-current_state",
+        f"targetHandle: {handle}-input-curent_state",
+    )
+    found = [i for i in site_findings(loaded(folder), "FD-CONTRACT") if i[0] == BRAND_STUDIO]
+    assert found[0][3].message == (
+        "the called workflow 'aincient_brand_specialist_colour' takes no input 'curent_state' "
+        "(did you mean 'current_state'?)"
+    )
+    (fix,) = found[0][3].fixes
+    assert not fix.is_safe and not fix.preferred
+    assert apply_edits(studio, fix.edits) == studio.replace(
+        f"{handle}-input-curent_state", f"{handle}-input-current_state", 1
+    )
+
+
+def test_a_quoted_key_is_renamed_inside_its_quotes(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    plant(folder, COLOUR, "    name: ask\n", "    name: question\n")
+    call_type = plant(folder, COLOUR_CALL_TYPE, "\n  ask:\n", "\n  'ask':\n")
+    found = [i[3] for i in site_findings(loaded(folder), "FD-CONTRACT") if i[0] == COLOUR_CALL_TYPE]
+    (fix,) = found[0].fixes
+    assert apply_edits(call_type, fix.edits) == call_type.replace("'ask':", "'question':", 1)
+
+
+def test_two_names_changed_are_no_rename_and_get_no_fix(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    plant(folder, COLOUR, "    name: ask\n", "    name: question\n")
+    plant(folder, COLOUR, "    name: current_state\n", "    name: state\n")
+    call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    in_type = [item for item in found if item[0] == COLOUR_CALL_TYPE]
+    assert [item[:3] for item in in_type] == sorted(
         [
-            "parameters 'ask' of this call type is not in the input_ports of workflow "
-            "'aincient_brand_specialist_colour' ('question', 'current_state')",
-            "parameters of this call type lack 'question', declared in the input_ports of "
-            "workflow 'aincient_brand_specialist_colour'",
-            "parameter_schema.required names 'ask', which is not an input port of this "
-            "workflow (its input_ports: 'question', 'current_state')",
+            (COLOUR_CALL_TYPE, *where_is(call_type, "parameters:")),
+            (COLOUR_CALL_TYPE, *where_is(call_type, "ask:", after="parameters:")),
+            (COLOUR_CALL_TYPE, *where_is(call_type, "current_state:", after="parameters:")),
         ]
     )
-    type_findings = [item[3] for item in found if item[0] == COLOUR_CALL_TYPE]
-    assert {r.path for f in type_findings for r in f.related} == {str(folder / COLOUR)}
+    assert all(not item[3].fixes for item in found)
+    lacking = in_type[0][3].message
+    assert lacking == (
+        "this call type does not pass 'question', 'state', which workflow "
+        "'aincient_brand_specialist_colour' takes as its inputs"
+    )
+
+
+INPUTS_AS_WRITTEN = (
+    "input_ports:\n  -\n    name: ask\n    node_id: chat_input.1\n    port: message\n"
+    "  -\n    name: current_state\n    node_id: prompt_template.1\n    port: variables\n"
+)
+OUTPUTS_AS_WRITTEN = (
+    "output_ports:\n  -\n    name: slice\n    node_id: chat_output.1\n    port: message\n"
+)
+
+
+def test_an_input_ports_entry_without_a_name_is_reported_on_the_entry(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    colour = plant(folder, COLOUR, "    name: current_state\n", "    nam: current_state\n")
+    found = [item for item in site_findings(loaded(folder), "FD-CONTRACT") if item[0] == COLOUR]
+    # (a block mapping starts at its first key)
+    entry = colour.index("  -\n    nam: current_state") + len("  -\n    ")
+    assert [item[:3] for item in found] == [(COLOUR, *position(colour, entry))]
+    assert found[0][3].message == (
+        "this input_ports entry has no name (a non-empty string): it binds nothing"
+    )
+
+
+def test_an_input_ports_string_is_reported_and_declares_no_side(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    colour = plant(folder, COLOUR, INPUTS_AS_WRITTEN, "input_ports: 'ask, current_state'\n")
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    # The side is reported, not compared with the call type (nor `required` with it).
+    assert [item[:3] for item in found] == [(COLOUR, *where_is(colour, "'ask, current_state'"))]
+    assert found[0][3].message == (
+        "input_ports is a string, not a list of entries (each with a name, a node_id and a "
+        "port): the workflow declares no contract on this side"
+    )
+
+
+def test_an_input_ports_entry_that_is_no_mapping(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    colour = plant(folder, COLOUR, INPUTS_AS_WRITTEN, "input_ports:\n  - ask\n")
+    found = [item for item in site_findings(loaded(folder), "FD-CONTRACT") if item[0] == COLOUR]
+    # The list binds nothing: `required` names no input port either.
+    assert [item[:3] for item in found] == [
+        (COLOUR, *where_is(colour, "ask", after="input_ports:")),
+        (COLOUR, *where_is(colour, "ask", after="  required:\n")),
+    ]
+    assert found[0][3].message == (
+        "this input_ports entry is a string, not a mapping with a name, a node_id and a port: "
+        "it is dropped"
+    )
+
+
+@pytest.mark.parametrize("empty", ["{  }", "null", "[]", ""])
+def test_drupal_s_empty_list_and_null_are_no_malformed_contract(tmp_path: Path, empty: str) -> None:
+    folder = copy_site(tmp_path)
+    plant(folder, COLOUR, OUTPUTS_AS_WRITTEN, f"output_ports: {empty}\n")
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    assert not [item for item in found if "output_ports is" in item[3].message]
 
 
 def test_an_input_ports_entry_naming_no_node_of_the_workflow(tmp_path: Path) -> None:
@@ -101,20 +257,30 @@ def test_an_edge_into_a_port_the_callee_does_not_declare(tmp_path: Path) -> None
     assert [item[:3] for item in found] == [
         (BRAND_STUDIO, *where_is(studio, token, after="targetHandle: " + token))
     ]
-    assert "edge into input port 'current_mood' of" in found[0][3].message
+    assert found[0][3].message == (
+        "the called workflow 'aincient_brand_specialist_colour' takes no input 'current_mood' "
+        "(its inputs: 'ask', 'current_state')"
+    )
     assert found[0][3].related[0].path == str(folder / COLOUR)
 
 
-def test_an_output_name_the_call_type_lacks(tmp_path: Path) -> None:
+def test_an_output_renamed_in_the_callee(tmp_path: Path) -> None:
     folder = copy_site(tmp_path)
-    plant(folder, COLOUR, "    name: slice\n", "    name: palette\n")
+    colour = plant(folder, COLOUR, "    name: slice\n", "    name: palette\n")
     call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
-    assert places(loaded(folder), "FD-CONTRACT") == sorted(
+    found = site_findings(loaded(folder), "FD-CONTRACT")
+    assert [item[:3] for item in found] == sorted(
         [
-            (COLOUR_CALL_TYPE, *where_is(call_type, "outputs:")),
             (COLOUR_CALL_TYPE, *where_is(call_type, "slice:", after="outputs:")),
+            (COLOUR, *where_is(colour, "palette", after="output_ports:")),
         ]
     )
+    assert {item[3].message for item in found} == {
+        "this call type returns 'slice', which workflow 'aincient_brand_specialist_colour' "
+        "does not give (renamed 'palette'? its outputs: 'palette')",
+        "call type 'flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_"
+        "colour' returns 'slice', not 'palette' (one of its outputs renamed?)",
+    }
 
 
 # ----- one ports module: where the old site reading and ports.py disagreed, the spec decides ----
@@ -132,7 +298,7 @@ def test_a_handle_names_the_port_after_its_first_marker(tmp_path: Path) -> None:
     )
     found = site_findings(loaded(folder), "FD-CONTRACT")
     assert len(found) == 1
-    assert "edge into input port 'current_mood-input-current_state' of" in found[0][3].message
+    assert "takes no input 'current_mood-input-current_state'" in found[0][3].message
 
 
 def test_config_ports_is_no_source_of_ports(tmp_path: Path) -> None:
@@ -207,4 +373,4 @@ def test_the_executor_s_own_options_and_reserved_ports_are_no_callee_inputs(
     assert [item[:3] for item in found] == [
         (COLOUR_CALL_TYPE, *where_is(call_type, "bogus:", after="parameters:"))
     ]
-    assert found[0][3].message.startswith("parameters 'bogus' of this call type is not in")
+    assert found[0][3].message.startswith("this call type passes 'bogus', which workflow")

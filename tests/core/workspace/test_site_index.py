@@ -173,3 +173,44 @@ def _line_column(path: Path, needle: str) -> tuple[int, int]:
     text = path.read_text(encoding="utf-8")
     at = text.index(needle)
     return text[:at].count("\n"), at - (text.rfind("\n", 0, at) + 1)
+
+
+def test_renaming_the_call_type_s_parameter_too_clears_the_callee(tmp_path: Path) -> None:
+    # The callee's finding (its input renamed) depends on the call type: renaming the type's
+    # parameter the same way marks the callee and the caller, and the site is whole again.
+    folder = copy_site(tmp_path)
+    index = loaded(folder)
+    colour = (folder / COLOUR).read_text(encoding="utf-8").replace("name: ask", "name: question")
+    index.update(folder / COLOUR, colour)
+    assert {name for name, *_ in places(index, "FD-CONTRACT")} == {COLOUR, COLOUR_CALL_TYPE}
+    call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
+    renamed = call_type.replace("\n  ask:\n", "\n  question:\n", 1)
+    changed = index.update(folder / COLOUR_CALL_TYPE, renamed)
+    assert {COLOUR, BRAND_STUDIO, COLOUR_CALL_TYPE} <= _names(changed)
+    # (`required: [ask]` in the callee is the callee's own business, still reported)
+    assert {name for name, *_ in places(index, "FD-CONTRACT")} == {COLOUR}
+
+
+def test_a_copy_keeping_the_original_s_id_marks_the_original(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    index = loaded(folder)
+    weather = folder / "flowdrop_workflow.flowdrop_workflow.aincient_weather.yml"
+    copy = folder / "flowdrop_workflow.flowdrop_workflow.aincient_weather_copy.yml"
+    copy.write_text(weather.read_text(encoding="utf-8"), encoding="utf-8")
+    changed = index.update(copy)
+    assert _names(changed) >= {copy.name, weather.name}
+    assert [name for name, *_ in places(index, "FD-CONFIG-NAME")] == [copy.name]
+
+
+def test_deleting_the_original_of_a_copied_node_type_marks_the_copy(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    original = folder / NODE_TYPE.format("chat_input")
+    copy = folder / NODE_TYPE.format("chat_input_2")
+    copy.write_text(original.read_text(encoding="utf-8"), encoding="utf-8")
+    index = loaded(folder)
+    (finding,) = [f for f in index.findings(copy) if f.code == "FD-CONFIG-NAME"]
+    assert finding.fixes[0].is_safe
+    original.unlink()
+    assert copy.name in _names(index.remove(original))
+    (finding,) = [f for f in index.findings(copy) if f.code == "FD-CONFIG-NAME"]
+    assert not finding.fixes[0].is_safe  # no original any more: the id may be the one meant

@@ -1,0 +1,55 @@
+"""Which known names a misspelt one may mean: for a "did you mean" and the fix writing it.
+
+A ratio of likeness (difflib's) will not do for a site's ids: `…_specialist_shpae` is as like
+`…_specialist_colour` as `…_specialist_shape` by the words they share. A misspelling is a few
+letters typed, dropped, changed or swapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from flowdrop_lsp.core.text.positions import Span
+
+# The most typos a misspelt name is taken to have (fewer for a short name: one per 5 letters).
+MAX_TYPOS = 3
+
+
+def close_names(name: str, known: Iterable[str]) -> list[str]:
+    """The names of `known` a misspelling of `name` may mean, closest first (at most 3)."""
+    allowed = min(MAX_TYPOS, max(1, len(name) // 5))
+    found = []
+    for candidate in known:
+        if candidate != name and abs(len(candidate) - len(name)) <= allowed:
+            distance = typo_distance(name, candidate)
+            if distance <= allowed:
+                found.append((distance, candidate))
+    return [candidate for _distance, candidate in sorted(found)[:3]]
+
+
+def typo_distance(a: str, b: str) -> int:
+    """The fewest letters typed, dropped, changed or swapped (two neighbours) making `a` into
+    `b` (the optimal string alignment distance)."""
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, letter in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, other in enumerate(b, 1):
+            cost = letter != other
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and letter == b[j - 2] and a[i - 2] == other:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, previous = previous, current
+    return previous[len(b)]
+
+
+def written_last(text: str, span: Span, name: str) -> Span | None:
+    """Where `name` is written as the last characters of the token at `span` (before a closing
+    quote, if any): what a fix replacing a misspelt name rewrites, leaving the token's prefix
+    and quoting as written. None when it is not written so (an escaped spelling is left to the
+    user)."""
+    raw = text[span.start : span.end]
+    at = raw.rfind(name)
+    if at < 0 or raw[at + len(name) :] not in ("", "'", '"'):
+        return None
+    return Span(span.start + at, span.start + at + len(name))
