@@ -53,10 +53,10 @@ class Checked:
 
     @property
     def applies_fixes(self) -> bool:
-        """Whether `--fix` changes this kind of file: a node-type definition is read for the
-        site's checks, never analysed as a workflow again after a change, so it is left
-        alone (the editor offers its fixes)."""
-        return not self.file.is_node_type
+        """Whether `--fix` changes this file: every kind (a node-type definition too: the
+        registries and its site read the fixed text, and its folder's workflows are judged
+        again, `Host.rejudge`), but not standard input's, which the report only names."""
+        return True
 
     @property
     def fixable(self) -> bool:
@@ -132,6 +132,12 @@ def fix_until_stable(
                     continue
             # Analysed afresh (never from the cache): the file as it is now, its site told.
             slot.file = host.refresh(slot.file, fixed)
+            if slot.file.is_node_type:
+                # The workflows of its folder are judged with it (R6's parameters, roles).
+                folder = slot.file.path.parent
+                for other in slots:
+                    if other is not slot and other.file.path.parent == folder:
+                        other.file = host.rejudge(other.file)
             slot.edits += edits
             slot.fixed += len(findings)
             slot.passes += 1

@@ -462,6 +462,29 @@ def run_check(args: argparse.Namespace) -> int:
     # the host, as the server's.
     checked = [slot for slot in slots if isinstance(slot, Checked)]
     host.check([slot.file for slot in checked])
+    # The node types of a folder walked (the site's checks judge them too), under their folder
+    # as the files checked there show it: those with findings are fixed like the workflows.
+    walked = [Path(raw).resolve() for raw in args.paths if raw != "-" and Path(raw).is_dir()]
+    shown_folders = {
+        slot.file.path.parent: os.path.dirname(slot.display)
+        for slot in checked
+        if not slot.file.is_stdin
+    }
+    keys = {str(slot.file.path) for slot in checked}
+    if args.fix or args.diff:
+        for path, found in host.walked_node_types(walked, keys):
+            folder_shown = shown_folders.get(Path(path).parent)
+            known = host.text(path) if found and folder_shown is not None else None
+            if known is None or folder_shown is None:
+                continue
+            settings = settings_of(Path(path))
+            display = os.path.join(folder_shown, os.path.basename(path))
+            file = CheckedFile(
+                Path(path), known, known.encode("utf-8", "surrogatepass"), settings, "yaml"
+            )
+            checked.append(Checked(Path(path), display, file, unsafe=_unsafe_of(args, settings)))
+            slots.append(checked[-1])
+            keys.add(path)
     # 4. Fixes, pass after pass until nothing changes, then the results.
     capped = False
     # `--diff` changes nothing: its exit code is about the files as they are.
@@ -483,15 +506,7 @@ def run_check(args: argparse.Namespace) -> int:
             # stdin has no file to write back to: the (fixed) document goes to stdout, always.
             sys.stdout.write(slot.file.text)
         results.append(_record(host, reporter, slot))
-    # The node types of a folder walked (the site's checks judge them too), under their folder
-    # as the files checked there show it.
-    walked = [Path(raw).resolve() for raw in args.paths if raw != "-" and Path(raw).is_dir()]
-    shown_folders = {
-        slot.file.path.parent: os.path.dirname(slot.display)
-        for slot in checked
-        if not slot.file.is_stdin
-    }
-    keys = {str(slot.file.path) for slot in checked}
+    # The other node types of the folders walked (their findings as the fixes left them).
     for path, found in host.walked_node_types(walked, keys):
         folder_shown = shown_folders.get(Path(path).parent)
         if folder_shown is None:
@@ -502,7 +517,14 @@ def run_check(args: argparse.Namespace) -> int:
         related = _related_texts(host, found)
         display = os.path.join(folder_shown, os.path.basename(path))
         results.append(
-            reporter.result(display, text, found, settings.docs_url, related, fixable=False)
+            reporter.result(
+                display,
+                text,
+                found,
+                settings.docs_url,
+                related,
+                unsafe_fixes=_unsafe_of(args, settings),
+            )
         )
     # Every kind of file in one order: by path, then (each file's findings) by position.
     results.sort(key=lambda result: _path_order(result.path))

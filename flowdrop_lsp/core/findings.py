@@ -52,6 +52,10 @@ class Fix:
     preferred: bool = False
     applicability: Applicability = Applicability.SAFE
     format_specific: bool = False
+    # Offered to be chosen, never applied in bulk (not even a lone unsafe fix under
+    # `--unsafe-fixes`): one of two repairs that undo each other across files (a renamed
+    # contract name renamed back in the callee, or followed in the call type).
+    chosen_only: bool = False
 
     def __post_init__(self) -> None:
         if self.preferred and self.applicability != Applicability.SAFE:
@@ -136,12 +140,14 @@ class Finding:
 
     def applied_fix(self, unsafe: bool = False) -> Fix | None:
         """The fix `check --fix` applies: the preferred fix; else, with `unsafe` (the user's
-        `--unsafe-fixes`), the finding's only fix when it has exactly one. A finding offering
-        several choices (several close tool names to route on) is never fixed automatically."""
+        `--unsafe-fixes`), the finding's only fix when it has exactly one (and it is not
+        `chosen_only`). A finding offering several choices (several close tool names to route
+        on) is never fixed automatically."""
         preferred = self.preferred_fix
         if preferred is not None or not unsafe:
             return preferred
-        return self.fixes[0] if len(self.fixes) == 1 else None
+        lone = self.fixes[0] if len(self.fixes) == 1 else None
+        return lone if lone is not None and not lone.chosen_only else None
 
     @property
     def has_unsafe_fix_only(self) -> bool:

@@ -31,7 +31,10 @@ A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that co
 A call type and its callee differing by exactly one name on a side is a rename (`_rename`): the
 call type's finding is on the old name with a fix renaming its key, the callee gets one on the
 new name with a fix renaming it back, and the caller's edge is told the new name. Which side was
-meant is the user's intent, so these fixes are unsafe (a preferred fix must be safe).
+meant is the user's intent, so these fixes are unsafe (a preferred fix must be safe). In bulk
+(`check --fix --unsafe-fixes`) the call type follows the callee, the change most likely meant
+(a contract is renamed where it is declared); the rename back is only ever chosen by hand
+(`Fix.chosen_only`): applying both would swap the names and leave them apart.
 """
 
 from __future__ import annotations
@@ -304,9 +307,12 @@ def _contract_location(callee: SiteWorkflow, inputs: bool) -> tuple[RelatedLocat
     )
 
 
-def _renamed_token(text: str, span: Span, old: str, new: str, title: str) -> Fix | None:
+def _renamed_token(
+    text: str, span: Span, old: str, new: str, title: str, *, chosen_only: bool = False
+) -> Fix | None:
     """A fix writing `new` in place of the name `old` its token at `span` spells (plain or
-    quoted: only the name's characters change, the quotes stay), unsafe."""
+    quoted: only the name's characters change, the quotes stay), unsafe; `chosen_only`: never
+    applied in bulk."""
     raw = text[span.start : span.end]
     if raw not in (old, f"'{old}'", f'"{old}"') or not PLAIN_NAME.match(new):
         return None
@@ -315,6 +321,7 @@ def _renamed_token(text: str, span: Span, old: str, new: str, title: str) -> Fix
         title,
         (TextEdit(Span(start, start + len(old)), new),),
         applicability=Applicability.UNSAFE,
+        chosen_only=chosen_only,
     )
 
 
@@ -400,6 +407,9 @@ def _renamed_in_callee(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fi
                     new,
                     old,
                     f"Rename '{id_text(new)}' back to '{id_text(old)}'",
+                    # The call type's rename (its finding's lone fix) is what `--fix
+                    # --unsafe-fixes` follows: applying both would swap the names, still apart.
+                    chosen_only=True,
                 )
                 yield _finding(
                     f"call type '{id_text(node_type.id)}' {verb} '{id_text(old)}', not "

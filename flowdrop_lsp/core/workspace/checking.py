@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,6 +85,7 @@ class Checking:
     _indexes: dict[Path, SiteIndex]
     _own: dict[str, tuple[str, Settings, tuple[Finding, ...]]]
     _given: dict[str, Settings]
+    settings_for: SettingsFor
 
     # The host's own answers, which the CLI's half uses.
     _real_folder: Callable[[Path], Path]
@@ -183,7 +184,12 @@ class Checking:
         return kept[2] if kept is not None else ()
 
     def refresh(self, checked: CheckedFile, text: str) -> CheckedFile:
-        """A file changed (`--fix`): analysed afresh (never from the cache), its site told."""
+        """A file changed (`--fix`): analysed afresh (never from the cache), its site told. A
+        node-type definition is no workflow to analyse: the registries read its new text (in
+        memory: `--diff` writes nothing) and its site re-reads it; the workflows judged with
+        it are judged again by `rejudge`."""
+        if checked.is_node_type:
+            return self._refresh_node_type(checked, text)
         analysis = analyse_file(checked.job(text))
         key = "-" if checked.is_stdin else str(checked.path)
         self._own[key] = (text, checked.settings, analysis.findings)
@@ -199,6 +205,24 @@ class Checking:
             checked.allow_comments,
             checked.registry,
         )
+
+    def _refresh_node_type(self, checked: CheckedFile, text: str) -> CheckedFile:
+        self.resolver.node_types.set_overlay(checked.path, text)
+        self.resolver.node_types_changed()
+        index = self.index_of(checked.path)
+        if index is not None:
+            index.update(str(index.root / checked.path.name), text, None)
+        return replace(checked, text=text, data=text.encode("utf-8", "surrogatepass"))
+
+    def rejudge(self, checked: CheckedFile) -> CheckedFile:
+        """A workflow whose folder's node types changed (`--fix` of a definition): its
+        settings made again (their registry), and its text analysed afresh under them."""
+        if checked.is_stdin or checked.is_node_type:
+            return checked
+        settings = self.settings_for(checked.path)
+        registry = registry_fingerprint(self.resolver.registry_for(checked.path))
+        self._given[str(checked.path)] = settings
+        return self.refresh(replace(checked, settings=settings, registry=registry), checked.text)
 
     def walked_node_types(
         self, walked: Iterable[Path], checked: set[str]
