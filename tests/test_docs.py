@@ -217,7 +217,7 @@ def readme_rule_list() -> str:
     pages = RULE_PAGES.relative_to(REPO).as_posix()
     return "".join(
         f'- <a id="{rule.anchor}"></a>[{rule.code}]({pages}/{rule.code}.md) — {rule.title} '
-        f"({rule.default_severity.value})\n"
+        f"({rule.severity_shown})\n"
         for rule in ALL_RULES
     )
 

@@ -52,6 +52,15 @@ class Rule:
     default_severity: Severity
     summary: str
     spec_ids: tuple[str, ...] = ()
+    # Where some of its findings take another severity than the default, which (said beside it
+    # on the rule's page and in the index: "error; a missing node type: warning").
+    other_severities: str = ""
+
+    @property
+    def severity_shown(self) -> str:
+        """The default severity, and the findings that take another one."""
+        default = self.default_severity.value
+        return f"{default}; {self.other_severities}" if self.other_severities else default
 
     @property
     def anchor(self) -> str:

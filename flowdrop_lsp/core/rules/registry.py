@@ -273,7 +273,7 @@ def rule_text(code: str) -> str:
             for name, text in explanation.site_files
         )
     return (
-        f"# {rule.code} — {rule.title} ({rule.default_severity.value})\n\n"
+        f"# {rule.code} — {rule.title} ({rule.severity_shown})\n\n"
         f"{_paragraph(rule.summary)}\n\n"
         f"{_paragraph(explanation.why)}{site}{other_files}\n\n"
         f"## Fails (`flowdrop-lsp check` reports {rule.code})\n\n"
@@ -301,7 +301,7 @@ def rule_index_page() -> str:
     ]
     for rule in ALL_RULES:
         lines.append(
-            f"- [{rule.code}]({rule.code}.md) — {rule.title} ({rule.default_severity.value})"
+            f"- [{rule.code}]({rule.code}.md) — {rule.title} ({rule.severity_shown})"
         )
     return "\n".join(lines) + "\n"
 

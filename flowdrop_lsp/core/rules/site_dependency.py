@@ -63,10 +63,11 @@ from flowdrop_lsp.core.text.positions import Span
 # arm's; the title says which arm warns, so the index does not call a missing listing an error.
 RULE = Rule(
     "FD-DEPENDENCY",
-    "Dependency list naming config the site lacks, or (a warning) missing a node type used",
+    "Dependency list that is not the config the workflow needs",
     Severity.ERROR,
     "A workflow's dependencies.config lists config the site does not have (error), or misses a "
     "node type the workflow uses (warning).",
+    other_severities="a node type missing from the list: warning",
 )
 
 BLOCK_ITEM = re.compile(r" *- ")
