@@ -8,8 +8,9 @@ SITE := examples/drupal-site
 .PHONY: demo test test-clients test-all lint bench fuzz vsix e2e-vscode e2e-nvim clean
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	@echo "Creating the virtual environment $(VENV)..."
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q -q --disable-pip-version-check --upgrade pip
 
 # Quiet: pip's output (its editable-install notes among it) goes to a log, shown only when the
 # install fails.
