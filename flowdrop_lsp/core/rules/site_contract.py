@@ -109,6 +109,7 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
         for shape in ctx.workflow.contract_shape:
             yield _finding(shape.problem, shape.span)
         yield from _edges_into_calls(ctx, ctx.workflow)
+        yield from _calls_passing_unknown_inputs(ctx, ctx.workflow)
         yield from _renamed_in_callee(ctx, ctx.workflow)
     if ctx.node_type is not None:
         yield from _call_type(ctx, ctx.node_type)
@@ -238,6 +239,39 @@ def _edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fin
                 [name for name in meant if name in site_type.definition.parameter_names],
             ),
         )
+
+
+def _calls_passing_unknown_inputs(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Finding]:
+    """A call node whose type passes an input its callee does not take (the call type's own
+    finding is in another file, which the author of this workflow may never open): on the node,
+    once per name, unless an edge into that port is told already (`_edges_into_calls`)."""
+    fed = {(edge.target, edge.target_port) for edge in workflow.edges}
+    for node in workflow.nodes:
+        if node.id is None or node.type_id is None:
+            continue
+        site_type = ctx.site.node_type(node.type_id.value)
+        callee = _callee(ctx, site_type.definition) if site_type is not None else None
+        if site_type is None or callee is None or not callee.facts.has_input_ports:
+            continue
+        extra, missing = _differences(ctx, site_type.definition, callee, inputs=True)
+        for entry in extra:
+            if (node.id, entry.value) in fed:
+                continue
+            hint = (
+                f"renamed '{id_text(missing[0])}'?"
+                if len(extra) == 1 and len(missing) == 1
+                else f"its inputs: {_listed(_names(callee.facts.input_ports))}"
+            )
+            yield _finding(
+                f"the type of {node.display} passes '{id_text(entry.value)}', which the called "
+                f"workflow '{id_text(callee.workflow_id or '?')}' does not take ({hint})",
+                node.anchor,
+                node=node.id,
+                related=(
+                    RelatedLocation(entry.span, "the parameter in the call type", site_type.path),
+                    *_contract_location(callee, inputs=True),
+                ),
+            )
 
 
 def _retargeted(text: str, edge: SiteEdge, port: str, meant: list[str]) -> tuple[Fix, ...]:

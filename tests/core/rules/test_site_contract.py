@@ -36,10 +36,14 @@ def test_a_renamed_input_port_is_paired_with_the_call_type_s_old_name(tmp_path: 
     folder = copy_site(tmp_path)
     colour = plant(folder, COLOUR, "    name: ask\n", "    name: question\n")
     call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
+    studio = (folder / BRAND_STUDIO).read_text(encoding="utf-8")
+    label = "'Run workflow: Brand colour & contrast specialist'"
     index = loaded(folder)
     found = site_findings(index, "FD-CONTRACT")
     assert [item[:3] for item in found] == sorted(
         [
+            # The caller, on its call node: its author may never open the call type.
+            (BRAND_STUDIO, *where_is(studio, label)),
             (COLOUR_CALL_TYPE, *where_is(call_type, "ask:", after="parameters:")),
             (COLOUR, *where_is(colour, "question", after="input_ports:")),
             (COLOUR, *where_is(colour, "ask", after="  required:\n")),
@@ -70,6 +74,18 @@ def test_a_renamed_input_port_is_paired_with_the_call_type_s_old_name(tmp_path: 
         "(its input_ports: 'question', 'current_state')"
     )
     assert {r.path for r in in_type.related} == {str(folder / COLOUR)}
+    in_caller = next(f for (name, _), f in by_place.items() if name == BRAND_STUDIO)
+    assert in_caller.message == (
+        'the type of "Run workflow: Brand colour & contrast specialist" '
+        "(flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_colour.1) "
+        "passes 'ask', which the called workflow 'aincient_brand_specialist_colour' does not "
+        "take (renamed 'question'?)"
+    )
+    assert in_caller.fixes == ()
+    assert {r.path for r in in_caller.related} == {
+        str(folder / COLOUR_CALL_TYPE),
+        str(folder / COLOUR),
+    }
 
 
 def test_an_edge_feeding_the_old_name_is_told_the_new_one(
@@ -370,7 +386,11 @@ def test_the_executor_s_own_options_and_reserved_ports_are_no_callee_inputs(
         "  bogus:\n    configurable: true\n",
     )
     found = site_findings(loaded(folder), "FD-CONTRACT")
+    studio = (folder / BRAND_STUDIO).read_text(encoding="utf-8")
     assert [item[:3] for item in found] == [
-        (COLOUR_CALL_TYPE, *where_is(call_type, "bogus:", after="parameters:"))
+        (COLOUR_CALL_TYPE, *where_is(call_type, "bogus:", after="parameters:")),
+        # brand_studio's call node, whose type passes `bogus` (and nothing else is told).
+        (BRAND_STUDIO, *where_is(studio, "'Run workflow: Brand colour & contrast specialist'")),
     ]
+    assert "passes 'bogus'" in found[1][3].message
     assert found[0][3].message.startswith("this call type passes 'bogus', which workflow")

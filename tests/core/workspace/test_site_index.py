@@ -32,7 +32,11 @@ def test_editing_a_callee_contract_marks_its_callers_and_the_calling_type(
     text = (folder / COLOUR).read_text(encoding="utf-8").replace("name: ask", "name: question")
     changed = index.update(folder / COLOUR, text)
     assert _names(changed) == {COLOUR, BRAND_STUDIO, COLOUR_CALL_TYPE}
-    assert {name for name, *_ in places(index, "FD-CONTRACT")} == {COLOUR, COLOUR_CALL_TYPE}
+    assert {name for name, *_ in places(index, "FD-CONTRACT")} == {
+        COLOUR,
+        COLOUR_CALL_TYPE,
+        BRAND_STUDIO,  # its call node: its type passes what the callee no longer takes
+    }
 
 
 def test_deleting_a_node_type_marks_its_users(tmp_path: Path) -> None:
@@ -182,7 +186,11 @@ def test_renaming_the_call_type_s_parameter_too_clears_the_callee(tmp_path: Path
     index = loaded(folder)
     colour = (folder / COLOUR).read_text(encoding="utf-8").replace("name: ask", "name: question")
     index.update(folder / COLOUR, colour)
-    assert {name for name, *_ in places(index, "FD-CONTRACT")} == {COLOUR, COLOUR_CALL_TYPE}
+    assert {name for name, *_ in places(index, "FD-CONTRACT")} == {
+        COLOUR,
+        COLOUR_CALL_TYPE,
+        BRAND_STUDIO,  # its call node: its type passes what the callee no longer takes
+    }
     call_type = (folder / COLOUR_CALL_TYPE).read_text(encoding="utf-8")
     renamed = call_type.replace("\n  ask:\n", "\n  question:\n", 1)
     changed = index.update(folder / COLOUR_CALL_TYPE, renamed)
