@@ -126,6 +126,21 @@ EXPRESSION_ORIGINAL="$REPO/tests/corpus/atelier-cms/config/sync/$EXPRESSION_WORK
   || die "$EXPRESSION_ORIGINAL does not hold (q|split(',')|first|trim) once"
 sed "s/(q|split(',')|first|trim)/(q|split(',')|frist|trim)/" "$EXPRESSION_ORIGINAL" \
   >"$WS/config/sync/$EXPRESSION_WORKFLOW"
+# The real site's image agent with its reasoning node's `maxTokens: 8192` misspelt, with the
+# node types it uses, as a site of its own (its own config/sync: the research site above keeps
+# no node-type registry) (step 6e of test.mjs: remedies.mjs).
+REMEDY_WORKFLOW="flowdrop_workflow.flowdrop_workflow.aincient_image_agent.yml"
+REMEDY_SITE="$REPO/tests/corpus/atelier-cms/config/sync"
+REMEDY_ORIGINAL="$REMEDY_SITE/$REMEDY_WORKFLOW"
+[ "$(grep -cx '        maxTokens: 8192' "$REMEDY_ORIGINAL")" = 1 ] \
+  || die "$REMEDY_ORIGINAL does not hold maxTokens: 8192 once"
+mkdir -p "$WS/atelier/config/sync"
+sed 's/^        maxTokens: 8192$/        maxTokes: 8192/' "$REMEDY_ORIGINAL" \
+  >"$WS/atelier/config/sync/$REMEDY_WORKFLOW"
+for type in $(sed -n 's/^ *node_type_id: //p' "$REMEDY_ORIGINAL" | sort -u); do
+  cp "$REMEDY_SITE/flowdrop_node_type.flowdrop_node_type.$type.yml" "$WS/atelier/config/sync/" \
+    || die "the site has no node type $type"
+done
 # The same workflow under a name no glob selects (language yaml too): a workflow by content.
 mkdir -p "$WS/notes"
 cp "$REPO/tests/editors/fixtures/config/sync/$YAML_WORKFLOW" "$WS/notes/research-copy.yml"
@@ -238,6 +253,7 @@ YAML_PYTHON="$(dirname "$SERVER")/python"
 
 cd "$HERE"
 EXPRESSION_WORKFLOW="config/sync/$EXPRESSION_WORKFLOW" EXPRESSION_ORIGINAL="$EXPRESSION_ORIGINAL" \
+  REMEDY_WORKFLOW="atelier/config/sync/$REMEDY_WORKFLOW" REMEDY_ORIGINAL="$REMEDY_ORIGINAL" \
   YAML_PYTHON="$YAML_PYTHON" YAML_WORKFLOW="config/sync/$YAML_WORKFLOW" CHECK_BAD_PATH=1 CS_URL="http://127.0.0.1:$PORT" WORKSPACE="$WS" ARTIFACTS="$ART" DOCS_SHOT="$DOCS_SHOT" CHROMIUM="$CHROMIUM" \
   timeout --kill-after=10 "$TOTAL_TIMEOUT" node "$HERE/test.mjs" \
   || die "VS Code end-to-end assertions failed (see above; screenshots in $ART)"

@@ -19,12 +19,17 @@
 //               planted (path relative to WORKSPACE), and EXPRESSION_ORIGINAL the site's own
 //               file: step 6d (expressions.mjs) checks the R11 problem, the hover on a name
 //               inside the template and the quick fix
+//   REMEDY_WORKFLOW  optional: the real site's image agent workflow with `maxTokens` misspelt
+//               `maxTokes` (relative to WORKSPACE, its node type beside it), and REMEDY_ORIGINAL
+//               the site's own file: step 6e (remedies.mjs) checks the R6.c problem, the hover
+//               on the key and the rename that keeps the value
 //   STEP_TIMEOUT_MS  bound for each wait (default 60000)
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expressionScenario } from './expressions.mjs';
+import { remedyScenario } from './remedies.mjs';
 import { insightScenario } from './insights.mjs';
 import { STEP, Failure, fail, waitFor } from './wait.mjs';
 
@@ -43,6 +48,8 @@ const YAML_WORKFLOW_COPY = 'notes/research-copy.yml'; // workflow content, anoth
 const EXPORTED = 'exported.json'; // the JSON workflow as an API export is saved: any name
 const EXPRESSION_WORKFLOW = process.env.EXPRESSION_WORKFLOW || '';
 const EXPRESSION_ORIGINAL = process.env.EXPRESSION_ORIGINAL || '';
+const REMEDY_WORKFLOW = process.env.REMEDY_WORKFLOW || '';
+const REMEDY_ORIGINAL = process.env.REMEDY_ORIGINAL || '';
 
 if (!URL_BASE || !WORKSPACE || !ARTIFACTS) {
   console.error('test.mjs: CS_URL, WORKSPACE and ARTIFACTS must be set (use e2e/run.sh)');
@@ -91,8 +98,9 @@ const activeSquiggles = () => page.locator('.editor-group-container.active .mona
 
 /** With the cursor on a squiggled label, Ctrl+. (once `squiggle` shows): the quick-fix menu's
  * widget and the actions it lists (logged). */
-async function openQuickFixMenu(squiggle) {
-  await waitFor(squiggle, async () => (await activeSquiggles().count()) > 0);
+async function openQuickFixMenu(squiggle, squiggles = activeSquiggles) {
+  // `squiggles`: which to wait for (error squiggles unless told: a warning's are others).
+  await waitFor(squiggle, async () => (await squiggles().count()) > 0);
   // Give the light bulb a moment to compute, then open the quick-fix menu.
   await page.keyboard.press('Control+.');
   const widget = page.locator('.action-widget').first();
@@ -337,6 +345,17 @@ async function main() {
   if (EXPRESSION_WORKFLOW) {
     await expressionScenario({
       page, workspace: WORKSPACE, file: EXPRESSION_WORKFLOW, original: EXPRESSION_ORIGINAL, step: STEP,
+      waitFor, fail, log, shot, quickOpen, gotoLineCol, openProblems, problemRows, openQuickFixMenu,
+      activeSquiggles, saved,
+    });
+  }
+
+  // 6e. A misspelt config key on the real site (remedies.mjs): the R6.c problem with its
+  //     "did you mean", the hover listing the node type's parameters, the rename that keeps
+  //     the value.
+  if (REMEDY_WORKFLOW) {
+    await remedyScenario({
+      page, workspace: WORKSPACE, file: REMEDY_WORKFLOW, original: REMEDY_ORIGINAL, step: STEP,
       waitFor, fail, log, shot, quickOpen, gotoLineCol, openProblems, problemRows, openQuickFixMenu,
       activeSquiggles, saved,
     });

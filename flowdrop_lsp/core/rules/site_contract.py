@@ -25,6 +25,8 @@ A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that co
   it may mean, with a fix retargeting the handle onto it when the call node's type declares it
   (unsafe; while the type still passes the old name, the edge is right if the callee is renamed
   back, and `--unsafe-fixes` applies a finding's lone fix);
+- a call node (on its label) whose type passes an input the callee does not take, unless an
+  edge into that port is told already: the caller's author sees it without opening the type;
 - a side of the contract not written as a list of mappings, or an entry without a `name` or
   `node_id` (FlowDrop reads them as nothing): on the value or the entry.
 
