@@ -59,15 +59,16 @@ demo: $(VENV)/.installed
 	  rm -rf $$tmp
 	@echo
 	@echo "== 7. What FlowDrop refuses at launch, found before it: the real weather workflow's three"
-	@echo "   dead data_mapper edges, plus a misspelt setting and a secret without its '\$$' planted"
-	@echo "   in a copy; the safe fix (--fix) and the unsafe ones (--unsafe-fixes), as a diff"
+	@echo "   dead data_mapper edges, plus a misspelt setting ('timeout: 30' written 'timout: 30') and"
+	@echo "   a secret without its '\$$' planted in a copy; every fix offered, then what --fix does, as a"
+	@echo "   diff: the setting renamed with its value kept, the secret written as one"
 	@tmp=$$(mktemp -d) && cp -r tests/corpus/atelier-cms/config $$tmp/ && cd $$tmp && \
 	  wf=config/sync/flowdrop_workflow.flowdrop_workflow.aincient_weather.yml && \
-	  sed -i '0,/^        follow_redirects: true$$/s//        follow_redirects: true\n        timout: 5/; 0,/^        body: '"''"'$$/s//        body: '"'"'{{ secrets.WEATHER_KEY }}'"'"'/' $$wf && \
+	  sed -i '0,/^        timeout: 30$$/s//        timout: 30/; 0,/^        body: '"''"'$$/s//        body: '"'"'{{ secrets.WEATHER_KEY }}'"'"'/' $$wf && \
 	  echo "\$$ flowdrop-lsp check --no-cache --show-fixes $$wf" && \
 	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache --show-fixes $$wf || true) && \
-	  echo "\$$ flowdrop-lsp check --no-cache --diff --unsafe-fixes $$wf" && \
-	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache --diff --unsafe-fixes $$wf || true); \
+	  echo "\$$ flowdrop-lsp check --no-cache --diff $$wf" && \
+	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache --diff $$wf || true); \
 	  rm -rf $$tmp
 	@echo
 	@echo "== What next"
