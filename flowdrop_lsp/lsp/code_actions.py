@@ -55,7 +55,7 @@ def _current_fixes(
     same code at the same place (or about the same node)."""
     encoding = ls.encoding
     data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-    findings = document.findings()
+    findings = ls.judged_findings(document)
     for finding in findings:
         if finding.code != diagnostic.code or not finding.fixes:
             continue
@@ -108,13 +108,17 @@ def _findings_in_range(ls: FlowdropServer, document: Document, rng: types.Range)
     start = document.lines.offset(rng.start.line, rng.start.character, encoding)
     end = document.lines.offset(rng.end.line, rng.end.character, encoding)
     return [
-        f for f in document.findings() if f.fixes and f.span.start <= end and start <= f.span.end
+        f
+        for f in ls.judged_findings(document)
+        if f.fixes and f.span.start <= end and start <= f.span.end
     ]
 
 
 def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     document = document_at(ls, params.text_document.uri)
-    if document is None or not ls.is_flowdrop(document):
+    # A workflow, or a site's node type (its cross-file findings have fixes too: a misspelt
+    # callee in `executor_plugin`, a contract name to follow).
+    if document is None or not ls.is_judged(document):
         return []
     only = params.context.only
     actions: list[types.CodeAction] = []
@@ -124,14 +128,14 @@ def code_actions(ls: FlowdropServer, params: types.CodeActionParams) -> list[typ
             # Asked at a position without diagnostics in the request: offer what is there.
             diagnostics = ls.diagnostics_of(document)
             wanted = {(f.code, f.span) for f in _findings_in_range(ls, document, params.range)}
-            findings = document.findings()
+            findings = ls.judged_findings(document)
             ours = [
                 d for d, f in zip(diagnostics, findings, strict=True) if (f.code, f.span) in wanted
             ]
         for diagnostic in ours:
             actions.extend(_quick_fixes(ls, document, diagnostic))
         actions.sort(key=lambda action: not action.is_preferred)  # Enter takes the first one
-    if _wants(only, FIX_ALL_KIND):
+    if _wants(only, FIX_ALL_KIND) and ls.is_flowdrop(document):
         edits = document.workflow.fix_all_edits()
         if edits:
             lsp_edits = [

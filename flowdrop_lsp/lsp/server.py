@@ -252,6 +252,15 @@ class FlowdropServer(LanguageServer):
         """A workflow, or a site file (a node type gets its cross-file findings)."""
         return self.is_flowdrop(document) or site_path(document.uri) is not None
 
+    def is_judged(self, document: Document) -> bool:
+        """Whether the document gets findings: a workflow, or a site file (a node type)."""
+        return self._wanted(document)
+
+    def judged_findings(self, document: Document) -> tuple[Finding, ...]:
+        """The findings its diagnostics are made of (its own and, in a site, its cross-file
+        ones), in the same order; none for a document that gets none."""
+        return self._findings(document) if self._wanted(document) else ()
+
     def diagnostics_of(self, document: Document) -> list[types.Diagnostic]:
         """The document's diagnostics, or none when it is neither a FlowDrop workflow nor a
         site file."""
