@@ -300,9 +300,7 @@ def rule_index_page() -> str:
         "",
     ]
     for rule in ALL_RULES:
-        lines.append(
-            f"- [{rule.code}]({rule.code}.md) — {rule.title} ({rule.severity_shown})"
-        )
+        lines.append(f"- [{rule.code}]({rule.code}.md) — {rule.title} ({rule.severity_shown})")
     return "\n".join(lines) + "\n"
 
 
