@@ -10,14 +10,18 @@ configuration or I/O error.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from flowdrop_lsp import __version__
-from flowdrop_lsp.cli.main import add_check_arguments, run_check
-from flowdrop_lsp.cli.rule import add_rule_arguments, run_rule
+from flowdrop_lsp.cli.replay import Recorder, replayed
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # Imported here: an unchanged `check` is answered from its recording without them.
+    from flowdrop_lsp.cli.main import add_check_arguments
+    from flowdrop_lsp.cli.rule import add_rule_arguments
+
     parser = argparse.ArgumentParser(
         prog="flowdrop-lsp",
         description="Check FlowDrop workflows (CMP-9 tool-name collisions and neighbours) in CI, "
@@ -42,11 +46,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    # An unchanged run of `check` (cli/replay.py): printed as recorded, nothing else loaded.
+    code = replayed(given)
+    if code is not None:
+        return code
+    args = build_parser().parse_args(given)
     if args.command == "serve":
         from flowdrop_lsp.lsp.app import run_server  # only the server needs pygls
 
         return run_server(tcp=args.tcp)
     if args.command == "rule":
+        from flowdrop_lsp.cli.rule import run_rule
+
         return run_rule(args)
-    return run_check(args)
+    from flowdrop_lsp.cli.main import run_check
+
+    with Recorder(given) as recorder:
+        code = run_check(args)
+    recorder.finish(code)
+    return code
