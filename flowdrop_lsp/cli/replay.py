@@ -136,6 +136,11 @@ def _key(argv: Sequence[str]) -> str:
         "env": env,
         "tty": [_isatty(sys.stdout), _isatty(sys.stderr)],
         "python": [sys.executable, sys.version],
+        # The installed libraries (PyYAML, jsonschema…): installing, upgrading or removing one
+        # changes its folder on the path (a new dist-info name), so the folder's stat.
+        "libraries": [
+            [entry, _stat(entry)] for entry in sys.path if entry and os.path.isdir(entry)
+        ],
         "package": _package_print(),
     }
     return hashlib.sha256(
