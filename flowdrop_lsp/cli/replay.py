@@ -21,8 +21,8 @@ A settings file naming node types elsewhere (`node-types`) makes a run unrecorde
 sources lie outside what is listed. A file changed within two seconds of the recording (a
 modification time the file system may not tell apart from a later edit) leaves the run
 unrecorded too. Recordings live in the result cache's folder, `runs/`, only where that folder
-already is: `--cache-dir`, `$FLOWDROP_LSP_CACHE_DIR`, or `.flowdrop_lsp_cache` in the working
-directory. Any problem reading or writing them is silently a cold run: a replay is never
+is once the run is over (the run may have made it): `--cache-dir`, `$FLOWDROP_LSP_CACHE_DIR`, or
+`.flowdrop_lsp_cache` in the working directory. Any problem reading or writing them is silently a cold run: a replay is never
 required, only taken when it is exactly the same run.
 
 This module imports nothing of the checker (the point is not to load it).
@@ -304,12 +304,11 @@ class Recorder:
 
     def __init__(self, argv: Sequence[str]) -> None:
         self.argv = list(argv)
-        options = _options(self.argv)
-        self.folder = _runs_folder(options) if options is not None else None
+        self.options = _options(self.argv)
         self._tees: tuple[_Tee, _Tee] | None = None
 
     def __enter__(self) -> Recorder:
-        if self.folder is not None:
+        if self.options is not None:
             self._tees = (_Tee(sys.stdout), _Tee(sys.stderr))
             sys.stdout, sys.stderr = self._tees  # type: ignore[assignment]
         return self
@@ -320,7 +319,11 @@ class Recorder:
 
     def finish(self, code: int) -> None:
         """Record the run (after `__exit__`): only a run that judged files (exit 0 or 1)."""
-        if self._tees is None or self.folder is None or code not in (0, 1):
+        if self._tees is None or self.options is None or code not in (0, 1):
+            return
+        # Asked after the run: its first run in a folder creates the cache it records into.
+        folder = _runs_folder(self.options)
+        if folder is None:
             return
         try:
             key = _key(self.argv)
@@ -336,13 +339,13 @@ class Recorder:
                 "stderr": "".join(self._tees[1].kept),
                 "code": code,
             }
-            os.makedirs(self.folder, exist_ok=True)
-            path = os.path.join(self.folder, key + ".json")
+            os.makedirs(folder, exist_ok=True)
+            path = os.path.join(folder, key + ".json")
             partial = f"{path}.{os.getpid()}.tmp"
             with open(partial, "w", encoding="utf-8") as handle:
                 json.dump(record, handle)
             os.replace(partial, path)
-            _prune(self.folder)
+            _prune(folder)
         except (OSError, ValueError, TypeError):
             return
 

@@ -165,3 +165,17 @@ def test_only_the_latest_recordings_are_kept(
     for selected in ("CMP-9", "R6.c", "FD-CALL"):
         run(capsys, "--select", selected, "config/sync")
     assert len(list(runs.iterdir())) == 2
+
+
+def test_the_first_run_in_a_folder_records_into_the_cache_it_creates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)
+    copy_site(tmp_path / "sync")
+    _age(tmp_path)
+    first = run(capsys, "sync")
+    assert len(list((tmp_path / ".flowdrop_lsp_cache" / "runs").iterdir())) == 1
+    with monkeypatch.context() as patched:
+        _forbid_checking(patched)
+        assert run(capsys, "sync") == first
