@@ -20,13 +20,9 @@ from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.core.workspace.host import CheckedFile
-from tests.support.cli import WORKFLOW_PREFIX, copy_site, finding_lines, run
+from tests.support.cli import WORKFLOW_PREFIX, copy_site, finding_lines, run, texts_of
 
 AGENTS = ("audit", "chrome", "image", "pages")
-
-
-def _texts(folder: Path) -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}
 
 
 @pytest.fixture
@@ -39,7 +35,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_one_fix_run_converges_on_the_real_site(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = _texts(site)
+    before = texts_of(site)
     code, out, err = run(capsys, "--no-cache", "--fix", "--unsafe-fixes", "sync")
     assert code == 0
     # Each agent: the branch (pass 1), then the edge out of it (pass 2), both in this run.
@@ -56,14 +52,14 @@ def test_one_fix_run_converges_on_the_real_site(
         "3 warnings in 1 of 105 files\n"
         "[?] 3 have fixes to choose from: in your editor, or list them with --show-fixes\n"
     )
-    after = _texts(site)
+    after = texts_of(site)
     assert {name for name in before if before[name] != after[name]} == {
         f"{WORKFLOW_PREFIX}aincient_{agent}_agent.yml" for agent in AGENTS
     }
     # A second run has nothing more to fix, and changes nothing.
     code, out, err = run(capsys, "--no-cache", "--fix", "--unsafe-fixes", "sync")
     assert (code, err) == (0, "")
-    assert _texts(site) == after
+    assert texts_of(site) == after
     code, out, err = run(capsys, "--no-cache", "--diff", "--unsafe-fixes", "sync")
     assert (code, out, err) == (0, "", "flowdrop-lsp: nothing to fix\n")
 
@@ -74,13 +70,13 @@ def test_diff_shows_the_converged_result(
     for name in ("fixed", "shown"):
         copy_site(tmp_path / name / "sync")
     monkeypatch.chdir(tmp_path / "shown")
-    before = _texts(tmp_path / "shown" / "sync")
+    before = texts_of(tmp_path / "shown" / "sync")
     code, diff, _ = run(capsys, "--no-cache", "--diff", "--unsafe-fixes", "sync")
     assert code == 0
-    assert _texts(tmp_path / "shown" / "sync") == before  # --diff writes nothing
+    assert texts_of(tmp_path / "shown" / "sync") == before  # --diff writes nothing
     monkeypatch.chdir(tmp_path / "fixed")
     run(capsys, "--no-cache", "--fix", "--unsafe-fixes", "sync")
-    after = _texts(tmp_path / "fixed" / "sync")
+    after = texts_of(tmp_path / "fixed" / "sync")
     expected = "".join(
         "".join(
             difflib.unified_diff(

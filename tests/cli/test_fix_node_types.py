@@ -11,16 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import copy_site, run
+from tests.support.cli import copy_site, run, texts_of
 
 NODE_TYPE_PREFIX = "flowdrop_node_type.flowdrop_node_type."
 SHAPE_TYPE = f"{NODE_TYPE_PREFIX}flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_shape.yml"
 COLOUR_TYPE = f"{NODE_TYPE_PREFIX}flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_colour.yml"
 COLOUR = "flowdrop_workflow.flowdrop_workflow.aincient_brand_specialist_colour.yml"
-
-
-def _texts(folder: Path) -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}
 
 
 @pytest.fixture
@@ -40,7 +36,7 @@ def _plant(path: Path, old: str, new: str) -> str:
 def test_fix_repairs_a_misspelt_callee_in_its_node_type(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pristine = _texts(site)
+    pristine = texts_of(site)
     _plant(
         site / SHAPE_TYPE,
         "flowdrop_workflow:aincient_brand_specialist_shape'\n",
@@ -52,10 +48,10 @@ def test_fix_repairs_a_misspelt_callee_in_its_node_type(
     assert "did you mean 'aincient_brand_specialist_shape'?" in out
     assert "[*] 1 fixable with --fix" in out
 
-    planted = _texts(site)
+    planted = texts_of(site)
     code, diff, err = run(capsys, "--no-cache", "--diff", "sync")
     assert code == 1  # the files as they are have errors
-    assert _texts(site) == planted  # --diff writes nothing
+    assert texts_of(site) == planted  # --diff writes nothing
     assert f"--- sync/{SHAPE_TYPE}" in diff
     assert (
         "+executor_plugin: 'flowdrop_workflow_executor:flowdrop_workflow:aincient_brand_specialist_shape'"
@@ -69,20 +65,20 @@ def test_fix_repairs_a_misspelt_callee_in_its_node_type(
     assert code == 0, out
     assert f"made 1 change in sync/{SHAPE_TYPE}, fixing 1 finding" in err
     assert "FD-CALL" not in out  # brand_studio's finding went with it, in the same run
-    assert _texts(site) == pristine
+    assert texts_of(site) == pristine
 
 
 def test_unsafe_fixes_follow_a_renamed_input_in_the_call_type_never_both_ways(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pristine = _texts(site)
+    pristine = texts_of(site)
     _plant(site / COLOUR, "\n    name: ask\n", "\n    name: question\n")
     code, out, _ = run(capsys, "--no-cache", "--show-fixes", "sync")
     assert code == 1
     # The callee's rename back: offered, chosen by hand only.
     assert "fix: Rename 'question' back to 'ask' (unsafe)" in out
     code, out, err = run(capsys, "--no-cache", "--fix", "--unsafe-fixes", "sync")
-    after = _texts(site)
+    after = texts_of(site)
     # The call type follows the callee; the callee keeps its new name.
     assert after[COLOUR_TYPE] == pristine[COLOUR_TYPE].replace("\n  ask:\n", "\n  question:\n")
     assert "\n    name: question\n" in after[COLOUR]
@@ -91,4 +87,4 @@ def test_unsafe_fixes_follow_a_renamed_input_in_the_call_type_never_both_ways(
     # A second run has nothing more to fix.
     code, _, err = run(capsys, "--no-cache", "--fix", "--unsafe-fixes", "sync")
     assert err == ""
-    assert _texts(site) == after
+    assert texts_of(site) == after

@@ -38,6 +38,14 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return sync
 
 
+def _bare_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real site in `tmp_path/sync`, the working directory, with no cache folder yet."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)
+    copy_site(tmp_path / "sync")
+    _age(tmp_path)
+
+
 def _forbid_checking(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_: object) -> int:
         raise AssertionError("checked again: the run was not answered from its recording")
@@ -147,10 +155,7 @@ def test_settings_naming_node_types_elsewhere_are_not_recorded(
 def test_without_a_cache_folder_nothing_is_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)
-    copy_site(tmp_path / "sync")
-    _age(tmp_path)
+    _bare_site(tmp_path, monkeypatch)
     run(capsys, "--no-cache", "sync")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sync"]
 
@@ -170,10 +175,7 @@ def test_only_the_latest_recordings_are_kept(
 def test_the_first_run_in_a_folder_records_into_the_cache_it_creates(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)
-    copy_site(tmp_path / "sync")
-    _age(tmp_path)
+    _bare_site(tmp_path, monkeypatch)
     first = run(capsys, "sync")
     assert len(list((tmp_path / ".flowdrop_lsp_cache" / "runs").iterdir())) == 1
     with monkeypatch.context() as patched:

@@ -119,3 +119,8 @@ def fake_site_rule(context: SiteContext) -> Iterator[Finding]:
 
 def use_fake_site_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("flowdrop_lsp.core.workspace.site.SITE_RULES", ((None, fake_site_rule),))
+
+
+def texts_of(folder: Path) -> dict[str, str]:
+    """Each file's text in `folder`, by name (what a fix run left there)."""
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}

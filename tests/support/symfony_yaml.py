@@ -1,5 +1,5 @@
 """Symfony's YAML parser (Debian's `php-symfony-yaml`, run by `php`), the oracle of how Drupal
-reads config YAML: `make test-deps` installs it (`.ci/run` runs that). Without it the tests
+reads config YAML: `make oracle-deps` installs it (`.ci/run` runs that). Without it the tests
 that need it are skipped with the reason, unless FLOWDROP_REQUIRE_ORACLES=1 (CI) makes the
 absence a failure."""
 
@@ -25,7 +25,7 @@ def require_symfony_yaml() -> str:
         return php
     why = (
         "Symfony's YAML parser is not installed (php-cli and php-symfony-yaml from Debian: "
-        "`make test-deps`, as root)"
+        "`make oracle-deps`, as root)"
     )
     if os.environ.get("FLOWDROP_REQUIRE_ORACLES") == "1":
         pytest.fail(why)

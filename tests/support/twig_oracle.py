@@ -1,5 +1,5 @@
 """Twig's own lexer and parser (Debian's `php-twig`, run by `php`), the oracle of what Twig
-accepts: `make test-deps` installs it. Without it the tests that need it are skipped with the
+accepts: `make oracle-deps` installs it. Without it the tests that need it are skipped with the
 reason, unless FLOWDROP_REQUIRE_ORACLES=1 (CI) makes the absence a failure."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def require_twig() -> str:
     php = shutil.which("php")
     if php is not None and TWIG_AUTOLOAD.is_file():
         return php
-    why = "Twig is not installed (php-cli and php-twig from Debian: `make test-deps`, as root)"
+    why = "Twig is not installed (php-cli and php-twig from Debian: `make oracle-deps`, as root)"
     if os.environ.get("FLOWDROP_REQUIRE_ORACLES") == "1":
         pytest.fail(why)
     pytest.skip(why)
