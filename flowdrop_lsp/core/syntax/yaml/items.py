@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue
+
 _DASH = re.compile(r"-(?=[ \t\r\n]|\Z)")
 # What YAML counts as blank between tokens (white space and line breaks), where Python's
 # `str.strip` would take a no-break space, a form feed or U+3000 too: those are content (or
@@ -411,3 +413,38 @@ def error_place(
     line_start, _ = line_bounds(text, at)
     gave_up = given if not line_start <= given <= line_end else -1
     return ErrorPlace(at, end, message, gave_up)
+
+
+def items_align(text: str, root: JsonValue) -> bool:
+    """Whether the items of a composed document's `nodes`/`edges` block sequences are its `-`
+    lines (what a read by items would split: a multi-line scalar could hide one), under keys a
+    read by items finds."""
+    if not isinstance(root, JObject):
+        return True
+    for name in ("nodes", "edges"):
+        member = root.member(name)
+        value = member.value if member is not None else None
+        if not isinstance(value, JArray) or not value.items or text[value.start] != "-":
+            continue
+        assert member is not None
+        if not is_block_key(text, name, member.key.start):
+            return False
+        body = scan_items(text, text.rfind("\n", 0, value.start) + 1)
+        if body is None or len(body.dashes) != len(value.items) or body.end < value.end:
+            return False
+    return True
+
+
+def dumped_items_align(text: str, root: JsonValue) -> bool:
+    """`items_align` of a document the dump reader read: its `nodes`/`edges` items are its
+    `-` lines by construction (a block scalar's lines are indented past them), so only a
+    quoted key (`'nodes':`, which a read by items does not find) can make them differ."""
+    if not isinstance(root, JObject):
+        return True
+    for name in ("nodes", "edges"):
+        member = root.member(name)
+        value = member.value if member is not None else None
+        listed = member is not None and isinstance(value, JArray) and bool(value.items)
+        if listed and not is_block_key(text, name, member.key.start):  # type: ignore[union-attr]
+            return False
+    return True

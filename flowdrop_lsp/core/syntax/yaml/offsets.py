@@ -29,7 +29,8 @@ from flowdrop_lsp.core.syntax.tree import JString
 # a block scalar's line is one entry, not one per character).
 _Written = list[tuple[str, int]]
 
-_ESCAPES = {
+# YAML's escapes in a double-quoted scalar (libyaml's list) and what each stands for.
+DOUBLE_QUOTED_ESCAPES = {
     "0": "\0",
     "a": "\a",
     "b": "\b",
@@ -168,7 +169,7 @@ def _flow(text: str, at: int, stop: int, style: str) -> _Written | None:
 def _escape(text: str, at: int, stop: int) -> tuple[str, int] | None:
     """The character the escape at `at` (its backslash) writes, and its length."""
     kind = text[at + 1 : at + 2]
-    simple = _ESCAPES.get(kind)
+    simple = DOUBLE_QUOTED_ESCAPES.get(kind)
     if simple is not None:
         return simple, 2
     length = _HEX_LENGTHS.get(kind)

@@ -35,15 +35,17 @@ from flowdrop_lsp.core.syntax.tree import (
     ParsedJson,
     SyntaxProblem,
 )
+from flowdrop_lsp.core.syntax.yaml.dump_reader import read_dump
 from flowdrop_lsp.core.syntax.yaml.items import (
     BLANKS,
     Body,
     blank,
     block_bodies,
+    dumped_items_align,
     error_place,
     has_other_line_break,
     id_line,
-    is_block_key,
+    items_align,
     line_bounds,
     scan_items,
     unclosed_quote,
@@ -267,9 +269,15 @@ _Composed = tuple[
 ]
 
 
-def _compose(text: str, offset: int, source: str) -> _Composed:
+def _compose(text: str, offset: int, source: str, dumped: bool = True) -> _Composed:
     """`source` composed into the tree, spans `mark + offset` (indexes of `text`): the root, the
-    problems met, whether an alias was read, and the error that stopped it (or None)."""
+    problems met, whether an alias was read, and the error that stopped it (or None). Read by
+    the reader of Drupal's dump shape first (unless `dumped` is False: it declined already),
+    else by libyaml."""
+    if dumped:
+        fast = read_dump(source, offset)
+        if fast is not None:
+            return fast[0], fast[1], False, None, []
     reader = _Reader(text, offset)
     try:
         node = yaml.compose(source, Loader=_LOADER)
@@ -304,13 +312,18 @@ def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
         message = f"document larger than {MAX_YAML_CHARS // (1024 * 1024)} MiB: not read"
         return ParsedJson(None, (SyntaxProblem("syntax", message, 0, 1),)), False
     source = " " * column + text[offset:]
-    root, problems, aliased, error, shared = _compose(text, offset - column, source)
+    if not column:
+        fast = read_dump(source, offset)
+        if fast is not None:  # (no alias, no line break but LF: only the keys can tell)
+            _empty_lists_as_arrays(fast[0])
+            return ParsedJson(fast[0], tuple(fast[1])), not dumped_items_align(text, fast[0])
+    root, problems, aliased, error, shared = _compose(text, offset - column, source, bool(column))
     if error is None:
         if root is None:
             return ParsedJson(None, ()), False
         if not column:
             _empty_lists_as_arrays(root)
-            aliased = aliased or not _items_align(text, root) or has_other_line_break(text)
+            aliased = aliased or not items_align(text, root) or has_other_line_break(text)
         return ParsedJson(root, tuple(problems), tuple(shared)), aliased
     if not column and isinstance(error, yaml.MarkedYAMLError):
         by_items = _read_by_items(text, offset, error)
@@ -464,26 +477,6 @@ def reread_items(text: str, column: int) -> tuple[list[JsonValue], list[SyntaxPr
         for p in problems
     ]
     return items, shifted
-
-
-def _items_align(text: str, root: JsonValue) -> bool:
-    """Whether the items of a composed document's `nodes`/`edges` block sequences are its `-`
-    lines (what a read by items would split: a multi-line scalar could hide one), under keys a
-    read by items finds."""
-    if not isinstance(root, JObject):
-        return True
-    for name in ("nodes", "edges"):
-        member = root.member(name)
-        value = member.value if member is not None else None
-        if not isinstance(value, JArray) or not value.items or text[value.start] != "-":
-            continue
-        assert member is not None
-        if not is_block_key(text, name, member.key.start):
-            return False
-        body = scan_items(text, text.rfind("\n", 0, value.start) + 1)
-        if body is None or len(body.dashes) != len(value.items) or body.end < value.end:
-            return False
-    return True
 
 
 def _read_item(

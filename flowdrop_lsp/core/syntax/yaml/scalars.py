@@ -48,7 +48,7 @@ _TIMESTAMP = re.compile(
 _PHP_TRIM = " \t\n\r\0\x0b"
 # The first characters after which a plain scalar may be something other than a string: the
 # number branch (`+ - .` and digits), `~`, and the words null/true/false (n, t, f).
-_MAY_NOT_BE_STRING = frozenset("+-.0123456789~nNtTfF")
+MAY_NOT_BE_STRING = frozenset("+-.0123456789~nNtTfF")
 
 
 class InvalidDate(ValueError):
@@ -61,7 +61,7 @@ def is_plain_string(text: str) -> bool:
     read as `10`). Fast: most plain scalars start with a letter no other reading begins with."""
     if not text:
         return False
-    if text[0] not in _MAY_NOT_BE_STRING and text[0] not in _PHP_TRIM:
+    if text[0] not in MAY_NOT_BE_STRING and text[0] not in _PHP_TRIM:
         return True
     try:
         return plain_value(text) == text
