@@ -184,12 +184,13 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue: 
                 key = JString(at + shift, at + len(quoted) + 2 + shift, quoted.replace("''", "'"))
             if key.value in block.last:
                 raise _Decline  # the general reader tells the duplicate
-            block.key = key
             rest = content[found.end() :]
             value_at = at + found.end()
         pos += len(line) + 1
         index += 1
         if not rest:
+            if not is_dash:
+                block.key = key
             expecting = True
             continue
         first = rest[0]
@@ -235,7 +236,13 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue: 
                 value, problem = plain_node(text, start, end)
                 if problem is not None:
                     problems.append(problem)
-        _add(block, value)
+        # (What `_add` does, written out: this runs for every scalar of the site.)
+        if is_dash:
+            block.items.append(value)
+        else:
+            member = JMember(key, value)
+            block.items.append(member)
+            block.last[key.value] = member
     if expecting or not stack:
         raise _Decline
     end = len(source)
