@@ -11,6 +11,8 @@ test-clients`) or `all`. The tests left out are deselected, and pytest's summary
 from __future__ import annotations
 
 import gc
+import os
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -42,6 +44,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # The servers the tests start keep their result caches in the user's cache folder when the
+    # project has none (core/workspace/cache.py `editor_cache_folder`): a folder of this run's
+    # own, never the developer's, so that no run reads what an earlier one wrote.
+    if "FLOWDROP_TEST_CACHE_HOME" not in os.environ:
+        os.environ["FLOWDROP_TEST_CACHE_HOME"] = tempfile.mkdtemp(prefix="flowdrop-test-cache-")
+    os.environ["XDG_CACHE_HOME"] = os.environ["FLOWDROP_TEST_CACHE_HOME"]
     slow = config.getoption("--slow")
     examples = SLOW_EXAMPLES if slow else DEFAULT_EXAMPLES
     settings.register_profile(

@@ -140,7 +140,7 @@ class FlowdropServer(LanguageServer):
         self.documents = DocumentStore()
         self.settings = SettingsManager()
         # Every file's findings, open or closed, with its site's (the CLI asks the same host).
-        self.host = Host(self.settings.resolver, self._settings_of_path)
+        self.host = Host(self.settings.resolver, self._settings_of_path, workers=None)
         # Closed site files whose diagnostics were pushed (so they can be cleared), by path.
         self.site_published: set[str] = set()
         self._site_dirty: dict[str, None] = {}

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SITE_SLICE = 0.005  # seconds of reading between two turns of the loop
+PRELOAD_CHUNK = 50  # files read for their analysis jobs between two turns of the loop
 PROGRESS_EVERY = 0.1  # seconds between two progress reports
 PROGRESS_TIMEOUT = 5.0  # a client that does not answer window/workDoneProgress/create
 WATCH_ID = "flowdrop.site.watch"
@@ -138,6 +139,7 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
         files = [path for root in roots for path in ls.host.open_site(root)]
         total = len(files)
         steps = max(1, 2 * total)
+        cached = await _preload(ls, files, progress)
         began = time.monotonic()
         for done, path in enumerate(files, 1):
             try:
@@ -165,10 +167,38 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
                 await asyncio.sleep(0)
                 began = time.monotonic()
         progress.report(f"{total}/{total} files checked", 100, force=True)
-        progress.end(f"{total} files, {len(roots)} site{'s' if len(roots) != 1 else ''}")
+        sites = f"{total} files, {len(roots)} site{'s' if len(roots) != 1 else ''}"
+        progress.end(sites + (f" ({cached} workflows from the cache)" if cached else ""))
     except Exception as error:  # noqa: BLE001 - the server goes on with what it read
         ls.log_error("reading the sites", error)
         progress.end("failed")
+
+
+async def _preload(ls: FlowdropServer, files: list[Path], progress: Progress) -> int:
+    """The closed workflows of the sites analysed together before they are read (the result
+    cache, one worker process per core: core/workspace/preloading.py), in a thread: the
+    loop serves requests meanwhile, and an open file's buffer is judged as it is typed.
+    Answers how many were taken from the cache."""
+    cached = 0
+    folders = workspace_folders(ls)
+    by_folder: dict[Path, list[Path]] = {}
+    for path in files:
+        by_folder.setdefault(path.parent, []).append(path)
+    for root, mine in by_folder.items():
+        holding = [f for f in folders if f == root or f in root.parents]
+        ls.host.use_cache_of(root, max(holding, key=lambda f: len(f.parts), default=None))
+        jobs = []
+        for start in range(0, len(mine), PRELOAD_CHUNK):  # (reading them: between requests)
+            jobs.extend(ls.host.preload_jobs(mine[start : start + PRELOAD_CHUNK]))
+            await asyncio.sleep(0)
+        if not jobs:
+            continue
+        progress.report(f"checking {len(jobs)} workflows", 0, force=True)
+        try:
+            cached += await asyncio.to_thread(ls.host.preload, jobs)
+        except Exception as error:  # noqa: BLE001 - each file is then read alone, as before
+            ls.log_error(f"checking the site {root}", error)
+    return cached
 
 
 def read_site_later(ls: FlowdropServer, folder: Path) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -122,7 +123,15 @@ def default_workers() -> int:
 
 def _pool_context() -> multiprocessing.context.BaseContext:
     # Forking starts a worker in milliseconds with everything imported; elsewhere (macOS,
-    # Windows) the platform's default start method is the safe one.
+    # Windows) the platform's default start method is the safe one. A process with other
+    # threads (the language server: its stdin reader) is never forked: a lock one of them
+    # holds at the fork stays held in the child, which hangs on it (the first thing a forked
+    # worker does is close its stdin, whose lock the reader holds). Its workers come from a
+    # fork server instead, a fresh single-threaded process that imported the engine once.
+    if threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
     if sys.platform.startswith("linux"):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()

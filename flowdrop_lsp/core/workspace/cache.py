@@ -217,3 +217,21 @@ class ResultCache:
             return False
         self._ready = True
         return True
+
+
+def editor_cache_folder(project: Path) -> Path:
+    """Where the language server keeps the result cache of the sites of `project` (the folder
+    of their settings file, else the workspace folder): $FLOWDROP_LSP_CACHE_DIR; else the
+    CLI's `.flowdrop_lsp_cache` there when a check made it (editor and CLI then share their
+    entries: a CI-like run warms the editor and back); else the user's cache folder
+    ($XDG_CACHE_HOME, else ~/.cache)/flowdrop-lsp/projects/<digest of the project's path>,
+    so that opening a project in an editor never makes a folder in it."""
+    chosen = os.environ.get(CACHE_DIR_ENV)
+    if chosen:
+        return Path(chosen)
+    beside = project / CACHE_DIR_NAME
+    if beside.is_dir():
+        return beside
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    digest = hashlib.sha256(str(project).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return Path(home) / "flowdrop-lsp" / "projects" / digest

@@ -48,6 +48,7 @@ from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, FileAnalysis, 
 from flowdrop_lsp.core.workspace.cache import CACHE_DIR_ENV, CACHE_DIR_NAME
 from flowdrop_lsp.core.workspace.checking import CheckedFile, Checking, real_folder
 from flowdrop_lsp.core.workspace.node_types import TooLarge, read_site_text
+from flowdrop_lsp.core.workspace.preloading import Preloading
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
 
@@ -131,7 +132,7 @@ def find_site_folders(folder: Path, skip: Callable[[Path], bool] | None = None) 
     return sorted(found)
 
 
-class Host(Checking):
+class Host(Checking, Preloading):
     """The findings of every file of a workspace (see the module docstring; what only the CLI
     asks is core/workspace/checking.py's)."""
 
@@ -142,12 +143,15 @@ class Host(Checking):
         *,
         batch: Batch | None = None,
         read_text: Callable[[Path], str] = read_site_text,
+        workers: int | None = 1,
     ) -> None:
         self.resolver = resolver
         self.settings_for: SettingsFor = settings_for or resolver.for_file
         # The definitions read for the settings' registries: every site index reads the same.
         self.node_types = resolver.node_types.files
-        self.batch = batch if batch is not None else Batch(None, 1, node_types=self.node_types)
+        # (The server's batch computes a site's first read with `workers` processes, None:
+        # one per core; core/workspace/preloading.py.)
+        self.batch = batch if batch is not None else Batch(None, workers, self.node_types)
         self._read_text = read_text
         self._indexes: dict[Path, SiteIndex] = {}  # by the real path of the site's folder
         self._not_sites: set[Path] = set()
@@ -163,6 +167,9 @@ class Host(Checking):
         # A workflow closed as saved before its site was read: its text and facts, taken when
         # the site reads it (with its own findings, kept in `_own`).
         self._closed_facts: dict[str, tuple[str, WorkflowFacts | None]] = {}
+        # The analyses of a site's closed workflows computed together before it is read
+        # (`preload`): key → the text and settings they were made under, the analysis.
+        self._preloaded: dict[str, tuple[str, Settings, FileAnalysis]] = {}
         # Folders' real paths, asked ~10 times per file of a check (0.35 s of a 1,000-workflow
         # one); forgotten at every disk change and site opened, where a symlink may have moved.
         self._reals: dict[Path, Path] = {}
@@ -281,7 +288,11 @@ class Host(Checking):
         self._read_into(index, Path(key))
 
     def finish(self, root: Path) -> None:
-        self._loading.discard(self._real_folder(root))
+        real = self._real_folder(root)
+        self._loading.discard(real)
+        index = self._indexes.get(real)
+        for key in [k for k in self._preloaded if index is None or Path(k).parent == index.root]:
+            del self._preloaded[key]  # not taken: judged under what may change from now on
 
     def _read_into(self, index: SiteIndex, path: Path, *, update: bool = False) -> set[str]:
         """Read a site file from disk into its index (a workflow analysed in the same read)."""
@@ -310,7 +321,11 @@ class Host(Checking):
                 self._own[key] = (text, settings, kept_own[2])
                 facts = kept_facts[1]
             else:
-                analysis = self._analyse(text, settings, syntax_of_path(path), site_file=True)
+                preloaded = self._preloaded.pop(key, None)
+                if preloaded is not None and preloaded[:2] == (text, settings):
+                    analysis = preloaded[2]
+                else:
+                    analysis = self._analyse(text, settings, syntax_of_path(path), site_file=True)
                 self._own[key] = (text, settings, analysis.findings)
                 facts = analysis.facts if isinstance(analysis.facts, WorkflowFacts) else None
         if update:

@@ -48,11 +48,16 @@ class TooLarge(Exception):
 def read_site_text(path: Path) -> str:
     """A site file's text from disk: UTF-8, at most MAX_SITE_FILE_BYTES (checked before
     reading), else TooLarge, OSError or UnicodeDecodeError."""
+    return read_site_bytes(path).decode("utf-8")
+
+
+def read_site_bytes(path: Path) -> bytes:
+    """A site file's bytes, at most MAX_SITE_FILE_BYTES, else TooLarge or OSError."""
     with open(path, "rb") as handle:
         data = handle.read(MAX_SITE_FILE_BYTES + 1)
     if len(data) > MAX_SITE_FILE_BYTES:
         raise TooLarge(path)
-    return data.decode("utf-8")
+    return data
 
 
 class NodeTypeFiles:
