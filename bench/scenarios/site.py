@@ -241,7 +241,8 @@ async def run(
             f"{len(site.node_types)} node types, {site.bytes / 1e6:.1f} MB)"
         )
         figures = {
-            n: Figure(n) for n in ("compose", "cli_cold", "cli_warm", "cli_single", "server_all")
+            n: Figure(n)
+            for n in ("compose", "cli_cold", "cli_warm", "cli_single", "server_all", "server_again")
         }
         figures["edit_ms"] = Figure("edit_ms", unit="ms")
         figures["rss_mb"] = Figure("rss_mb", unit="MB")
@@ -354,6 +355,7 @@ def report(result: dict[str, Any], command: str = "python bench/site_bench.py") 
         "cli_warm": "CLI warm (second run, cache unchanged)",
         "cli_single": "CLI single-threaded, no cache (`--jobs 1 --no-cache` if supported)",
         "server_all": "server: `initialized` → every workflow file published",
+        "server_again": "server restarted, site unchanged: `initialized` → every workflow published",
         "edit_ms": "server: contract edit → a caller re-published",
         "rss_mb": "server RSS, site indexed",
     }

@@ -114,19 +114,16 @@ async def measure_server(
     edit_timeout: float,
 ) -> None:
     LOGS.mkdir(parents=True, exist_ok=True)
-    client = SiteClient(
-        ours_module(),
-        settings=SETTINGS,
-        init_options={},
-        stderr_path=LOGS / "site-ours.log",
-        name="ours",
-    )
+    # The server's result cache (core/workspace/preloading.py) in a folder of this run's own:
+    # the first server starts cold, the restarted one reads what the first kept.
+    env = {**os.environ, "FLOWDROP_LSP_CACHE_DIR": str(site.root / "server-cache")}
     workflows = {p.resolve().as_uri() for p in site.workflows}
+    client = _client(env, "ours")
     await client.start()
     try:
         t0 = await client.initialize_folder(site.root)
         indexed = await _index(
-            client, site, workflows, t0, figures, checks, start_timeout, index_timeout
+            client, site, workflows, t0, figures["server_all"], checks, start_timeout, index_timeout
         )
         rss = client.rss_bytes() / 2**20
         if indexed:
@@ -137,12 +134,47 @@ async def measure_server(
         await _edits(client, site, figures, checks, edits, edit_timeout)
     finally:
         await client.stop()
+    again = _client(env, "ours-restarted")
+    await again.start()
+    try:
+        t0 = await again.initialize_folder(site.root)
+        if await _index(
+            again,
+            site,
+            workflows,
+            t0,
+            figures["server_again"],
+            checks,
+            start_timeout,
+            index_timeout,
+        ):
+            differ = [
+                u
+                for u in workflows
+                if u in client.all_publishes
+                and again.all_publishes[u][0][1] != client.all_publishes[u][0][1]
+            ]
+            checks.append(
+                ("FAILED" if differ else "OK")
+                + ": the restarted server's first publishes equal the first server's"
+                + (f" (not for {len(differ)}, e.g. {sorted(differ)[0]})" if differ else "")
+            )
+    finally:
+        await again.stop()
 
 
-async def _index(
-    client, site, workflows, t0, figures, checks, start_timeout, index_timeout
-) -> bool:
-    fig = figures["server_all"]
+def _client(env: dict[str, str], name: str) -> SiteClient:
+    return SiteClient(
+        ours_module(),
+        settings=SETTINGS,
+        init_options={},
+        stderr_path=LOGS / f"site-{name}.log",
+        name=name,
+        env=env,
+    )
+
+
+async def _index(client, site, workflows, t0, fig, checks, start_timeout, index_timeout) -> bool:
     started = await client.wait_until(
         lambda: bool(client.all_publishes) or client.progress_seen, start_timeout
     )
@@ -157,13 +189,13 @@ async def _index(
     published = workflows & client.all_publishes.keys()
     if not done:
         fig.na = f"n/a (only {len(published)}/{len(workflows)} workflow files published within {index_timeout:.0f} s)"
-        checks.append(f"FAILED: server: {fig.na}")
+        checks.append(f"FAILED: server ({client.name}): {fig.na}")
         return False
     last = max(client.all_publishes[u][0][0] for u in workflows)
     fig.values.append(last - t0)
     n_pub = sum(len(v) for u, v in client.all_publishes.items() if u in workflows)
     checks.append(
-        f"OK: server published all {len(workflows)} workflow files ({n_pub} publishes for them, "
+        f"OK: server ({client.name}) published all {len(workflows)} workflow files ({n_pub} publishes for them, "
         f"{len(client.all_publishes)} URIs in all) before any request"
     )
     planted = site.planted.resolve().as_uri() if site.planted else None
@@ -177,7 +209,7 @@ async def _index(
         ]
         checks.append(
             ("OK" if hit else "FAILED") + f": the planted {site_gen.PLANTED_CODE} "
-            f"{'is' if hit else 'is not'} in the diagnostics of {site.planted.name} (line {site.planted_line + 1})"
+            f"{'is' if hit else 'is not'} in the diagnostics of {site.planted.name} (line {site.planted_line + 1}, {client.name})"
         )
     log(f"indexed: {fig.values[-1]:.2f} s")
     return True
