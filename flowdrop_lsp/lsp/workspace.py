@@ -139,7 +139,9 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
         files = [path for root in roots for path in ls.host.open_site(root)]
         total = len(files)
         steps = max(1, 2 * total)
+        phases = [time.monotonic()]  # (logged: where a site's first read spends its time)
         cached = await _preload(ls, files, progress)
+        phases.append(time.monotonic())
         began = time.monotonic()
         for done, path in enumerate(files, 1):
             try:
@@ -152,6 +154,7 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
                 began = time.monotonic()
         for root in roots:
             ls.host.finish(root)
+        phases.append(time.monotonic())
         # Open documents of these sites: their cross-file findings can be told now.
         for document in ls.documents.all():
             ls.schedule(document.uri)
@@ -167,6 +170,16 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
                 await asyncio.sleep(0)
                 began = time.monotonic()
         progress.report(f"{total}/{total} files checked", 100, force=True)
+        phases.append(time.monotonic())
+        log.info(
+            "read %d site files: analysed in %.2f s (%d from the cache), read in %.2f s, "
+            "published in %.2f s",
+            total,
+            phases[1] - phases[0],
+            cached,
+            phases[2] - phases[1],
+            phases[3] - phases[2],
+        )
         sites = f"{total} files, {len(roots)} site{'s' if len(roots) != 1 else ''}"
         progress.end(sites + (f" ({cached} workflows from the cache)" if cached else ""))
     except Exception as error:  # noqa: BLE001 - the server goes on with what it read

@@ -174,9 +174,10 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue: 
             quoted, plain = found.group(1), found.group(2)
             if plain is not None:
                 key = JString(at + shift, at + len(plain) + shift, plain)
-                if plain[0] in MAY_NOT_BE_STRING:
-                    # Read as a scalar for its problems (a date that is no date); the key is
-                    # its text, as the general reader keeps it.
+                if "0" <= plain[0] <= "9":
+                    # Read as a scalar for its problems (a date that is no date: only a key
+                    # starting with a digit can be one); the key is its text, as the general
+                    # reader keeps it.
                     _, problem = plain_node(plain, at + shift, at + len(plain) + shift)
                     if problem is not None:
                         problems.append(problem)
