@@ -2,6 +2,9 @@
 tree as JSON (core.syntax.tree: JObject, JArray, JString… with code-point spans), so that the
 workflow model, the graph, the rules and the schema never know which format they read.
 
+A text in the shape Drupal's dumper writes is read by core.syntax.yaml.dump_reader, twice as
+fast and to the same tree; this reader reads what it declines (and tells every error).
+
 Why PyYAML's `compose` with libyaml (CSafeLoader): it gives every node its start and end marks
 (character indexes: code points, CRLF counted as two, as our spans) and reads a 1k-node workflow
 in ~0.17 s (shared performance facts); it never constructs objects from tags — a scalar is
