@@ -171,15 +171,16 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
                 began = time.monotonic()
         progress.report(f"{total}/{total} files checked", 100, force=True)
         phases.append(time.monotonic())
-        log.info(
-            "read %d site files: analysed in %.2f s (%d from the cache), read in %.2f s, "
-            "published in %.2f s",
-            total,
-            phases[1] - phases[0],
-            cached,
-            phases[2] - phases[1],
-            phases[3] - phases[2],
-        )
+        if total:
+            log.info(
+                "read %d site files: analysed in %.2f s (%d from the cache), read in %.2f s, "
+                "published in %.2f s",
+                total,
+                phases[1] - phases[0],
+                cached,
+                phases[2] - phases[1],
+                phases[3] - phases[2],
+            )
         sites = f"{total} files, {len(roots)} site{'s' if len(roots) != 1 else ''}"
         progress.end(sites + (f" ({cached} workflows from the cache)" if cached else ""))
     except Exception as error:  # noqa: BLE001 - the server goes on with what it read
