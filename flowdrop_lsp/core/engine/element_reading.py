@@ -197,10 +197,13 @@ class ElementReading:
             )
             owner.broken += element.broken
             validate = not self._all_valid and not element.broken
+            plain: Any = None  # the value as Python, made once for the shape and the schema
             if first_index + position < SNIFFED_ITEMS and not element.broken:
-                element.shaped = SHAPED[owner.name](
-                    value.value if isinstance(value, OpaqueValue) else to_python(value)
-                )
+                if isinstance(value, OpaqueValue):
+                    element.shaped = SHAPED[owner.name](value.value)
+                else:
+                    plain = to_python(value)
+                    element.shaped = SHAPED[owner.name](plain)
             if isinstance(value, OpaqueValue) and isinstance(value.value, dict):
                 self._read_whole_element(
                     element,
@@ -248,7 +251,7 @@ class ElementReading:
                         )
                 if validate:
                     for path, message, start, end in element_problems(
-                        kind, value, text, self.reader.spell
+                        kind, value, text, self.reader.spell, plain
                     ):
                         element.schema.append(
                             (path, message, Span(start + offset, end + offset, element))

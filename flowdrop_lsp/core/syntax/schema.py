@@ -193,11 +193,14 @@ def _problems(
     return problems
 
 
-def element_problems(kind: str, value: JsonValue, text: str, spell: Spell) -> list[Problem]:
+def element_problems(
+    kind: str, value: JsonValue, text: str, spell: Spell, instance: Any = None
+) -> list[Problem]:
     """Schema problems of one element of `nodes` (kind "node") or `edges` ("edge"), values
-    spelled by `spell`."""
+    spelled by `spell`; `instance` is `to_python(value)` when the caller made it already."""
     validator, fast = _item_validators(kind)
-    instance = to_python(value)
+    if instance is None:
+        instance = to_python(value)
     if not isinstance(instance, dict):
         # Every item schema is an object schema: a number or string where an object belongs has
         # exactly this one error, so a million of them need no million jsonschema calls. (The
