@@ -130,9 +130,7 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue: 
             pos += len(line) + 1
             index += 1
             continue
-        if "\t" in content:
-            raise _Decline
-        col = len(line) - len(content)
+        col = len(line) - len(content)  # (no tab anywhere: `_OUTSIDE` declined the text)
         at = pos + col
         is_dash = content[0] == "-" and (len(content) == 1 or content[1] == " ")
         if expecting:
@@ -171,7 +169,7 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue: 
             found = _KEY.match(content)
             if found is None:
                 raise _Decline
-            quoted, plain = found.group(1), found.group(2)
+            quoted, plain = found.groups()
             if plain is not None:
                 key = JString(at + shift, at + len(plain) + shift, plain)
                 if "0" <= plain[0] <= "9":
