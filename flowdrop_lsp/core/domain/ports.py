@@ -221,7 +221,12 @@ Holder = Node | OwnPorts  # a node of a document, or what the site facts keep of
 
 
 def _own(node: Holder) -> OwnPorts:
-    return node if isinstance(node, OwnPorts) else own_ports(node.config, node.stored_ports)
+    if isinstance(node, OwnPorts):
+        return node
+    memo = node.ports_memo
+    if not memo:
+        memo.append(own_ports(node.config, node.stored_ports))
+    return memo[0]  # type: ignore[no-any-return]
 
 
 def _own_or_default(
