@@ -34,10 +34,21 @@ class ElementSource:
     model's spans, the string values in a node's `data`, the items of a list there. (It holds
     the document's buffer, reader and settings, never the document: no cycle through it.)"""
 
-    __slots__ = ("buffer", "reader", "settings")
+    __slots__ = ("buffer", "reader", "settings", "_last_read")
 
     def __init__(self, buffer: EditableText, reader: WorkflowReader, settings: Settings) -> None:
         self.buffer, self.reader, self.settings = buffer, reader, settings
+        # The last element text re-read and its value: a rule locating the label, then the
+        # name, then the entry of one definition re-reads the same text three times otherwise.
+        self._last_read: tuple[str, int, JsonValue | None] | None = None
+
+    def _reread_value(self, text: str, column: int) -> JsonValue | None:
+        last = self._last_read
+        if last is not None and last[1] == column and (last[0] is text or last[0] == text):
+            return last[2]
+        value = self.reader.reread_value(text, column)
+        self._last_read = (text, column, value)
+        return value
 
     def text(self, owner: ElementList, index: int) -> tuple[str, int]:
         """The current text of item `index` of `owner`, and the column it starts at (when the
@@ -65,14 +76,14 @@ class ElementSource:
         if not self.reader.may_hold(text, values):
             return ()
         spans = _Spans(element.created_start, element)
-        return data_strings(self.reader.reread_value(text, column), spans, values)
+        return data_strings(self._reread_value(text, column), spans, values)
 
     def items(self, element: Element, path: tuple[str | int, ...]) -> tuple[Span, ...]:
         """The spans of the items of the list at `path` below a node's `data`, re-read from its
         current text (like `strings`)."""
         text, column = self.text(element.owner, element.index)
         spans = _Spans(element.created_start, element)
-        return list_item_spans(self.reader.reread_value(text, column), spans, path)
+        return list_item_spans(self._reread_value(text, column), spans, path)
 
     def _at(
         self, element: Element, path: tuple[str | int, ...]
@@ -80,7 +91,7 @@ class ElementSource:
         """The element's current text, its column, the value at `path` and (a member's) the
         mapping holding it."""
         text, column = self.text(element.owner, element.index)
-        value = self.reader.reread_value(text, column)
+        value = self._reread_value(text, column)
         parent: JObject | None = None
         for step in path:
             parent = value if isinstance(value, JObject) else None
@@ -105,7 +116,7 @@ class ElementSource:
         re-read of the element's current text; in the coordinates it was created in, anchored
         to it, like `locate`'s spans."""
         text, column = self.text(element.owner, element.index)
-        root = self.reader.reread_value(text, column)
+        root = self._reread_value(text, column)
         base = element.created_start
         found: list[StringOffsets | None] = []
         for path in paths:
