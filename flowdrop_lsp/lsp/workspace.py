@@ -138,6 +138,7 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
         roots = [root for root in roots if not ls.host.knows(root)]
         files = [path for root in roots for path in ls.host.open_site(root)]
         total = len(files)
+        ls.host.start_workers(total)
         steps = max(1, 2 * total)
         phases = [time.monotonic()]  # (logged: where a site's first read spends its time)
         cached = await _preload(ls, files, progress)

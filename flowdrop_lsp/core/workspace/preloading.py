@@ -15,7 +15,13 @@ from pathlib import Path
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import is_workflow_config_file
-from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, FileAnalysis
+from flowdrop_lsp.core.workspace.batch import (
+    MIN_FILES_FOR_POOL,
+    AnalysisJob,
+    Batch,
+    FileAnalysis,
+    start_workers_early,
+)
 from flowdrop_lsp.core.workspace.cache import ResultCache, editor_cache_folder
 from flowdrop_lsp.core.workspace.node_types import TooLarge, read_site_bytes
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
@@ -34,6 +40,12 @@ class Preloading:
     _buffers: set[str]
     _open: dict
     _preloaded: dict[str, tuple[str, Settings, FileAnalysis]]
+
+    def start_workers(self, files: int) -> None:
+        """About to analyse `files` site files: start what the workers come from now, when
+        there are enough for the pool (core/workspace/batch.py `start_workers_early`)."""
+        if files >= MIN_FILES_FOR_POOL and self.batch.workers > 1:
+            start_workers_early()
 
     def use_cache_of(self, root: Path, workspace: Path | None) -> None:
         """Keep the results of the site folder `root` in its project's cache (the folder of
