@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -60,6 +61,7 @@ BURST_QUIET = 0.003
 BURST_MAX_WAIT = 0.100
 # How long the site's re-publishing runs before it lets requests in (seconds).
 SITE_SLICE = 0.005
+SERVER_WORKERS = 4
 # Line indexes of other files' texts kept for related locations.
 LOCATED_TEXTS = 64
 # A large open site file (the host's SITE_SYNC_CHARS) is read into its site once the typing
@@ -140,7 +142,10 @@ class FlowdropServer(LanguageServer):
         self.documents = DocumentStore()
         self.settings = SettingsManager()
         # Every file's findings, open or closed, with its site's (the CLI asks the same host).
-        self.host = Host(self.settings.resolver, self._settings_of_path, workers=None)
+        # (A site's first read uses one worker process per core, at most SERVER_WORKERS: an
+        # editor's server shares the machine, and each worker holds a copy of the engine.)
+        workers = min(SERVER_WORKERS, os.cpu_count() or 1)
+        self.host = Host(self.settings.resolver, self._settings_of_path, workers=workers)
         # Closed site files whose diagnostics were pushed (so they can be cleared), by path.
         self.site_published: set[str] = set()
         self._site_dirty: dict[str, None] = {}

@@ -232,6 +232,12 @@ def editor_cache_folder(project: Path) -> Path:
     beside = project / CACHE_DIR_NAME
     if beside.is_dir():
         return beside
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    user = os.path.expanduser("~")
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        # (No home at all, as for some services: the system's temporary folder, never a
+        # folder named `~` in the working directory.)
+        user if user != "~" else tempfile.gettempdir(),
+        ".cache",
+    )
     digest = hashlib.sha256(str(project).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return Path(home) / "flowdrop-lsp" / "projects" / digest

@@ -34,3 +34,14 @@ def test_else_the_user_s_cache_folder_one_per_project(
     assert one.parent == tmp_path / "xdg" / "flowdrop-lsp" / "projects"
     assert one != two and one == editor_cache_folder(tmp_path / "one")
     assert not (tmp_path / "one").exists()  # nothing made in the project
+
+
+def test_without_a_home_never_a_folder_named_tilde(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(CACHE_DIR_ENV, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.setattr("os.path.expanduser", lambda path: path)  # as with no home at all
+    folder = editor_cache_folder(tmp_path / "one")
+    assert folder.is_absolute() and "~" not in folder.parts
