@@ -174,8 +174,7 @@ class Node:
     stored_ports: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     # The config schema its stored metadata carries (`stored_config_schema`), for R6.d–h.
     config_schema: Any = field(default=None, compare=False, repr=False)
-    # What its config says of its ports (core.domain.ports `own_ports`), once asked: the rules
-    # ask it for every end of every edge (4 times per node of a real site). Not an argument,
+    # `own_ports` of its config, once asked (the rules ask it per edge end); not an argument,
     # so a `replace` (a new config) starts without it.
     ports_memo: list[Any] = field(default_factory=list, init=False, compare=False, repr=False)
 
