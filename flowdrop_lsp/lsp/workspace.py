@@ -195,13 +195,12 @@ async def _preload(ls: FlowdropServer, files: list[Path], progress: Progress) ->
     loop serves requests meanwhile, and an open file's buffer is judged as it is typed.
     Answers how many were taken from the cache."""
     cached = 0
-    folders = workspace_folders(ls)
     by_folder: dict[Path, list[Path]] = {}
     for path in files:
         by_folder.setdefault(path.parent, []).append(path)
     for root, mine in by_folder.items():
-        holding = [f for f in folders if f == root or f in root.parents]
-        ls.host.use_cache_of(root, max(holding, key=lambda f: len(f.parts), default=None))
+        workspace = ls.workspace_folder_of(root.as_uri())
+        ls.host.use_cache_of(root, Path(workspace) if workspace is not None else None)
         jobs = []
         for start in range(0, len(mine), PRELOAD_CHUNK):  # (reading them: between requests)
             jobs.extend(ls.host.preload_jobs(mine[start : start + PRELOAD_CHUNK]))

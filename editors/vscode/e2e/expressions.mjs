@@ -19,7 +19,7 @@ export const GOOD = "(q|split(',')|first|trim)";
  * @param {object} e2e  what test.mjs shares: page, workspace, file (the planted workflow,
  *   relative to workspace), original (the site's own file, to compare the fixed one with),
  *   step, and its helpers waitFor, fail, log, shot, quickOpen, gotoLineCol, openProblems,
- *   problemRows, openQuickFixMenu, activeSquiggles, saved.
+ *   problemRows, openQuickFixMenu, activeSquiggles, saved, keyboardHover.
  */
 export async function expressionScenario(e2e) {
   const { page, fail, log, waitFor } = e2e;
@@ -61,15 +61,9 @@ export async function expressionScenario(e2e) {
   // 2. Hover on `q` inside the template (keyboard: Ctrl+K Ctrl+I, the cursor on `q`).
   await e2e.gotoLineCol(line, qCol);
   const wanted = "dynamic input 'Query' (string) of this data mapper";
-  const hoverText = await waitFor('the hover on `q` naming its dynamic input', async () => {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-    const widget = page.locator('.monaco-hover:not(.hidden)').first();
-    await widget.waitFor({ state: 'visible', timeout: 5000 });
-    const text = (await widget.textContent()) || '';
-    return text.includes(wanted) ? text : null;
-  });
+  const hoverText = await e2e.keyboardHover('the hover on `q` naming its dynamic input', (text) =>
+    text.includes(wanted) ? text : null,
+  );
   log(`OK hover on \`q\` (${line}:${qCol}): ${JSON.stringify(hoverText.slice(0, 200))}`);
   await e2e.shot('06d-expression-hover.png');
   await page.keyboard.press('Escape');

@@ -22,7 +22,7 @@ const REMOVE = "Remove 'maxTokes'";
  * @param {object} e2e  what test.mjs shares: page, workspace, file (the planted workflow,
  *   relative to workspace), original (the site's own file, to compare the fixed one with),
  *   step, and its helpers waitFor, fail, log, shot, quickOpen, gotoLineCol, openProblems,
- *   problemRows, openQuickFixMenu, activeSquiggles, saved.
+ *   problemRows, openQuickFixMenu, activeSquiggles, saved, keyboardHover.
  */
 export async function remedyScenario(e2e) {
   const { page, fail, log, waitFor } = e2e;
@@ -69,13 +69,7 @@ export async function remedyScenario(e2e) {
 
   // 2. Hover on the key (keyboard: Ctrl+K Ctrl+I): the node type's parameters.
   await e2e.gotoLineCol(line, keyCol + 2);
-  const hoverText = await waitFor("the hover on the key listing the node type's parameters", async () => {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-    const widget = page.locator('.monaco-hover:not(.hidden)').first();
-    await widget.waitFor({ state: 'visible', timeout: 5000 });
-    const text = (await widget.textContent()) || '';
+  const hoverText = await e2e.keyboardHover("the hover on the key listing the node type's parameters", (text) => {
     // Our hover, not only the problem's message VS Code shows above it: the parameter list.
     const listed = text.includes('takes in config') && text.includes('maxTokens') && text.includes('default 1024');
     return listed && text.includes('aincient_reason') ? text : null;

@@ -110,6 +110,21 @@ const activeSquiggles = () => page.locator('.editor-group-container.active .mona
 
 /** With the cursor on a squiggled label, Ctrl+. (once `squiggle` shows): the quick-fix menu's
  * widget and the actions it lists (logged). */
+/**
+ * The hover at the cursor by the keyboard (Ctrl+K Ctrl+I), asked again until `accept` takes
+ * its text (it answers the text wanted, or null); the widget's text as `accept` answered it.
+ */
+async function keyboardHover(description, accept) {
+  return waitFor(description, async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    const widget = page.locator('.monaco-hover:not(.hidden)').first();
+    await widget.waitFor({ state: 'visible', timeout: 5000 });
+    return accept((await widget.textContent()) || '');
+  });
+}
+
 async function openQuickFixMenu(squiggle, squiggles = activeSquiggles) {
   // `squiggles`: which to wait for (error squiggles unless told: a warning's are others).
   await waitFor(squiggle, async () => (await squiggles().count()) > 0);
@@ -358,7 +373,7 @@ async function main() {
     await expressionScenario({
       page, workspace: WORKSPACE, file: EXPRESSION_WORKFLOW, original: EXPRESSION_ORIGINAL, step: STEP,
       waitFor, fail, log, shot, quickOpen, gotoLineCol, openProblems, problemRows, openQuickFixMenu,
-      activeSquiggles, saved,
+      activeSquiggles, saved, keyboardHover,
     });
   }
 
@@ -369,7 +384,7 @@ async function main() {
     await remedyScenario({
       page, workspace: WORKSPACE, file: REMEDY_WORKFLOW, original: REMEDY_ORIGINAL, step: STEP,
       waitFor, fail, log, shot, quickOpen, gotoLineCol, openProblems, problemRows, openQuickFixMenu,
-      activeSquiggles, saved,
+      activeSquiggles, saved, keyboardHover,
     });
   }
 

@@ -7,7 +7,7 @@ letters typed, dropped, changed or swapped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from flowdrop_lsp.core.text.positions import Span
 
@@ -25,6 +25,12 @@ def close_names(name: str, known: Iterable[str]) -> list[str]:
             if distance <= allowed:
                 found.append((distance, candidate))
     return [candidate for _distance, candidate in sorted(found)[:3]]
+
+
+def either(quoted: Sequence[str]) -> str:
+    """Names offered for a misspelt one, already quoted as the message quotes them, joined
+    as a sentence says them: `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`."""
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 def typo_distance(a: str, b: str) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from flowdrop_lsp.core.domain.misspelling import either
 from flowdrop_lsp.core.domain.model import Edge, Node, id_text, short_text
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition, ParameterSpec
 from flowdrop_lsp.core.domain.ports import (
@@ -69,8 +70,7 @@ def _named(w: Writer, node: Node) -> str:
 
 
 def _either(w: Writer, names: tuple[str, ...]) -> str:
-    quoted = [w.code(short_text(name)) for name in names]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    return either([w.code(short_text(name)) for name in names])
 
 
 # ----- a config key --------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from functools import partial
 
 from flowdrop_lsp.core.domain.expressions import close_names
+from flowdrop_lsp.core.domain.misspelling import either
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit, later
@@ -136,8 +137,7 @@ def typo_of(key: str, name: str) -> bool:
 
 
 def _either(names: tuple[str, ...]) -> str:
-    quoted = [f"'{short_text(name)}'" for name in names]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    return either([f"'{short_text(name)}'" for name in names])
 
 
 def config_schema_keys(definition: NodeTypeDefinition) -> frozenset[str]:

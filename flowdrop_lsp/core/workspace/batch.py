@@ -25,7 +25,6 @@ from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import (
-    MAX_SITE_FILE_BYTES,
     is_node_type_file,
     is_workflow_config_file,
 )
@@ -41,7 +40,7 @@ from flowdrop_lsp.core.workspace.cache import (
     loads,
     settings_fingerprint,
 )
-from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, TooLarge, read_site_bytes
 from flowdrop_lsp.core.workspace.site import (
     SiteIndex,
     read_facts,
@@ -255,26 +254,14 @@ class Batch:
                 text, facts = known[key]
             else:
                 try:
-                    data = _read_limited(path)
+                    data = read_site_bytes(path)
                     text = data.decode("utf-8")
-                except (OSError, UnicodeDecodeError, _TooLarge):
+                except (OSError, UnicodeDecodeError, TooLarge):
                     continue
                 facts = self.facts_of(path, text, data)
             index.update(key, text, facts)
         index.filling = False
         return index
-
-
-class _TooLarge(Exception):
-    pass
-
-
-def _read_limited(path: Path) -> bytes:
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_SITE_FILE_BYTES + 1)
-    if len(data) > MAX_SITE_FILE_BYTES:
-        raise _TooLarge(path)
-    return data
 
 
 class _FreshSiteIndex(SiteIndex):
