@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from flowdrop_lsp.core.operations import Operation
 from flowdrop_lsp.core.text.positions import Span
 
 
@@ -56,10 +57,24 @@ class Fix:
     # `--unsafe-fixes`): one of two repairs that undo each other across files (a renamed
     # contract name renamed back in the callee, or followed in the call type).
     chosen_only: bool = False
+    # What the fix does to the workflow (core.operations), which `edits` render in the
+    # document's format (`ElementEditor.render`): what the Doctor sends to FlowDrop's editor.
+    # Empty for a fix not yet expressed as operations (its edits are then JSON literals the
+    # reader's `write_fixes` rewrites, or `format_specific`).
+    operations: tuple[Operation, ...] = ()
+    # Why the fix changes the workflow in a way that loses something the author wrote (a node,
+    # an edge, a setting removed): the Doctor's `destructive`, asked before it is applied.
+    destructive: str | None = None
 
     def __post_init__(self) -> None:
         if self.preferred and self.applicability != Applicability.SAFE:
             raise ValueError(f"a preferred fix must be safe: {self.title!r}")
+
+    @property
+    def rendered(self) -> bool:
+        """Whether `edits` are in the document's own format already (made from operations, or
+        written so by the rule): the reader's fix writer passes them through."""
+        return self.format_specific or bool(self.operations)
 
     @property
     def is_safe(self) -> bool:

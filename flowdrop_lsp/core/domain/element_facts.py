@@ -4,9 +4,12 @@ for spans and edits in the element's own text (the engine's element implements i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
+from flowdrop_lsp.core.findings import TextEdit
+from flowdrop_lsp.core.operations import Operation
 from flowdrop_lsp.core.text.positions import Span
 
 
@@ -96,6 +99,12 @@ class ElementEditor(Protocol):
     def item_removal(self) -> Span | None:
         """What to delete to remove the element from its array, with one separator; None for the
         only element (an empty array may be written differently) or when it cannot be."""
+        ...
+
+    def render(self, operations: Sequence[Operation]) -> tuple[TextEdit, ...] | None:
+        """The edits of the document that carry out `operations` (all aimed at this element)
+        in its format and style, verified to read back as the value they make; None when the
+        format cannot write them exactly (core.engine.rendering)."""
         ...
 
 

@@ -19,7 +19,9 @@ from collections.abc import Callable
 
 from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.names import UNNAMED_TOOL, sanitize_tool_name
+from flowdrop_lsp.core.domain.remedies import node_ref
 from flowdrop_lsp.core.findings import TextEdit
+from flowdrop_lsp.core.operations import Operation, Update
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
 
@@ -63,6 +65,19 @@ def rename_edit(node: Node, new_label: str) -> TextEdit:
         raise ValueError(f"no rename edit for {node.id}: {NOT_AN_OBJECT}")
     at = node.span.start + 1
     return TextEdit(Span(at, at, node.span.base), f'"data": {{"label": {encoded}}}, ')
+
+
+def rename_operation(node: Node, new_label: str) -> Operation:
+    """What makes `new_label` the string `node`'s tool name derives from: its `instanceTitle`
+    where that is the source, else its label (given one, when it is named after its type)."""
+    spans = node.spans
+    source = spans.name_source_span
+    ref = node_ref(node)
+    if source is not None and source != spans.type_span and source != spans.label_span:
+        return Update.of(ref, "config", {"instanceTitle": new_label})
+    if spans.data_span is None and spans.data_value_span is None:
+        return Update.of(ref, "node", {"data": {"label": new_label}})
+    return Update.of(ref, "data", {"label": new_label})
 
 
 def _fit(base: str, limit: int) -> str:

@@ -6,6 +6,7 @@ re-reads an element's current text for what the fast path left for later (`Eleme
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
@@ -20,7 +21,9 @@ from flowdrop_lsp.core.domain.model import (
     read_edge,
     read_node,
 )
-from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.engine.rendering import render
+from flowdrop_lsp.core.findings import Finding, TextEdit
+from flowdrop_lsp.core.operations import Operation
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
 from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString, OpaqueValue, child_at
 from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
@@ -312,6 +315,9 @@ class Element:
 
     def item_removal(self) -> Span | None:
         return self.owner.source.item_removal(self)
+
+    def render(self, operations: Sequence[Operation]) -> tuple[TextEdit, ...] | None:
+        return render(self.owner.source, self, operations)
 
     @property
     def has_findings(self) -> bool:

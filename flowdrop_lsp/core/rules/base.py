@@ -9,8 +9,10 @@ from typing import Any, TypeVar
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import FlatToolSet, ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
+from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
 from flowdrop_lsp.core.domain.site_facts import SiteContext
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
+from flowdrop_lsp.core.operations import Remove
 from flowdrop_lsp.core.text.positions import Span
 
 
@@ -297,10 +299,13 @@ def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable
 def edge_removal_fixes(edge: Edge) -> tuple[Fix, ...]:
     """ "Remove the edge" (unsafe: it removes what the author drew), when it can be removed
     cleanly (not the only edge: an empty list may be written differently)."""
-    removal = edge.editor.item_removal() if edge.editor is not None else None
-    if removal is None:
-        return ()
-    return (Fix("Remove the edge", (TextEdit(removal, ""),), applicability=Applicability.UNSAFE),)
+    removal = fix_from(
+        "Remove the edge",
+        [(edge, Remove(edge_ref(edge)))],
+        applicability=Applicability.UNSAFE,
+        destructive="the edge is deleted",
+    )
+    return () if removal is None else (removal,)
 
 
 def half_typed(model: Node | Edge) -> bool:

@@ -34,9 +34,10 @@ from flowdrop_lsp.core.domain.expressions import close_names
 from flowdrop_lsp.core.domain.misspelling import either
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit, later
+from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
+from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
-from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
@@ -167,38 +168,34 @@ def _fixes(
     node: Node, key: str, close: tuple[str, ...], sure: bool, removable: bool
 ) -> tuple[Fix, ...]:
     """The renames to the close keys (the one sure rename safe and preferred), then the removal."""
-    span = _key_span(node, key)
     fixes: list[Fix] = []
+    config = node.config if isinstance(node.config, dict) else {}
     for name in close:
-        if span is None:
-            break  # no key token to rewrite (a node read without its config's spans)
-        fixes.append(
-            Fix(
-                f"Rename '{short_text(key)}' to '{short_text(name)}'",
-                # The key's token only, written as a string literal: each format's fix writer
-                # keeps the token's style (a YAML plain key stays plain), the value untouched.
-                (TextEdit(span, json_string(name)),),
-                preferred=sure,
-                applicability=Applicability.SAFE if sure else Applicability.UNSAFE,
-            )
+        if key not in config:
+            break
+        # The member renamed, its value kept: the key's token is rewritten in its own style
+        # (a YAML plain key stays plain), the value untouched (core.engine.rendering).
+        rename = fix_from(
+            f"Rename '{short_text(key)}' to '{short_text(name)}'",
+            [(node, Update.of(node_ref(node), "config", {name: config[key]}, unset=(key,)))],
+            preferred=sure,
+            applicability=Applicability.SAFE if sure else Applicability.UNSAFE,
         )
+        if rename is not None:
+            fixes.append(rename)
     if removable:
         fixes.extend(_removal_fix(node, key))
     return tuple(fixes)
 
 
 def _removal_fix(node: Node, key: str) -> tuple[Fix, ...]:
-    removal = node.editor.member_removal(CONFIG_PATH, key) if node.editor is not None else None
-    if removal is None:
-        return ()
-    return (
-        Fix(
-            f"Remove '{short_text(key)}'",
-            (TextEdit(*removal),),
-            applicability=Applicability.UNSAFE,
-            format_specific=True,  # the reader wrote it (`{  }` for a YAML mapping left empty)
-        ),
+    removal = fix_from(
+        f"Remove '{short_text(key)}'",
+        [(node, Update.of(node_ref(node), "config", unset=(key,)))],
+        applicability=Applicability.UNSAFE,
+        destructive=f"the setting '{short_text(key)}' and its value are deleted",
     )
+    return () if removal is None else (removal,)
 
 
 def check(ctx: RuleContext) -> list[Finding]:

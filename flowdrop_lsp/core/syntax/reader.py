@@ -9,6 +9,7 @@ JSON (`*.flowdrop.json`, API exports) and YAML (Drupal config entities) are two 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from flowdrop_lsp.core.syntax.yaml.items import (
 )
 from flowdrop_lsp.core.syntax.yaml.members import (
     yaml_empty_mapping_filling,
+    yaml_inline_value,
     yaml_member_insertion,
     yaml_member_removal,
     yaml_only_member_emptying,
@@ -146,6 +148,18 @@ class WorkflowReader(Protocol):
         cannot write it there. What a rename or a completion types."""
         ...
 
+    def write_value(self, value: Any, replacing: str) -> str | None:
+        """A scalar (or an empty container) written in place of the value text `replacing`,
+        the way the format writes it there (a string keeps `replacing`'s quoting style where
+        that style can hold it); None when the format cannot write it there. What a fix
+        rendered from operations types (core.engine.rendering)."""
+        ...
+
+    def write_key(self, key: str, replacing: str) -> str | None:
+        """`key` written as a mapping key in place of the key text `replacing` (a member
+        renamed, its value kept as written); None when it cannot be written there."""
+        ...
+
     def empty_mapping(self, replacing: str) -> str:
         """An empty mapping as the format writes it, in place of the value text `replacing`
         (a null: `null`, `~`, or nothing at all after a YAML key): JSON's `{}`, Drupal's `{  }`.
@@ -229,6 +243,17 @@ class JsonReader:
 
     def quote_string(self, value: str, replacing: str) -> str | None:
         return json_string(value)
+
+    def write_value(self, value: Any, replacing: str) -> str | None:
+        if isinstance(value, dict | list) and value:
+            return None  # containers are rendered member by member
+        try:
+            return json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError):
+            return None
+
+    def write_key(self, key: str, replacing: str) -> str | None:
+        return json_string(key)
 
     def empty_mapping(self, replacing: str) -> str:
         return "{}"
@@ -327,6 +352,16 @@ class YamlReader:
     def quote_string(self, value: str, replacing: str) -> str | None:
         # As `write_fixes` writes a planned label: in place of a scalar, never of nothing.
         return yaml_scalar(replacing, value) if replacing else None
+
+    def write_value(self, value: Any, replacing: str) -> str | None:
+        if not replacing:
+            return None  # a bare `key:` (null): nothing to write in place of
+        if isinstance(value, str):
+            return yaml_scalar(replacing, value)
+        return yaml_inline_value(value)
+
+    def write_key(self, key: str, replacing: str) -> str | None:
+        return yaml_scalar(replacing, key) if replacing else None
 
     def empty_mapping(self, replacing: str) -> str:
         # As Drupal's dumper writes an empty array; after a bare `key:`, a space first.

@@ -11,8 +11,9 @@ import flowdrop_lsp.core.rules.cmp9.bounds as bounds
 from flowdrop_lsp.core.domain.graph import RouteOutline
 from flowdrop_lsp.core.domain.model import Node, id_text, short_text
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
-from flowdrop_lsp.core.domain.renames import rename_edit
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, RelatedLocation, TextEdit
+from flowdrop_lsp.core.domain.remedies import fix_from
+from flowdrop_lsp.core.domain.renames import rename_operation
+from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.cmp9.detect import Collision, colliding_pairs
 from flowdrop_lsp.core.rules.cmp9.plan import References, RenamePlan
@@ -98,6 +99,11 @@ def _referenced(count: int, whose: str) -> str:
     return f" ({whose} name is referenced {count} time{'s' if count > 1 else ''} in this workflow)"
 
 
+def _offered(fix: Fix | None) -> tuple[Fix, ...]:
+    """A fix the document's format can write, none otherwise (core.domain.remedies)."""
+    return () if fix is None else (fix,)
+
+
 class FindingBuilder:
     """The finding on one colliding leaf, from the plan and the references."""
 
@@ -121,13 +127,12 @@ class FindingBuilder:
     def route_text(self, route: RouteOutline) -> str:
         return _route_text(self.ctx, route, self.name)
 
-    def rename_fix(self, node: Node, label: str, title: str, preferred: bool) -> Fix:
+    def rename_fix(self, node: Node, label: str, title: str, preferred: bool) -> Fix | None:
         refs = self.references.to([node])
-        return Fix(
+        return fix_from(
             f"{title}{_referenced(len(refs), 'its')}",
-            (rename_edit(node, label),),
-            preferred,
-            Applicability.SAFE,
+            [(node, rename_operation(node, label))],
+            preferred=preferred,
         )
 
     def taken_instead(self, leaf: str, others: list[str]) -> Callable[[str], bool]:
@@ -157,10 +162,11 @@ class FindingBuilder:
             f'Keep "{short_text(node.name_source, bounds.NAME_LIMIT)}"; rename '
             f"{_listing(named, len(renamed), 'other tools')}{_referenced(len(refs), whose)}"
         )
-        edits: dict[TextEdit, None] = {}
-        for other in renamed:
-            edits[rename_edit(nodes[other], self.plan.renames[other])] = None
-        return Fix(title, tuple(edits), True, Applicability.SAFE)  # renames keep the behaviour
+        changes = [
+            (nodes[other], rename_operation(nodes[other], self.plan.renames[other]))
+            for other in dict.fromkeys(renamed)
+        ]
+        return fix_from(title, changes, preferred=True)  # renames keep the behaviour
 
     def fixes(
         self, leaf: str, others: list[str], route: tuple[str, ...]
@@ -175,7 +181,7 @@ class FindingBuilder:
         own_label = plan.renames.get(leaf)
         if own_label is not None:
             title = f'Rename "{current}" to "{short_text(own_label, bounds.NAME_LIMIT)}"'
-            fixes.append(self.rename_fix(node, own_label, title, True))
+            fixes.extend(_offered(self.rename_fix(node, own_label, title, True)))
             new_names.add(sanitize_tool_name(own_label))
         else:
             keep = self.keep_fix(node, others)
@@ -185,7 +191,7 @@ class FindingBuilder:
             if leaf not in plan.blocked:
                 label = plan.numbers.label(node, self.taken_instead(leaf, others), reserve=False)
                 title = f'Rename "{current}" instead, to "{short_text(label, bounds.NAME_LIMIT)}"'
-                fixes.append(self.rename_fix(node, label, title, keep is None))
+                fixes.extend(_offered(self.rename_fix(node, label, title, keep is None)))
                 new_names.add(sanitize_tool_name(label))
         if route and leaf not in plan.blocked:
             # Namespace the tool with the toolbox it is bundled in, as component frameworks do.
@@ -198,7 +204,7 @@ class FindingBuilder:
                     f'Qualify with its toolbox: rename "{current}" to '
                     f'"{short_text(qualified, bounds.NAME_LIMIT)}"'
                 )
-                fixes.append(self.rename_fix(node, qualified, title, False))
+                fixes.extend(_offered(self.rename_fix(node, qualified, title, False)))
         if leaf not in plan.blocked:
             renamed.insert(0, leaf)
         return tuple(fixes), renamed

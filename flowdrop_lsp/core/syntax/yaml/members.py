@@ -245,6 +245,15 @@ def _key_text(key: Any) -> str:
     return written
 
 
+def yaml_inline_value(value: Any) -> str | None:
+    """A scalar or an empty container as Drupal's dumper writes it on its key's line; None
+    for a non-empty container or a value YAML cannot hold."""
+    try:
+        return _scalar(value)
+    except _Unwritable:
+        return None
+
+
 def _scalar(value: Any) -> str:
     """A value written on its key's line: a scalar, or an empty container."""
     if value is None:

@@ -114,7 +114,7 @@ def yaml_fixes(
         return finding
     fixes: list[Fix] = []
     for fix in finding.fixes:
-        if fix.format_specific:
+        if fix.rendered:
             # Written in YAML by the rule itself: kept as it is, unless it touches a shared value.
             if not any(inside_shared(shared, e.span.start, e.span.end) for e in fix.edits):
                 fixes.append(fix)
