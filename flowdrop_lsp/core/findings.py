@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from flowdrop_lsp.core.operations import Operation
+from flowdrop_lsp.core.operations import Choice, Operation
 from flowdrop_lsp.core.text.positions import Span
 
 
@@ -65,6 +65,10 @@ class Fix:
     # Why the fix changes the workflow in a way that loses something the author wrote (a node,
     # an edge, a setting removed): the Doctor's `destructive`, asked before it is applied.
     destructive: str | None = None
+    # A value the person picks first (the Doctor's `params.choices`): the operations hold
+    # `operations.PICKED` where it goes, and there are no edits. Such a fix is a finding's
+    # `choices`, never among its `fixes`: only FlowDrop's editor can ask.
+    choice: Choice | None = None
 
     def __post_init__(self) -> None:
         if self.preferred and self.applicability != Applicability.SAFE:
@@ -122,6 +126,9 @@ class Finding:
     later_fixes: Callable[[], tuple[Fix, ...]] | None = field(
         default=None, compare=False, repr=False
     )
+    # Remedies only FlowDrop's editor offers: a fix with a `Fix.choice` (a value the person
+    # picks from a list, such as one of the site's node types); never rendered as text.
+    choices: tuple[Fix, ...] = ()
 
     def map_spans(self, change: Callable[[Span], Span]) -> Finding:
         """This finding with `change` applied to every span it holds (its own, its related

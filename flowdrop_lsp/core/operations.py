@@ -141,6 +141,34 @@ class TextOnly:
 
 Operation = Update | Remove | EditString | TextOnly
 
+# Where a `Choice`'s picked value goes in a fix's operations (a patch value equal to it).
+PICKED = "\x00picked\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A value the person picks before the operations apply (the Doctor's `params.choices`:
+    value → label, the picked value sent back as `params.<param>`), ranked best first. The
+    operations hold `PICKED` where the value goes (`with_picked`)."""
+
+    param: str
+    options: tuple[tuple[str, str], ...]
+
+
+def with_picked(operations: Sequence[Operation], picked: str) -> tuple[Operation, ...]:
+    """`operations` with the picked value in place of every patch value equal to `PICKED`."""
+    placeholder = json.dumps(PICKED)
+    written = json.dumps(picked, ensure_ascii=False)
+    answer: list[Operation] = []
+    for op in operations:
+        if isinstance(op, Update) and any(value == placeholder for _k, value in op.patch_json):
+            patch = tuple(
+                (key, written if value == placeholder else value) for key, value in op.patch_json
+            )
+            op = Update(op.target, op.scope, patch, op.unset)
+        answer.append(op)
+    return tuple(answer)
+
 
 def _scope_path(scope: str) -> tuple[str, ...]:
     return {"node": (), "edge": (), "data": ("data",), "config": ("data", "config")}[scope]

@@ -101,6 +101,11 @@ class ElementEditor(Protocol):
         only element (an empty array may be written differently) or when it cannot be."""
         ...
 
+    def value(self) -> Any:
+        """The element's plain value as its text reads now (None when it reads as no value
+        alone: a YAML alias of an anchor elsewhere)."""
+        ...
+
     def render(self, operations: Sequence[Operation]) -> tuple[TextEdit, ...] | None:
         """The edits of the document that carry out `operations` (all aimed at this element)
         in its format and style, verified to read back as the value they make; None when the

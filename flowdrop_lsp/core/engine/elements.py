@@ -25,7 +25,14 @@ from flowdrop_lsp.core.engine.rendering import render
 from flowdrop_lsp.core.findings import Finding, TextEdit
 from flowdrop_lsp.core.operations import Operation
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
-from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString, OpaqueValue, child_at
+from flowdrop_lsp.core.syntax.tree import (
+    JObject,
+    JsonValue,
+    JString,
+    OpaqueValue,
+    child_at,
+    to_python,
+)
 from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
 
 ARRAYS = ("nodes", "edges")
@@ -318,6 +325,11 @@ class Element:
 
     def render(self, operations: Sequence[Operation]) -> tuple[TextEdit, ...] | None:
         return render(self.owner.source, self, operations)
+
+    def value(self) -> Any:
+        source = self.owner.source
+        text, column = source.text(self.owner, self.index)
+        return to_python(source._reread_value(text, column))
 
     @property
     def has_findings(self) -> bool:

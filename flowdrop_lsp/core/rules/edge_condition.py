@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text, short_text
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import change_at, fix_from
+from flowdrop_lsp.core.findings import Applicability, Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, scoped_findings
 
 RULE = Rule(
@@ -36,19 +37,18 @@ def _condition(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
     if condition is None or half_typed(edge):
         return
     located = edge.editor.locate(("data", "condition")) if edge.editor is not None else None
-    removal = edge.editor.member_removal(("data",), "condition") if edge.editor else None
-    fixes = (
-        (
-            Fix(
-                "Remove the condition",
-                (TextEdit(*removal),),
-                applicability=Applicability.UNSAFE,
-                format_specific=True,  # the reader wrote it (`{  }` for a YAML mapping left empty)
-            ),
+    change = change_at(edge, ("data",), unset=("condition",))
+    removal = (
+        fix_from(
+            "Remove the condition",
+            [(edge, change)],
+            applicability=Applicability.UNSAFE,
+            destructive="the edge's condition is deleted",
         )
-        if removal is not None
-        else ()
+        if change is not None
+        else None
     )
+    fixes = (removal,) if removal is not None else ()
     yield Finding(
         RULE.code,
         RULE.default_severity,

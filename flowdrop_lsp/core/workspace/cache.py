@@ -36,7 +36,7 @@ from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 CACHE_DIR_NAME = ".flowdrop_lsp_cache"
 CACHE_DIR_ENV = "FLOWDROP_LSP_CACHE_DIR"
 # Raised whenever what an entry holds changes shape (findings, facts, how they are computed).
-CACHE_FORMAT = 2  # 2: fixes' applicability, findings' locator code and locator
+CACHE_FORMAT = 3  # 2: fixes' applicability, findings' locator code and locator; 3: operations
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by flowdrop-lsp.\n"
