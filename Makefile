@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 EXAMPLE := examples/research-agent.flowdrop.json
 SITE := examples/drupal-site
 
-.PHONY: demo test test-clients test-all lint bench fuzz vsix e2e-vscode e2e-nvim clean
+.PHONY: demo test test-clients test-all lint bench fuzz vsix e2e-vscode e2e-nvim e2e-doctor clean
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)..."
@@ -128,6 +128,14 @@ vsix:
 e2e-vscode: $(VENV)/.installed
 	bash editors/vscode/e2e/install-deps.sh
 	bash editors/vscode/e2e/run.sh --server $(abspath $(BIN))/flowdrop-lsp
+
+# FlowDrop's editor calling `flowdrop-lsp doctor` from a page of another origin, in headless
+# chromium: CORS and its preflight with the bearer token, diagnose then remedy on the corpus
+# site, a foreign origin refused by the browser. Installs Debian's chromium (apt-get, as root,
+# once) and playwright-core (npm, into tests/doctor/browser/node_modules): tests/doctor/browser/.
+e2e-doctor: $(VENV)/.installed
+	bash tests/doctor/browser/install-deps.sh
+	bash tests/doctor/browser/run.sh --server $(abspath $(BIN))/flowdrop-lsp
 
 # Vim 9 + ALE and Emacs 28 + eglot for tests/editors (Debian; as root; .ci/run runs it).
 .PHONY: editors-deps

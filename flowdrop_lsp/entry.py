@@ -1,7 +1,9 @@
-"""`flowdrop-lsp`: `check` workflows in CI, `serve` the language server, or explain a `rule`.
+"""`flowdrop-lsp`: `check` workflows in CI, `serve` the language server, explain a `rule`, or
+answer FlowDrop's visual editor as its `doctor`.
 
-The one place that knows both commands: `cli/` and `lsp/` never import each other, and the
-server's dependencies (pygls) are imported only when the server is started.
+The one place that knows every front: `cli/`, `lsp/` and `doctor/` never import each other, the
+server's dependencies (pygls) are imported only when the server is started, and the Doctor's
+(aiohttp) only when it is.
 
 Exit codes of `check`: 0 no error-severity finding (or `--exit-zero`), 1 errors found, 2 usage,
 configuration or I/O error.
@@ -21,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Imported here: an unchanged `check` is answered from its recording without them.
     from flowdrop_lsp.cli.main import add_check_arguments
     from flowdrop_lsp.cli.rule import add_rule_arguments
+    from flowdrop_lsp.doctor.options import add_doctor_arguments
 
     parser = argparse.ArgumentParser(
         prog="flowdrop-lsp",
@@ -42,6 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead (for debugging)"
     )
+    add_doctor_arguments(
+        commands.add_parser(
+            "doctor",
+            help="answer FlowDrop's visual editor over HTTP: a draft's problems and their remedies",
+        )
+    )
     return parser
 
 
@@ -56,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from flowdrop_lsp.lsp.app import run_server  # only the server needs pygls
 
         return run_server(tcp=args.tcp)
+    if args.command == "doctor":
+        from flowdrop_lsp.doctor.serve import run_doctor  # only the Doctor needs aiohttp
+
+        return run_doctor(args)
     if args.command == "rule":
         from flowdrop_lsp.cli.rule import run_rule
 

@@ -1,8 +1,9 @@
 """The house's shape, enforced: the layers of docs/architecture.md point one way, no module imports
 itself back through others (function-local imports count: hiding an import inside a function
-does not remove the dependency), the core imports no protocol library, the CLI and the server
-never import each other, the LSP layer asks the core through a handful of modules, and only the
-syntax layer knows a format.
+does not remove the dependency), the core imports no protocol library, the three front ends (the
+CLI, the server, the Doctor's HTTP front) never import each other, the LSP layer asks the core
+through a handful of modules and the Doctor through its facade alone, and only the syntax layer
+knows a format.
 
 Each checker is a plain function over an import graph, and each is tested on a planted graph
 too, so that a checker that silently finds nothing fails here."""
@@ -32,16 +33,18 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("flowdrop_lsp.core.rules",),
     ("flowdrop_lsp.core.engine",),
     ("flowdrop_lsp.core.workspace",),
-    ("flowdrop_lsp.core.ide", "flowdrop_lsp.core.analysis"),
-    ("flowdrop_lsp.cli", "flowdrop_lsp.lsp"),
+    ("flowdrop_lsp.core.ide", "flowdrop_lsp.core.analysis", "flowdrop_lsp.core.doctor"),
+    ("flowdrop_lsp.cli", "flowdrop_lsp.lsp", "flowdrop_lsp.doctor"),
     ("flowdrop_lsp.entry", "flowdrop_lsp.__main__"),
 )
-# Same layer, but strangers: the two front ends, and the two core facades.
+# Same layer, but strangers: the three front ends, and the two core facades.
 STRANGERS = (
     ("flowdrop_lsp.cli", "flowdrop_lsp.lsp"),
+    ("flowdrop_lsp.cli", "flowdrop_lsp.doctor"),
+    ("flowdrop_lsp.lsp", "flowdrop_lsp.doctor"),
     ("flowdrop_lsp.core.ide", "flowdrop_lsp.core.analysis"),
 )
-PROTOCOL = ("pygls", "lsprotocol")
+PROTOCOL = ("pygls", "lsprotocol", "aiohttp")  # the server's, and the Doctor's HTTP
 # What the LSP layer may import from the core: the editor features' facades (a buffer's, the sites'), the findings it
 # translates, positions, settings and their resolver, the node-type registry it keeps current.
 LSP_MAY_IMPORT = frozenset(
@@ -380,9 +383,32 @@ def test_cli_cannot_know_the_protocol() -> None:
     assert offenders == set()
 
 
-def test_the_entry_module_dispatches_both_commands() -> None:
+def test_the_entry_module_dispatches_every_command() -> None:
     imported = GRAPH["flowdrop_lsp.entry"]
     assert "flowdrop_lsp.cli.main" in imported and "flowdrop_lsp.lsp.app" in imported
+    assert "flowdrop_lsp.doctor.serve" in imported
+
+
+# What the Doctor's HTTP front may import from the core: the Doctor's facade, as a package
+# (`from flowdrop_lsp.core.doctor import DoctorService`), never a module inside it.
+DOCTOR_MAY_IMPORT = frozenset({"flowdrop_lsp.core.doctor"})
+
+
+def doctor_reaches_past_the_facade(graph: Mapping[str, Iterable[str]]) -> set[str]:
+    """The Doctor front's imports of the core other than the facade package itself: its
+    modules (`flowdrop_lsp.core.doctor.service`) count as reaching past it."""
+    return {
+        f"{module} imports {target}"
+        for module, imported in graph.items()
+        if _is_under(module, "flowdrop_lsp.doctor")
+        for target in imported
+        if _is_under(target, "flowdrop_lsp.core") and target not in DOCTOR_MAY_IMPORT
+    }
+
+
+def test_the_doctor_asks_the_core_through_its_facade_alone() -> None:
+    assert doctor_reaches_past_the_facade(GRAPH) == set()
+    assert core_modules_used(GRAPH, "flowdrop_lsp.doctor") == {"flowdrop_lsp.core.doctor"}
 
 
 # --- the checkers catch what they are for: planted packages --------------------------------
@@ -494,6 +520,37 @@ def test_a_planted_cli_reaching_into_the_batch_is_found(tmp_path: Path) -> None:
     assert core_modules_used(graph, "flowdrop_lsp.cli") == {
         "flowdrop_lsp.core.workspace.host",
         "flowdrop_lsp.core.workspace.batch",
+    }
+
+
+def test_a_planted_doctor_reaching_past_its_facade_or_into_a_front_is_found(
+    tmp_path: Path,
+) -> None:
+    graph = _plant(
+        tmp_path,
+        {
+            "doctor/app.py": (
+                "from flowdrop_lsp.core.doctor import DoctorService\n"
+                "from flowdrop_lsp.core.doctor.service import ProblemGone\n"
+                "def answer():\n    from flowdrop_lsp.core.workspace.host import Host\n"
+            ),
+            "doctor/serve.py": "from flowdrop_lsp.lsp.server import Server\n",
+            "cli/main.py": "import flowdrop_lsp.doctor.app\n",
+            "core/doctor/__init__.py": "from flowdrop_lsp.core.doctor.service import X\n",
+            "core/doctor/service.py": "X = 1\n",
+            "core/workspace/host.py": "Host = 1\n",
+            "lsp/server.py": "Server = 1\n",
+        },
+    )
+    assert doctor_reaches_past_the_facade(graph) == {
+        "flowdrop_lsp.doctor.app imports flowdrop_lsp.core.doctor.service",
+        "flowdrop_lsp.doctor.app imports flowdrop_lsp.core.workspace.host",
+    }
+    assert layer_violations(graph) == {
+        "flowdrop_lsp.doctor.serve imports flowdrop_lsp.lsp.server: "
+        "flowdrop_lsp.lsp and flowdrop_lsp.doctor never meet",
+        "flowdrop_lsp.cli.main imports flowdrop_lsp.doctor.app: "
+        "flowdrop_lsp.cli and flowdrop_lsp.doctor never meet",
     }
 
 

@@ -139,6 +139,9 @@ def finding_json(result: FileResult, finding: Finding, lines: LineIndex) -> dict
                 "edits": [
                     {"range": _range(lines, e.span), "new_text": e.new_text} for e in fix.edits
                 ],
+                # What the fix does to the workflow, the edits' source (core/operations.py).
+                "operations": fix.operations_json(),
+                **({"destructive": fix.destructive} if fix.destructive else {}),
             }
             for fix in finding.fixes
         ],

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from flowdrop_lsp.core.operations import Choice, Operation
+from flowdrop_lsp.core.operations import Choice, Operation, operation_json
 from flowdrop_lsp.core.text.positions import Span
 
 
@@ -73,6 +73,10 @@ class Fix:
     def __post_init__(self) -> None:
         if self.preferred and self.applicability != Applicability.SAFE:
             raise ValueError(f"a preferred fix must be safe: {self.title!r}")
+
+    def operations_json(self) -> list[dict[str, Any]]:
+        """The operations as `check --format json` writes them (core.operations)."""
+        return [operation_json(op) for op in self.operations]
 
     @property
     def rendered(self) -> bool:

@@ -82,10 +82,12 @@ class Update:
             "edge": "updateEdge",
         }[self.scope]
         key = "edgeId" if self.scope == "edge" else "nodeId"
-        answer: dict[str, Any] = {"type": name, key: self.target.address, "patch": self.patch}
-        if self.unset:
-            answer["unset"] = list(self.unset)
-        return answer
+        return {
+            "op": name,
+            key: self.target.address,
+            "patch": self.patch,
+            "unset": list(self.unset),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +98,8 @@ class Remove:
 
     def as_editor(self) -> dict[str, Any]:
         if self.target.kind == "edge":
-            return {"type": "removeEdge", "edgeId": self.target.address}
-        return {"type": "removeNode", "nodeId": self.target.address}
+            return {"op": "removeEdge", "edgeId": self.target.address}
+        return {"op": "removeNode", "nodeId": self.target.address}
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,18 +193,45 @@ class CannotApply(ValueError):
 
 
 def _apply_update(element: dict[str, Any], op: Update) -> None:
-    holder: Any = element
-    for step in _scope_path(op.scope):
-        if not isinstance(holder, dict):
-            raise CannotApply(f"{op.scope}: not an object")
-        if step not in holder and step == "config":
-            holder[step] = {}  # the editor's `{...(config ?? {}), ...patch}`
-        holder = holder.get(step)
-    if not isinstance(holder, dict):
-        raise CannotApply(f"{op.scope}: not an object")
+    """As the editor applies it (its `doctorOperations.ts`): the scope's object copied (a
+    missing `data` or `config` is empty), the `unset` keys deleted, the patch assigned; an
+    update of the node never replaces its `data`, one of `data` never its `config`."""
+    if op.scope in ("node", "edge"):
+        kept = element.get("data", _MISSING) if op.scope == "node" else _MISSING
+        _assign(element, op)
+        _restore(element, "data", kept)
+        return
+    data = element.get("data", {})
+    if not isinstance(data, dict):
+        raise CannotApply("data: not an object")
+    data = dict(data)
+    config = data.get("config", _MISSING)
+    if op.scope == "config":
+        if config is not _MISSING and config is not None and not isinstance(config, dict):
+            raise CannotApply("config: not an object")
+        new_config = dict(config) if isinstance(config, dict) else {}
+        _assign(new_config, op)
+        data["config"] = new_config
+    else:
+        _assign(data, op)
+        _restore(data, "config", config)
+    element["data"] = data
+
+
+_MISSING: Any = object()
+
+
+def _assign(holder: dict[str, Any], op: Update) -> None:
     for key in op.unset:
         holder.pop(key, None)
     holder.update(op.patch)
+
+
+def _restore(holder: dict[str, Any], key: str, kept: Any) -> None:
+    if kept is _MISSING:
+        holder.pop(key, None)
+    else:
+        holder[key] = kept
 
 
 def _apply_string_edit(element: dict[str, Any], op: EditString) -> None:
@@ -279,6 +308,25 @@ def find_element(items: list[Any], target: ElementRef) -> int | None:
         if isinstance(item, dict) and item.get("id") == address:
             return index
     return None
+
+
+def operation_json(op: Operation) -> dict[str, Any]:
+    """An operation as `check --format json` writes it: the editor's own form where it has one
+    (`updateNodeConfig`, `removeEdge`…), else `editString` (characters of a string value
+    replaced) or `text` (an edit outside the graph, in the file's format)."""
+    if isinstance(op, Update | Remove):
+        return op.as_editor()
+    if isinstance(op, EditString):
+        key = "edgeId" if op.target.kind == "edge" else "nodeId"
+        return {
+            "op": "editString",
+            key: op.target.address,
+            "path": list(op.path),
+            "start": op.start,
+            "end": op.end,
+            "text": op.text,
+        }
+    return {"op": "text", "why": op.why}
 
 
 def editor_operations(

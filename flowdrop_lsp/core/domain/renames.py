@@ -75,9 +75,7 @@ def rename_operation(node: Node, new_label: str) -> Operation:
     ref = node_ref(node)
     if source is not None and source != spans.type_span and source != spans.label_span:
         return Update.of(ref, "config", {"instanceTitle": new_label})
-    if spans.data_span is None and spans.data_value_span is None:
-        return Update.of(ref, "node", {"data": {"label": new_label}})
-    return Update.of(ref, "data", {"label": new_label})
+    return Update.of(ref, "data", {"label": new_label})  # a node without `data` is given one
 
 
 def _fit(base: str, limit: int) -> str:

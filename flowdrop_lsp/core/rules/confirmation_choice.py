@@ -21,7 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Node, id_text, short_text
-from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.findings import Finding, Fix, Severity
+from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 
 RULE = Rule(
@@ -51,11 +53,16 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     located = node.editor.locate(PATH) if node.editor is not None else None
     anchor = located.value if located is not None and located.value else node.anchor
     listed = ", ".join(f"'{short_text(c)}'" for c in granted) if granted else "none"
-    fixes = (
-        (Fix("Defer to the confirmation policy", (TextEdit(anchor, '""'),), preferred=True),)
-        if located is not None and located.value
-        else ()
-    )
+    fixes: tuple[Fix, ...] = ()
+    if located is not None and located.value:
+        # The choice cleared to '' (defer), written in place of the value in its own style.
+        cleared = fix_from(
+            "Defer to the confirmation policy",
+            [(node, Update.of(node_ref(node), "config", {SETTING: ""}))],
+            preferred=True,
+            destructive=f"the stored choice '{short_text(str(chosen))}' is cleared",
+        )
+        fixes = () if cleared is None else (cleared,)
     yield Finding(
         RULE.code,
         RULE.default_severity,

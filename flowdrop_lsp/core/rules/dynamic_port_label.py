@@ -24,9 +24,9 @@ from typing import Any
 
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, Direction
-from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import change_at, fix_from
+from flowdrop_lsp.core.findings import Finding, Fix, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
-from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
@@ -123,18 +123,17 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
 def _label_fix(
     node: Node, definition: Definition, name: str, label_span: Span | None
 ) -> tuple[Fix, ...]:
-    title = f"Label it '{short_text(name)}'"
-    if label_span is not None:  # a blank label: its value replaced (format-neutral)
-        return (Fix(title, (TextEdit(label_span, json_string(name)),), preferred=True),)
-    insertion = (
-        node.editor.member_insertion(definition.path, "label", name)
-        if node.editor is not None
+    """The definition's `label` set to its name: a blank one's value written in place, an
+    absent one added as the format writes a member (`label_span`: where a blank one is)."""
+    if label_span is None and "label" in definition.value:
+        return ()  # a label the text does not show where it is: not written twice
+    operation = change_at(node, definition.path, {"label": name})
+    fix = (
+        fix_from(f"Label it '{short_text(name)}'", [(node, operation)], preferred=True)
+        if operation is not None
         else None
     )
-    if insertion is None:
-        return ()
-    span, text = insertion
-    return (Fix(title, (TextEdit(span, text),), preferred=True, format_specific=True),)
+    return () if fix is None else (fix,)
 
 
 def check(ctx: RuleContext) -> list[Finding]:

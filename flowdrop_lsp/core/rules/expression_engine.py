@@ -18,9 +18,9 @@ import difflib
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Node, short_text
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import change_at, fix_from
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
-from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
     "LANG-2",
@@ -45,24 +45,43 @@ def spelt_alike(value: str, choices: tuple[str, ...]) -> str | None:
 def replacement_fixes(
     node: Node, path: tuple[str | int, ...], value: str, choices: tuple[str, ...]
 ) -> tuple[Fix, ...]:
-    """The fixes writing one of `choices` over the value at `path` (see the module)."""
+    """The fixes writing one of `choices` over the value at `path` (see the module): the
+    member's value set in the mapping holding it, written in place in its own style."""
     located = node.editor.locate(path) if node.editor is not None else None
-    if located is None:
+    key = path[-1]
+    if located is None or not isinstance(key, str):
         return ()
     alike = spelt_alike(value, choices)
     if alike is not None:
-        return (
-            Fix(f"Write '{alike}'", (TextEdit(located.value, json_string(alike)),), preferred=True),
-        )
+        return _written(node, path[:-1], key, (alike,), preferred=True)
     close = difflib.get_close_matches(value.lower(), choices, n=3, cutoff=0.6)
-    return tuple(
-        Fix(
-            f"Write '{choice}'",
-            (TextEdit(located.value, json_string(choice)),),
-            applicability=Applicability.UNSAFE,
+    return _written(node, path[:-1], key, tuple(close), preferred=False)
+
+
+def _written(
+    node: Node,
+    holder: tuple[str | int, ...],
+    key: str,
+    choices: tuple[str, ...],
+    *,
+    preferred: bool,
+) -> tuple[Fix, ...]:
+    fixes: list[Fix] = []
+    for choice in choices:
+        operation = change_at(node, holder, {key: choice})
+        fix = (
+            fix_from(
+                f"Write '{choice}'",
+                [(node, operation)],
+                preferred=preferred,
+                applicability=Applicability.SAFE if preferred else Applicability.UNSAFE,
+            )
+            if operation is not None
+            else None
         )
-        for choice in close
-    )
+        if fix is not None:
+            fixes.append(fix)
+    return tuple(fixes)
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:

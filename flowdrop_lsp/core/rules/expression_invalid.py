@@ -21,7 +21,8 @@ names are each a choice (unsafe)."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import partial
 
 from flowdrop_lsp.core.domain.expressions import (
     EXPRESSION_LANGUAGE,
@@ -35,8 +36,10 @@ from flowdrop_lsp.core.domain.expressions import (
     twig_vocabulary_of,
 )
 from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.expressions.base import Problem, ProblemKind
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
+from flowdrop_lsp.core.operations import EditString
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 
 RULE = Rule(
@@ -114,28 +117,40 @@ def _finding(
             what += " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
     verb = "does not compile" if expression.engine == TWIG else "does not parse"
     span = document_span(node, expression, problem.start, problem.end)
-    fixes: tuple[Fix, ...] = ()
-    if close and problem.name and problem.end > problem.start:
-        fixes = tuple(
-            Fix(
-                f"Write '{name}'",
-                (TextEdit(document_span(node, expression, problem.start, problem.end), name),),
-                applicability=Applicability.SAFE if len(close) == 1 else Applicability.UNSAFE,
-                preferred=len(close) == 1,
-                format_specific=True,  # a name's own characters: the same in every format
-            )
-            for name in close
-        )
+    fixable = bool(close and problem.name and problem.end > problem.start)
     return Finding(
         RULE.code,
         RULE.default_severity,
         f"{engine} in {expression.where} of {node.display} {verb}: {what}",
         span,
         node=node.id,
-        fixes=fixes,
+        later_fixes=(
+            later(partial(renames_in_string, node, expression, problem.start, problem.end, close))
+            if fixable
+            else None
+        ),
         locator_code=LOCATOR_CODE,
         locator=f"node.{node.id}.config.{expression.key}",
     )
+
+
+def renames_in_string(
+    node: Node, expression: ConfigExpression, start: int, end: int, names: Sequence[str]
+) -> tuple[Fix, ...]:
+    """A fix per name of `names` written over the characters `[start, end)` of the expression
+    (an edit inside its string: the rest kept as written); the one name safe and preferred, each
+    of several a choice (unsafe)."""
+    fixes: list[Fix] = []
+    for name in names:
+        fix = fix_from(
+            f"Write '{name}'",
+            [(node, EditString(node_ref(node), expression.path, start, end, name))],
+            applicability=Applicability.SAFE if len(names) == 1 else Applicability.UNSAFE,
+            preferred=len(names) == 1,
+        )
+        if fix is not None:
+            fixes.append(fix)
+    return tuple(fixes)
 
 
 def check(ctx: RuleContext) -> list[Finding]:

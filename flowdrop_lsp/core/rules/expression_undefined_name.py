@@ -14,6 +14,7 @@ LANG-7's too (core/rules/twig_undefined_name.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from flowdrop_lsp.core.domain.expressions import (
     EXPRESSION_LANGUAGE,
@@ -31,8 +32,9 @@ from flowdrop_lsp.core.domain.expressions import (
 )
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.expressions.base import Parsed
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import Finding, Severity, later
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.expression_invalid import renames_in_string
 
 RULE = Rule(
     "LANG-6",
@@ -123,17 +125,12 @@ def name_findings(
             f"context: it {consequence}{hint}",
             span,
             node=node.id,
-            fixes=tuple(
-                Fix(
-                    f"Write '{name}'",
-                    (TextEdit(span, name),),
-                    applicability=(
-                        Applicability.SAFE if len(candidates) == 1 else Applicability.UNSAFE
-                    ),
-                    preferred=len(candidates) == 1,
-                    format_specific=True,  # a name's own characters: the same in every format
+            later_fixes=(
+                later(
+                    partial(renames_in_string, node, expression, read.start, read.end, candidates)
                 )
-                for name in candidates
+                if candidates
+                else None
             ),
             extra=(("name", read.name),),
             locator=f"node.{node.id}.config.{expression.key}",

@@ -22,9 +22,10 @@ from flowdrop_lsp.core.domain.expressions import (
     processor_of,
 )
 from flowdrop_lsp.core.domain.model import Node
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
+from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
-from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
     "LANG-23",
@@ -34,7 +35,6 @@ RULE = Rule(
     "read as JSONPath, and the extractor delivers its default.",
     spec_ids=("LANG-23",),
 )
-ENGINE_PATH = ("data", "config", "engine")
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
@@ -46,18 +46,6 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         if expression.engine != PROPERTY_PATH or not text.strip().startswith("$"):
             continue
         start = len(text) - len(text.lstrip())
-        located = node.editor.locate(ENGINE_PATH) if node.editor is not None else None
-        fixes = (
-            (
-                Fix(
-                    "Write 'jsonpath' as the engine",
-                    (TextEdit(located.value, json_string("jsonpath")),),
-                    applicability=Applicability.UNSAFE,
-                ),
-            )
-            if located is not None
-            else ()
-        )
         yield Finding(
             RULE.code,
             RULE.default_severity,
@@ -66,9 +54,22 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             "JSONPath, and the extractor delivers its default",
             document_span(node, expression, start, start + 1),
             node=node.id,
-            fixes=fixes,
+            fixes=_engine_fix(node),
             locator=f"node.{node.id}.config.{expression.key}",
         )
+
+
+def _engine_fix(node: Node) -> tuple[Fix, ...]:
+    """The engine written `jsonpath` in place of the `engine` the config holds (none offered
+    when the engine is the type's default, not written in the config)."""
+    if not isinstance(node.config, dict) or "engine" not in node.config:
+        return ()
+    fix = fix_from(
+        "Write 'jsonpath' as the engine",
+        [(node, Update.of(node_ref(node), "config", {"engine": "jsonpath"}))],
+        applicability=Applicability.UNSAFE,
+    )
+    return () if fix is None else (fix,)
 
 
 def check(ctx: RuleContext) -> list[Finding]:

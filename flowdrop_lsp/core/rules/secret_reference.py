@@ -6,9 +6,8 @@ text instead of the secret. The spec's words are the test: a string in `data.con
 depth, that contains `{{ secrets.` not preceded by `$`. (A `{{secrets.` without the space is
 not the spec's pattern and is not reported.) A warning: the save is never blocked.
 
-Fix: the same string with the `$` added before each such reference (safe, preferred: nothing
-else in it changes), written as a string literal over the value, which a format rewrites in
-its own style."""
+Fix: the `$` added before each such reference (safe, preferred: nothing else in it changes),
+each an edit inside the string (`EditString`), written in place in the format's own style."""
 
 from __future__ import annotations
 
@@ -17,9 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from flowdrop_lsp.core.domain.model import Node, short_text
-from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.findings import Finding, Fix, Severity
+from flowdrop_lsp.core.operations import EditString, Operation
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
-from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
     "R6.l",
@@ -71,6 +71,17 @@ def corrected(value: str) -> str:
     return UNPREFIXED_REFERENCE.sub(lambda match: "$" + match.group(), value)
 
 
+def dollar_insertions(node: Node, path: Path, value: str) -> list[tuple[Node, Operation]]:
+    """The `$` inserted before each unprefixed reference of the string `value` at `path`
+    (below the node's config), the last first: each insertion's offset into the value is then
+    the same before and after those made before it."""
+    ref = node_ref(node)
+    return [
+        (node, EditString(ref, (*CONFIG_PATH, *path), match.start(), match.start(), "$"))
+        for match in reversed(list(UNPREFIXED_REFERENCE.finditer(value)))
+    ]
+
+
 def _path_text(path: Path) -> str:
     return "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in path)[1:]
 
@@ -84,13 +95,10 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         anchor = located.value if located is not None else node.anchor
         fixes: tuple[Fix, ...] = ()
         if located is not None:
-            fixes = (
-                Fix(
-                    "Write '${{ secrets.…'",
-                    (TextEdit(located.value, json_string(corrected(value))),),
-                    preferred=True,
-                ),
+            fix = fix_from(
+                "Write '${{ secrets.…'", dollar_insertions(node, path, value), preferred=True
             )
+            fixes = () if fix is None else (fix,)
         yield Finding(
             RULE.code,
             RULE.default_severity,

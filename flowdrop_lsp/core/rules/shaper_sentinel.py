@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 
 from flowdrop_lsp.core.domain.expressions import (
     LITERAL_PREFIX,
@@ -25,7 +26,9 @@ from flowdrop_lsp.core.domain.expressions import (
     processor_of,
 )
 from flowdrop_lsp.core.domain.model import Node, short_text
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
+from flowdrop_lsp.core.operations import EditString
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 
 RULE = Rule(
@@ -74,17 +77,23 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             f"reserved value '{value}': it is read as a path by the engine",
             span,
             node=node.id,
-            fixes=(
-                Fix(
-                    f"Write '{value}'",
-                    (TextEdit(span, value),),
-                    applicability=Applicability.SAFE,
-                    preferred=True,
-                    format_specific=True,  # plain characters inside the string, in any format
-                ),
-            ),
+            later_fixes=later(partial(_sentinel_fix, node, expression.path, covered, value)),
             locator=f"node.{node.id}.config.{expression.key}",
         )
+
+
+def _sentinel_fix(
+    node: Node, path: tuple[str | int, ...], covered: int, value: str
+) -> tuple[Fix, ...]:
+    """The misspelt characters (the source's first `covered`) replaced by the reserved value,
+    inside the string: the rest of it is kept as written."""
+    fix = fix_from(
+        f"Write '{value}'",
+        [(node, EditString(node_ref(node), path, 0, covered, value))],
+        applicability=Applicability.SAFE,
+        preferred=True,
+    )
+    return () if fix is None else (fix,)
 
 
 def check(ctx: RuleContext) -> list[Finding]:

@@ -16,6 +16,7 @@ the value renders, which is the point — but only the author knows the output i
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from flowdrop_lsp.core.domain.expressions import (
     MAPPER,
@@ -26,10 +27,10 @@ from flowdrop_lsp.core.domain.expressions import (
     processor_of,
 )
 from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.remedies import change_at, fix_from
 from flowdrop_lsp.core.expressions.twig.escaping import escaped_prints
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
-from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
     "FD-TWIG-AUTOESCAPE",
@@ -58,8 +59,6 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         if not prints:
             continue
         start, end = prints[0]
-        located = node.editor.locate(expression.path) if node.editor is not None else None
-        wrapped = WRAP[0] + expression.source + WRAP[1]
         yield Finding(
             RULE.code,
             RULE.default_severity,
@@ -68,19 +67,28 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             "{% endautoescape %}, or end the print with |raw",
             document_span(node, expression, start, end),
             node=node.id,
-            fixes=(
-                (
-                    Fix(
-                        "Wrap the value in {% autoescape false %}",
-                        (TextEdit(located.value, json_string(wrapped)),),
-                        applicability=Applicability.UNSAFE,
-                    ),
-                )
-                if located is not None
-                else ()
-            ),
+            later_fixes=later(partial(_wrap_fix, node, expression.path, expression.source)),
             locator=f"node.{node.id}.config.{expression.key}",
         )
+
+
+def _wrap_fix(node: Node, path: tuple[str | int, ...], source: str) -> tuple[Fix, ...]:
+    """The value wrapped in `{% autoescape false %}…{% endautoescape %}`: the whole string
+    written anew over it, in its own style (the mapping holding it patched)."""
+    key = path[-1]
+    if not isinstance(key, str):
+        return ()
+    operation = change_at(node, path[:-1], {key: WRAP[0] + source + WRAP[1]})
+    fix = (
+        fix_from(
+            "Wrap the value in {% autoescape false %}",
+            [(node, operation)],
+            applicability=Applicability.UNSAFE,
+        )
+        if operation is not None
+        else None
+    )
+    return () if fix is None else (fix,)
 
 
 def check(ctx: RuleContext) -> list[Finding]:

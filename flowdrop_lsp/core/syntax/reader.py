@@ -9,7 +9,6 @@ JSON (`*.flowdrop.json`, API exports) and YAML (Drupal config entities) are two 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ from flowdrop_lsp.core.syntax.yaml.members import (
 from flowdrop_lsp.core.syntax.yaml.offsets import yaml_string_offsets
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
-from flowdrop_lsp.core.text.literals import json_string
+from flowdrop_lsp.core.text.literals import json_string, json_text
 from flowdrop_lsp.core.text.positions import EditableText
 
 _SHAPES = {"nodes": NODE_SHAPE, "edges": EDGE_SHAPE}
@@ -248,7 +247,7 @@ class JsonReader:
         if isinstance(value, dict | list) and value:
             return None  # containers are rendered member by member
         try:
-            return json.dumps(value, ensure_ascii=False, allow_nan=False)
+            return json_text(value)
         except (TypeError, ValueError):
             return None
 

@@ -17,3 +17,11 @@ def json_string(value: str) -> str:
     `\\ud83d` escape typed half-way) stays an escape, since it cannot be written as UTF-8."""
     encoded = json.dumps(value, ensure_ascii=False)
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+
+
+def json_text(value: object, indent: str | None = None) -> str:
+    """Any JSON value written as `json.dumps` writes it (one line, or indented by `indent`),
+    a lone surrogate inside its strings kept an escape as in `json_string`. Raises ValueError
+    or TypeError for what JSON cannot hold (NaN, a set)."""
+    encoded = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)

@@ -8,11 +8,11 @@ a comment (JSONC) where a separator is expected, an object left open by a syntax
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from flowdrop_lsp.core.syntax.tree import JObject
+from flowdrop_lsp.core.text.literals import json_string, json_text
 
 # What may separate two members for a removal to be exact: whitespace and one comma, nothing
 # a removal could cut in half or swallow (a comment).
@@ -93,11 +93,11 @@ def _member_text(key: str, value: Any, layout: tuple[str, str, str] | None = Non
     over lines when `layout` (the member's indentation, one level, the newline) is given.
     None when `value` is not JSON (a set, an object, NaN)."""
     try:
-        name = json.dumps(key, ensure_ascii=False)
+        name = json_string(key)
         if layout is None or not isinstance(value, dict | list) or not value:
-            return f"{name}: {json.dumps(value, ensure_ascii=False, allow_nan=False)}"
+            return f"{name}: {json_text(value)}"
         indent, unit, newline = layout
-        body = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=unit)
+        body = json_text(value, indent=unit)
     except (TypeError, ValueError):
         return None
     # json.dumps escapes a line break inside a string: every "\n" of `body` is between lines.

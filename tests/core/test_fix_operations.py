@@ -1,0 +1,170 @@
+"""A fix is operations on the workflow first (core.operations), rendered in each format by the
+element editors (core.engine.rendering). For every fix of every rule on real and generated
+documents, in JSON and in Drupal YAML: the operations applied to the workflow as read, and the
+rendered text read back, give the same workflow. And every fix a rule offers on its example in
+JSON it offers in YAML too: no fix is dropped by a format."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
+from flowdrop_lsp.core.engine.rendering import same_value
+from flowdrop_lsp.core.findings import Finding, Fix
+from flowdrop_lsp.core.fixes import apply_edits
+from flowdrop_lsp.core.operations import apply_operations
+from flowdrop_lsp.core.rules.registry import EXPLANATIONS, example_node_type
+from flowdrop_lsp.core.syntax.json.parser import parse_json
+from flowdrop_lsp.core.syntax.tree import to_python
+from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
+from tests.support.config_site import WORKFLOWS, site_settings
+
+
+def read(text: str, syntax: str) -> Any:
+    """The workflow as the checker reads it (Drupal's rules for YAML scalars); None when the
+    text has a syntax problem."""
+    if syntax == "yaml":
+        parsed, _aliased = read_yaml(text)
+    else:
+        parsed = parse_json(text)
+    return None if parsed.problems else to_python(parsed.root)
+
+
+def as_yaml(text: str) -> str:
+    return yaml.safe_dump(json.loads(text), sort_keys=False, allow_unicode=True)
+
+
+def fixes_of(findings: tuple[Finding, ...]) -> Iterator[tuple[Finding, Fix]]:
+    for finding in findings:
+        for fix in finding.fixes:
+            yield finding, fix
+
+
+def assert_rendered_as_operated(text: str, syntax: str, settings: Settings) -> int:
+    """Every fix with operations: its edits read back as its operations applied. Answers how
+    many were checked."""
+    before = read(text, syntax)
+    if before is None:
+        return 0  # a document with a syntax problem: what it holds is not one workflow
+    checked = 0
+    for finding, fix in fixes_of(analyze(text, settings, syntax=syntax).findings):
+        if not fix.operations:
+            continue
+        expected = apply_operations(before, fix.operations)
+        after = read(apply_edits(text, fix.edits), syntax)
+        assert after is not None, (finding.code, fix.title, "the fix breaks the syntax")
+        assert same_value(after, expected), (finding.code, fix.title, fix.operations)
+        checked += 1
+    return checked
+
+
+def _example_settings(code: str) -> Settings:
+    explanation = EXPLANATIONS[code]
+    if not explanation.site_node_types:
+        return Settings()
+    registry = NodeTypeRegistry.from_texts(
+        [
+            (Path(f"flowdrop_node_type.flowdrop_node_type.{n}.yml"), t)
+            for n, t in map(example_node_type, explanation.site_node_types)
+        ]
+    )
+    return Settings().with_registry(registry)
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+# The examples of one file that are JSON (a syntax rule's example is not: nothing to render).
+SINGLE_FILE_EXAMPLES = sorted(
+    code
+    for code, explanation in EXPLANATIONS.items()
+    if not explanation.is_site_example and _is_json(explanation.failing)
+)
+
+
+@pytest.mark.parametrize("code", SINGLE_FILE_EXAMPLES)
+def test_every_rules_fixes_render_in_both_formats(code: str) -> None:
+    explanation = EXPLANATIONS[code]
+    settings = _example_settings(code)
+    titles = {}
+    for syntax, text in (("json", explanation.failing), ("yaml", as_yaml(explanation.failing))):
+        assert_rendered_as_operated(text, syntax, settings)
+        titles[syntax] = sorted(
+            (f.code, fix.title)
+            for f, fix in fixes_of(analyze(text, settings, syntax=syntax).findings)
+            if f.code == code
+        )
+    assert titles["json"] == titles["yaml"]
+
+
+def test_every_fix_on_the_real_site_renders_as_its_operations() -> None:
+    checked = 0
+    for path in WORKFLOWS:
+        text = path.read_text(encoding="utf-8")
+        checked += assert_rendered_as_operated(text, "yaml", site_settings())
+        as_json = json.dumps(yaml.safe_load(text), indent=2, ensure_ascii=False)
+        checked += assert_rendered_as_operated(as_json, "json", site_settings())
+    assert checked >= 10  # the real site's own findings offer fixes (FD-UNKNOWN-PORT's…)
+
+
+# ----- generated: the real workflows with mistakes planted at random ------------------------
+def _mutations(draw: st.DrawFn, workflow: dict[str, Any]) -> dict[str, Any]:
+    nodes = workflow["nodes"]
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["key", "label", "target", "type", "condition"]))
+        item = draw(st.sampled_from(nodes))
+        data = item.setdefault("data", {})
+        config = data.get("config")
+        if kind == "key" and isinstance(config, dict) and config:
+            key = draw(st.sampled_from(sorted(config)))
+            config[key[:-1] + "x" if len(key) > 2 else key + "x"] = config.pop(key)
+        elif kind == "label":
+            other = draw(st.sampled_from(nodes))
+            data["label"] = str(other.get("data", {}).get("label", "x")).upper() + " "
+        elif kind == "target" and workflow["edges"]:
+            edge = draw(st.sampled_from(workflow["edges"]))
+            edge["target"] = edge["target"] + draw(st.sampled_from(["_", ".9", "é"]))
+        elif kind == "type":
+            metadata = data.setdefault("metadata", {})
+            if isinstance(metadata, dict) and isinstance(metadata.get("node_type_id"), str):
+                metadata["node_type_id"] = metadata["node_type_id"][:-1]
+        elif kind == "condition" and workflow["edges"]:
+            edge = draw(st.sampled_from(workflow["edges"]))
+            edge.setdefault("data", {})["condition"] = "x > 1"
+    return workflow
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> tuple[str, str]:
+    path = draw(st.sampled_from(WORKFLOWS))
+    workflow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    workflow = _mutations(draw, workflow)
+    syntax = draw(st.sampled_from(["json", "yaml"]))
+    if syntax == "json":
+        return json.dumps(workflow, indent=2, ensure_ascii=False), syntax
+    return yaml.safe_dump(workflow, sort_keys=False, allow_unicode=True), syntax
+
+
+@pytest.mark.hypothesis
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_every_fix_on_generated_documents_renders_as_its_operations(
+    document: tuple[str, str],
+) -> None:
+    text, syntax = document
+    assert_rendered_as_operated(text, syntax, site_settings())

@@ -1,0 +1,84 @@
+"""What the `*_operations` tests of the rules share: a fix made of operations checked the same
+way (`round_trip`: its operations applied to the plain workflow equal the fixed text read back,
+and the finding is gone), and a data mapper workflow in JSON and Drupal YAML."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+
+from flowdrop_lsp.core.analysis import analyze
+from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.findings import Finding, Fix
+from flowdrop_lsp.core.fixes import apply_edits
+from flowdrop_lsp.core.operations import apply_operations
+
+
+def read(text: str, syntax: str) -> Any:
+    return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
+
+
+def found(text: str, syntax: str, code: str, settings: Settings | None = None) -> list[Finding]:
+    analysis = analyze(text, settings or Settings(), syntax=syntax)
+    return [f for f in analysis.findings if f.code == code]
+
+
+def round_trip(
+    text: str, syntax: str, code: str, title: str, settings: Settings | None = None
+) -> tuple[Fix, str]:
+    """The fix titled `title` of the one `code` finding, and the text it makes: it is made of
+    operations, those applied to the plain workflow equal the fixed text read back, and the
+    finding is gone."""
+    (finding,) = found(text, syntax, code, settings)
+    (fix,) = [f for f in finding.fixes if f.title == title]
+    assert fix.operations and fix.edits and not fix.format_specific
+    fixed = apply_edits(text, fix.edits)
+    assert apply_operations(read(text, syntax), fix.operations) == read(fixed, syntax)
+    assert found(fixed, syntax, code, settings) == []
+    return fix, fixed
+
+
+def mapper_json(template: str, engine: str = "twig", inputs: tuple[str, ...] = ("g",)) -> str:
+    config = {
+        "engine": engine,
+        "dynamicInputs": [{"name": n, "label": n.upper(), "dataType": "json"} for n in inputs],
+        "dynamicOutputs": [
+            {"name": "out", "label": "Out", "dataType": "string", "value": template}
+        ],
+    }
+    node = {"id": "map", "type": "data_mapper", "data": {"label": "Map", "config": config}}
+    return json.dumps({"nodes": [node], "edges": []}, indent=2, ensure_ascii=False)
+
+
+def mapper_yaml(value_lines: str, engine: str = "twig", inputs: tuple[str, ...] = ("g",)) -> str:
+    """A Drupal YAML workflow with one data mapper; `value_lines` is what follows `value:` (a
+    scalar on its line, or a block scalar's header and lines indented 14 spaces)."""
+    declared = "".join(
+        f"          -\n            name: {n}\n            label: {n.upper()}\n"
+        "            dataType: json\n"
+        for n in inputs
+    )
+    return (
+        "id: wf\n"
+        "label: WF\n"
+        "nodes:\n"
+        "  -\n"
+        "    id: map\n"
+        "    type: data_mapper\n"
+        "    data:\n"
+        "      label: Map\n"
+        "      config:\n"
+        f"        engine: {engine}\n"
+        f"        dynamicInputs:\n{declared}"
+        "        dynamicOutputs:\n"
+        "          -\n"
+        "            name: out\n"
+        "            label: Out\n"
+        "            dataType: string\n"
+        f"            value: {value_lines}\n"
+        "      metadata:\n"
+        "        node_type_id: data_mapper\n"
+        "edges: {  }\n"
+    )
