@@ -43,24 +43,23 @@ class Applicability(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """One way to fix a finding. `preferred`: the one fix `--fix` and fix-all apply (always a
-    safe one). `format_specific`: the rule wrote `edits` in the document's own format already
-    (YAML edits for a YAML document), so the reader's fix writer (`write_fixes`, YAML's
-    `yaml_fixes`) passes them through unchanged instead of rewriting JSON literals."""
+    """One way to fix a finding: what it does to the workflow (`operations`, core.operations)
+    and the text edits that render them in the document's format (core.engine.rendering).
+    `preferred`: the one fix `--fix` and fix-all apply (always a safe one)."""
 
     title: str
     edits: tuple[TextEdit, ...]
     preferred: bool = False
     applicability: Applicability = Applicability.SAFE
-    format_specific: bool = False
     # Offered to be chosen, never applied in bulk (not even a lone unsafe fix under
     # `--unsafe-fixes`): one of two repairs that undo each other across files (a renamed
     # contract name renamed back in the callee, or followed in the call type).
     chosen_only: bool = False
     # What the fix does to the workflow (core.operations), which `edits` render in the
     # document's format (`ElementEditor.render`): what the Doctor sends to FlowDrop's editor.
-    # Empty for a fix not yet expressed as operations (its edits are then JSON literals the
-    # reader's `write_fixes` rewrites, or `format_specific`).
+    # A fix outside the graph (Drupal's `dependencies`) holds a `TextOnly`. Every rule's fix has
+    # operations (tests/core/test_fix_operations.py); a fix made without (a test's) is text
+    # alone.
     operations: tuple[Operation, ...] = ()
     # Why the fix changes the workflow in a way that loses something the author wrote (a node,
     # an edge, a setting removed): the Doctor's `destructive`, asked before it is applied.
@@ -77,12 +76,6 @@ class Fix:
     def operations_json(self) -> list[dict[str, Any]]:
         """The operations as `check --format json` writes them (core.operations)."""
         return [operation_json(op) for op in self.operations]
-
-    @property
-    def rendered(self) -> bool:
-        """Whether `edits` are in the document's own format already (made from operations, or
-        written so by the rule): the reader's fix writer passes them through."""
-        return self.format_specific or bool(self.operations)
 
     @property
     def is_safe(self) -> bool:

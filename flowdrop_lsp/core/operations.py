@@ -158,18 +158,29 @@ class Choice:
 
 
 def with_picked(operations: Sequence[Operation], picked: str) -> tuple[Operation, ...]:
-    """`operations` with the picked value in place of every patch value equal to `PICKED`."""
-    placeholder = json.dumps(PICKED)
-    written = json.dumps(picked, ensure_ascii=False)
-    answer: list[Operation] = []
-    for op in operations:
-        if isinstance(op, Update) and any(value == placeholder for _k, value in op.patch_json):
-            patch = tuple(
-                (key, written if value == placeholder else value) for key, value in op.patch_json
-            )
-            op = Update(op.target, op.scope, patch, op.unset)
-        answer.append(op)
-    return tuple(answer)
+    """`operations` with the picked value in place of every `PICKED` in their patches (at any
+    depth: a type named inside `data.metadata` is patched as the whole `metadata`)."""
+    return tuple(
+        Update(op.target, op.scope, _picked_in(op.patch_json, picked), op.unset)
+        if isinstance(op, Update)
+        else op
+        for op in operations
+    )
+
+
+def _picked_in(patch_json: tuple[tuple[str, str], ...], picked: str) -> tuple[tuple[str, str], ...]:
+    def put(value: Any) -> Any:
+        if value == PICKED:
+            return picked
+        if isinstance(value, dict):
+            return {key: put(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [put(item) for item in value]
+        return value
+
+    return tuple(
+        (key, json.dumps(put(json.loads(value)), ensure_ascii=False)) for key, value in patch_json
+    )
 
 
 def _scope_path(scope: str) -> tuple[str, ...]:
@@ -196,8 +207,11 @@ def _apply_update(element: dict[str, Any], op: Update) -> None:
     """As the editor applies it (its `doctorOperations.ts`): the scope's object copied (a
     missing `data` or `config` is empty), the `unset` keys deleted, the patch assigned; an
     update of the node never replaces its `data`, one of `data` never its `config`."""
-    if op.scope in ("node", "edge"):
-        kept = element.get("data", _MISSING) if op.scope == "node" else _MISSING
+    if op.scope == "edge":
+        _assign(element, op)
+        return
+    if op.scope == "node":
+        kept = element.get("data", _MISSING)
         _assign(element, op)
         _restore(element, "data", kept)
         return

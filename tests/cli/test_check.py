@@ -261,7 +261,8 @@ def test_newline_in_a_label_stays_on_one_output_line(
     )
     _, out, _ = run(capsys, str(path))
     lines = out.splitlines()
-    assert len(lines) == 6  # 2 CMP-9, 2 R8, the summary and its fixable line
+    # 2 CMP-9, 2 R8, the summary, its fixable line and the unsafe one (R8: remove the edge)
+    assert len(lines) == 7
     assert '"Two\\nLines"' in lines[1]  # the finding on "two lines" names it
 
 

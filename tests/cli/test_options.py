@@ -128,6 +128,7 @@ def test_output_file_gets_the_format_and_the_log_gets_text(
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["CMP-9", "CMP-9", "R8"]
     assert "error CMP-9 [*]" in out and out.endswith(
         "3 errors in 1 file\n[*] 2 fixable with --fix (see them with --diff)\n"
+        "[~] 1 more fixable with --fix --unsafe-fixes\n"  # R8: remove the dangling edge
     )
     code, out, _ = run(capsys, "--format", "sarif", "-o", str(sarif), "-q", str(mixed))
     assert (code, out) == (1, "")

@@ -227,6 +227,14 @@ def _diff(
         isinstance(tree, JArray)
         and isinstance(old, list)
         and isinstance(new, list)
+        and len(old) > len(new)
+        and len(tree.items) == len(old)
+    ):
+        return _items_removed(tree, old, new, first_only)
+    if (
+        isinstance(tree, JArray)
+        and isinstance(old, list)
+        and isinstance(new, list)
         and len(old) == len(new)
         and len(tree.items) == len(old)
     ):
@@ -242,6 +250,33 @@ def _diff(
     if written is None:
         raise _Unrenderable("a value the format cannot write there")
     return [(tree.start, tree.end, written)]
+
+
+def _items_removed(tree: JArray, old: list[Any], new: list[Any], first_only: bool) -> list[Step]:
+    """Items deleted from a list (the rest kept, in order), each with one separator: from the
+    end of the item before it to its own end, or (the first) from its start to the next one's
+    start — the same spans in JSON (`, {…}`) and a YAML block sequence (the item's `-` line).
+    A list left empty is written differently in each format: not rendered here."""
+    if not new:
+        raise _Unrenderable("a list emptied")
+    kept: list[int] = []
+    at = 0
+    for index, item in enumerate(old):
+        if at < len(new) and same_value(item, new[at]):
+            kept.append(index)
+            at += 1
+    if at != len(new):
+        raise _Unrenderable("a list changed otherwise than by deletions")
+    items = tree.items
+    steps: list[Step] = []
+    for index in sorted(set(range(len(old))) - set(kept)):
+        if index > 0:
+            steps.append((items[index - 1].end, items[index].end, ""))
+        else:
+            steps.append((items[0].start, items[1].start, ""))
+        if first_only:
+            break
+    return steps
 
 
 def _object_diff(

@@ -19,7 +19,10 @@ document's own format. Safe when the default says something (it adds what the no
 declares); unsafe when it is empty (`''`, `[]`, `{}`, null: the type's placeholder, as
 `check: ''` of the real site's policy check), since plain `--fix` would then silence the launch
 error with a value that means nothing: the editor offers it, titled as what it is, and the
-author fills it in."""
+author fills it in. Without a default, when the parameter's schema lists the values it takes
+(`enum`, of strings: the node's stored config schema, `data.metadata.configSchema`, which a
+JSON export carries and Drupal's YAML does not), FlowDrop's editor offers to choose one
+(`Finding.choices`)."""
 
 from __future__ import annotations
 
@@ -29,7 +32,9 @@ from typing import Any
 
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition, ParameterSpec
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
+from flowdrop_lsp.core.operations import PICKED, Choice, Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 
 RULE = Rule(
@@ -96,6 +101,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             fixes=_fixes_for(node, spec, meaningful),
             locator_code=LOCATOR_CODE,
             locator=f"node.{node.id}.config.{spec.name}",
+            choices=_value_choice(node, spec),
         )
 
 
@@ -113,12 +119,15 @@ def _fixes_for(node: Node, spec: ParameterSpec, meaningful: tuple[Fix, ...]) -> 
         return ()
     if not is_empty_default(spec):
         return meaningful
-    fix = _defaults_fix(node, [spec])
-    if not fix:
+    if not node.has_config:
         return ()
-    (only,) = fix
     title = f"Set '{short_text(spec.name)}' to its empty default (fill it in)"
-    return (Fix(title, only.edits, applicability=Applicability.UNSAFE, format_specific=True),)
+    fix = fix_from(
+        title,
+        [(node, Update.of(node_ref(node), "config", {spec.name: spec.default}))],
+        applicability=Applicability.UNSAFE,
+    )
+    return () if fix is None else (fix,)
 
 
 def _defaults_fix(node: Node, missing: list[ParameterSpec]) -> tuple[Fix, ...]:
@@ -128,21 +137,47 @@ def _defaults_fix(node: Node, missing: list[ParameterSpec]) -> tuple[Fix, ...]:
     without a default, or without a config object to add to (creating `config` is left to the
     author: where it goes in `data` is a matter of the editor's layout)."""
     with_default = [spec for spec in missing if spec.has_default]
-    if not with_default or not node.has_config or node.editor is None:
+    if not with_default or not node.has_config:
         return ()
-    insertion = node.editor.members_insertion(
-        CONFIG_PATH, tuple((spec.name, spec.default) for spec in with_default)
-    )
-    if insertion is None:
-        return ()
-    span, text = insertion
     if len(with_default) == 1:
         spec = with_default[0]
         title = f"Set '{short_text(spec.name)}' to its default {spelled_default(spec.default)}"
     else:
         names = ", ".join(f"'{short_text(spec.name)}'" for spec in with_default)
         title = f"Set {names} to their defaults"
-    return (Fix(title, (TextEdit(span, text),), preferred=True, format_specific=True),)
+    patch = {spec.name: spec.default for spec in with_default}
+    fix = fix_from(title, [(node, Update.of(node_ref(node), "config", patch))], preferred=True)
+    return () if fix is None else (fix,)
+
+
+def enum_values(node: Node, key: str) -> tuple[str, ...]:
+    """The values the parameter `key` takes, when its schema lists them (`enum`) and they are
+    all strings (a picked value is a string): from the node's stored config schema."""
+    schema = node.config_schema
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    spec = properties.get(key) if isinstance(properties, dict) else None
+    enum = spec.get("enum") if isinstance(spec, dict) else None
+    if not isinstance(enum, list) or not enum or not all(isinstance(v, str) for v in enum):
+        return ()
+    return tuple(dict.fromkeys(enum))
+
+
+def _value_choice(node: Node, spec: ParameterSpec) -> tuple[Fix, ...]:
+    """ "Choose a value for 'key'" (FlowDrop's editor only): a parameter without a default whose
+    schema lists its values, one of them picked and set."""
+    if spec.has_default or not node.has_config:
+        return ()
+    values = enum_values(node, spec.name)
+    if not values:
+        return ()
+    return (
+        Fix(
+            f"Choose a value for '{short_text(spec.name)}'",
+            (),
+            operations=(Update.of(node_ref(node), "config", {spec.name: PICKED}),),
+            choice=Choice(spec.name, tuple((value, value) for value in values)),
+        ),
+    )
 
 
 def check(ctx: RuleContext) -> list[Finding]:

@@ -3,14 +3,25 @@
 An error, as FlowDrop refuses such a workflow at save (`R8_EDGE_SOURCE_MISSING`,
 `R8_EDGE_TARGET_MISSING`). (It was a warning until issue 26 because the spec's own CMP-9
 examples wire tools to agents they do not define: those examples are fragments that judge
-CMP-9 alone; a stored workflow with such an edge is refused.)"""
+CMP-9 alone; a stored workflow with such an edge is refused.)
+
+Fixes. When the edge's own handle on that side still names a node that exists (the port's
+`{nodeId}-input-…` of `targetHandle: chat_output.1-input-message` while `target` says the
+missing `chat_output.2`: core/domain/ports.py reads the handle), "Point the edge at
+'chat_output.1'" sets the end to it: safe and preferred, the handle says where the edge goes.
+Else, or besides, removing the edge (unsafe: it loses what the author drew)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
-from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_locator
+from flowdrop_lsp.core.domain.model import Edge, id_text
+from flowdrop_lsp.core.domain.ports import Direction, handle_port
+from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
+from flowdrop_lsp.core.findings import Finding, Fix, Severity, later
+from flowdrop_lsp.core.operations import Update
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_locator, edge_removal_fixes
 
 RULE = Rule(
     "R8",
@@ -37,7 +48,50 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                         node=node_id,
                         locator_code=LOCATOR_CODES[end],
                         locator=edge_locator(edge),
+                        # Made for the findings kept only.
+                        later_fixes=later(
+                            partial(_fixes, edge, end, ctx.graph.nodes_by_id.__contains__)
+                        ),
                     )
+
+
+# The side of its node each end of an edge is on.
+SIDES = {"source": Direction.OUTPUT, "target": Direction.INPUT}
+
+
+def handle_node(
+    handle: str | None, direction: Direction, exists: Callable[[str], bool]
+) -> str | None:
+    """The existing node a handle names (`{nodeId}-{direction}-{port}`, EDGE-1): the first node
+    id that the handle starts with, followed by the direction's marker and a port that
+    `handle_port` reads for it; None when the handle names no node that exists."""
+    if not handle:
+        return None
+    marker = direction.marker
+    at = handle.find(marker)
+    while at > 0:
+        candidate = handle[:at]
+        if exists(candidate) and handle_port(handle, candidate, direction) is not None:
+            return candidate
+        at = handle.find(marker, at + 1)
+    return None
+
+
+def _fixes(edge: Edge, end: str, exists: Callable[[str], bool]) -> tuple[Fix, ...]:
+    direction = SIDES[end]
+    handle = edge.source_handle if end == "source" else edge.target_handle
+    named = handle_node(handle, direction, exists)
+    fixes: list[Fix] = []
+    if named is not None:
+        point = fix_from(
+            f"Point the edge at '{id_text(named)}'",
+            [(edge, Update.of(edge_ref(edge), "edge", {end: named}))],
+            preferred=True,
+        )
+        if point is not None:
+            fixes.append(point)
+    fixes.extend(edge_removal_fixes(edge))
+    return tuple(fixes)
 
 
 EXPLANATION = RULE.explained(

@@ -8,7 +8,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from flowdrop_lsp.core.domain.model import Node
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
+from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.syntax.schema import path_text
 from flowdrop_lsp.core.syntax.tree import JsonValue, SyntaxProblem
@@ -106,17 +108,15 @@ def _null_config_finding(
 ) -> Finding:
     """`config:` left null (its last key deleted in YAML, `"config": null` in JSON): FlowDrop
     refuses it (R6.a). Writing the empty mapping in place of the null is what was meant, and
-    keeps everything else: a safe fix."""
+    keeps everything else: a safe fix. As operations, the editor's update of the config with
+    nothing to add (`{...(config ?? {})}`: the empty mapping), written in place of the null
+    (after a bare YAML `config:`, following a space)."""
     located = node.editor.locate(("data", "config")) if node.editor is not None else None
     anchor = located.key if located is not None and located.key is not None else value
     # Only whether something is written there matters (YAML: nothing after `config:`).
     written = empty_mapping("null" if value.start < value.end else "")
-    fix = Fix(
-        "Write the empty config " + written.strip(),
-        (TextEdit(value, written),),
-        preferred=True,
-        format_specific=True,
-    )
+    title = "Write the empty config " + written.strip()
+    fix = fix_from(title, [(node, Update.of(node_ref(node), "config"))], preferred=True)
     return Finding(
         SCHEMA,
         Severity.ERROR,
@@ -124,7 +124,7 @@ def _null_config_finding(
         f"`{written.strip()}` for an empty one",
         anchor,
         node=node.id,
-        fixes=(fix,),
+        fixes=(fix,) if fix is not None else (),
         locator_code=locator[0],
         locator=locator[1],
     )

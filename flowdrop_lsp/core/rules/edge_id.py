@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Container, Iterator
 
 from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator, id_text
-from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
+from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity
+from flowdrop_lsp.core.operations import ElementRef, Update
 from flowdrop_lsp.core.rules.base import (
     FINDINGS_PER_GROUP,
     Rule,
@@ -28,7 +30,6 @@ from flowdrop_lsp.core.rules.base import (
     first_with_summary,
     half_typed,
 )
-from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
     "R3",
@@ -99,18 +100,16 @@ def _ends(edge: Edge) -> str:
     return f"from '{id_text(edge.source or '?')}' to '{id_text(edge.target or '?')}'"
 
 
+def _fresh_id_fix(edge: Edge, fresh: str, target: ElementRef) -> tuple[Fix, ...]:
+    """The edge's `id` set to `fresh`: an empty (or not a string) id's value written over, a
+    missing one added as a member, in the document's own format."""
+    fix = fix_from(FIX_TITLE, [(edge, Update.of(target, "edge", {"id": fresh}))], preferred=True)
+    return () if fix is None else (fix,)
+
+
 def _missing_finding(edge: Edge, fresh: str) -> Finding:
-    fixes: tuple[Fix, ...] = ()
     empty = edge.editor.locate(("id",)) if edge.editor else None
-    if empty is not None:  # `id: ''`: the empty value gets the fresh id (format-neutral)
-        fixes = (Fix(FIX_TITLE, (TextEdit(empty.value, json_string(fresh)),), preferred=True),)
-    insertion = (
-        edge.editor.member_insertion((), "id", fresh) if edge.editor and empty is None else None
-    )
-    if insertion is not None:
-        span, text = insertion
-        # Written by the editor in the document's own format (a YAML member, a JSON member).
-        fixes = (Fix(FIX_TITLE, (TextEdit(span, text),), preferred=True, format_specific=True),)
+    fixes = _fresh_id_fix(edge, fresh, edge_ref(edge))
     return Finding(
         RULE.code,
         RULE.default_severity,
@@ -127,10 +126,9 @@ def _duplicate_finding(edge: Edge, first: Edge, fresh: str) -> Finding:
     assert edge.id is not None
     located = edge.editor.locate(("id",)) if edge.editor else None
     first_located = first.editor.locate(("id",)) if first.editor else None
-    fixes: tuple[Fix, ...] = ()
-    if located is not None:
-        # A JSON string literal over the value: the YAML writer restyles it (format-neutral).
-        fixes = (Fix(FIX_TITLE, (TextEdit(located.value, json_string(fresh)),), preferred=True),)
+    # Addressed by its position: its id names the first edge carrying it, to the editor.
+    position = edge.editor.position() if edge.editor is not None else edge.index
+    fixes = _fresh_id_fix(edge, fresh, ElementRef("edge", None, position)) if located else ()
     return Finding(
         RULE.code,
         RULE.default_severity,

@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
+from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, scoped_findings
-from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
     "EDGE-9",
@@ -46,33 +47,36 @@ def check(ctx: RuleContext) -> list[Finding]:
 
 
 def _execution_keys(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
-    if edge.quirks is None or edge.editor is None or half_typed(edge):
+    if edge.quirks is None or not edge.quirks.execution_keys or edge.editor is None:
         return
+    if half_typed(edge):
+        return
+    value = edge.editor.value()
+    current = value if isinstance(value, dict) else {}
     for key in edge.quirks.execution_keys:
         located = edge.editor.locate((key,))
         if located is None or located.key is None:
             continue
         transport = TRANSPORT_NAMES.get(key)
         fix: Fix | None = None
-        if transport is not None and edge.editor.locate((transport,)) is None:
-            # A JSON string literal over the key token: the YAML writer restyles it.
-            fix = Fix(
+        rename = transport is not None and edge.editor.locate((transport,)) is None
+        if rename and transport is not None and key in current:
+            # The member renamed, its value kept as written (core.engine.rendering).
+            fix = fix_from(
                 f"Rename '{key}' to '{transport}'",
-                (TextEdit(located.key, json_string(transport)),),
+                [(edge, Update.of(edge_ref(edge), "edge", {transport: current[key]}, (key,)))],
                 preferred=True,
             )
-        else:
-            removal = edge.editor.member_removal((), key)
-            if removal is not None:
-                fix = Fix(
-                    f"Remove '{key}'",
-                    (TextEdit(*removal),),
-                    applicability=Applicability.UNSAFE,
-                    format_specific=True,
-                )
+        elif not rename:
+            fix = fix_from(
+                f"Remove '{key}'",
+                [(edge, Update.of(edge_ref(edge), "edge", unset=(key,)))],
+                applicability=Applicability.UNSAFE,
+                destructive=f"the edge's '{key}' and its value are deleted",
+            )
         if transport is None:
             meaning = "it is derived from the edge's handles and type, and nothing reads it here"
-        elif fix is not None and fix.preferred:
+        elif rename:
             meaning = f"a stored edge says '{transport}'; as written, nothing reads it"
         else:
             meaning = f"the edge's '{transport}' is read instead"

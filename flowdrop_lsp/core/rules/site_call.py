@@ -44,6 +44,7 @@ from flowdrop_lsp.core.findings import (
     Severity,
     TextEdit,
 )
+from flowdrop_lsp.core.operations import TextOnly
 from flowdrop_lsp.core.rules.base import Rule
 
 RULE = Rule(
@@ -119,6 +120,7 @@ def _renamed_callee(
             (TextEdit(where, candidate),),
             preferred=only,
             applicability=Applicability.SAFE if only else Applicability.UNSAFE,
+            operations=(TextOnly("the workflow a call type's executor_plugin names"),),
         )
         for candidate in close
         if MACHINE_NAME.match(candidate)  # written as is in any quoting

@@ -29,6 +29,7 @@ from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located
 from flowdrop_lsp.core.domain.site_facts import SiteContext, config_id
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.operations import TextOnly
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.syntax.reader import reader_for
 
@@ -96,7 +97,8 @@ def _mismatch(
                 (TextEdit(declared.span, written),),
                 preferred=safe,
                 applicability=Applicability.SAFE if safe else Applicability.UNSAFE,
-                format_specific=True,
+                # The config entity's id: the editor keeps a workflow's id, it has no operation.
+                operations=(TextOnly("the config entity's id"),),
             ),
         )
     return Finding(RULE.code, RULE.default_severity, message, declared.span, fixes=fixes)

@@ -70,6 +70,7 @@ from flowdrop_lsp.core.findings import (
     Severity,
     TextEdit,
 )
+from flowdrop_lsp.core.operations import TextOnly
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.text.positions import Span
 
@@ -289,6 +290,8 @@ def _retargeted(text: str, edge: SiteEdge, port: str, meant: list[str]) -> tuple
             f"Connect the edge to input '{id_text(name)}'",
             (TextEdit(where, name),),
             applicability=Applicability.UNSAFE,
+            # Written where the site's facts read the handle (they keep no element editor).
+            operations=(TextOnly("an edge's targetHandle, as the site's facts read it"),),
         )
         for name in meant
         if PLAIN_NAME.match(name)
@@ -358,6 +361,7 @@ def _renamed_token(
         (TextEdit(Span(start, start + len(old)), new),),
         applicability=Applicability.UNSAFE,
         chosen_only=chosen_only,
+        operations=(TextOnly("a name of a workflow's contract or of its call type"),),
     )
 
 

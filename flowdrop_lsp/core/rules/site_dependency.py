@@ -19,7 +19,8 @@ Only workflows with a `dependencies` key or named like Drupal workflow config fi
 Fixes, in Drupal config YAML (2-space style, `dependencies.config` sorted, `config` the first
 key of `dependencies`): add the missing entry where Drupal would sort it (preferred: it is what
 Drupal writes; safe); remove a stale entry's line (unsafe, never preferred: the config may be
-meant to come). Both are written in YAML (`Fix.format_specific`).
+meant to come). Both are written in YAML, text-only edits (`operations.TextOnly`): FlowDrop's editor
+has no operation for a config entity's dependencies.
 Several additions at once (fix-all) never conflict: each is anchored at its own offset of the
 text — the end of the entry before it, then each column of the indentation of the line after
 it, where it inserts a whole line and restores the indentation it split — and additions beyond
@@ -53,6 +54,7 @@ from flowdrop_lsp.core.findings import (
     Severity,
     TextEdit,
 )
+from flowdrop_lsp.core.operations import TextOnly
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.text.positions import Span
@@ -61,6 +63,10 @@ from flowdrop_lsp.core.text.positions import Span
 # refuses the workflow), a node type used but not listed a warning (it imports; a later
 # deletion breaks it). The rule's default severity (its page's and the index's) is the error
 # arm's; the title says which arm warns, so the index does not call a missing listing an error.
+# What these fixes edit: Drupal's config entity metadata, outside the workflow's graph (FlowDrop's
+# editor has no operation for it; Drupal writes the list when it saves the workflow).
+DEPENDENCIES = "the config entity's dependencies list"
+
 RULE = Rule(
     "FD-DEPENDENCY",
     "Dependency list that is not the config the workflow needs",
@@ -102,7 +108,8 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
                         f"Remove the dependency on '{id_text(entry.value)}'",
                         removal,
                         applicability=Applicability.UNSAFE,  # the config may be meant to come
-                        format_specific=True,
+                        operations=(TextOnly(DEPENDENCIES),),
+                        destructive=f"the dependency on '{id_text(entry.value)}' is deleted",
                     ),
                 )
                 if removal
@@ -148,7 +155,7 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
                         f"Add the dependency on node type '{type_id}'",
                         edits,
                         preferred=True,
-                        format_specific=True,
+                        operations=(TextOnly(DEPENDENCIES),),
                     ),
                 )
                 if edits

@@ -23,17 +23,16 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
+from flowdrop_lsp.core.domain.remedies import change_at, fix_from, node_ref
 from flowdrop_lsp.core.findings import (
     Applicability,
     Finding,
     Fix,
     RelatedLocation,
     Severity,
-    TextEdit,
 )
+from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
-from flowdrop_lsp.core.text.literals import json_string
-from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
     "FD-TOOL-ROUTE",
@@ -134,24 +133,39 @@ def _branch_finding(
     )
     fixes: list[Fix] = []
     close = difflib.get_close_matches(sanitize_tool_name(value), ranked, n=1, cutoff=CLOSE)
-    if close and located:
-        fixes.append(
-            # Another tool's calls are routed there from now on: what the workflow does changes.
-            Fix(
-                f'Route on "{close[0]}" instead',
-                (TextEdit(span, json_string(close[0])),),
-                applicability=Applicability.UNSAFE,
-            )
+    change = (
+        change_at(gateway, ("data", "config", "branches", index), {"value": close[0]})
+        if close and located
+        else None
+    )
+    if change is not None:
+        # Another tool's calls are routed there from now on: what the workflow does changes.
+        route = fix_from(
+            f'Route on "{close[0]}" instead',
+            [(gateway, change)],
+            applicability=Applicability.UNSAFE,
         )
-    removal = _removal(gateway.list_items(("config", "branches")), index)
-    if removal is not None:
-        fixes.append(
-            Fix(
-                f"Remove the {branch_text}",
-                (TextEdit(removal, ""),),
-                applicability=Applicability.UNSAFE,
-            )
+        if route is not None:
+            fixes.append(route)
+    branches = gateway.config.get("branches") if isinstance(gateway.config, dict) else None
+    if isinstance(branches, list) and 0 <= index < len(branches):
+        removal = fix_from(
+            f"Remove the {branch_text}",
+            [
+                (
+                    gateway,
+                    Update.of(
+                        node_ref(gateway),
+                        "config",
+                        {"branches": branches[:index] + branches[index + 1 :]},
+                    ),
+                )
+            ],
+            applicability=Applicability.UNSAFE,
+            destructive=f"the {branch_text} is deleted",
         )
+        if removal is not None:
+            fixes.append(removal)
     return Finding(
         RULE.code,
         RULE.default_severity,
@@ -162,20 +176,6 @@ def _branch_finding(
         fixes=tuple(fixes),
         extra=(("tool_name", value), ("consumers", tuple(consumers)), ("branch", index)),
     )
-
-
-def _removal(items: tuple[Span, ...], index: int) -> Span | None:
-    """What deleting item `index` of a list removes, with one separator: from the end of the
-    item before it to its own end, or (the first item) from its start to the next one's start.
-    The same spans serve JSON (`, {…}`) and YAML block sequences (the item's `-` line and its
-    content move onto the neighbour's dash), so the edit is format-neutral. The only item of a
-    list is not removed (an empty list may not be what the gateway accepts)."""
-    if not 0 <= index < len(items) or len(items) < 2:
-        return None
-    item = items[index]
-    if index > 0:
-        return Span(items[index - 1].end, item.end, item.base)
-    return Span(item.start, items[1].start, item.base)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

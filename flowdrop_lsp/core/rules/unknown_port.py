@@ -38,21 +38,15 @@ from flowdrop_lsp.core.domain.ports import (
     data_ports,
     resolved_ends,
 )
-from flowdrop_lsp.core.findings import (
-    Applicability,
-    Finding,
-    Fix,
-    RelatedLocation,
-    Severity,
-    TextEdit,
-)
+from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, RelatedLocation, Severity
+from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import (
     Rule,
     RuleContext,
     edge_removal_fixes,
     scoped_with_node_types,
 )
-from flowdrop_lsp.core.text.literals import json_string
 
 RULE = Rule(
     "FD-UNKNOWN-PORT",
@@ -113,14 +107,15 @@ def _end_finding(end: EdgeEnd, node: Node, definition: NodeTypeDefinition) -> Fi
     fixes: list[Fix] = []
     if handle_span is not None:
         stem = end.handle[: len(end.handle) - len(port)]  # the port is the handle's tail
+        key = "sourceHandle" if direction is Direction.OUTPUT else "targetHandle"
         for candidate in closest_ports(port, (*ports, *RESERVED_PORTS[direction])):
-            fixes.append(
-                Fix(
-                    f"Connect to '{short_text(candidate)}'",
-                    (TextEdit(handle_span, json_string(stem + candidate)),),
-                    applicability=Applicability.UNSAFE,
-                )
+            retarget = fix_from(
+                f"Connect to '{short_text(candidate)}'",
+                [(edge, Update.of(edge_ref(edge), "edge", {key: stem + candidate}))],
+                applicability=Applicability.UNSAFE,
             )
+            if retarget is not None:
+                fixes.append(retarget)
     fixes.extend(edge_removal_fixes(edge))
     return Finding(
         RULE.code,

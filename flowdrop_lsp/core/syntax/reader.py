@@ -353,11 +353,12 @@ class YamlReader:
         return yaml_scalar(replacing, value) if replacing else None
 
     def write_value(self, value: Any, replacing: str) -> str | None:
-        if not replacing:
-            return None  # a bare `key:` (null): nothing to write in place of
-        if isinstance(value, str):
-            return yaml_scalar(replacing, value)
-        return yaml_inline_value(value)
+        written = yaml_scalar(replacing, value) if isinstance(value, str) else None
+        if written is None:
+            written = yaml_inline_value(value)
+        if written is None or replacing:
+            return written
+        return " " + written  # after a bare `key:` (null): the value follows a space
 
     def write_key(self, key: str, replacing: str) -> str | None:
         return yaml_scalar(replacing, key) if replacing else None

@@ -324,7 +324,7 @@ def test_the_fix_sets_the_default(syntax: str) -> None:
     (fix,) = finding.fixes
     # The type's default is empty (`''`): a placeholder, offered but never applied unreviewed.
     assert fix.title == "Set 'check' to its empty default (fill it in)"
-    assert not fix.preferred and fix.applicability.value == "unsafe" and fix.format_specific
+    assert not fix.preferred and fix.applicability.value == "unsafe" and bool(fix.operations)
     assert finding.applied_fix() is None
     fixed = apply_edits(text, fix.edits)
     assert found(fixed, CODE, settings, syntax) == []

@@ -68,11 +68,11 @@ def test_a_repeated_id_is_reported_on_the_later_edge_and_its_fix_gives_back_the_
     assert related.span.start == text.index(E0) - (syntax == "json")
     assert at(text, related.span) == _token(syntax, E0)
     [fix] = finding.fixes
-    assert (fix.title, fix.preferred, fix.applicability, fix.format_specific) == (
+    assert (fix.title, fix.preferred, fix.applicability, bool(fix.operations)) == (
         "Give the edge a fresh id",
         True,
         Applicability.SAFE,
-        False,
+        True,
     )
     # xyflow's id for the edge is the one the editor wrote: the fix restores the file.
     assert fix_removes_only(text, finding, fix, syntax) == original
@@ -93,7 +93,7 @@ def test_a_missing_id_in_a_stored_workflow_and_its_inserted_id(syntax: str) -> N
     assert finding.span.start == target
     assert at(text, finding.span) == _token(syntax, "http_request.1")
     [fix] = finding.fixes
-    assert (fix.preferred, fix.applicability, fix.format_specific) == (
+    assert (fix.preferred, fix.applicability, bool(fix.operations)) == (
         True,
         Applicability.SAFE,
         True,

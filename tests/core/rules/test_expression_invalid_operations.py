@@ -9,12 +9,17 @@ from __future__ import annotations
 import pytest
 
 from flowdrop_lsp.core.operations import EditString, editor_operations
-from tests.support.operation_cases import found, mapper_json, mapper_yaml, read, round_trip
+from tests.support.operation_cases import (
+    VALUE_PATH,
+    found,
+    mapper_json,
+    mapper_yaml,
+    read,
+    round_trip,
+)
 
 CODE = "R11"
 
-
-VALUE_PATH = ("data", "config", "dynamicOutputs", 0, "value")
 
 # A misspelt filter after a line break, a quote, CJK and an emoji, in each way of writing it.
 TEMPLATE = '天気 "🌦️"\n{{ g.a|uper }}'

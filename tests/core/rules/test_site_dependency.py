@@ -72,7 +72,7 @@ def test_a_missing_node_type_is_a_warning_on_its_first_node_and_its_fix_restores
     assert "uses node type 'chat_output'" in finding.message
     fix = finding.preferred_fix
     assert fix is not None and fix.preferred
-    assert fix.applicability is Applicability.SAFE and fix.format_specific  # written in YAML
+    assert fix.applicability is Applicability.SAFE and bool(fix.operations)  # written in YAML
     assert _apply(folder, COLOUR, fix.edits) == original
     assert all_findings(loaded(folder)) == []
 

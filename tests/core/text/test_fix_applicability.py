@@ -18,6 +18,7 @@ from flowdrop_lsp.core.findings import (
     through_edits,
 )
 from flowdrop_lsp.core.fixes import preferred_edits
+from flowdrop_lsp.core.operations import TextOnly
 from flowdrop_lsp.core.syntax.yaml.writer import yaml_fixes
 from flowdrop_lsp.core.text.positions import EditableText, Span
 from flowdrop_lsp.core.workspace.cache import dumps, loads
@@ -45,7 +46,7 @@ def finding(*fixes: Fix) -> Finding:
 def test_a_fix_is_safe_by_default_and_positional_callers_keep_working() -> None:
     fix = Fix("t", (), True)
     assert fix.applicability is Applicability.SAFE and fix.is_safe
-    assert not fix.format_specific
+    assert fix.operations == () and fix.destructive is None and fix.choice is None
     assert Applicability.UNSAFE.value == "unsafe"
 
 
@@ -80,7 +81,7 @@ def test_preferred_edits_apply_unsafe_fixes_only_when_asked() -> None:
 
 
 def test_map_spans_and_through_edits_keep_every_field() -> None:
-    special = replace(UNSAFE, format_specific=True)
+    special = replace(UNSAFE, operations=(TextOnly("the config entity's id"),))
     original = finding(SAFE, special)
     moved = original.map_spans(lambda s: Span(s.start + 1, s.end + 1))
     assert moved.fixes == (
@@ -94,31 +95,29 @@ def test_map_spans_and_through_edits_keep_every_field() -> None:
         Applicability.SAFE,
         Applicability.UNSAFE,
     ]
-    assert carried.fixes[1].format_specific
+    assert carried.fixes[1].operations == special.operations
     assert (carried.locator_code, carried.locator) == ("R8_EDGE_TARGET_MISSING", "edge.3")
 
 
-def test_the_yaml_writer_keeps_every_field_and_passes_format_specific_fixes_through() -> None:
+def test_the_yaml_writer_keeps_every_fix_unless_it_rewrites_a_repeated_value() -> None:
     text = "k: abc\n  - x: 1\n"
-    insertion = Fix("add", (TextEdit(Span(7, 7), "  - y\n"),), True, format_specific=True)
-    rename = Fix("rename", (TextEdit(Span(3, 6), '"xyz"'),), False, Applicability.UNSAFE)
-    json_insertion = Fix("json", (TextEdit(Span(7, 7), '"q"'),))
-    written = yaml_fixes(finding(insertion, rename, json_insertion), EditableText(text))
-    assert written.fixes == (
-        insertion,  # unchanged, though an insertion: written in YAML by its rule
-        replace(rename, edits=(TextEdit(Span(3, 6), "xyz"),)),
-    )
+    insertion = Fix("add", (TextEdit(Span(7, 7), "  - y\n"),), True)
+    rename = Fix("rename", (TextEdit(Span(3, 6), "xyz"),), False, Applicability.UNSAFE)
+    written = yaml_fixes(finding(insertion, rename), EditableText(text))
+    assert written.fixes == (insertion, rename)  # written in YAML by their elements' editors
     assert (written.locator_code, written.locator, written.extra) == (
         "R8_EDGE_TARGET_MISSING",
         "edge.3",
         (("k", 1),),
     )
-    # Inside a value aliases repeat, even a format-specific fix is dropped.
-    assert yaml_fixes(finding(insertion), EditableText(text), shared=((5, 9),)).fixes == ()
+    # Inside a value aliases repeat, a fix is left out: it would change every place too.
+    assert yaml_fixes(finding(insertion, rename), EditableText(text), shared=((5, 9),)).fixes == (
+        rename,
+    )
 
 
 def test_the_cache_round_trips_the_new_fields() -> None:
-    original = finding(SAFE, UNSAFE, replace(OTHER_UNSAFE, format_specific=True))
+    original = finding(SAFE, UNSAFE, replace(OTHER_UNSAFE, destructive="the edge is deleted"))
     restored = loads(dumps((original,)))[0]
     assert restored == original
     assert [f.applicability for f in restored.fixes] == [
@@ -126,5 +125,5 @@ def test_the_cache_round_trips_the_new_fields() -> None:
         Applicability.UNSAFE,
         Applicability.UNSAFE,
     ]
-    assert restored.fixes[2].format_specific
+    assert restored.fixes[2].destructive == "the edge is deleted"
     assert (restored.locator_code, restored.locator) == ("R8_EDGE_TARGET_MISSING", "edge.3")

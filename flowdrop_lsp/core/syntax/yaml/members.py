@@ -75,15 +75,19 @@ def yaml_only_member_emptying(
     layout = _block_layout(text, obj, column)
     if member is None or len(obj.members) != 1 or layout is None or layout.dash_line:
         return None
-    start, end = _lines_of(text, member)
-    if start == 0 or text[end - 1 : end] != "\n" or _takes_an_anchor(text, start, end):
+    start = text.rfind("\n", 0, member.key.start) + 1
+    after = text.find("\n", _end_of(member))
+    # The member's lines end with their line break, or (the last item of a document without a
+    # final line break, as an element's text is) with the text.
+    end = after + 1 if after >= 0 else len(text)
+    if start == 0 or _takes_an_anchor(text, start, end):
         return None
     line_end = start - 1 - (text[start - 2 : start - 1] == "\r")
     head = _EMPTY_VALUE.fullmatch(text, text.rfind("\n", 0, line_end) + 1, line_end)
     if head is None:
         return None  # not the value of a key on the line before (a comment, an anchor…)
     colon = text.rindex(":", 0, line_end) + 1
-    newline_length = 2 if text[end - 2 : end] == "\r\n" else 1
+    newline_length = 0 if after < 0 else 2 if text[end - 2 : end] == "\r\n" else 1
     return colon, end - newline_length, " {  }"
 
 

@@ -1,27 +1,24 @@
-"""Writing a label into Drupal config YAML, as Drupal's dumper (Symfony YAML) would write it.
+"""Scalars written into Drupal config YAML as Drupal's dumper (Symfony YAML) writes them, and the
+fixes a YAML document keeps.
 
-The rules produce format-neutral fixes: "this scalar becomes this string", as a JSON string
-literal over the scalar's span (core.domain.renames). For a YAML document each such edit is rewritten
-here: the scalar keeps its style when that style can hold the new text (plain stays plain,
-'single' stays single, "double" stays double), otherwise it is single-quoted with `''`
-escaping, or double-quoted when it holds control characters (Symfony's own choice). A block
-scalar (`|`, `>`) becomes a single-quoted one-line scalar. Only the scalar's bytes change. A
-deletion stays a deletion (the rules plan it from item spans, valid in both formats). An
-edit this cannot express in YAML (an insertion written for JSON) drops its fix: no fix is
-better than a fix that breaks the file. A fix the rule already wrote for the document's own
-format (`Fix.format_specific`) passes through unchanged (dropped, like any other, when it
-would rewrite a value aliases repeat).
+`yaml_scalar` writes a string in place of a scalar: it keeps the scalar's style when that style
+can hold the new text (plain stays plain, 'single' stays single, "double" stays double),
+otherwise it is single-quoted with `''` escaping, or double-quoted when it holds control
+characters (Symfony's own choice); a block scalar (`|`, `>`) becomes a single-quoted one-line
+scalar. The reader seam writes a rename, a value, a key with it (core.syntax.reader), and the
+rendering of a fix's operations goes through the seam (core.engine.rendering): every fix comes
+written in YAML already, and `yaml_fixes` only leaves out one that would rewrite a value aliases
+repeat.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 
 import yaml
 
-from flowdrop_lsp.core.findings import Finding, Fix, TextEdit
+from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.syntax.yaml.scalars import InvalidDate, is_plain_string, plain_value
 from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import EditableText
@@ -89,16 +86,6 @@ def yaml_scalar(original: str, value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def _string_literal(text: str) -> str | None:
-    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, str) else None
-
-
 def inside_shared(shared: tuple[tuple[int, int], ...], start: int, end: int) -> bool:
     """Whether `[start, end)` is inside one of the values aliases repeat (`shared`)."""
     return any(first <= start and end <= last for first, last in shared if first < last)
@@ -107,30 +94,16 @@ def inside_shared(shared: tuple[tuple[int, int], ...], start: int, end: int) -> 
 def yaml_fixes(
     finding: Finding, buffer: EditableText, shared: tuple[tuple[int, int], ...] = ()
 ) -> Finding:
-    """`finding` with its fixes written for YAML (see the module docstring). A fix that would
-    rewrite text inside a value aliases repeat (`shared`: an anchored label, a mapping given
-    as `*name` elsewhere) is dropped: it would change labels it does not mean to."""
-    if not finding.fixes:
+    """`finding` with the fixes a YAML document can take: every fix is written in the
+    document's own format by its element's editor (`Fix.operations`, core.engine.rendering),
+    so none is rewritten here. A fix that would rewrite text inside a value aliases repeat
+    (`shared`: an anchored label, a mapping given as `*name` elsewhere) is left out: it would
+    change the places that repeat it too (the rename plan keeps such labels: a safety net)."""
+    if not finding.fixes or not shared:
         return finding
-    fixes: list[Fix] = []
-    for fix in finding.fixes:
-        if fix.rendered:
-            # Written in YAML by the rule itself: kept as it is, unless it touches a shared value.
-            if not any(inside_shared(shared, e.span.start, e.span.end) for e in fix.edits):
-                fixes.append(fix)
-            continue
-        edits = []
-        for edit in fix.edits:
-            if inside_shared(shared, edit.span.start, edit.span.end):
-                break  # the rename plan keeps such a label (YamlReader.repeated): a safety net
-            if edit.new_text == "" and edit.span.start < edit.span.end:
-                edits.append(edit)  # a deletion is the same in YAML
-                continue
-            value = _string_literal(edit.new_text)
-            if value is None or edit.span.start == edit.span.end:
-                break
-            original = buffer.slice(edit.span.start, edit.span.end)
-            edits.append(TextEdit(edit.span, yaml_scalar(original, value)))
-        else:
-            fixes.append(replace(fix, edits=tuple(edits)))
-    return replace(finding, fixes=tuple(fixes))
+    kept = tuple(
+        fix
+        for fix in finding.fixes
+        if not any(inside_shared(shared, e.span.start, e.span.end) for e in fix.edits)
+    )
+    return finding if len(kept) == len(finding.fixes) else replace(finding, fixes=kept)
