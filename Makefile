@@ -71,11 +71,19 @@ demo: $(VENV)/.installed
 	  ($(abspath $(BIN))/flowdrop-lsp check --no-cache --diff $$wf || true); \
 	  rm -rf $$tmp
 	@echo
+	@echo "== 8. FlowDrop's visual editor asks the Doctor: the weather workflow as the editor posts it"
+	@echo "   (its JSON export) with 'timeout' written 'timout'; the problem, the remedy the editor's"
+	@echo "   button asks for, its operations applied to the draft as the editor applies them"
+	@tmp=$$(mktemp -d) && cp -r tests/corpus/atelier-cms/config $$tmp/ && \
+	  $(BIN)/python examples/doctor_session.py $(abspath $(BIN))/flowdrop-lsp $$tmp \
+	    tests/corpus/atelier-cms/json/aincient_weather.flowdrop.json; rm -rf $$tmp
+	@echo
 	@echo "== What next"
 	@echo "   Check your own site:   $(BIN)/flowdrop-lsp check path/to/config/sync"
 	@echo "   ([*] --fix fixes it, [~] --fix --unsafe-fixes does, [?] choose a fix: --show-fixes)"
 	@echo "   Your editor:           docs/editors.md (VS Code, Neovim, Vim + ALE, Emacs + eglot)"
 	@echo "   CI:                    docs/ci.md (GitHub Actions + SARIF code scanning, pre-commit, a baseline)"
+	@echo "   FlowDrop's editor:     $(BIN)/flowdrop-lsp doctor path/to/config/sync (docs/doctor.md)"
 	@echo "   Every option:          docs/command-line.md; settings: docs/configuration.md"
 
 # The suite on every core (pytest-xdist; a file's tests stay on one worker), LSP tests under the

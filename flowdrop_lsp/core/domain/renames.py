@@ -1,11 +1,11 @@
-"""Rename fixes: a new label for a node, as a text edit that keeps the document valid JSON.
+"""Rename fixes: a new label for a node, as an operation on the workflow (`rename_operation`).
 
-The edit replaces the string the tool name comes from (the label, or `instanceTitle` where that
-setting is on) with a JSON-encoded new one; a node named after its type gets a `label` inserted
-instead, so that only label strings ever change. A node whose `data` is not an object gets no
-edit at all: the only way to give it a label would be to replace what it holds. Nor does a
-node whose label the reader says is repeated (a YAML anchored label that aliases read, or a label
-inside an aliased mapping): rewriting it would rename the nodes that read it too.
+It sets the string the tool name comes from (the label, or `instanceTitle` where that setting
+is on); a node named after its type is given a `label`, so that only label strings ever change.
+A node whose `data` is not an object gets no rename at all: the only way to give it a label
+would be to replace what it holds. Nor does a node whose label the reader says is repeated (a
+YAML anchored label that aliases read, or a label inside an aliased mapping): rewriting it
+would rename the nodes that read it too.
 
 New labels are numbered (`Web Search 2`, `Web Search 3`, …: the tool that keeps its name is
 implicitly number 1) and always make a name that LLM function-calling APIs accept
@@ -20,9 +20,7 @@ from collections.abc import Callable
 from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.names import UNNAMED_TOOL, sanitize_tool_name
 from flowdrop_lsp.core.domain.remedies import node_ref
-from flowdrop_lsp.core.findings import TextEdit
 from flowdrop_lsp.core.operations import Operation, Update
-from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
 
 _TRAILING_NUMBER = re.compile(r"(.*\S) (\d{1,6})")
@@ -41,30 +39,23 @@ def rename_blocker(node: Node, repeated: Callable[[int, int], bool] | None = Non
     if spans.data_value_span is not None and spans.data_span is None:
         return NOT_AN_OBJECT
     if repeated is not None:
-        span = rename_edit(node, "").span.resolve()
+        span = _renamed_place(node).resolve()
         if repeated(span.start, span.end):
             return REPEATED
     return None
 
 
-def rename_edit(node: Node, new_label: str) -> TextEdit:
-    """The edit that makes `new_label` the string `node`'s tool name derives from (a node with a
-    `rename_blocker` has none)."""
-    encoded = json_string(new_label)
+def _renamed_place(node: Node) -> Span:
+    """Where a rename writes: the string the tool name derives from, else the label's value,
+    else (a label added) the start of `data`, or of the node."""
     source = node.name_source_span
     if source is not None and source != node.type_span:
-        return TextEdit(source, encoded)
-    if node.label_span is not None:  # an empty or non-string label: replace the value
-        return TextEdit(node.label_span, encoded)
+        return source
+    if node.label_span is not None:
+        return node.label_span
     if node.data_span is not None:
-        separator = "" if node.data_is_empty else ", "
-        at = node.data_span.start + 1
-        # Keep the span's anchor: in the incremental engine the node may move after this.
-        return TextEdit(Span(at, at, node.data_span.base), f'"label": {encoded}{separator}')
-    if node.data_value_span is not None:
-        raise ValueError(f"no rename edit for {node.id}: {NOT_AN_OBJECT}")
-    at = node.span.start + 1
-    return TextEdit(Span(at, at, node.span.base), f'"data": {{"label": {encoded}}}, ')
+        return Span(node.data_span.start + 1, node.data_span.start + 1, node.data_span.base)
+    return Span(node.span.start + 1, node.span.start + 1, node.span.base)
 
 
 def rename_operation(node: Node, new_label: str) -> Operation:

@@ -352,13 +352,14 @@ def _renamed_token(
     """A fix writing `new` in place of the name `old` its token at `span` spells (plain or
     quoted: only the name's characters change, the quotes stay), unsafe; `chosen_only`: never
     applied in bulk."""
-    raw = text[span.start : span.end]
-    if raw not in (old, f"'{old}'", f'"{old}"') or not PLAIN_NAME.match(new):
+    where = written_last(text, span, old)
+    if where is None or text[span.start : where.start] not in ("", "'", '"'):
+        return None  # the token is more than the name (or an escaped spelling of it)
+    if not PLAIN_NAME.match(new):
         return None
-    start = span.start + (len(raw) - len(old)) // 2
     return Fix(
         title,
-        (TextEdit(Span(start, start + len(old)), new),),
+        (TextEdit(where, new),),
         applicability=Applicability.UNSAFE,
         chosen_only=chosen_only,
         operations=(TextOnly("a name of a workflow's contract or of its call type"),),

@@ -149,6 +149,51 @@ try {
     `remedy answered no operations: ${JSON.stringify(remedied.body)}`);
   log(`remedy ${remedy.id} of ${problem.id}: ${operations.map((op) => op.op).join(', ')}`);
 
+  // Applied in the page as the editor applies them (in order, all or nothing), then the draft
+  // diagnosed again: the problem is gone (the real service only: the stand-in does not judge).
+  const applied = await page.evaluate(({ draft, operations }) => {
+    const copy = JSON.parse(JSON.stringify(draft));
+    const find = (list, id) => {
+      const at = /^#(\d+)$/.exec(id);
+      if (at) return Number(at[1]) < list.length ? Number(at[1]) : -1;
+      return list.findIndex((item) => item.id === id);
+    };
+    const assign = (target, op) => {
+      for (const key of op.unset ?? []) delete target[key];
+      Object.assign(target, op.patch ?? {});
+    };
+    for (const op of operations) {
+      const list = op.edgeId !== undefined ? copy.edges : copy.nodes;
+      const at = find(list, op.edgeId ?? op.nodeId);
+      if (at === -1) return { refused: `no element ${op.edgeId ?? op.nodeId}` };
+      const item = list[at];
+      if (op.op === 'removeEdge' || op.op === 'removeNode') list.splice(at, 1);
+      else if (op.op === 'updateEdge') assign(item, op);
+      else if (op.op === 'updateNodeConfig') {
+        const config = { ...(item.data.config ?? {}) };
+        assign(config, op);
+        item.data = { ...item.data, config };
+      } else if (op.op === 'updateNodeData') {
+        const data = { ...item.data };
+        assign(data, op);
+        data.config = item.data.config;
+        item.data = data;
+      } else if (op.op === 'updateNode') {
+        const data = item.data;
+        assign(item, op);
+        item.data = data;
+      } else return { refused: `unknown operation ${op.op}` };
+    }
+    return { draft: copy };
+  }, { draft: DRAFT, operations });
+  check(!applied.refused, `the editor would refuse the remedy: ${applied.refused}`);
+  if (!FAKE) {
+    const again = await fetchInPage(page, `${base}/diagnose`, applied.draft, token);
+    check(again.status === 200 && !again.body.data.problems.some((p) => p.id === problem.id),
+      `the problem is still there after its remedy: ${JSON.stringify(again.body)}`);
+    log(`diagnose after the remedy: ${again.body.data.problems.length} problem(s), ${problem.id} gone`);
+  }
+
   // Without the token: refused, and the refusal is readable (CORS headers on refusals too).
   const unauthorized = await fetchInPage(page, `${base}/diagnose`, DRAFT, undefined);
   check(unauthorized.status === 401 && unauthorized.body.error_code === 'UNAUTHORIZED',
