@@ -28,6 +28,7 @@ from flowdrop_lsp.core.syntax.json.parser import parse_json
 from flowdrop_lsp.core.syntax.tree import to_python
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
 from tests.support.config_site import WORKFLOWS, site_settings
+from tests.support.drupal import workflow
 
 
 def read(text: str, syntax: str) -> Any:
@@ -170,3 +171,19 @@ def test_every_fix_on_generated_documents_renders_as_its_operations(
 ) -> None:
     text, syntax = document
     assert_rendered_as_operated(text, syntax, site_settings())
+
+
+def test_a_yaml_node_named_after_its_type_gets_its_rename() -> None:
+    """A node without a label is named after its type: CMP-9's rename gives it a `label`, in
+    Drupal's style (before operations, the YAML writer dropped this insertion silently)."""
+    text = workflow("'Web Search'", "'Web Search'").replace("      label: 'Web Search'\n", "", 2)
+    text = text.replace("node_type_id: http_request", "node_type_id: web_search", 2)
+    findings = analyze(text, syntax="yaml").findings
+    renames = [fix for f in findings if f.code == "CMP-9" for fix in f.fixes]
+    assert renames, [f.message for f in findings]
+    for fix in renames:
+        fixed = apply_edits(text, fix.edits)
+        # One `label:` line more, at the members' indentation under `data` (Drupal's style).
+        assert fixed.count("\n      label: ") == text.count("\n      label: ") + 1, fixed
+        assert same_value(read(fixed, "yaml"), apply_operations(read(text, "yaml"), fix.operations))
+        assert not [f for f in analyze(fixed, syntax="yaml").findings if f.code == "CMP-9"]
