@@ -9,6 +9,7 @@ import random
 
 import generate
 from harness.session import Document, Edit, Plan
+
 from scenarios.json_workflow import (
     apply,
     array_boundary,

@@ -11,6 +11,7 @@ import random
 from harness.paths import parse_sizes
 from harness.session import Document, Plan, SessionInfo
 from harness.stats import cell, failures, fmt_failures, fmt_size, values
+
 from scenarios.json_workflow import apply, array_boundary, load_document, sections
 
 NAME = "typing"

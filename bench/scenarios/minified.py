@@ -19,6 +19,7 @@ import random
 from harness.paths import parse_sizes
 from harness.session import Document, Plan, Sample, SessionInfo
 from harness.stats import cell, failures, fmt_failures, fmt_size, percentile, values
+
 from scenarios.json_workflow import load_document
 
 NAME = "minified"

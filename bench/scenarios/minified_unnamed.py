@@ -9,6 +9,7 @@ import argparse
 from dataclasses import replace
 
 from harness.session import Document, Plan
+
 from scenarios import minified
 
 NAME = "minified-unnamed"

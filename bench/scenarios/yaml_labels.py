@@ -16,6 +16,7 @@ from harness.peers import YAML_GLOB
 from harness.report import YAML_SECTION, machine_info, package_version
 from harness.session import Document, Plan, Sample, ServerSpec, diag_digest, open_once
 from harness.stats import cell, failures, fmt_failures, fmt_ms, fmt_size, percentile, values
+
 from scenarios.edits import KIND_TITLES
 
 log = make_log("yaml-bench")

@@ -193,19 +193,6 @@ def test_a_missing_token_file_or_site_is_exit_2(
     assert "not a folder" in capsys.readouterr().err
 
 
-def _real_service_written() -> bool:
-    from flowdrop_lsp.core.doctor import DoctorService
-
-    try:
-        DoctorService(None)
-    except NotImplementedError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(
-    not _real_service_written(), reason="DoctorService is not written yet (NotImplementedError)"
-)
 def test_the_real_service_on_the_corpus_site(processes: list[subprocess.Popen[str]]) -> None:
     process = start("--port", "0", str(SITE), real=True)
     processes.append(process)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flowdrop_lsp.core.domain.site_facts import SiteContext
+from flowdrop_lsp.core.domain.site_view import SiteContext
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.entry import main
 from tests.support.builders import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.site_facts import SiteContext
+from flowdrop_lsp.core.domain.site_view import SiteContext
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.workspace import site

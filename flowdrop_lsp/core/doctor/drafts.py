@@ -15,9 +15,10 @@ from typing import Any
 ARRAYS = ("nodes", "edges")
 
 
-def draft_text(draft: dict[str, Any]) -> str:
-    """The draft written one element per line (a value JSON cannot hold is written as null)."""
-    lines = ["{"]
+def draft_text(draft: dict[str, Any], kept: dict[str, list[tuple[Any, str]]] | None = None) -> str:
+    """The draft written one element per line (a value JSON cannot hold is written as null).
+    `kept`: each array's elements and their lines as last written, reused where the element at
+    that place is equal (a 10,000-node draft re-dumps only what changed); filled anew."""
     members: list[str] = []
     for key, value in draft.items():
         if key in ARRAYS and isinstance(value, list):
@@ -27,15 +28,21 @@ def draft_text(draft: dict[str, Any]) -> str:
         value = draft.get(key)
         if not isinstance(value, list):
             continue
-        items = [_dumps(item) for item in value]
-        if not items:
+        before = kept.get(key, []) if kept is not None else []
+        written: list[tuple[Any, str]] = []
+        for index, item in enumerate(value):
+            if index < len(before) and before[index][0] == item:
+                written.append(before[index])
+            else:
+                written.append((item, _dumps(item)))
+        if kept is not None:
+            kept[key] = written
+        if not written:
             members.append(f"{_dumps(key)}: []")
             continue
-        body = ",\n".join(items)
+        body = ",\n".join(line for _item, line in written)
         members.append(f"{_dumps(key)}: [\n{body}\n]")
-    lines.append(",\n".join(members))
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    return "{\n" + ",\n".join(members) + "\n}\n"
 
 
 def _dumps(value: Any) -> str:
@@ -65,22 +72,62 @@ def changed_stretch(old: str, new: str) -> tuple[int, int, str] | None:
     return start, end, replacement
 
 
+# What the editor keeps of a node or an edge for drawing it: no rule reads it (FD-SCHEMA judges
+# a node's `position` in the draft's own findings, which are always current), so a change of it
+# alone changes nothing the draft's site knows.
+GEOMETRY = frozenset(
+    {"position", "positionAbsolute", "measured", "width", "height", "selected", "dragging"}
+)
+
+
+def _drawn_only(old: Any, new: Any) -> bool:
+    """Whether two elements differ only in how they are drawn (`GEOMETRY`)."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return False
+    keys = (old.keys() | new.keys()) - GEOMETRY
+    return all(old.get(key, _ABSENT) == new.get(key, _ABSENT) for key in keys)
+
+
+_ABSENT = object()
+
+
 class Draft:
     """The last draft of one workflow, as the engine reads it (`text`), fed the next one as an
-    edit (`apply`: a callable making an edit in the engine's text)."""
+    edit (`update`: a callable making an edit in the engine's text)."""
 
     def __init__(self, draft: dict[str, Any]) -> None:
         self.value = draft
-        self.text = draft_text(draft)
+        self._lines: dict[str, list[tuple[Any, str]]] = {}
+        self.text = draft_text(draft, self._lines)
 
     def update(self, draft: dict[str, Any], edit: Callable[[int, int, str], None]) -> bool:
-        """Take the next draft: its changed lines given to `edit`. Whether anything changed."""
-        if draft == self.value:
-            return False
-        text = draft_text(draft)
+        """Take the next draft: its changed lines given to `edit`. Whether anything but how
+        elements are drawn changed (`GEOMETRY`): what its site would have to read again."""
+        old_value, old_lines = self.value, {k: list(v) for k, v in self._lines.items()}
+        text = draft_text(draft, self._lines)
         stretch = changed_stretch(self.text, text)
         self.value, self.text = draft, text
         if stretch is None:
             return False
         edit(*stretch)
-        return True
+        return not _only_drawing_changed(old_value, draft, old_lines, self._lines)
+
+
+def _only_drawing_changed(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    old_lines: dict[str, list[tuple[Any, str]]],
+    new_lines: dict[str, list[tuple[Any, str]]],
+) -> bool:
+    if {k: v for k, v in old.items() if k not in ARRAYS} != {
+        k: v for k, v in new.items() if k not in ARRAYS
+    }:
+        return False
+    for key in ARRAYS:
+        before, after = old_lines.get(key, []), new_lines.get(key, [])
+        if len(before) != len(after):
+            return False
+        for (old_item, old_line), (new_item, new_line) in zip(before, after, strict=True):
+            if old_line is not new_line and not _drawn_only(old_item, new_item):
+                return False
+    return True

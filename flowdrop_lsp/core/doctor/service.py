@@ -26,9 +26,11 @@ from flowdrop_lsp.core.doctor.drafts import Draft
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
 from flowdrop_lsp.core.ide.service import WorkflowService
 from flowdrop_lsp.core.operations import (
-    CannotApply,
+    ElementRef,
     Operation,
-    apply_operations,
+    Remove,
+    TextOnly,
+    apply_to_element,
     editor_operations,
     with_picked,
 )
@@ -68,8 +70,10 @@ class _DraftBuffer:
 
     def __init__(self, draft: dict[str, Any], settings_of: Any) -> None:
         self.draft = Draft(draft)
+        # Closed when dropped (`close`, `reconfigure`): its analysis kept out of the collector's
+        # way (frozen, as the server's buffers: a 10,000-node analysis is millions of objects).
         self.service = WorkflowService(
-            self.draft.text, settings_of(), syntax="json", site_facts=True
+            self.draft.text, settings_of(), syntax="json", site_facts=True, release_on_close=True
         )
         self.site_edits: list[tuple[int, int, int]] | None = None
 
@@ -93,16 +97,23 @@ class _DraftBuffer:
             return
         text = self.service.text
         self.service.close()
-        self.service = WorkflowService(text, settings, syntax="json", site_facts=True)
+        self.service = WorkflowService(
+            text, settings, syntax="json", site_facts=True, release_on_close=True
+        )
         self.site_edits = None  # the site reads it again
 
-    def take(self, draft: dict[str, Any]) -> None:
+    def take(self, draft: dict[str, Any]) -> bool:
+        """The next draft, fed to the engine as the lines that changed. Whether its site must
+        read it again (anything but how elements are drawn changed): otherwise its cross-file
+        findings are carried through the edit (the host's `site_edits`), as an editor's buffer
+        between two reads of its site."""
+
         def edit(start: int, end: int, text: str) -> None:
             made = self.service.apply_edit(start, end, text)
             if self.site_edits is not None:
                 self.site_edits.append(made)
 
-        self.draft.update(draft, edit)
+        return self.draft.update(draft, edit)
 
     def close(self) -> None:
         self.service.close()
@@ -176,18 +187,20 @@ class DoctorService:
         self, workflow_id: str, draft: dict[str, Any]
     ) -> list[tuple[dict[str, Any], Finding]]:
         self._look_at_disk()
-        path, buffer = self._buffer(workflow_id, draft)
+        path, buffer, for_site = self._buffer(workflow_id, draft)
         buffer.reconfigure(self._host.settings_for(path))
-        if self._host.in_site(path) or self.folder is not None and path.parent == self.folder:
+        in_site = self._host.in_site(path) or self.folder is not None and path.parent == self.folder
+        if in_site and (for_site or buffer.site_edits is None):
             self._host.sync_buffer(path, now=True)
         findings = self._host.findings(path)
         edges = draft.get("edges")
         answer: list[tuple[dict[str, Any], Finding]] = []
         seen: dict[str, int] = {}
+        elements = _Elements(draft)
         for finding in findings:
             if finding.code in NOT_OF_A_DRAFT and "dependencies" not in draft:
                 continue
-            problem = _problem(finding, edges if isinstance(edges, list) else [], draft)
+            problem = _problem(finding, edges if isinstance(edges, list) else [], elements)
             # Two findings alike in every word (rare): numbered in document order.
             count = seen.get(problem["id"], 0)
             seen[problem["id"]] = count + 1
@@ -196,13 +209,13 @@ class DoctorService:
             answer.append((problem, finding))
         return answer
 
-    def _buffer(self, workflow_id: str, draft: dict[str, Any]) -> tuple[Path, _DraftBuffer]:
+    def _buffer(self, workflow_id: str, draft: dict[str, Any]) -> tuple[Path, _DraftBuffer, bool]:
+        """The draft's buffer given `draft`, and whether its site must read it again."""
         kept = self._drafts.get(workflow_id)
         if kept is not None:
             self._drafts.move_to_end(workflow_id)
             path, buffer = kept
-            buffer.take(draft)
-            return path, buffer
+            return path, buffer, buffer.take(draft)
         path = self._path_of(workflow_id)
         buffer = _DraftBuffer(draft, lambda: self._host.settings_for(path))
         self._host.open(path, buffer)
@@ -212,7 +225,7 @@ class DoctorService:
             _old_id, (old_path, old) = self._drafts.popitem(last=False)
             self._host.close(old_path)
             old.close()
-        return path, buffer
+        return path, buffer, True
 
     def _path_of(self, workflow_id: str) -> Path:
         """The site file the workflow id names; a path in no site for an id that names none."""
@@ -270,7 +283,7 @@ def _site_folder(site: Path) -> Path | None:
 
 
 # ----- findings as the editor reads them ---------------------------------------------------------
-def _problem(finding: Finding, edges: list[Any], draft: dict[str, Any]) -> dict[str, Any]:
+def _problem(finding: Finding, edges: list[Any], elements: _Elements) -> dict[str, Any]:
     code = finding.locator_code or finding.code
     problem: dict[str, Any] = {
         "id": "",
@@ -293,7 +306,7 @@ def _problem(finding: Finding, edges: list[Any], draft: dict[str, Any]) -> dict[
         f"{code}:{hashlib.sha256(said.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}"
     )
     problem["remedies"] = [
-        remedy for fix in _remedies(finding) if (remedy := _remedy(fix, draft)) is not None
+        remedy for fix in _remedies(finding) if (remedy := _remedy(fix, elements)) is not None
     ]
     return problem
 
@@ -319,7 +332,7 @@ def _remedy_id(fix: Fix) -> str:
     return "r" + hashlib.sha256(fix.title.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
-def _remedy(fix: Fix, draft: dict[str, Any]) -> dict[str, Any] | None:
+def _remedy(fix: Fix, elements: _Elements) -> dict[str, Any] | None:
     """The fix as a remedy, when the editor can apply it (operations it knows, aimed at
     elements of the draft); None otherwise."""
     if not fix.operations:
@@ -329,7 +342,7 @@ def _remedy(fix: Fix, draft: dict[str, Any]) -> dict[str, Any] | None:
         if not fix.choice.options:
             return None
         probe = with_picked(fix.operations, fix.choice.options[0][0])
-    if editor_operations(probe, draft) is None or not _applies(probe, draft):
+    if not elements.apply(probe):
         return None
     remedy: dict[str, Any] = {
         "id": _remedy_id(fix),
@@ -345,13 +358,54 @@ def _remedy(fix: Fix, draft: dict[str, Any]) -> dict[str, Any] | None:
     return remedy
 
 
-def _applies(operations: tuple[Operation, ...], draft: dict[str, Any]) -> bool:
-    """Whether the editor would apply `operations` to the draft (all or nothing)."""
-    try:
-        apply_operations(draft, operations)
-    except CannotApply:
-        return False
-    return True
+class _Elements:
+    """The draft's nodes and edges by the editor's addresses, made once per request: whether a
+    fix's operations apply to the draft is asked for every remedy, and a 10,000-node draft is
+    not copied for each (only the elements an operation touches are)."""
+
+    def __init__(self, draft: dict[str, Any]) -> None:
+        self.draft = draft
+        self.items: dict[str, list[Any]] = {}
+        self.by_id: dict[str, dict[str, int]] = {}
+        for kind, key in (("node", "nodes"), ("edge", "edges")):
+            items = draft.get(key)
+            self.items[kind] = items if isinstance(items, list) else []
+            ids: dict[str, int] = {}
+            for index, item in enumerate(self.items[kind]):
+                item_id = item.get("id") if isinstance(item, dict) else None
+                if isinstance(item_id, str):
+                    ids.setdefault(item_id, index)  # the editor takes the first
+            self.by_id[kind] = ids
+
+    def index(self, target: ElementRef) -> int | None:
+        address = target.address
+        if address.startswith("#") and address[1:].isdigit():
+            at = int(address[1:])
+            return at if at < len(self.items[target.kind]) else None
+        return self.by_id[target.kind].get(address)
+
+    def apply(self, operations: tuple[Operation, ...]) -> bool:
+        """Whether the editor would apply `operations` to the draft, all of them (each touched
+        element changed on a copy of its own, in order)."""
+        changed: dict[tuple[str, int], Any] = {}
+        for op in operations:
+            if isinstance(op, TextOnly):
+                return False
+            at = self.index(op.target)
+            if at is None:
+                return False  # no such element
+            key = (op.target.kind, at)
+            if key in changed and changed[key] is None:
+                return False  # one an operation before removed
+            if isinstance(op, Remove):
+                changed[key] = None
+                continue
+            current = changed.get(key, self.items[op.target.kind][at])
+            new = apply_to_element(current, (op,))
+            if new is None:
+                return False
+            changed[key] = new
+        return True
 
 
 def _operations_of(

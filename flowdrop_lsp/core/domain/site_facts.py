@@ -20,15 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX, config_name
 from flowdrop_lsp.core.domain.model import Edge, Node, expand, read_edge, read_node
 from flowdrop_lsp.core.domain.node_types import (
     WORKFLOW_ID_SETTING,
     Located,
-    NodeTypeDefinition,
 )
 from flowdrop_lsp.core.domain.ports import Direction, OwnPorts, handle_port, own_ports
 from flowdrop_lsp.core.syntax.tree import (
@@ -100,6 +98,15 @@ class SiteNode:
             workflow_id=_resolved(self.workflow_id),
         )
 
+    def shifted(self, delta: int) -> SiteNode:
+        """These resolved facts of a node whose text moved by `delta` (its spans with it)."""
+        return replace(
+            self,
+            type_id=_shifted(self.type_id, delta),
+            anchor=_moved(self.anchor, delta),
+            workflow_id=_shifted(self.workflow_id, delta),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class SiteEdge:
@@ -124,6 +131,17 @@ class SiteEdge:
 
     def resolved(self) -> SiteEdge:
         return replace(self, anchor=self.anchor.resolve())
+
+    def shifted(self, delta: int) -> SiteEdge:
+        return replace(self, anchor=_moved(self.anchor, delta))
+
+
+def _moved(span: Span, delta: int) -> Span:
+    return Span(span.start + delta, span.end + delta)
+
+
+def _shifted(located: Located | None, delta: int) -> Located | None:
+    return None if located is None else Located(located.value, _moved(located.span, delta))
 
 
 def _resolve_spans(value: Any) -> Any:
@@ -194,11 +212,17 @@ class WorkflowFacts:
     def resolved(self) -> WorkflowFacts:
         """These facts with every span absolute in the current text (the engine's are anchored
         to what they move with): what a site index keeps, and what can be pickled."""
-        return replace(
-            _resolve_spans(replace(self, nodes=(), edges=())),
-            nodes=tuple(node.resolved() for node in self.nodes),
-            edges=tuple(edge.resolved() for edge in self.edges),
+        return self.resolved_with(
+            tuple(node.resolved() for node in self.nodes),
+            tuple(edge.resolved() for edge in self.edges),
         )
+
+    def resolved_with(
+        self, nodes: tuple[SiteNode, ...], edges: tuple[SiteEdge, ...]
+    ) -> WorkflowFacts:
+        """The top level's facts resolved, with `nodes` and `edges` resolved already (the
+        engine keeps an element's, moved with it, until the element is read again)."""
+        return replace(_resolve_spans(replace(self, nodes=(), edges=())), nodes=nodes, edges=edges)
 
 
 # ----- reading ---------------------------------------------------------------------------------
@@ -464,134 +488,3 @@ def _locator(value: JsonValue) -> Callable[[tuple[str | int, ...]], Span | None]
         return _absolute(current) if current is not None else None
 
     return locate
-
-
-# ----- what a cross-file rule sees ------------------------------------------------------------
-
-
-def config_id(path: str, prefix: str) -> str | None:
-    """The id a Drupal config file's name gives its entity (`<prefix><id>.yml` → `<id>`; None:
-    not named so). Drupal reads a file as the config its name says, and keeps its entity as
-    `<prefix>.<its id>`: the two must agree (FD-CONFIG-NAME)."""
-    name = config_name(path)
-    if name is None or not name.startswith(prefix) or len(name) == len(prefix):
-        return None
-    return name[len(prefix) :]
-
-
-def workflow_key(path: str, facts: WorkflowFacts) -> str | None:
-    """The id the site knows a workflow by: its config name's when its file is named like one
-    (the config Drupal reads it as; one whose `id` differs is reported at its source), else its `id`."""
-    return config_id(path, WORKFLOW_CONFIG_PREFIX) or facts.workflow_id
-
-
-@dataclass(frozen=True, slots=True)
-class SiteWorkflow:
-    """A workflow of the site: its file and its facts."""
-
-    path: str
-    facts: WorkflowFacts
-
-    @property
-    def workflow_id(self) -> str | None:
-        return workflow_key(self.path, self.facts)
-
-
-@dataclass(frozen=True, slots=True)
-class SiteNodeType:
-    """A node type of the site: its definition file and its definition (the one record every
-    reader of node types shares, core/domain/node_types.py)."""
-
-    path: str
-    definition: NodeTypeDefinition
-
-
-@dataclass(frozen=True, slots=True)
-class CallStep:
-    """One call on a call cycle: in workflow `caller` (its file `path`), node `node` calls
-    workflow `callee`."""
-
-    caller: str
-    path: str
-    node: SiteNode
-    callee: str
-
-
-class SiteView(Protocol):
-    """What the cross-file rules may ask of the site (core/workspace/site.py answers)."""
-
-    def workflow(self, workflow_id: str) -> SiteWorkflow | None:
-        """The workflow the site knows by this id (`workflow_key`; the first by path when
-        several share it)."""
-        ...
-
-    def declaring(self, workflow_id: str) -> tuple[str, ...]:
-        """The workflow files whose `id` says this id, by path (whatever their names say)."""
-        ...
-
-    def node_type(self, type_id: str) -> SiteNodeType | None: ...
-
-    def workflow_ids(self) -> frozenset[str]:
-        """The ids of the site's workflows (what a call may name)."""
-        ...
-
-    def has_config(self, name: str) -> bool:
-        """Whether config `name` (a file `<name>.yml` of the site's folder) exists."""
-        ...
-
-    def has_node_types(self) -> bool:
-        """Whether the site defines any node type (without them, types are not judged)."""
-        ...
-
-    def has_workflows(self) -> bool:
-        """Whether the site holds any workflow."""
-        ...
-
-    def unreadable_workflow(self, workflow_id: str) -> bool:
-        """Whether the file of this workflow is in the site but could not be read (its own
-        check reports why): a call of it is not a call of a missing workflow."""
-        ...
-
-    def has_config_kind(self, name: str) -> bool:
-        """Whether the site holds any config of the kind of config `name` (the same name but
-        its last segment: `flowdrop_node_type.flowdrop_node_type.*`, `system.*`)."""
-        ...
-
-    def enabled_modules(self) -> frozenset[str] | None:
-        """The modules the site's `core.extension.yml` enables; None when it has none."""
-        ...
-
-    def lists_dependencies(self) -> bool:
-        """Whether any workflow of the site lists config dependencies: the site's FlowDrop
-        release writes them (some write `dependencies: {  }` for every workflow)."""
-        ...
-
-    def call_cycle(self, workflow_id: str) -> tuple[CallStep, ...]:
-        """The calls of one cycle through this workflow, starting at it (empty: none)."""
-        ...
-
-    def call_path(self, start: str, goal: str) -> tuple[CallStep, ...]:
-        """The calls of one shortest chain from workflow `start` to workflow `goal` (empty:
-        `goal` is not reached; a workflow reaches itself only through at least one call)."""
-        ...
-
-    def calling_types(self, workflow_id: str) -> list[tuple[str, NodeTypeDefinition]]:
-        """The node types calling this workflow (`executor_plugin`), with their files."""
-        ...
-
-    def callee_of(self, node: SiteNode) -> str | None:
-        """The workflow a node calls: its type's workflow, or a generic executor's literal
-        `config.workflow_id`; None when it calls none."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class SiteContext:
-    """One file checked against its site: a workflow or a node-type definition."""
-
-    path: str
-    site: SiteView
-    workflow: WorkflowFacts | None = None
-    node_type: NodeTypeDefinition | None = None
-    # The file's text as the index read it (the facts' spans are offsets into it).
-    text: str = ""

@@ -122,7 +122,11 @@ class WorkflowDocument(IncrementalEdits):
         # only says they will be asked for.
         self.want_site_facts = site_facts
         self._site_header: WorkflowFacts | None = None
-        self._site_elements: dict[int, tuple[Node | Edge, SiteNode | SiteEdge]] = {}
+        # Each element's site facts as its model made them, resolved, and where the element
+        # started then: (model, facts, resolved facts, start), by the model's identity.
+        self._site_elements: dict[
+            int, tuple[Node | Edge, SiteNode | SiteEdge, SiteNode | SiteEdge, int]
+        ] = {}
         # See `_load`: only for an owner that calls `close()` when it drops the document.
         self.freeze_after_read = freeze_after_read
         # The only part that knows the format (core.syntax.reader): "json" (JSONC with
@@ -299,23 +303,32 @@ class WorkflowDocument(IncrementalEdits):
         nodes: list[SiteNode] = []
         edges: list[SiteEdge] = []
         kept = self._site_elements
-        fresh: dict[int, tuple[Node | Edge, SiteNode | SiteEdge]] = {}
+        fresh: dict[int, tuple[Node | Edge, SiteNode | SiteEdge, SiteNode | SiteEdge, int]] = {}
         for name, found in (("nodes", nodes), ("edges", edges)):
-            for element in self.lists[name].elements if name in self.lists else ():
+            owner = self.lists.get(name)
+            for element in owner.elements if owner is not None else ():
                 model = element.model
                 if not isinstance(model, Node | Edge):
                     continue
+                start = owner.start(element.index)  # type: ignore[union-attr]
                 known = kept.get(id(model))
                 if known is not None and known[0] is model:
-                    facts = known[1]
-                elif isinstance(model, Node):
-                    facts = site_node(model, _locator(model))
+                    # The same model: its facts are as they were, moved with its text (no span
+                    # resolved again: a keystroke in a 10,000-node buffer moves half of them).
+                    facts, resolved, was = known[1], known[2], known[3]
+                    if was != start:
+                        resolved = resolved.shifted(start - was)
                 else:
-                    facts = site_edge(model)
-                fresh[id(model)] = (model, facts)
-                found.append(facts)  # type: ignore[arg-type]
+                    facts = (
+                        site_node(model, _locator(model))
+                        if isinstance(model, Node)
+                        else (site_edge(model))
+                    )
+                    resolved = facts.resolved()
+                fresh[id(model)] = (model, facts, resolved, start)
+                found.append(resolved)  # type: ignore[arg-type]
         self._site_elements = fresh
-        return replace(header, nodes=tuple(nodes), edges=tuple(edges)).resolved()
+        return header.resolved_with(tuple(nodes), tuple(edges))
 
     def close(self) -> None:
         """Free the analysis now, by reference counting: break the cycles it is made of (an

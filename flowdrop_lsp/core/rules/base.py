@@ -10,7 +10,7 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import FlatToolSet, ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
-from flowdrop_lsp.core.domain.site_facts import SiteContext
+from flowdrop_lsp.core.domain.site_view import SiteContext
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.operations import Remove
 from flowdrop_lsp.core.text.positions import Span

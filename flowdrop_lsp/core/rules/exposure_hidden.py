@@ -20,7 +20,8 @@ from flowdrop_lsp.core.domain.ports import (
     exposure,
     judges_exposure,
 )
-from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteContext, SiteNode, WorkflowFacts
+from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteNode, WorkflowFacts
+from flowdrop_lsp.core.domain.site_view import SiteContext
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule
 

@@ -29,13 +29,8 @@ from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX
 from flowdrop_lsp.core.domain.misspelling import close_names, written_last
 from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located
-from flowdrop_lsp.core.domain.site_facts import (
-    CallStep,
-    SiteContext,
-    SiteNode,
-    WorkflowFacts,
-    workflow_key,
-)
+from flowdrop_lsp.core.domain.site_facts import SiteNode, WorkflowFacts
+from flowdrop_lsp.core.domain.site_view import CallStep, SiteContext, workflow_key
 from flowdrop_lsp.core.findings import (
     Applicability,
     Finding,

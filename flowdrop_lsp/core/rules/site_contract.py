@@ -54,14 +54,8 @@ from flowdrop_lsp.core.domain.ports import (
     classify_port,
     declared_ports,
 )
-from flowdrop_lsp.core.domain.site_facts import (
-    PortBinding,
-    SiteContext,
-    SiteEdge,
-    SiteWorkflow,
-    WorkflowFacts,
-    workflow_key,
-)
+from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteEdge, WorkflowFacts
+from flowdrop_lsp.core.domain.site_view import SiteContext, SiteWorkflow, workflow_key
 from flowdrop_lsp.core.findings import (
     Applicability,
     Finding,

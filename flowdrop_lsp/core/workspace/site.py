@@ -35,14 +35,12 @@ from flowdrop_lsp.core.config.site_files import (
     is_site_file,
 )
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
-from flowdrop_lsp.core.domain.site_facts import (
+from flowdrop_lsp.core.domain.site_facts import SiteNode, WorkflowFacts, workflow_facts
+from flowdrop_lsp.core.domain.site_view import (
     CallStep,
     SiteContext,
-    SiteNode,
     SiteNodeType,
     SiteWorkflow,
-    WorkflowFacts,
-    workflow_facts,
     workflow_key,
 )
 from flowdrop_lsp.core.findings import Finding

@@ -10,7 +10,8 @@ import copy
 import json
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,21 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "config" / "sync"
 
 
-@pytest.fixture(scope="module")
-def doctor(site: Path) -> DoctorService:
-    return DoctorService(site.parent.parent)
+@pytest.fixture
+def doctor(site: Path) -> Iterator[DoctorService]:
+    service = DoctorService(site.parent.parent)
+    yield service
+    service.close()
+
+
+@contextmanager
+def another(folder: Path) -> Iterator[DoctorService]:
+    """A Doctor of its own (closed after: its drafts' analyses are frozen, as the server's)."""
+    service = DoctorService(folder)
+    try:
+        yield service
+    finally:
+        service.close()
 
 
 def export(workflow_id: str) -> dict[str, Any]:
@@ -199,7 +212,8 @@ def test_problem_ids_are_stable_across_requests_and_unrelated_edits(
     for item in moved["nodes"]:
         item["position"] = {"x": item["position"]["x"] + 40, "y": item["position"]["y"] - 7}
     after_move = doctor.diagnose(workflow_id, moved)
-    fresh = DoctorService(Path(doctor.folder or ".")).diagnose(workflow_id, moved)
+    with another(Path(doctor.folder or ".")) as restarted:
+        fresh = restarted.diagnose(workflow_id, moved)
     ids = [p["id"] for p in first]
     assert ids == [p["id"] for p in again] == [p["id"] for p in after_move]
     assert ids == [p["id"] for p in fresh]  # a restarted Doctor names them alike
@@ -215,14 +229,19 @@ def test_the_incremental_draft_equals_a_fresh_one(doctor: DoctorService) -> None
         draft["nodes"] = planted_draft["nodes"]
         draft["edges"] = planted_draft["edges"]
         kept = doctor.diagnose(workflow_id, copy.deepcopy(draft))
-        fresh = DoctorService(Path(doctor.folder or ".")).diagnose(workflow_id, draft)
+        with another(Path(doctor.folder or ".")) as restarted:
+            fresh = restarted.diagnose(workflow_id, draft)
         assert kept == fresh, name
 
 
 def test_a_node_type_changed_on_disk_counts_at_the_next_diagnose(tmp_path: Path) -> None:
     shutil.copytree(CORPUS / "config", tmp_path / "config")
     sync = tmp_path / "config" / "sync"
-    doctor = DoctorService(tmp_path)
+    with another(tmp_path) as doctor:
+        _changed_on_disk(doctor, sync)
+
+
+def _changed_on_disk(doctor: DoctorService, sync: Path) -> None:
     workflow_id, clean, draft = planted("R9")
     assert not any(p["code"] == "R9_NODE_TYPE_UNKNOWN" for p in doctor.diagnose(workflow_id, clean))
     definition = sync / "flowdrop_node_type.flowdrop_node_type.data_extractor.yml"
@@ -236,7 +255,11 @@ def test_a_node_type_changed_on_disk_counts_at_the_next_diagnose(tmp_path: Path)
 
 
 def test_a_draft_alone_without_a_site(tmp_path: Path) -> None:
-    doctor = DoctorService(tmp_path)  # no config files there
+    with another(tmp_path) as doctor:  # no config files there
+        _alone(doctor)
+
+
+def _alone(doctor: DoctorService) -> None:
     assert doctor.folder is None
     draft = export("aincient_audit_agent")
     collision(draft)
