@@ -124,6 +124,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/navigation_bench.py $(NAV_BENCH_ARGS)
 	$(BIN)/python bench/hover_bench.py $(HOVER_BENCH_ARGS)
 	$(BIN)/python bench/site_bench.py $(SITE_BENCH_ARGS)
+	$(BIN)/python bench/doctor_bench.py $(DOCTOR_BENCH_ARGS)
 	$(BIN)/python bench/site_open_bench.py $(SITE_OPEN_BENCH_ARGS)
 
 # The VS Code extension with the server bundled in it (python3 >= 3.11, node 20, npm; PyPI and

@@ -138,13 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     first = statistics.median(r["first"] for r in big)
     for key in ("first", "one label", "one move"):
         value = statistics.median(r[key] for r in big)
-        print(f"{key} | {value * 1000:.0f} | {value / first:.3f}")
+        print(f"| {key} | {value * 1000:.0f} | {value / first:.3f}")
     print("\nthe real site's workflows | median ms, first | median ms, after a node moved")
     print("---|---|---")
     for workflow_id in real[0]:
         a = statistics.median(r[workflow_id][0] for r in real)
         b = statistics.median(r[workflow_id][1] for r in real)
-        print(f"{workflow_id} | {a * 1000:.1f} | {b * 1000:.1f}")
+        print(f"| {workflow_id} | {a * 1000:.1f} | {b * 1000:.1f}")
     return 0
 
 

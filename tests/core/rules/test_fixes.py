@@ -13,9 +13,9 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.names import llm_name_problem, sanitize_tool_name
-from flowdrop_lsp.core.domain.renames import json_string
 from flowdrop_lsp.core.findings import TextEdit
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
+from flowdrop_lsp.core.text.literals import json_string
 from flowdrop_lsp.core.text.positions import Span
 from tests.support.builders import (
     FIXTURES,
