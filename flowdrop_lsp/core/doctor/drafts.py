@@ -12,6 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from flowdrop_lsp.core.text.changes import unchanged_ends
+
 ARRAYS = ("nodes", "edges")
 
 
@@ -50,26 +52,12 @@ def _dumps(value: Any) -> str:
 
 
 def changed_stretch(old: str, new: str) -> tuple[int, int, str] | None:
-    """The one edit turning `old` into `new`, by whole lines: `(start, end, replacement)` in
-    code points of `old`; None when they are the same."""
+    """The one edit turning `old` into `new`: `(start, end, replacement)` in code points of
+    `old`, what both share at their ends left out; None when they are the same."""
     if old == new:
         return None
-    old_lines = old.splitlines(keepends=True)
-    new_lines = new.splitlines(keepends=True)
-    limit = min(len(old_lines), len(new_lines))
-    head = 0
-    while head < limit and old_lines[head] == new_lines[head]:
-        head += 1
-    tail = 0
-    while (
-        tail < limit - head
-        and old_lines[len(old_lines) - 1 - tail] == new_lines[len(new_lines) - 1 - tail]
-    ):
-        tail += 1
-    start = sum(map(len, old_lines[:head]))
-    end = len(old) - sum(map(len, old_lines[len(old_lines) - tail :]))
-    replacement = "".join(new_lines[head : len(new_lines) - tail])
-    return start, end, replacement
+    prefix, suffix = unchanged_ends(old, new)
+    return prefix, len(old) - suffix, new[prefix : len(new) - suffix]
 
 
 # What the editor keeps of a node or an edge for drawing it: no rule reads it (FD-SCHEMA judges

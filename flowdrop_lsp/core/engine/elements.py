@@ -33,6 +33,7 @@ from flowdrop_lsp.core.syntax.tree import (
     child_at,
     to_python,
 )
+from flowdrop_lsp.core.text.changes import unchanged_ends
 from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
 
 ARRAYS = ("nodes", "edges")
@@ -203,16 +204,7 @@ class ElementSource:
                 return None
             start, end, written = inserted
             current = current[:start] + written + current[end:]
-        same_start = 0
-        limit = min(len(text), len(current))
-        while same_start < limit and text[same_start] == current[same_start]:
-            same_start += 1
-        same_end = 0
-        while (
-            same_end < limit - same_start
-            and text[len(text) - 1 - same_end] == current[len(current) - 1 - same_end]
-        ):
-            same_end += 1
+        same_start, same_end = unchanged_ends(text, current)
         base = element.created_start
         span = Span(same_start + base, len(text) - same_end + base, element)
         return span, current[same_start : len(current) - same_end]

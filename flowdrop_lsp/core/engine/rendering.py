@@ -19,6 +19,7 @@ from flowdrop_lsp.core.findings import TextEdit
 from flowdrop_lsp.core.operations import EditString, Operation, Remove, Update, apply_to_element
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
 from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, child_at, to_python
+from flowdrop_lsp.core.text.changes import unchanged_ends
 from flowdrop_lsp.core.text.positions import Span
 
 if TYPE_CHECKING:
@@ -196,16 +197,7 @@ def _sequential(reader: WorkflowReader, text: str, column: int, new: Any) -> lis
         return None
     if not _reads_as(reader, current, column, new):
         return None
-    same_start = 0
-    limit = min(len(text), len(current))
-    while same_start < limit and text[same_start] == current[same_start]:
-        same_start += 1
-    same_end = 0
-    while (
-        same_end < limit - same_start
-        and text[len(text) - 1 - same_end] == current[len(current) - 1 - same_end]
-    ):
-        same_end += 1
+    same_start, same_end = unchanged_ends(text, current)
     return [(same_start, len(text) - same_end, current[same_start : len(current) - same_end])]
 
 
