@@ -81,19 +81,21 @@ async function quickOpen(file) {
   // Ctrl+P, as a user would, again when the widget did not show: seen twice in 2026-12 right
   // after a quick fix (the click left a breadcrumb tooltip; the key went nowhere). Escape first
   // closes whatever the click opened.
+  // The widget may also show and close again at once (a late focus change of the quick fix
+  // closing it: seen on a loaded machine): typing into it is part of each attempt.
   for (let attempt = 1; ; attempt += 1) {
     await page.locator('.monaco-workbench .part.editor').first().click({ position: { x: 5, y: 5 } }).catch(() => {});
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+P');
     try {
       await input.waitFor({ state: 'visible', timeout: attempt < 3 ? 10000 : STEP });
+      await input.fill(file, { timeout: attempt < 3 ? 10000 : STEP });
       break;
     } catch (error) {
       if (attempt >= 3) throw error;
-      log(`Quick Open did not show after Ctrl+P (attempt ${attempt}): pressing it again`);
+      log(`Quick Open did not take "${file}" after Ctrl+P (attempt ${attempt}): pressing it again`);
     }
   }
-  await input.fill(file);
   // Wait for the file to show up in the results, then open it.
   await waitFor(`"${file}" in Quick Open`, async () =>
     (await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).count()) > 0,
