@@ -8,8 +8,9 @@ CMP-9 alone; a stored workflow with such an edge is refused.)
 Fixes. When the edge's own handle on that side still names a node that exists (the port's
 `{nodeId}-input-…` of `targetHandle: chat_output.1-input-message` while `target` says the
 missing `chat_output.2`: core/domain/ports.py reads the handle), "Point the edge at
-'chat_output.1'" sets the end to it: safe and preferred, the handle says where the edge goes.
-Else, or besides, removing the edge (unsafe: it loses what the author drew)."""
+'chat_output.1'" sets the end to it: unsafe, a guess (the handle may be the stale half), so
+chosen, never applied by `--fix`. Else, or besides, removing the edge (unsafe: it loses what the
+author drew)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from functools import partial
 from flowdrop_lsp.core.domain.model import Edge, id_text
 from flowdrop_lsp.core.domain.ports import Direction, handle_port
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
-from flowdrop_lsp.core.findings import Finding, Fix, Severity, later
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_locator, edge_removal_fixes
 
@@ -86,7 +87,7 @@ def _fixes(edge: Edge, end: str, exists: Callable[[str], bool]) -> tuple[Fix, ..
         point = fix_from(
             f"Point the edge at '{id_text(named)}'",
             [(edge, Update.of(edge_ref(edge), "edge", {end: named}))],
-            preferred=True,
+            applicability=Applicability.UNSAFE,
         )
         if point is not None:
             fixes.append(point)
