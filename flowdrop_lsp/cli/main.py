@@ -24,6 +24,7 @@ from typing import Any
 
 from flowdrop_lsp.cli.fixing import MAX_FIX_PASSES, Checked, diff_of, fix_and_say
 from flowdrop_lsp.cli.formats import FORMATS, STDIN_DISPLAY, FileFailure, FileResult
+from flowdrop_lsp.cli.limits import warning_limit, warnings_over
 from flowdrop_lsp.cli.report import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -184,6 +185,13 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
         "--statistics",
         action="store_true",
         help="count findings per rule (`count code title`) instead of listing them",
+    )
+    output.add_argument(
+        "--max-warnings",
+        type=warning_limit,
+        metavar="N",
+        help="exit 1 when more than N warnings are reported (the settings' `max-warnings`; "
+        "0: any warning fails the run)",
     )
     output.add_argument(
         "--exit-zero",
@@ -564,4 +572,8 @@ def run_check(args: argparse.Namespace) -> int:
     )
     # Fixes that never settle are a failure to report only while findings remain.
     left = capped and any(r.findings for r in results)
-    return EXIT_ERRORS if (has_errors or left) and not args.exit_zero else EXIT_OK
+    too_many = warnings_over(args, checked, results) if not args.write_baseline else None
+    if too_many is not None:
+        err(too_many)  # on stderr even with --quiet: it is why the run fails
+    failing = has_errors or left or too_many is not None
+    return EXIT_ERRORS if failing and not args.exit_zero else EXIT_OK

@@ -103,6 +103,10 @@ class Settings:
     # `--unsafe-fixes` (Ruff's key); the command line's `--[no-]unsafe-fixes` wins. Read by
     # the CLI only: no finding depends on it.
     unsafe_fixes: bool = False
+    # `check` fails (exit 1) when it reports more warnings than this, as ESLint's
+    # `--max-warnings`; the command line's `--max-warnings` wins. None: warnings never fail a
+    # run. Read by the CLI only.
+    max_warnings: int | None = None
     # The folder of the settings file these values came from (None: defaults and editor settings
     # only), so that relative `files` and `exclude` globs mean the same wherever one runs from.
     config_dir: Path | None = None
@@ -247,6 +251,10 @@ class Settings:
                 if not isinstance(value, bool):
                     raise SettingsError(f"setting '{raw_key}' must be true or false")
                 changes[key] = value
+            elif key == "max_warnings":
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise SettingsError(f"setting '{raw_key}' must be a whole number, 0 or more")
+                changes[key] = value
             elif key == "docs_url":
                 if not isinstance(value, str):
                     raise SettingsError(f"setting '{raw_key}' must be a string")
@@ -343,6 +351,7 @@ KNOWN_KEYS = frozenset(
         "docs_url",
         "full_recompute",
         "unsafe_fixes",
+        "max_warnings",
     }
 )
 # Keys editors keep in our section for themselves (VS Code: `flowdrop.server.path`,
@@ -450,13 +459,24 @@ def _severities(name: str, value: Any) -> dict[str, Severity]:
 
 def read_settings_file(path: Path) -> dict[str, Any]:
     """The flowdrop-lsp table of a TOML file: `[tool.flowdrop-lsp]` in a pyproject.toml, the
-    top level (or a `[flowdrop-lsp]` table) elsewhere. Raises SettingsError when unreadable."""
+    top level (or a `[flowdrop-lsp]` table) elsewhere — or `[tool.flowdrop-lsp]` there too when
+    it is all the file holds. Raises SettingsError when unreadable or mixed."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise SettingsError(f"cannot read settings from {path}: {error}") from None
+    tool = data.get("tool")
+    ours = tool.get(PYPROJECT_TABLE) if isinstance(tool, dict) else None
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get(PYPROJECT_TABLE, {})
+        table = ours if ours is not None else {}
+    elif ours is not None and set(data) == {"tool"}:
+        # pyproject.toml's table copied into a settings file of its own: read as it was meant.
+        table = ours
+    elif ours is not None:
+        raise SettingsError(
+            f"{path}: [tool.{PYPROJECT_TABLE}] is pyproject.toml's table; in this file write "
+            "the settings at the top level (or under [flowdrop-lsp]), not beside other keys"
+        )
     else:
         table = data.get(PYPROJECT_TABLE, data)
     if not isinstance(table, dict):
