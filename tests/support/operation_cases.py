@@ -85,3 +85,17 @@ def mapper_yaml(value_lines: str, engine: str = "twig", inputs: tuple[str, ...] 
         "        node_type_id: data_mapper\n"
         "edges: {  }\n"
     )
+
+
+def applied(text: str, syntax: str, fix: Fix) -> str:
+    """The text `fix` makes, asserted to be what its operations make of the plain workflow."""
+    assert fix.operations
+    fixed = apply_edits(text, fix.edits)
+    assert apply_operations(read(text, syntax), fix.operations) == read(fixed, syntax)
+    return fixed
+
+
+def fix_titled(finding: Finding, title: str) -> Fix:
+    """The one fix of `finding` titled `title`."""
+    (fix,) = [fix for fix in finding.fixes if fix.title == title]
+    return fix

@@ -6,17 +6,16 @@ editor offers (`Finding.choices`). In Drupal YAML and in JSON."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
-import yaml
 
 from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix
-from flowdrop_lsp.core.fixes import apply_edits
+from flowdrop_lsp.core.findings import Applicability, Finding
 from flowdrop_lsp.core.operations import PICKED, Update, apply_operations, with_picked
 from tests.support.config_site import in_syntax as _in
 from tests.support.config_site import site_settings
+from tests.support.operation_cases import applied as _applied
+from tests.support.operation_cases import read as _load
 
 CODE = "R6.b"
 SYNTAXES = ("yaml", "json")
@@ -81,23 +80,12 @@ WITHOUT_DEFAULTS = (
 )
 
 
-def _load(text: str, syntax: str) -> Any:
-    return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
-
-
 def _found(text: str, syntax: str) -> list[Finding]:
     return [f for f in analyze(text, SETTINGS, syntax=syntax).findings if f.code == CODE]
 
 
 def _missing(text: str, syntax: str) -> list[str]:
     return [f.locator.rsplit(".", 1)[-1] for f in _found(text, syntax) if f.locator]
-
-
-def _applied(text: str, syntax: str, fix: Fix) -> str:
-    assert fix.operations
-    fixed = apply_edits(text, fix.edits)
-    assert apply_operations(_load(text, syntax), fix.operations) == _load(fixed, syntax)
-    return fixed
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

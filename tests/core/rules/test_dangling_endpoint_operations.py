@@ -6,19 +6,21 @@ workflow, give what its edits give, and the finding is gone."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 import yaml
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.domain.ports import Direction
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix
-from flowdrop_lsp.core.fixes import apply_edits
-from flowdrop_lsp.core.operations import Remove, Update, apply_operations
+from flowdrop_lsp.core.findings import Applicability, Finding
+from flowdrop_lsp.core.operations import Remove, Update
 from flowdrop_lsp.core.rules.dangling_endpoint import handle_node
 from tests.support.builders import node, workflow
+from tests.support.config_site import in_syntax as _in
 from tests.support.launch import corpus_yaml, planted
+from tests.support.operation_cases import applied as _applied
+from tests.support.operation_cases import fix_titled as _fix
+from tests.support.operation_cases import read as _load
 
 CODE = "R8"
 SYNTAXES = ("yaml", "json")
@@ -28,31 +30,8 @@ POINT_SOURCE = "Point the edge at 'chat_input.1'"
 REMOVE = "Remove the edge"
 
 
-def _in(syntax: str, yaml_text: str) -> str:
-    if syntax == "yaml":
-        return yaml_text
-    return json.dumps(yaml.safe_load(yaml_text), indent=2, ensure_ascii=False)
-
-
-def _load(text: str, syntax: str) -> Any:
-    return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
-
-
 def _found(text: str, syntax: str) -> list[Finding]:
     return [f for f in analyze(text, syntax=syntax).findings if f.code == CODE]
-
-
-def _fix(finding: Finding, title: str) -> Fix:
-    (fix,) = [fix for fix in finding.fixes if fix.title == title]
-    return fix
-
-
-def _applied(text: str, syntax: str, fix: Fix) -> str:
-    """The fixed text, asserted to be what the fix's operations make of the workflow."""
-    assert fix.operations
-    fixed = apply_edits(text, fix.edits)
-    assert apply_operations(_load(text, syntax), fix.operations) == _load(fixed, syntax)
-    return fixed
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

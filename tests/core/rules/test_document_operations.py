@@ -5,9 +5,6 @@ its fix is the reader's empty mapping typed after the key, as before (no operati
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 import yaml
 
@@ -15,6 +12,7 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.operations import Update, apply_operations
+from tests.support.operation_cases import read as _load
 
 CODE = "FD-SCHEMA"
 
@@ -41,10 +39,6 @@ def _json(config: str) -> str:
         '{"nodes": [{"id": "fetch.1", "type": "http_request", "data": {"label": "Fetch", '
         f'"config": {config}}}}}], "edges": []}}'
     )
-
-
-def _load(text: str, syntax: str) -> Any:
-    return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
 
 
 def _null_config(text: str, syntax: str) -> Finding:

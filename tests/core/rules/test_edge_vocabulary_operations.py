@@ -5,36 +5,22 @@ real weather workflow, as Drupal YAML and as JSON."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 import yaml
 
-from flowdrop_lsp.core.findings import Applicability, Fix
-from flowdrop_lsp.core.fixes import apply_edits
-from flowdrop_lsp.core.operations import Update, apply_operations
+from flowdrop_lsp.core.findings import Applicability
+from flowdrop_lsp.core.operations import Update
 from tests.support.builders import node
-from tests.support.launch import as_json, corpus_yaml, found, planted
+from tests.support.config_site import in_syntax as _in
+from tests.support.launch import corpus_yaml, found, planted
+from tests.support.operation_cases import applied as _applied
+from tests.support.operation_cases import read as _load
 
 CODE = "EDGE-9"
 SYNTAXES = ("yaml", "json")
 WEATHER = corpus_yaml("aincient_weather")
 HANDLE = "data_mapper.1-output-url"
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
-
-
-def _load(text: str, syntax: str) -> Any:
-    return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
-
-
-def _applied(text: str, syntax: str, fix: Fix) -> str:
-    assert fix.operations
-    fixed = apply_edits(text, fix.edits)
-    assert apply_operations(_load(text, syntax), fix.operations) == _load(fixed, syntax)
-    return fixed
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

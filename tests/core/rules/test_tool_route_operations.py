@@ -5,17 +5,15 @@ a list is not something the renderer writes (no operations)."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
-import yaml
 
 from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.findings import Finding, Fix
-from flowdrop_lsp.core.fixes import apply_edits
-from flowdrop_lsp.core.operations import Update, apply_operations
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.operations import Update
 from tests.support.builders import CORPUS_CONFIG
+from tests.support.config_site import in_syntax as _in
+from tests.support.operation_cases import applied as _applied
+from tests.support.operation_cases import read as _load
 
 CODE = "FD-TOOL-ROUTE"
 SYNTAXES = ("yaml", "json")
@@ -24,25 +22,8 @@ GOOD = "value: capability_quick_brand_picker"
 TYPO = "value: capability_list_page"
 
 
-def _in(syntax: str, yaml_text: str) -> str:
-    if syntax == "yaml":
-        return yaml_text
-    return json.dumps(yaml.safe_load(yaml_text), indent=2, ensure_ascii=False)
-
-
-def _load(text: str, syntax: str) -> Any:
-    return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
-
-
 def _routes(text: str, syntax: str) -> list[Finding]:
     return [f for f in analyze(text, syntax=syntax).findings if f.code == CODE]
-
-
-def _applied(text: str, syntax: str, fix: Fix) -> str:
-    assert fix.operations
-    fixed = apply_edits(text, fix.edits)
-    assert apply_operations(_load(text, syntax), fix.operations) == _load(fixed, syntax)
-    return fixed
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -7,20 +7,20 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import Any
 
 import pytest
 import yaml
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix
-from flowdrop_lsp.core.fixes import apply_edits
+from flowdrop_lsp.core.findings import Applicability, Finding
 from flowdrop_lsp.core.operations import PICKED, Update, apply_operations, with_picked
 from flowdrop_lsp.core.rules.unknown_node_type import closest_types
 from tests.support.builders import node, workflow
 from tests.support.config_site import corpus_workflow, plant, site_settings
 from tests.support.config_site import in_syntax as _in
+from tests.support.operation_cases import applied as _applied
+from tests.support.operation_cases import read as _load
 
 CODE = "FD-UNKNOWN-NODE-TYPE"
 SYNTAXES = ("yaml", "json")
@@ -28,20 +28,9 @@ TYPE_LINE = "        node_type_id: aincient_reason\n"
 MISSPELT = "        node_type_id: aincient_reasn\n"
 
 
-def _load(text: str, syntax: str) -> Any:
-    return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
-
-
 def _found(text: str, syntax: str) -> list[Finding]:
     settings = site_settings()
     return [f for f in analyze(text, settings, syntax=syntax).findings if f.code == CODE]
-
-
-def _applied(text: str, syntax: str, fix: Fix) -> str:
-    assert fix.operations
-    fixed = apply_edits(text, fix.edits)
-    assert apply_operations(_load(text, syntax), fix.operations) == _load(fixed, syntax)
-    return fixed
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

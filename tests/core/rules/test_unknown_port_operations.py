@@ -4,41 +4,20 @@ YAML and as JSON, and on the weather workflow's real leftovers."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 import yaml
 
-from flowdrop_lsp.core.findings import Finding, Fix
-from flowdrop_lsp.core.fixes import apply_edits
-from flowdrop_lsp.core.operations import Remove, Update, apply_operations
-from tests.support.port_site import as_json, findings, real_workflow
+from flowdrop_lsp.core.operations import Remove, Update
+from tests.support.config_site import in_syntax as _in
+from tests.support.operation_cases import applied as _applied
+from tests.support.operation_cases import fix_titled as _fix
+from tests.support.operation_cases import read as _load
+from tests.support.port_site import findings, real_workflow
 
 CODE = "FD-UNKNOWN-PORT"
 SYNTAXES = ("yaml", "json")
 GOOD = "targetHandle: chat_output.1-input-message"
 TYPO = "targetHandle: chat_output.1-input-mesage"
-
-
-def _in(syntax: str, yaml_text: str) -> str:
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
-
-
-def _load(text: str, syntax: str) -> Any:
-    return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
-
-
-def _fix(finding: Finding, title: str) -> Fix:
-    (fix,) = [fix for fix in finding.fixes if fix.title == title]
-    return fix
-
-
-def _applied(text: str, syntax: str, fix: Fix) -> str:
-    assert fix.operations
-    fixed = apply_edits(text, fix.edits)
-    assert apply_operations(_load(text, syntax), fix.operations) == _load(fixed, syntax)
-    return fixed
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
