@@ -28,6 +28,9 @@ class Problem:
     message: str
     # The unknown name (UNKNOWN_*), for a "did you mean" from the caller's vocabulary.
     name: str | None = None
+    # Where the engine itself reports it, when that is not `start`: an unclosed tag is placed
+    # on the tag left open, Twig reports the template's end (its line is compared there).
+    engine_at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

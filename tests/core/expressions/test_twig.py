@@ -61,11 +61,13 @@ def test_errors_point_at_the_offending_token(
     assert first_problem(source) == (kind, text, name)
 
 
-def test_an_unclosed_tag_points_at_the_end() -> None:
+def test_an_unclosed_tag_points_at_the_tag_left_open() -> None:
     source = "{% if a %}\n{{ a }}"
     problem = parse_twig(source).problems[0]
-    assert (problem.kind, problem.start, problem.end) == (ProblemKind.SYNTAX, 18, 18)
-    assert '"if" tag of line 1' in problem.message
+    assert (problem.kind, problem.start, problem.end) == (ProblemKind.SYNTAX, 3, 5)
+    assert source[problem.start : problem.end] == "if"
+    assert 'this "if" tag is not closed (by "endif"' in problem.message
+    assert "line" not in problem.message  # a template's line is no line of the file
 
 
 def test_a_lexer_error_comes_first_as_in_twig() -> None:

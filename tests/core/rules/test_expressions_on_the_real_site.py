@@ -113,10 +113,10 @@ def test_a_missing_endif_in_a_long_prompt_template(syntax: str) -> None:
     (finding,) = found(text, "R11", settings, syntax)
     assert finding.locator == "node.prompt_template.3.config.template"
     assert "Twig template in config 'template'" in finding.message
-    assert 'the "if" tag of line 79 is not closed' in finding.message
-    # Where Twig stops: the template's end, just after its last print, on the document's text.
-    assert text[: finding.span.start].endswith("{{ context_policy }}")
-    assert finding.span.start == finding.span.end
+    assert 'this "if" tag is not closed (by "endif"' in finding.message
+    # On the tag left open, on the document's text (not where Twig stops, the template's end).
+    assert text[finding.span.start : finding.span.end] == "if"
+    assert text[: finding.span.start].endswith("{% ")
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -61,7 +61,16 @@ def _parse_whole(source: str, vocabulary: TwigVocabulary) -> tuple[Parsed, TextS
         parser.parse_template()
     except TwigSyntaxError as error:
         if lex_error is None:
-            problems.append(Problem(error.kind, error.start, error.end, error.message, error.name))
+            problems.append(
+                Problem(
+                    error.kind,
+                    error.start,
+                    error.end,
+                    error.message,
+                    error.name,
+                    error.engine_at,
+                )
+            )
     facts = parser.facts
     if lex_error is not None:
         problems += [p for p in facts.problems if p.kind is not ProblemKind.SYNTAX]

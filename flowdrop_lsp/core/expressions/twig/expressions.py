@@ -45,12 +45,21 @@ GLOBALS = frozenset({"_self", "_context", "_charset"})
 
 
 class TwigSyntaxError(Exception):
-    def __init__(self, message: str, start: int, end: int, line_at: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        start: int,
+        end: int,
+        line_at: int | None = None,
+        engine_at: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.start = start
         self.end = end
         self.line_at = start if line_at is None else line_at
+        # Where Twig reports it when the problem is placed elsewhere (`Problem.engine_at`).
+        self.engine_at = engine_at
         self.kind = ProblemKind.SYNTAX
         self.name: str | None = None
 

@@ -94,14 +94,16 @@ class TemplateParser(ExpressionParser):
             else:
                 raise self.fail("Lexer or parser ended up in unsupported state.", token)
         if ends is not None and owner is not None:
-            # Twig fails right after, at the end of the template; say which tag is open.
-            line = self.source.count("\n", 0, owner.start) + 1
-            end = self.end_point()
+            # Twig fails at the end of the template ("Unexpected end of template"); what is to
+            # mend is the tag left open, so the problem is placed on it (where Twig reports it
+            # is kept as `engine_at`). No line in the message: a line
+            # of the template is no line of the file the person reads.
             raise TwigSyntaxError(
-                f'Unexpected end of template: the "{owner.value}" tag of line {line} is not '
-                f'closed (by "{ends[-1]}").',
-                end,
-                end,
+                f'Unexpected end of template: this "{owner.value}" tag is not closed (by '
+                f'"{ends[-1]}" before the template ends).',
+                owner.start,
+                owner.end,
+                engine_at=self.end_point(),
             )
         return nodes, None
 
