@@ -9,17 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import SITE, WORKFLOW_PREFIX, run
-
-ROUTE = WORKFLOW_PREFIX + "aincient_pages_agent.yml"  # one FD-TOOL-ROUTE warning, no error
+from tests.support.cli import route_copy, run
 
 
 @pytest.fixture
 def route(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
-    target = tmp_path / ROUTE
-    target.write_bytes((SITE / ROUTE).read_bytes())
-    return target
+    return route_copy(tmp_path)
 
 
 def test_more_warnings_than_allowed_fail_the_run(

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft4Validator, FormatChecker
 
-from tests.support.cli import SITE, WORKFLOW_PREFIX, run
+from tests.support.cli import route_copy, run
 
-ROUTE = WORKFLOW_PREFIX + "aincient_pages_agent.yml"  # one dead route: "Remove the branch"
 SCHEMA = Path(__file__).resolve().parents[1] / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 DANGLING = (
     '{"nodes": [{"id": "a", "type": "http_request", "data": {"label": "Fetch"}}],\n'
@@ -23,9 +22,7 @@ DANGLING = (
 @pytest.fixture
 def route(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
-    target = tmp_path / ROUTE
-    target.write_bytes((SITE / ROUTE).read_bytes())
-    return target
+    return route_copy(tmp_path)
 
 
 def test_fix_leaves_an_unsafe_fix_alone_and_says_so(

@@ -124,3 +124,14 @@ def use_fake_site_rule(monkeypatch: pytest.MonkeyPatch) -> None:
 def texts_of(folder: Path) -> dict[str, str]:
     """Each file's text in `folder`, by name (what a fix run left there)."""
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}
+
+
+# A real workflow with one FD-TOOL-ROUTE warning (a dead route: "Remove the branch") and no error.
+ROUTE = WORKFLOW_PREFIX + "aincient_pages_agent.yml"
+
+
+def route_copy(folder: Path) -> Path:
+    """`ROUTE` copied into `folder` (the working directory of the test)."""
+    target = folder / ROUTE
+    target.write_bytes((SITE / ROUTE).read_bytes())
+    return target

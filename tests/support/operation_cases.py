@@ -55,6 +55,26 @@ def mapper_json(template: str, engine: str = "twig", inputs: tuple[str, ...] = (
     return json.dumps({"nodes": [node], "edges": []}, indent=2, ensure_ascii=False)
 
 
+def one_node_yaml(node_id: str, type_id: str, label: str, config_lines: str) -> str:
+    """A Drupal YAML workflow (dumper style) with one node; `config_lines` are its config's
+    member lines, indented 8 spaces, each ending with a line break."""
+    return (
+        "id: wf\n"
+        "label: WF\n"
+        "nodes:\n"
+        "  -\n"
+        f"    id: {node_id}\n"
+        f"    type: {type_id}\n"
+        "    data:\n"
+        f"      label: {label}\n"
+        "      config:\n"
+        f"{config_lines}"
+        "      metadata:\n"
+        f"        node_type_id: {type_id}\n"
+        "edges: {  }\n"
+    )
+
+
 def mapper_yaml(value_lines: str, engine: str = "twig", inputs: tuple[str, ...] = ("g",)) -> str:
     """A Drupal YAML workflow with one data mapper; `value_lines` is what follows `value:` (a
     scalar on its line, or a block scalar's header and lines indented 14 spaces)."""
@@ -63,16 +83,10 @@ def mapper_yaml(value_lines: str, engine: str = "twig", inputs: tuple[str, ...] 
         "            dataType: json\n"
         for n in inputs
     )
-    return (
-        "id: wf\n"
-        "label: WF\n"
-        "nodes:\n"
-        "  -\n"
-        "    id: map\n"
-        "    type: data_mapper\n"
-        "    data:\n"
-        "      label: Map\n"
-        "      config:\n"
+    return one_node_yaml(
+        "map",
+        "data_mapper",
+        "Map",
         f"        engine: {engine}\n"
         f"        dynamicInputs:\n{declared}"
         "        dynamicOutputs:\n"
@@ -80,10 +94,7 @@ def mapper_yaml(value_lines: str, engine: str = "twig", inputs: tuple[str, ...] 
         "            name: out\n"
         "            label: Out\n"
         "            dataType: string\n"
-        f"            value: {value_lines}\n"
-        "      metadata:\n"
-        "        node_type_id: data_mapper\n"
-        "edges: {  }\n"
+        f"            value: {value_lines}\n",
     )
 
 

@@ -10,7 +10,7 @@ import pytest
 from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.confirmation_choice import EXAMPLE_HTTP_REQUEST
 from tests.support.config_site import site_settings
-from tests.support.operation_cases import round_trip
+from tests.support.operation_cases import one_node_yaml, round_trip
 
 CODE = "RT-GATE-8"
 TITLE = "Defer to the confirmation policy"
@@ -23,21 +23,11 @@ def fetch_json(choice: str) -> str:
 
 
 def fetch_yaml(choice_token: str) -> str:
-    return (
-        "id: wf\n"
-        "label: WF\n"
-        "nodes:\n"
-        "  -\n"
-        "    id: fetch\n"
-        "    type: http_request\n"
-        "    data:\n"
-        "      label: Fetch\n"
-        "      config:\n"
-        "        url: 'https://example.com/天気'\n"
-        f"        requiresConfirmation: {choice_token}\n"
-        "      metadata:\n"
-        "        node_type_id: http_request\n"
-        "edges: {  }\n"
+    return one_node_yaml(
+        "fetch",
+        "http_request",
+        "Fetch",
+        f"        url: 'https://example.com/天気'\n        requiresConfirmation: {choice_token}\n",
     )
 
 

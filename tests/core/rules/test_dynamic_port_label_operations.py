@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from flowdrop_lsp.core.operations import Update
-from tests.support.operation_cases import read, round_trip
+from tests.support.operation_cases import one_node_yaml, read, round_trip
 
 CODE = "DYN-2"
 
@@ -23,26 +23,17 @@ def mapper_json(inputs: list[dict[str, Any]]) -> str:
 
 
 def mapper_yaml(input_lines: str) -> str:
-    return (
-        "id: wf\n"
-        "label: WF\n"
-        "nodes:\n"
-        "  -\n"
-        "    id: map\n"
-        "    type: data_mapper\n"
-        "    data:\n"
-        "      label: Map\n"
-        "      config:\n"
+    return one_node_yaml(
+        "map",
+        "data_mapper",
+        "Map",
         "        dynamicInputs:\n"
         "          -\n"
         "            name: q\n"
         "            label: Q\n"
         "            dataType: string\n"
         "          -\n"
-        f"{input_lines}"
-        "      metadata:\n"
-        "        node_type_id: data_mapper\n"
-        "edges: {  }\n"
+        f"{input_lines}",
     )
 
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from flowdrop_lsp.core.operations import EditString
-from tests.support.operation_cases import read, round_trip
+from tests.support.operation_cases import one_node_yaml, read, round_trip
 
 CODE = "R6.l"
 TITLE = "Write '${{ secrets.…'"
@@ -27,22 +27,11 @@ def fetch_json(headers: dict[str, str]) -> str:
 
 
 def fetch_yaml(header_lines: str) -> str:
-    return (
-        "id: wf\n"
-        "label: WF\n"
-        "nodes:\n"
-        "  -\n"
-        "    id: fetch\n"
-        "    type: http_request\n"
-        "    data:\n"
-        "      label: Fetch\n"
-        "      config:\n"
-        "        method: GET\n"
-        "        headers:\n"
-        f"          Authorization: {header_lines}\n"
-        "      metadata:\n"
-        "        node_type_id: http_request\n"
-        "edges: {  }\n"
+    return one_node_yaml(
+        "fetch",
+        "http_request",
+        "Fetch",
+        f"        method: GET\n        headers:\n          Authorization: {header_lines}\n",
     )
 
 

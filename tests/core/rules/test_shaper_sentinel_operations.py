@@ -8,7 +8,7 @@ import json
 import pytest
 
 from flowdrop_lsp.core.operations import EditString
-from tests.support.operation_cases import read, round_trip
+from tests.support.operation_cases import one_node_yaml, read, round_trip
 
 CODE = "LANG-25"
 PATH = ("data", "config", "mapping", "created")
@@ -21,22 +21,11 @@ def shaper_json(source: str) -> str:
 
 
 def shaper_yaml(token: str) -> str:
-    return (
-        "id: wf\n"
-        "label: WF\n"
-        "nodes:\n"
-        "  -\n"
-        "    id: shape\n"
-        "    type: data_shaper\n"
-        "    data:\n"
-        "      label: Shape\n"
-        "      config:\n"
-        "        mapping:\n"
-        f"          created: {token}\n"
-        "          title: page.title\n"
-        "      metadata:\n"
-        "        node_type_id: data_shaper\n"
-        "edges: {  }\n"
+    return one_node_yaml(
+        "shape",
+        "data_shaper",
+        "Shape",
+        f"        mapping:\n          created: {token}\n          title: page.title\n",
     )
 
 
