@@ -421,10 +421,7 @@ def run_check(args: argparse.Namespace) -> int:
     slots: list[FileResult | Checked] = []
     for item in items:
         if isinstance(item, Skipped):
-            if args.verbose and Host.is_node_type(item.path):
-                # Not a workflow, but not left out: its site's checks judge it (and count it).
-                err(f"node type {item.path}: checked with its site's workflows, not as one")
-            elif args.verbose:
+            if args.verbose:
                 err(f"skipped {item.path}: {item.reason}")
             continue
         assert isinstance(item, Candidate)
@@ -455,7 +452,9 @@ def run_check(args: argparse.Namespace) -> int:
             registry = prints[folder] = host.registry_print(item.path)
         syntax = syntax_of(display)
         allow_comments = item.path.suffix == ".jsonc"
-        if args.verbose:  # (the graph of a fresh analysis: this output is for a person)
+        if args.verbose and Host.is_node_type(item.path):
+            err(f"node type {display}: judged by the node-type rules and its site's checks")
+        elif args.verbose:  # (the graph of a fresh analysis: this output is for a person)
             _verbose_graph(display, host.analysis(text, settings, syntax, allow_comments))
         resolved = item.path if folder is None else folder / item.path.name
         slots.append(
@@ -546,7 +545,8 @@ def run_check(args: argparse.Namespace) -> int:
         err(
             "flowdrop-lsp: no workflow files to check in "
             + ", ".join(args.paths)
-            + " (files matching the `files` globs, or JSON shaped like a FlowDrop workflow)"
+            + " (files matching the `files` globs, JSON shaped like a FlowDrop workflow, or "
+            "node-type definitions)"
         )
     if args.write_baseline:
         return write_baseline(args, results, failures)

@@ -48,8 +48,9 @@ def test_the_corpus_beside_its_node_types_gives_only_its_known_warnings(
 def test_verbose_names_the_registry(capsys: pytest.CaptureFixture[str], site: Path) -> None:
     code, out, err = run(capsys, "-v", "sync")
     assert code == 0
+    # The 15 workflows and the 90 node types beside them, each judged as what it is.
     assert out.endswith(
-        "7 warnings in 5 of 15 files\n[~] 4 fixable with --fix --unsafe-fixes\n"
+        "7 warnings in 5 of 105 files\n[~] 4 fixable with --fix --unsafe-fixes\n"
         "[?] 3 have fixes to choose from: in your editor, or list them with --show-fixes\n"
     )
     assert err.count("node types: 90 definitions from sync\n") == 1
@@ -97,8 +98,11 @@ def test_an_invalid_definition_warns_and_the_rest_apply(
 ) -> None:
     (site / f"{PREFIX}broken.yml").write_text("id: [\n")
     code, out, err = run(capsys, "sync")
-    assert code == 0, out
     assert err.count("warning: node types:") == 1 and "broken.yml: not valid YAML" in err
+    # The definition itself is checked too: its syntax error is a finding (the run fails).
+    assert code == 1, out
+    assert f"sync/{PREFIX}broken.yml:2:1: error FD-SYNTAX" in out
+    assert "1 error, 7 warnings in 6 of 106 files" in out
 
 
 def test_the_node_types_setting(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

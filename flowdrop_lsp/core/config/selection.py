@@ -10,6 +10,9 @@
   nodes (objects with a string `id` and a `data` object or a string `type`). A d3 graph
   (`nodes` + `links`), an n8n workflow (`nodes` + `connections`), networkx output (numeric or
   bare ids), cytoscape `elements`, JSON Graph Format, `package.json`: none is judged.
+- **Node-type definitions** (`flowdrop_node_type.flowdrop_node_type.<id>.yml`, by name: core/
+  config/site_files.py) are checked too, as what they are: the node-type rules judge them, and
+  their site's cross-file rules (core/workspace/host.py).
 - **Walks** of a directory skip `exclude` / `extend-exclude` globs (a pattern excludes the path
   it matches and everything under it), version-control and tool folders, and whatever the
   repository's `.gitignore` files ignore (as Ruff does). A file named explicitly is always
@@ -27,6 +30,7 @@ import pathspec
 
 from flowdrop_lsp.core.config.globs import is_excluded, matches_globs
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.config.site_files import is_node_type_file
 from flowdrop_lsp.core.syntax.reader import reader_for
 
 # Folders no workflow lives in, skipped even outside a git repository.
@@ -129,7 +133,7 @@ def walk(
     raw: str, settings_for: Callable[[Path], Settings], cwd: Path
 ) -> Iterator[Candidate | Skipped]:
     """The files one command-line path stands for: itself when it is a file (or `-`), else the
-    workflows under it. `settings_for(path)` gives the settings in force for a path; globs
+    workflows and node-type definitions under it. `settings_for(path)` gives the settings in force for a path; globs
     without a settings file of their own are relative to `cwd`."""
     given = Path(raw)
     if raw == "-" or not given.is_dir():
@@ -157,7 +161,7 @@ def walk(
                 yield Skipped(shown, "excluded by the `exclude` settings")
             elif ignores.ignored(path, False):
                 yield Skipped(shown, "ignored by .gitignore")
-            elif named_as_workflow(path, settings, base):
+            elif named_as_workflow(path, settings, base) or is_node_type_file(name):
                 yield Candidate(shown, explicit=False)
             elif name.endswith((".json", *YAML_SUFFIXES)):
                 is_workflow, reason = _content_verdict(path)

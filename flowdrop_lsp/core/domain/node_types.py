@@ -29,7 +29,14 @@ from typing import Any
 
 from flowdrop_lsp.core.config.site_files import MAX_SITE_FILE_BYTES
 from flowdrop_lsp.core.syntax.reader import reader_for
-from flowdrop_lsp.core.syntax.tree import JLiteral, JObject, JsonValue, JString, to_python
+from flowdrop_lsp.core.syntax.tree import (
+    JLiteral,
+    JObject,
+    JsonValue,
+    JString,
+    SyntaxProblem,
+    to_python,
+)
 from flowdrop_lsp.core.text.positions import Span
 
 # A node type calling one workflow: `flowdrop_workflow_executor:flowdrop_workflow:<workflow id>`.
@@ -204,6 +211,49 @@ class NodeTypeCatalog:
         return list(self._by_id)  # type: ignore[attr-defined]
 
 
+# ----- what a definition may say ---------------------------------------------------------------
+
+# The top-level keys of a FlowDrop 1.0 definition: every key the 90 definitions of a real site
+# (tests/corpus/atelier-cms) write, which are the keys of the config entity as Drupal exports it
+# (`_core` is Drupal's own, written by `drush cex` for config a module shipped).
+DEFINITION_KEYS = (
+    "uuid",
+    "langcode",
+    "status",
+    "dependencies",
+    "_core",
+    "id",
+    "label",
+    "description",
+    "category",
+    "icon",
+    "plugin_version",
+    "enabled",
+    "parameters",
+    "outputs",
+    "tags",
+    "executor_plugin",
+    "visual_type",
+    "supported_visual_types",
+    "unified_input_exposed",
+    "unified_output_exposed",
+    "tool_exposed",
+    "confirmation",
+    "reserved_port_exposure",
+)
+# What the pre-1.0 format wrote instead (`version`, `inputs`/`outputs` lists, `config:` defaults
+# and `config_schema`, `color`): a definition holding them and no `parameters` is that format.
+LEGACY_KEYS = ("version", "inputs", "config", "config_schema", "color")
+# A `parameters` entry's keys: the gate flags (spec CFG-1; `exposed_by_default`, CFG-2), the
+# node type's default (CFG-3), and a schema where a definition states one inline (`type`,
+# `enum`: what FD-NODE-TYPE-DEFAULT compares the default with).
+PARAMETER_FLAGS = ("configurable", "connectable", "required", "exposed_by_default")
+PARAMETER_KEYS = (*PARAMETER_FLAGS, "default", "schema")
+# An `outputs` entry's keys: its exposure flags.
+OUTPUT_FLAGS = ("exposed", "exposed_by_default")
+OUTPUT_KEYS = OUTPUT_FLAGS
+
+
 # ----- reading one definition -------------------------------------------------------------------
 
 
@@ -309,6 +359,13 @@ def too_large(path: Path) -> str:
     return f"{path}: larger than {MAX_SITE_FILE_BYTES} bytes; skipped"
 
 
+def is_legacy_format(data: JObject) -> bool:
+    """The pre-1.0 format: no `parameters`, and a `config:` block of defaults or a `version`."""
+    if data.member("parameters") is not None:
+        return False
+    return isinstance(data.get("config"), JObject) or data.member("version") is not None
+
+
 def definition_from_tree(root: JsonValue | None, path: Path) -> NodeTypeDefinition | str:
     """The definition a tree holds (read from `path`), or a problem naming the file."""
     data = _object(root)
@@ -322,10 +379,8 @@ def definition_from_tree(root: JsonValue | None, path: Path) -> NodeTypeDefiniti
     plugin = _string(plugin_value)
     parameters = _object(data.get("parameters"))
     outputs = _object(data.get("outputs"))
-    legacy_config = _object(data.get("config")) if data.member("parameters") is None else None
-    legacy = legacy_config is not None or (
-        data.member("parameters") is None and data.member("version") is not None
-    )
+    legacy = is_legacy_format(data)
+    legacy_config = _object(data.get("config")) if legacy else None
     tool_parameter = _object(parameters.get("tool")) if parameters else None
     tool_output = _object(outputs.get("tool")) if outputs else None
     reserved = _object(data.get("reserved_port_exposure"))
@@ -367,23 +422,45 @@ def definition_from_tree(root: JsonValue | None, path: Path) -> NodeTypeDefiniti
     )
 
 
-def read_definition(text: str, path: Path) -> NodeTypeDefinition | str:
-    """The definition in `text` (the content of `path`), or a problem naming the file. A text
+@dataclass(frozen=True)
+class NodeTypeRead:
+    """What one definition file's text holds, read once: the definition (or the problem that
+    kept the text from being one), its syntax tree and the problems met reading it (for the
+    node-type rules, which judge the file itself: core/rules/node_type_*.py). Equality leaves
+    the tree out."""
+
+    definition: NodeTypeDefinition | str
+    root: JsonValue | None = field(default=None, compare=False, hash=False, repr=False)
+    problems: tuple[SyntaxProblem, ...] = ()
+    # Over MAX_SITE_FILE_BYTES: never parsed.
+    too_large: bool = False
+
+
+def read_node_type(text: str, path: Path) -> NodeTypeRead:
+    """The definition in `text` (the content of `path`) with the tree it was read from. A text
     with a syntax error is no definition (Drupal would not import it); nor is one over the
     size every reader of site files keeps to."""
     if len(text) > MAX_SITE_FILE_BYTES or len(text.encode("utf-8", "replace")) > (
         MAX_SITE_FILE_BYTES
     ):
-        return too_large(path)
+        return NodeTypeRead(too_large(path), too_large=True)
     try:
         parsed = reader_for("yaml").read(text).parsed
     except (RecursionError, ValueError, MemoryError) as error:  # deeply nested or odd input
-        return f"{path}: cannot read: {error}"
-    broken = next((p for p in parsed.problems if p.kind == "syntax"), None)
+        return NodeTypeRead(f"{path}: cannot read: {error}")
+    problems = tuple(parsed.problems)
+    broken = next((p for p in problems if p.kind == "syntax"), None)
     if broken is not None:
         message = broken.message.removeprefix("YAML: ")
-        return f"{path}: not valid YAML: {' '.join(message.split())}"
-    return definition_from_tree(parsed.root, path)
+        return NodeTypeRead(
+            f"{path}: not valid YAML: {' '.join(message.split())}", parsed.root, problems
+        )
+    return NodeTypeRead(definition_from_tree(parsed.root, path), parsed.root, problems)
+
+
+def read_definition(text: str, path: Path) -> NodeTypeDefinition | str:
+    """The definition in `text` (the content of `path`), or a problem naming the file."""
+    return read_node_type(text, path).definition
 
 
 # ----- a site's definitions ----------------------------------------------------------------------

@@ -9,10 +9,13 @@ from typing import Any, TypeVar
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import FlatToolSet, ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
+from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
 from flowdrop_lsp.core.domain.site_view import SiteContext
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
-from flowdrop_lsp.core.operations import Remove
+from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.operations import Remove, TextOnly
+from flowdrop_lsp.core.syntax.reader import reader_for
+from flowdrop_lsp.core.syntax.tree import JArray, JLiteral, JNumber, JObject, JsonValue, JString
 from flowdrop_lsp.core.text.positions import Span
 
 
@@ -86,6 +89,56 @@ class Rule:
 ConsumerCheck = Callable[["RuleContext", str], Any]
 # A cross-file rule: one file of a site (a workflow or a node type) checked against the site.
 SiteCheck = Callable[[SiteContext], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class NodeTypeContext:
+    """A node-type definition file judged by itself (core/rules/node_type_*.py): its text, the
+    syntax tree the site's one read of it made (core/domain/node_types.py `NodeTypeRead`: no
+    second parse) and the definition read from it (None when the text is none: its problem
+    is `problem`). Spans are code points into `text`. Definition files are Drupal config YAML
+    (core/config/site_files.py), so fixes are written as YAML."""
+
+    path: str
+    text: str
+    root: JsonValue | None
+    definition: NodeTypeDefinition | None
+    problem: str | None = None
+
+    @property
+    def top(self) -> JObject | None:
+        return self.root if isinstance(self.root, JObject) else None
+
+    def removal(self, obj: JObject, key: str, title: str, why: str) -> Fix | None:
+        """The unsafe fix removing member `key` of `obj` (Drupal's layout kept), None when the
+        YAML cannot lose it cleanly. Unsafe: what the author wrote goes."""
+        removed = reader_for("yaml").member_removal(self.text, 0, obj, key)
+        if removed is None:
+            return None
+        start, end, replacement = removed
+        return Fix(
+            title,
+            (TextEdit(Span(start, end), replacement),),
+            applicability=Applicability.UNSAFE,
+            operations=(TextOnly(why),),
+            destructive=why,
+        )
+
+    def key_renaming(self, key_span: Span, name: str, title: str, why: str) -> Fix | None:
+        """The unsafe fix writing `name` for the key at `key_span` (a misspelt key: what it
+        holds starts to count, which changes what the type does)."""
+        written = reader_for("yaml").write_key(name, self.text[key_span.start : key_span.end])
+        if written is None:
+            return None
+        return Fix(
+            title,
+            (TextEdit(key_span, written),),
+            applicability=Applicability.UNSAFE,
+            operations=(TextOnly(why),),
+        )
+
+
+NodeTypeCheck = Callable[[NodeTypeContext], Iterable[Finding]]
 
 
 @dataclass
@@ -438,3 +491,20 @@ def _current_locator(finding: Finding, model: Node | Edge) -> Finding:
         if locator != finding.locator:
             return replace(finding, locator=locator)
     return finding
+
+
+def written_kind(value: JsonValue | None) -> str:
+    """What a value is, as a message says it: `a string`, `a list`, `null`…"""
+    if value is None or isinstance(value, JLiteral) and value.value is None:
+        return "null"
+    if isinstance(value, JObject):
+        return "a mapping"
+    if isinstance(value, JArray):
+        return "a list"
+    if isinstance(value, JString):
+        return "a string"
+    if isinstance(value, JLiteral):
+        return "a boolean"
+    if isinstance(value, JNumber):
+        return "a number"
+    return "a value"

@@ -55,6 +55,8 @@ _TYPES: dict[str, Any] = {
     "array": lambda v: isinstance(v, list) or v == {},
     "null": lambda v: v is None,
 }
+# JSON Schema's seven type words (spec SCH-34: a property's `type` is one of them).
+TYPE_NAMES = frozenset(_TYPES)
 
 
 def _is_number(value: Any) -> bool:

@@ -41,6 +41,11 @@ from flowdrop_lsp.core.rules import (
     expression_undefined_name,
     llm_tool_name,
     loop_structure,
+    node_type_default,
+    node_type_entry,
+    node_type_key,
+    node_type_legacy,
+    node_type_shape,
     non_connectable_input,
     path_engine_mismatch,
     port_exposure,
@@ -68,6 +73,7 @@ from flowdrop_lsp.core.rules.base import (
     EdgeCheck,
     Explanation,
     GraphCheck,
+    NodeTypeCheck,
     Rule,
     RuleContext,
     SiteCheck,
@@ -142,6 +148,13 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     site_dependency,
     site_config_name,
     provider_module,
+    # Node-type definitions judged by themselves (issue 38): their shape, their entries, their
+    # defaults against their schemas, unknown keys, the pre-1.0 format.
+    node_type_shape,
+    node_type_entry,
+    node_type_default,
+    node_type_key,
+    node_type_legacy,
 )
 
 
@@ -164,6 +177,11 @@ EDGE_RULES: tuple[tuple[Rule, EdgeCheck], ...] = tuple(
 # Cross-file rules: `check_site(ctx)` on one file of a site (core/workspace/site.py).
 SITE_RULES: tuple[tuple[Rule, SiteCheck], ...] = tuple(
     (m.RULE, m.check_site) for m in RULE_MODULES if hasattr(m, "check_site")
+)
+# A node-type definition file judged by itself: `check_node_type(ctx)` (core/rules/base.py
+# `NodeTypeContext`; run by core/workspace/node_types.py `definition_findings`).
+NODE_TYPE_RULES: tuple[tuple[Rule, NodeTypeCheck], ...] = tuple(
+    (m.RULE, m.check_node_type) for m in RULE_MODULES if hasattr(m, "check_node_type")
 )
 EXPLANATIONS: dict[str, Explanation] = {
     explanation.code: explanation
@@ -261,7 +279,14 @@ def rule_text(code: str) -> str:
     )
     other_severity = "warning" if rule.default_severity.value == "error" else "error"
     language, named, other_files = "json", "", ""
-    if explanation.is_site_example:
+    if explanation.is_site_example and not explanation.site_files:
+        # A node-type definition judged by itself: the example is that file alone.
+        language, named = "yaml", f"`{explanation.file_name}`:\n\n"
+        site = "\n\n" + _paragraph(
+            "The examples are a node type's definition file (Drupal config, in a site's "
+            "`config/sync` folder), judged by itself."
+        )
+    elif explanation.is_site_example:
         # A cross-file rule: the example is one file of a site, shown with the site's others.
         language, named = "yaml", f"`{explanation.file_name}`:\n\n"
         site = "\n\n" + _paragraph(
@@ -319,6 +344,7 @@ __all__ = [
     "rule_url",
     "CONSUMER_RULES",
     "DOCUMENT_RULES",
+    "NODE_TYPE_RULES",
     "EDGE_RULES",
     "GRAPH_RULES",
     "RULES_BY_CODE",

@@ -47,7 +47,11 @@ from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, FileAnalysis, analyse_file
 from flowdrop_lsp.core.workspace.cache import CACHE_DIR_ENV, CACHE_DIR_NAME
 from flowdrop_lsp.core.workspace.checking import CheckedFile, Checking, real_folder
-from flowdrop_lsp.core.workspace.node_types import TooLarge, read_site_text
+from flowdrop_lsp.core.workspace.node_types import (
+    TooLarge,
+    definition_findings,
+    read_site_text,
+)
 from flowdrop_lsp.core.workspace.preloading import Preloading
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
@@ -347,6 +351,18 @@ class Host(Checking, Preloading):
         except OSError:
             return
 
+    def _definition_findings(self, key: str, text: str, settings: Settings) -> tuple[Finding, ...]:
+        """A node-type definition's own findings (core/rules/node_type_*.py), judged on the
+        tree the registries and the site read it into (`NodeTypeFiles`: the same text is not
+        parsed again), kept per text and settings as a workflow's are."""
+        kept = self._own.get(key)
+        if kept is not None and (kept[0] is text or kept[0] == text) and kept[1] == settings:
+            return kept[2]
+        read = self.node_types.read(Path(key), text)
+        found = apply_settings(definition_findings(key, text, read), settings)
+        self._own[key] = (text, settings, found)
+        return found
+
     def _analyse(self, text: str, settings: Settings, syntax: str, site_file: bool) -> FileAnalysis:
         return analyse_file(AnalysisJob(text, b"", settings, syntax, site_file=site_file))
 
@@ -519,7 +535,12 @@ class Host(Checking, Preloading):
             settings = buffer.settings
         else:
             settings = self._given.get(key) or self.settings_for(path)
-        own = buffer.own_findings() if buffer is not None else self.own_findings(path, settings)
+        if buffer is not None and is_node_type_file(path):
+            own = self._definition_findings(key, buffer.text, settings)
+        elif buffer is not None:
+            own = buffer.own_findings()
+        else:
+            own = self.own_findings(path, settings)
         cross = self.cross_file_findings(path, settings)
         if cross and buffer is not None and key in self._buffers and buffer.site_edits:
             carried = (through_edits(finding, buffer.site_edits) for finding in cross)
@@ -539,13 +560,14 @@ class Host(Checking, Preloading):
 
     def own_findings(self, path: Path, settings: Settings) -> tuple[Finding, ...]:
         """A closed file's own findings under `settings`, kept until its text or settings
-        change. A node-type definition has none of its own."""
+        change. A node-type definition's are the node-type rules' (`_definition_findings`)."""
         key = self.key(path)
         if key in self._undecodable:
             finding = self._undecodable[key][1]
             return (finding,) if finding.code not in settings.ignore else ()
         if is_node_type_file(path):
-            return ()
+            text = self.text(key)
+            return self._definition_findings(key, text, settings) if text is not None else ()
         kept = self._own.get(key)
         text = self.text(key)
         if text is None:  # not in a site: the text it was checked with (the CLI's files)

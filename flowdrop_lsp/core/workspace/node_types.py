@@ -30,10 +30,15 @@ from flowdrop_lsp.core.config.site_files import (
 )
 from flowdrop_lsp.core.domain.node_types import (
     NodeTypeDefinition,
+    NodeTypeRead,
     NodeTypeRegistry,
-    read_definition,
+    read_node_type,
     too_large,
 )
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.rules.base import NodeTypeContext
+from flowdrop_lsp.core.rules.document import syntax_findings
+from flowdrop_lsp.core.rules.registry import NODE_TYPE_RULES
 
 _GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 
@@ -61,26 +66,54 @@ def read_site_bytes(path: Path) -> bytes:
 
 
 class NodeTypeFiles:
-    """Definition files read once: each path's last text and what it holds."""
+    """Definition files read once: each path's last text and what it holds (with the syntax
+    tree it was read from, which the node-type rules judge: no second parse)."""
 
     def __init__(self) -> None:
-        self._read: dict[Path, tuple[str, Definition]] = {}
+        self._read: dict[Path, tuple[str, NodeTypeRead]] = {}
         self.parsed = 0  # how many texts were parsed (a test and the bench count them)
 
     def definition(self, path: Path, text: str) -> Definition:
         """What `text`, the content of definition file `path`, holds: the record read before
         for the same path and text, else read now."""
+        return self.read(path, text).definition
+
+    def read(self, path: Path, text: str) -> NodeTypeRead:
+        """`definition`'s whole read: the record, the tree and the problems met."""
         path = Path(os.path.abspath(path))
         known = self._read.get(path)
         if known is not None and (known[0] is text or known[0] == text):
             return known[1]
-        read = read_definition(text, path)
+        read = read_node_type(text, path)
         self.parsed += 1
         self._read[path] = (text, read)
         return read
 
     def forget(self, path: Path) -> None:
         self._read.pop(Path(os.path.abspath(path)), None)
+
+
+def definition_findings(path: Path | str, text: str, read: NodeTypeRead) -> list[Finding]:
+    """A definition file's own findings, from the read the site and the registries share
+    (`NodeTypeFiles.read`: no second parse): its syntax (FD-SYNTAX, FD-DUPLICATE-KEY), then,
+    when it is YAML at all, the node-type rules (core/rules/node_type_*.py); the host applies
+    the settings. A file too large to read has none (its problem is said on the registry's
+    stderr line)."""
+    if read.too_large:
+        return []
+    found = list(syntax_findings(read.problems))
+    if not any(problem.kind == "syntax" for problem in read.problems):
+        definition = read.definition
+        context = NodeTypeContext(
+            str(path),
+            text,
+            read.root,
+            definition if not isinstance(definition, str) else None,
+            definition if isinstance(definition, str) else None,
+        )
+        for _rule, check in NODE_TYPE_RULES:
+            found.extend(check(context))
+    return found
 
 
 def _has_magic(pattern: str) -> bool:

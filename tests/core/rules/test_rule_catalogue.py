@@ -27,6 +27,7 @@ from flowdrop_lsp.core.rules.base import Explanation
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
     EXPLANATIONS,
+    NODE_TYPE_RULES,
     RULE_INDEX,
     RULE_PAGES,
     RULES_BY_CODE,
@@ -39,6 +40,7 @@ from flowdrop_lsp.core.rules.registry import (
 )
 from flowdrop_lsp.core.workspace.site import SiteIndex
 from tests.support.builders import REPO, node, tool_edge, workflow
+from tests.support.node_types import definition_findings_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -253,12 +255,14 @@ for _code, _module in (
 
 # Cross-file rules: their example is a site (the explanation's, below).
 SITE_CODES = {rule.code for rule, _check in SITE_RULES}
+# Node-type rules: their example is a definition file judged by itself.
+NODE_TYPE_CODES = {rule.code for rule, _check in NODE_TYPE_RULES}
 
 
 def test_every_rule_has_an_example() -> None:
-    assert set(EXAMPLES) | SITE_CODES == {rule.code for rule in ALL_RULES}
-    assert not set(EXAMPLES) & SITE_CODES
-    assert all(EXPLANATIONS[code].is_site_example for code in SITE_CODES)
+    assert set(EXAMPLES) | SITE_CODES | NODE_TYPE_CODES == {rule.code for rule in ALL_RULES}
+    assert not set(EXAMPLES) & SITE_CODES and not (set(EXAMPLES) | SITE_CODES) & NODE_TYPE_CODES
+    assert all(EXPLANATIONS[code].is_site_example for code in SITE_CODES | NODE_TYPE_CODES)
 
 
 def test_rule_codes_are_unique_and_documented() -> None:
@@ -296,6 +300,7 @@ def test_every_rule_module_is_registered_once_and_the_rest_is_derived() -> None:
         {rule.code for rule, _ in rules.GRAPH_RULES}
         | {rule.code for rule, _ in rules.EDGE_RULES}
         | {rule.code for rule, _ in rules.SITE_RULES}
+        | {rule.code for rule, _ in rules.NODE_TYPE_RULES}
     )
     assert checks | {r.code for r in rules.DOCUMENT_RULES} == set(rules.RULES_BY_CODE)
     assert rules.rule_url("CMP-9", "https://x/README.md") == "https://x/README.md#rule-cmp-9"
@@ -350,7 +355,27 @@ def test_site_explanation_examples_fail_and_pass_through_a_site_index(
     assert passing == [], [f"{f.code} {f.message}" for f in passing]
 
 
-@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES if rule.code not in SITE_CODES])
+@pytest.mark.parametrize("code", sorted(NODE_TYPE_CODES))
+def test_node_type_examples_fail_and_pass_through_a_site(code: str, tmp_path: Path) -> None:
+    """A node-type rule's examples, written as the definition file they are named for in a
+    folder of their own, checked through the host as `check` and the server ask it: the
+    failing one reports the rule (at its default severity), the passing one nothing at all
+    (its site's cross-file rules included)."""
+    explanation = EXPLANATIONS[code]
+    for kind, text in (("failing", explanation.failing), ("passing", explanation.passing)):
+        (tmp_path / kind).mkdir()
+        (tmp_path / kind / explanation.file_name).write_text(text, encoding="utf-8")
+    failing = definition_findings_of(tmp_path / "failing" / explanation.file_name)
+    found = [f for f in failing if f.code == code]
+    assert found, [f"{f.code} {f.message}" for f in failing]
+    assert {f.severity for f in found} == {RULES_BY_CODE[code].default_severity}
+    passing = definition_findings_of(tmp_path / "passing" / explanation.file_name)
+    assert passing == (), [f"{f.code} {f.message}" for f in passing]
+
+
+@pytest.mark.parametrize(
+    "code", [rule.code for rule in ALL_RULES if rule.code not in SITE_CODES | NODE_TYPE_CODES]
+)
 def test_explanation_examples_fail_and_pass_through_the_checker(code: str) -> None:
     explanation = EXPLANATIONS[code]
     settings = _site_settings(explanation)

@@ -106,18 +106,23 @@ def test_each_definition_is_parsed_once_for_the_registry_and_the_site(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     parsed: list[str] = []
-    original = node_types_module.read_definition
+    original = node_types_module.read_node_type
 
-    def counting(text: str, path: Path) -> node_types_module.NodeTypeDefinition | str:
+    def counting(text: str, path: Path) -> node_types_module.NodeTypeRead:
         parsed.append(path.name)
         return original(text, path)
 
-    monkeypatch.setattr("flowdrop_lsp.core.workspace.node_types.read_definition", counting)
+    monkeypatch.setattr("flowdrop_lsp.core.workspace.node_types.read_node_type", counting)
     folder = copy_site(tmp_path)
     host = _host(folder)
     for name in (COLOUR, BRAND_STUDIO):
         host.findings(folder / name)
     assert len(parsed) == 90 and len(set(parsed)) == 90
+    # The node-type rules judge each definition on the tree that read made: no parse more.
+    definitions = sorted(folder.glob("flowdrop_node_type.flowdrop_node_type.*.yml"))
+    assert len(definitions) == 90
+    assert all(host.findings(path) == () for path in definitions)
+    assert len(parsed) == 90
 
 
 def test_a_file_that_is_not_utf8_gets_its_finding_and_stays_in_the_site(tmp_path: Path) -> None:
