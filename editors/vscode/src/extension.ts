@@ -215,10 +215,14 @@ function buildSelector(): DocumentSelector {
   return LANGUAGES.map((language) => ({ scheme: 'file', language }));
 }
 
-/** Named like a workflow, or holding `nodes` and `edges` (see ./workflows). */
+/** A node-type definition (config/sync/flowdrop_node_type.flowdrop_node_type.<id>.yml): the
+ *  server judges it too (its shape, its parameters), so opening one alone starts it. */
+const NODE_TYPE_FILE = /(^|\/)flowdrop_node_type\.flowdrop_node_type\.[^/]+\.ya?ml$/;
+
+/** Named like a workflow or a node type, or holding `nodes` and `edges` (see ./workflows). */
 function isWorkflow(doc: vscode.TextDocument): boolean {
   if (doc.uri.scheme !== 'file' || !LANGUAGES.includes(doc.languageId)) return false;
-  return isWorkflowByName(doc) || mayBeWorkflow(doc.getText());
+  return isWorkflowByName(doc) || NODE_TYPE_FILE.test(doc.uri.path) || mayBeWorkflow(doc.getText());
 }
 
 function isWorkflowByName(doc: vscode.TextDocument): boolean {
