@@ -146,10 +146,10 @@ e2e-doctor: $(VENV)/.installed
 	bash tests/doctor/browser/install-deps.sh
 	bash tests/doctor/browser/run.sh --server $(abspath $(BIN))/flowdrop-lsp
 
-# Vim 9 + ALE and Emacs 28 + eglot for tests/editors (Debian; as root; .ci/run runs it).
+# Vim 9 + ALE, Emacs 28 + eglot and Debian's own Neovim (0.7.2) for tests/editors (Debian; as root; .ci/run runs it).
 .PHONY: editors-deps
 editors-deps:
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot; }
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot neovim || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends vim vim-ale emacs-nox elpa-eglot neovim; }
 
 # FlowDrop's own engines, the tests' oracles (Debian; as root; .ci/run runs it): Symfony's YAML
 # parser, how Drupal reads config (tests/core/syntax/yaml/test_symfony_scalars.py); Twig and

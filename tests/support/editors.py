@@ -206,12 +206,13 @@ def run_nvim(
     cwd: Path,
     timeout_s: float,
     path_env: str | None = None,
+    nvim: str | None = None,
 ) -> str:
     """Headless Neovim with no user config (`--clean`) running the Lua test `script` on
     `workflow`; the script reads `params` and ends its output with `OK` when every check passed.
     Answers its output. Neovim's state, log and cache stay under `tmp_path`, and a failure
     message ends with the tail of its LSP log. With `path_env`, that is all of PATH (and no
-    virtualenv is active)."""
+    virtualenv is active). `nvim`: that executable instead of the test extra's 0.11."""
     params_file = tmp_path / "params.json"
     home = tmp_path / "home"  # keep Neovim's state, log and cache out of the user's home
     params_file.write_text(json.dumps(params), encoding="utf-8")
@@ -231,7 +232,7 @@ def run_nvim(
         tail = log.read_text(encoding="utf-8", errors="replace")[-6000:] if log.exists() else ""
         return f"--- lsp.log (tail)\n{tail or '(none)'}\n"
 
-    cmd = [venv_bin("nvim"), "--headless", "--clean", "-u", str(script), str(workflow)]
+    cmd = [nvim or venv_bin("nvim"), "--headless", "--clean", "-u", str(script), str(workflow)]
     proc = run_headless(cmd, cwd=cwd, env=env, timeout_s=timeout_s, describe=lsp_log)
     report = output(proc.stdout, proc.stderr) + lsp_log()
     print(report)  # shown by pytest -s or on failure
@@ -263,13 +264,22 @@ def run_nvim_json(
     *,
     cwd: Path,
     timeout_s: float,
+    nvim: str | None = None,
+    path_env: str | None = None,
 ) -> tuple[dict, str]:
     """`run_nvim` for a Lua script that writes what it saw as JSON to `params["out"]` (added
     here) and ends with `OK`; the caller asserts on it. Answers the JSON and a report for
     failure messages: the JSON, Neovim's output and the tail of its LSP log."""
     out = tmp_path / "nvim-out.json"
     stdout = run_nvim(
-        tmp_path, script, file, {**params, "out": str(out)}, cwd=cwd, timeout_s=timeout_s
+        tmp_path,
+        script,
+        file,
+        {**params, "out": str(out)},
+        cwd=cwd,
+        timeout_s=timeout_s,
+        nvim=nvim,
+        path_env=path_env,
     )
     assert out.exists(), f"nvim wrote no {out.name}\n{stdout}"
     result: dict = json.loads(out.read_text(encoding="utf-8"))
