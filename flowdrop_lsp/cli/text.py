@@ -110,6 +110,8 @@ class RuleCount:
     title: str
     count: int
     fixable: int
+    severity: Severity  # the most severe of its findings (settings may differ per file)
+    mark: str  # the fix mark all its findings share, "" when they differ or have no fix
 
 
 def rule_counts(results: Sequence[FileResult]) -> list[RuleCount]:
@@ -117,11 +119,17 @@ def rule_counts(results: Sequence[FileResult]) -> list[RuleCount]:
     `--statistics`; `fixable`: how many `--fix` fixes, as each file's run would."""
     counts: Counter[str] = Counter()
     fixable: Counter[str] = Counter()
+    severities: dict[str, Severity] = {}
+    marks: dict[str, set[str]] = {}
     for result in results:
         for finding in result.findings:
             counts[finding.code] += 1
             mark = fix_mark(finding, result.unsafe_fixes, result.fixable)
             fixable[finding.code] += mark == FIXED_BY_FIX
+            marks.setdefault(finding.code, set()).add(mark)
+            seen = severities.get(finding.code)
+            if seen is None or finding.severity.rank < seen.rank:
+                severities[finding.code] = finding.severity
     order = {rule.code: index for index, rule in enumerate(ALL_RULES)}
     codes = sorted(counts, key=lambda code: (-counts[code], order.get(code, len(order)), code))
     return [
@@ -130,18 +138,28 @@ def rule_counts(results: Sequence[FileResult]) -> list[RuleCount]:
             RULES_BY_CODE[code].title if code in RULES_BY_CODE else "",
             counts[code],
             fixable[code],
+            severities[code],
+            next(iter(marks[code])) if len(marks[code]) == 1 else "",
         )
         for code in codes
     ]
 
 
 def format_statistics(results: Sequence[FileResult], output_format: str) -> str:
-    """`count code title` per rule (`[*]` when --fix fixes them all, as this run's
-    `--unsafe-fixes` says), or as JSON."""
+    """`count code severity title` per rule, the title marked as the report marks findings
+    when they all share the mark (`[*]` --fix fixes them all, as this run's `--unsafe-fixes`
+    says; `[~]` only with --unsafe-fixes; `[?]` fixes to choose from), or as JSON."""
     counts = rule_counts(results)
     if output_format == "json":
         items = [
-            {"code": c.code, "title": c.title, "count": c.count, "fixable": c.fixable}
+            {
+                "code": c.code,
+                "title": c.title,
+                "severity": c.severity.value,
+                "count": c.count,
+                "fixable": c.fixable,
+                "mark": c.mark,
+            }
             for c in counts
         ]
         return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
@@ -149,9 +167,10 @@ def format_statistics(results: Sequence[FileResult], output_format: str) -> str:
         return ""
     count_width = max(len(str(c.count)) for c in counts)
     code_width = max(len(c.code) for c in counts)
+    severity_width = max(len(c.severity.value) for c in counts)
     return "".join(
         f"{c.count:>{count_width}}\t{c.code:<{code_width}}\t"
-        f"{FIXED_BY_FIX + ' ' if c.fixable == c.count else ''}{c.title}\n"
+        f"{c.severity.value:<{severity_width}}\t{c.mark + ' ' if c.mark else ''}{c.title}\n"
         for c in counts
     )
 

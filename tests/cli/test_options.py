@@ -105,11 +105,27 @@ def test_statistics_counts_per_rule_like_ruff(
 ) -> None:
     code, out, _ = run(capsys, "--statistics", str(mixed))
     assert code == 1
-    assert out == "2\tCMP-9\t[*] Tool name collision\n1\tR8   \tUndefined edge endpoint\n"
+    assert out == (
+        "2\tCMP-9\terror\t[*] Tool name collision\n1\tR8   \terror\t[~] Undefined edge endpoint\n"
+    )
     code, out, _ = run(capsys, "--statistics", "--format", "json", str(mixed))
     assert json.loads(out) == [
-        {"code": "CMP-9", "title": "Tool name collision", "count": 2, "fixable": 2},
-        {"code": "R8", "title": "Undefined edge endpoint", "count": 1, "fixable": 0},
+        {
+            "code": "CMP-9",
+            "title": "Tool name collision",
+            "severity": "error",
+            "count": 2,
+            "fixable": 2,
+            "mark": "[*]",
+        },
+        {
+            "code": "R8",
+            "title": "Undefined edge endpoint",
+            "severity": "error",
+            "count": 1,
+            "fixable": 0,
+            "mark": "[~]",
+        },
     ]
     code, _, err = run(capsys, "--statistics", "--format", "sarif", str(mixed))
     assert code == 2 and "--statistics is written as text or json" in err
