@@ -155,11 +155,10 @@ def render_standing(rows: Sequence[SpecStanding]) -> str:
         "(`rules/<ID>.yml`): whether the rule can be decided without running a workflow, "
         "and which of our rules checks it.\n",
         "\n",
-        "Generated, not written by hand: the ids, our class for each and our reason come from "
-        "`flowdrop_lsp/core/rules/spec_rules.tsv`; the *checked by* column comes only from the "
-        "rule registry (each rule's `spec_ids`). `flowdrop-lsp rule --standing` prints this "
-        "text; `UPDATE_GOLDEN=1 pytest tests/core/rules/test_spec_standing.py` rewrites "
-        "docs/spec-standing.md from it.\n",
+        "Generated, not written by hand: `flowdrop-lsp rule --standing` prints this page for "
+        "the version installed. The ids, our class for each and our reason are its data "
+        "(`flowdrop_lsp/core/rules/spec_rules.tsv`); the *checked by* column comes only from "
+        "its rule registry (each rule's `spec_ids`).\n",
         "\n",
         f"**{checked} checked / {static} decidable statically (static + site) / {total} total.**\n",
         "\n",
