@@ -293,6 +293,9 @@ CLI_MAY_IMPORT = frozenset(
         "flowdrop_lsp.core.findings",
         "flowdrop_lsp.core.text.positions",
         "flowdrop_lsp.core.rules.registry",
+        # The replay of an unchanged run must find the run's cache folder without importing
+        # the checker (the host): this module is standard library only.
+        "flowdrop_lsp.core.config.project",
     }
 )
 

@@ -47,14 +47,12 @@ from flowdrop_lsp.core.workspace.host import (
     Candidate,
     CheckedFile,
     Host,
-    Skipped,
-    syntax_of,
-    walk,
-)
-from flowdrop_lsp.core.workspace.resolver import (
     SettingsResolver,
+    Skipped,
     current_rule_codes,
+    syntax_of,
     unknown_rule_codes,
+    walk,
 )
 
 __all__ = ["add_check_arguments", "run_check", "use_color"]

@@ -22,10 +22,12 @@ sources lie outside what is listed. A file changed within two seconds of the rec
 modification time the file system may not tell apart from a later edit) leaves the run
 unrecorded too. Recordings live in the result cache's folder, `runs/`, only where that folder
 is once the run is over (the run may have made it): `--cache-dir`, `$FLOWDROP_LSP_CACHE_DIR`, or
-`.flowdrop_lsp_cache` in the working directory. Any problem reading or writing them is silently a cold run: a replay is never
+`.flowdrop_lsp_cache` where the run keeps it (core/config/project.py: beside the settings file,
+else at the repository's top, else in the working directory). Any problem reading or writing them is silently a cold run: a replay is never
 required, only taken when it is exactly the same run.
 
-This module imports nothing of the checker (the point is not to load it).
+This module imports nothing of the checker but core/config/project.py (the point is not to
+load it).
 """
 
 from __future__ import annotations
@@ -37,13 +39,16 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 import flowdrop_lsp
 
+# (The one module of the checker imported here: where the run's cache folder is, standard
+# library only, so that the replay looks where the run recorded.)
+from flowdrop_lsp.core.config.project import CACHE_DIR_ENV, check_cache_folder
+
 VERSION = 1
-CACHE_DIR_ENV = "FLOWDROP_LSP_CACHE_DIR"
-CACHE_DIR_NAME = ".flowdrop_lsp_cache"
 SETTINGS_NAMES = ("flowdrop-lsp.toml", "pyproject.toml")
 SKIPPED = frozenset({"node_modules", "vendor", "__pycache__"})
 # How close to the recording a file's modification time may be and still be trusted.
@@ -106,8 +111,9 @@ def _runs_folder(options: dict[str, str]) -> str | None:
     chosen = options.get("--cache-dir") or os.environ.get(CACHE_DIR_ENV)
     if chosen:
         return os.path.join(os.path.abspath(chosen), "runs")
-    here = os.path.join(os.getcwd(), CACHE_DIR_NAME)
-    return os.path.join(here, "runs") if os.path.isdir(here) else None
+    config = options.get("--config")
+    here = check_cache_folder(Path.cwd(), Path(config) if config else None)
+    return os.path.join(here, "runs") if here.is_dir() else None
 
 
 def _package_print() -> list[Any]:

@@ -22,7 +22,7 @@ from flowdrop_lsp.core.rules.registry import (
     rule_text,
     standing_markdown,
 )
-from flowdrop_lsp.core.workspace.resolver import current_rule_codes
+from flowdrop_lsp.core.workspace.host import current_rule_codes
 
 EXIT_OK, EXIT_USAGE = 0, 2
 

@@ -181,3 +181,22 @@ def test_the_first_run_in_a_folder_records_into_the_cache_it_creates(
     with monkeypatch.context() as patched:
         _forbid_checking(patched)
         assert run(capsys, "sync") == first
+
+
+def test_inside_a_repositorys_site_the_cache_goes_to_the_repositorys_top(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run from inside `config/sync` (no settings file): the cache folder is made at the top of
+    the repository, never among the config Drupal imports, and the replay finds it there."""
+    (tmp_path / ".git").mkdir()
+    sync = tmp_path / "config" / "sync"
+    copy_site(sync)
+    _age(tmp_path)
+    monkeypatch.chdir(sync)
+    monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)
+    first = run(capsys, ".")
+    assert not (sync / ".flowdrop_lsp_cache").exists()
+    assert len(list((tmp_path / ".flowdrop_lsp_cache" / "runs").iterdir())) == 1
+    with monkeypatch.context() as patched:
+        _forbid_checking(patched)
+        assert run(capsys, ".") == first

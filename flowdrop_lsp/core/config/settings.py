@@ -29,6 +29,9 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from flowdrop_lsp.core.config.globs import glob_index
+from flowdrop_lsp.core.config.project import PROJECT_FILE as PROJECT_FILE  # (re-exported)
+from flowdrop_lsp.core.config.project import PYPROJECT_TABLE
+from flowdrop_lsp.core.config.project import find_project_settings as find_project_settings
 from flowdrop_lsp.core.config.renamed_codes import current_code
 from flowdrop_lsp.core.findings import Severity
 
@@ -71,9 +74,6 @@ DEFAULT_DOCS_URL = ""
 # Unknown keys, and unknown codes per setting, named one by one (with a close match) before the
 # rest are counted in one problem.
 MAX_UNKNOWN_REPORTED = 10
-
-PROJECT_FILE = "flowdrop-lsp.toml"
-PYPROJECT_TABLE = "flowdrop-lsp"
 
 
 class SettingsError(ValueError):
@@ -482,23 +482,3 @@ def read_settings_file(path: Path) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise SettingsError(f"{path}: the flowdrop-lsp settings must be a table")
     return table
-
-
-def find_project_settings(start: Path) -> Path | None:
-    """The nearest `flowdrop-lsp.toml`, or `pyproject.toml` with a `[tool.flowdrop-lsp]` table,
-    in `start` or its parents."""
-    directory = start if start.is_dir() else start.parent
-    for folder in (directory, *directory.parents):
-        candidate = folder / PROJECT_FILE
-        if candidate.is_file():
-            return candidate
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file():
-            try:
-                if PYPROJECT_TABLE in tomllib.loads(pyproject.read_text(encoding="utf-8")).get(
-                    "tool", {}
-                ):
-                    return pyproject
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
-    return None

@@ -30,11 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from flowdrop_lsp import __version__
+from flowdrop_lsp.core.config.project import CACHE_DIR_ENV, CACHE_DIR_NAME  # (re-exported)
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 
-CACHE_DIR_NAME = ".flowdrop_lsp_cache"
-CACHE_DIR_ENV = "FLOWDROP_LSP_CACHE_DIR"
 # Raised whenever what an entry holds changes shape (findings, facts, how they are computed).
 CACHE_FORMAT = 3  # 2: fixes' applicability, findings' locator code and locator; 3: operations
 CACHEDIR_TAG = (

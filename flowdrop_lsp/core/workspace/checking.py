@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from flowdrop_lsp.core.config.project import check_cache_folder
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import is_node_type_file, is_workflow_config_file
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
@@ -23,7 +24,6 @@ from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, analyse_file
 from flowdrop_lsp.core.workspace.cache import (
     CACHE_DIR_ENV,
-    CACHE_DIR_NAME,
     ResultCache,
     registry_fingerprint,
 )
@@ -103,8 +103,8 @@ class Checking:
         jobs: int | None = None,
     ) -> Host:
         """The CLI's host: its result cache (`cache_dir`, else $FLOWDROP_LSP_CACHE_DIR, else
-        `.flowdrop_lsp_cache` in the project's folder — the settings file's, else the working
-        directory; none without `cache`) and its worker processes (`jobs`, default: the
+        `.flowdrop_lsp_cache` in the project's folder — the settings file's, else the top of
+        the repository, else the working directory: `check_cache_folder`; none without `cache`) and its worker processes (`jobs`, default: the
         cores)."""
         store = None
         if cache:
@@ -112,11 +112,7 @@ class Checking:
             if chosen:
                 store = ResultCache(Path(chosen))
             else:
-                try:
-                    project = resolver.project_file(Path.cwd())
-                except OSError:
-                    project = None
-                store = ResultCache((project.parent if project else Path.cwd()) / CACHE_DIR_NAME)
+                store = ResultCache(check_cache_folder(Path.cwd(), resolver.config))
         batch = Batch(store, jobs, node_types=resolver.node_types.files)
         return cls(resolver, settings_for, batch=batch)  # type: ignore[call-arg, return-value]
 

@@ -53,7 +53,11 @@ from flowdrop_lsp.core.workspace.node_types import (
     read_site_text,
 )
 from flowdrop_lsp.core.workspace.preloading import Preloading
-from flowdrop_lsp.core.workspace.resolver import SettingsResolver
+from flowdrop_lsp.core.workspace.resolver import (
+    SettingsResolver,
+    current_rule_codes,
+    unknown_rule_codes,
+)
 from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
 
 # What the server asks here besides the host: which files are a site's, what to watch.
@@ -68,11 +72,14 @@ __all__ = [
     "Edit",
     "Host",
     "OpenFile",
+    "SettingsResolver",
     "Skipped",
     "find_site_folders",
     "is_project_settings_file",
     "is_site_file",
+    "current_rule_codes",
     "syntax_of",
+    "unknown_rule_codes",
     "walk",
 ]
 
