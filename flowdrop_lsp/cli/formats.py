@@ -185,7 +185,11 @@ _SARIF_LEVEL = {
     Severity.HINT: "note",
 }
 SRCROOT = "%SRCROOT%"
-FINGERPRINT_KEY = "flowdropFindingHash/v1"
+# The fingerprint's name says how it is computed (SARIF §3.27.17: a versioned key, so that a
+# result manager never compares values of two algorithms): v1 hashed the message, v2 the
+# finding's structural place (core/config/baseline.py). Under v1's name, every finding whose
+# v2 value differs would have looked like a fixed alert plus a new one under the same key.
+FINGERPRINT_KEY = "flowdropFindingHash/v2"
 
 
 def rule_name(title: str) -> str:

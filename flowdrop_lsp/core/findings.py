@@ -102,7 +102,8 @@ class Finding:
     spec has one (VAL-LAUNCH: the runtime refuses a workflow with `code`, `message`,
     `locator`): the locator code, e.g. `R6_CONFIG_REQUIRED`, and the locator, e.g.
     `node.fetch.config.url` or `edge.3` (an edge by its position in `edges`). `code` stays the
-    rule's code."""
+    rule's code. `identity` says what the message would otherwise be the only one to say
+    (see the field)."""
 
     code: str
     severity: Severity
@@ -116,6 +117,12 @@ class Finding:
     # code, a message and a locator such as `node.fetch.config.url` or `edge.3`).
     locator_code: str | None = None
     locator: str | None = None
+    # What tells this finding apart from its rule's others on the same node and locator, which
+    # the message alone said before: the path under a config key, an edge's ends, a branch's or
+    # a port's name. Never shown; part of the finding's fingerprint (core/config/baseline.py),
+    # so that rewording the message keeps a baselined finding baselined. Nothing positional
+    # (an index moves when something is inserted above).
+    identity: tuple[str, ...] = ()
     # Fixes that cost a re-read of the text to make (a member's removal) may be given as a
     # callable, made only for the findings kept (`map_spans`: the engine resolves the findings
     # it keeps after capping floods of one rule; thousands left out never pay for theirs). It

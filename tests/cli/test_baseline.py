@@ -4,13 +4,14 @@ new ones, counts the rest, and keeps doing so when unrelated lines move."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.baseline import Baseline, BaselineError, baseline_json, fingerprints
-from tests.support.builders import node, tool_edge, workflow
+from tests.support.builders import REPO, node, tool_edge, workflow
 from tests.support.cli import run
 
 COLLISION = workflow(
@@ -174,3 +175,99 @@ def test_write_baseline_help_says_other_files_are_kept(capsys: pytest.CaptureFix
         run(capsys, "--help")
     out = " ".join(capsys.readouterr().out.split())
     assert "keeps the entries of files not checked" in out
+
+
+# ----- version 1 (message-based fingerprints) and version 2 ----------------------------------
+
+V1_SITE = REPO / "tests" / "fixtures" / "baseline-v1"
+
+
+@pytest.fixture
+def v1_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The site a version-1 baseline was written for by the message-based fingerprints (its
+    twelve findings), with that baseline."""
+    site = tmp_path / "site"
+    shutil.copytree(V1_SITE, site)
+    monkeypatch.chdir(site)
+    return site
+
+
+def test_a_version_1_baseline_still_suppresses_the_findings_it_listed(
+    capsys: pytest.CaptureFixture[str], v1_site: Path
+) -> None:
+    data = json.loads((v1_site / "baseline.json").read_text(encoding="utf-8"))
+    assert data["flowdrop-lsp-baseline"] == 1 and len(data["findings"]) == 12
+    code, out, err = run(capsys, "--no-cache", ".", "--baseline", "baseline.json")
+    assert (code, out) == (0, "no problems in 1 file; 12 more suppressed by the baseline\n")
+    assert "matched no finding" not in err
+
+
+def test_write_baseline_writes_version_2_and_keeps_unchecked_v1_entries_matching(
+    capsys: pytest.CaptureFixture[str], v1_site: Path
+) -> None:
+    """A rewrite checking another file keeps the version-1 entries of the workflow it did not
+    check (as `fingerprint_v1`), which go on suppressing its findings."""
+    (v1_site / "other.flowdrop.json").write_text(COLLISION, encoding="utf-8")
+    code, _, err = run(
+        capsys, "--no-cache", "other.flowdrop.json", "--write-baseline", "baseline.json"
+    )
+    assert code == 0 and "kept 12 entries of 1 file not checked" in err
+    data = json.loads((v1_site / "baseline.json").read_text(encoding="utf-8"))
+    assert data["flowdrop-lsp-baseline"] == 2
+    kinds = sorted(
+        (item["path"], "fingerprint" in item, "fingerprint_v1" in item) for item in data["findings"]
+    )
+    others = len(kinds) - 12
+    assert others >= 2  # the collision, and whatever the site's node types say of it
+    assert (
+        kinds
+        == [("legacy.flowdrop.json", False, True)] * 12
+        + [("other.flowdrop.json", True, False)] * others
+    )
+    code, out, err = run(capsys, "--no-cache", ".", "--baseline", "baseline.json")
+    assert (code, out) == (
+        0,
+        f"no problems in 2 files; {12 + others} more suppressed by the baseline\n",
+    )
+    assert "matched no finding" not in err
+
+
+def test_a_version_2_baseline_survives_a_reworded_message(
+    capsys: pytest.CaptureFixture[str], v1_site: Path
+) -> None:
+    """The node type's `timeout` renamed away: R6.c's "did you mean 'timeout'?" leaves two
+    messages. Version 2 keeps them suppressed; the version-1 baseline did not."""
+    run(capsys, "--no-cache", ".", "--write-baseline", "v2.json")
+    assert (
+        json.loads((v1_site / "v2.json").read_text(encoding="utf-8"))["flowdrop-lsp-baseline"] == 2
+    )
+    definition = v1_site / "flowdrop_node_type.flowdrop_node_type.http_request.yml"
+    text = definition.read_text(encoding="utf-8")
+    definition.write_text(text.replace("timeout:", "deadline:"), encoding="utf-8")
+    code, out, _ = run(capsys, "--no-cache", ".", "--format", "json")
+    messages = [f["message"] for f in json.loads(out) if f["code"] == "R6.c"]
+    assert len(messages) == 4 and not any("did you mean" in m for m in messages)
+    code, out, err = run(capsys, "--no-cache", ".", "--baseline", "v2.json")
+    assert (code, out) == (0, "no problems in 1 file; 12 more suppressed by the baseline\n")
+    _, out, _ = run(capsys, "--no-cache", ".", "--baseline", "baseline.json", "--format", "json")
+    assert sorted(f["locator"] for f in json.loads(out)) == [
+        "node.fetch.config.timout",
+        "node.post.config.timeot",
+    ]
+
+
+def test_a_baseline_of_an_unknown_version_is_refused(
+    capsys: pytest.CaptureFixture[str], v1_site: Path
+) -> None:
+    for version in (3, True, "2"):
+        (v1_site / "b.json").write_text(
+            json.dumps({"flowdrop-lsp-baseline": version, "findings": []}), encoding="utf-8"
+        )
+        code, _, err = run(capsys, "--no-cache", ".", "--baseline", "b.json")
+        assert code == 2 and "is not a flowdrop-lsp baseline" in err, version
+    mixed = {"path": "legacy.flowdrop.json", "fingerprint": "a:1", "fingerprint_v1": "b:1"}
+    (v1_site / "b.json").write_text(
+        json.dumps({"flowdrop-lsp-baseline": 2, "findings": [mixed]}), encoding="utf-8"
+    )
+    code, _, err = run(capsys, "--no-cache", ".", "--baseline", "b.json")
+    assert code == 2 and "is not a flowdrop-lsp baseline" in err

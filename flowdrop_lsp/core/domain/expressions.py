@@ -78,6 +78,12 @@ class ConfigExpression:
     name: str | None = None
 
     @property
+    def identity(self) -> tuple[str, ...]:
+        """Its path, as a finding on it is told apart from one on another expression of the
+        node (`Finding.identity`): a config key may hold several (a mapper's outputs)."""
+        return tuple(str(step) for step in self.path)
+
+    @property
     def where(self) -> str:
         """The expression as a message names it."""
         if self.role == "output" and self.name:

@@ -228,7 +228,11 @@ class WorkflowDocument(IncrementalEdits):
             ):
                 self.root_findings.append(
                     Finding(
-                        SCHEMA, Severity.ERROR, f"{path_text(path)}: {message}", Span(start, end)
+                        SCHEMA,
+                        Severity.ERROR,
+                        f"{path_text(path)}: {message}",
+                        Span(start, end),
+                        identity=tuple(str(step) for step in path),
                     )
                 )
             self._site_header = workflow_header(root, text, self._top_level_span)

@@ -287,7 +287,7 @@ class ElementReading:
             value, _ = self.reader.reread_element(text, column, owner.name)
             assert value is not None
             start = owner.start(index)
-            for _path, message, problem_start, problem_end in element_problems(
+            for path, message, problem_start, problem_end in element_problems(
                 KIND[owner.name], value, text, self.reader.spell
             ):
                 made.append(
@@ -296,6 +296,8 @@ class ElementReading:
                         Severity.ERROR,
                         f"{path_text([owner.name, index])}: {message}",
                         Span(start + problem_start, start + problem_end),
+                        # Not its index, which moves: its array and the path below it.
+                        identity=(owner.name, *(str(step) for step in path)),
                     )
                 )
         if owner.plain > FINDINGS_PER_GROUP:

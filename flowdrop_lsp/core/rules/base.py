@@ -300,6 +300,19 @@ def node_locator(node_id: str) -> str:
     return f"node.{node_id}"
 
 
+def edge_identity(edge: Edge) -> tuple[str, ...]:
+    """What an edge is, whatever its position: its ends and their handles. A finding about the
+    edge is told apart from one about another edge by it (its `Finding.identity`), since its
+    locator `edge.{index}` moves when an edge is inserted above. Two edges alike are alike to it
+    too: the fingerprint's occurrence count tells them apart."""
+    return (
+        edge.source or "",
+        edge.source_handle or "",
+        edge.target or "",
+        edge.target_handle or "",
+    )
+
+
 def first_with_summary(
     items: Sequence[T],
     finding_of: Callable[[T], Finding],
@@ -340,6 +353,7 @@ def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable
         fixes=(),
         extra=(("capped", left_out),),
         locator=None,  # about many places (the kind of problem, `locator_code`, stays)
+        identity=("capped", str(group[1]) if isinstance(group, tuple) else ""),
     )
 
 

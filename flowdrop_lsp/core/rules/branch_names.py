@@ -86,6 +86,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
                 RelatedLocation(_name_span(node, other_index), f"'{short_text(other)}' is here"),
             ),
             locator=f"node.{node.id}.config.{BRANCHES_PARAMETER}",
+            identity=(name,),
         )
 
 

@@ -22,7 +22,13 @@ from flowdrop_lsp.core.domain.ports import Direction, handle_port
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import Update
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_locator, edge_removal_fixes
+from flowdrop_lsp.core.rules.base import (
+    Rule,
+    RuleContext,
+    edge_identity,
+    edge_locator,
+    edge_removal_fixes,
+)
 
 RULE = Rule(
     "R8",
@@ -49,6 +55,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                         node=node_id,
                         locator_code=LOCATOR_CODES[end],
                         locator=edge_locator(edge),
+                        identity=edge_identity(edge),
                         # Made for the findings kept only.
                         later_fixes=later(
                             partial(_fixes, edge, end, ctx.graph.nodes_by_id.__contains__)

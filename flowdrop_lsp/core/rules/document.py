@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.operations import Update
-from flowdrop_lsp.core.rules.base import Rule
+from flowdrop_lsp.core.rules.base import Rule, edge_identity
 from flowdrop_lsp.core.syntax.schema import path_text
 from flowdrop_lsp.core.syntax.tree import JsonValue, SyntaxProblem
 from flowdrop_lsp.core.text.positions import Span
@@ -85,9 +85,21 @@ def element_schema_finding(
     reader's, `{  }` in Drupal's YAML)."""
     path, message, span = problem
     code, where = locator
+    # The element's index is in the message, not in its identity: it moves when an element
+    # is inserted above. An edge is told by its ends, a node by its id, else by its array.
+    below = tuple(str(step) for step in path)
     if not isinstance(model, Node) or not model.id or path[:1] == ["id"]:
         text = f"{path_text([array, index, *path])}: {message}"
-        return Finding(SCHEMA, Severity.ERROR, text, span, locator_code=code, locator=where)
+        ends = edge_identity(model) if isinstance(model, Edge) else ()
+        return Finding(
+            SCHEMA,
+            Severity.ERROR,
+            text,
+            span,
+            locator_code=code,
+            locator=where,
+            identity=(array, *ends, *below),
+        )
     if path == ["data", "config"] and model.config is None:
         return _null_config_finding(model, span, (code, where), empty_mapping)
     text = (
@@ -96,7 +108,14 @@ def element_schema_finding(
         else f"{model.display}: {message}"
     )
     return Finding(
-        SCHEMA, Severity.ERROR, text, span, node=model.id, locator_code=code, locator=where
+        SCHEMA,
+        Severity.ERROR,
+        text,
+        span,
+        node=model.id,
+        locator_code=code,
+        locator=where,
+        identity=below,
     )
 
 

@@ -10,6 +10,7 @@ from flowdrop_lsp.core.rules.base import (
     FINDINGS_PER_GROUP,
     Rule,
     RuleContext,
+    edge_identity,
     edge_locator,
     first_with_summary,
 )
@@ -48,6 +49,7 @@ def _duplicate_finding(pair: tuple[Edge, Edge]) -> Finding:
         related=(RelatedLocation(first.anchor, "the same edge, first here"),),
         locator_code=LOCATOR_CODE,
         locator=edge_locator(edge),
+        identity=edge_identity(edge),
     )
 
 

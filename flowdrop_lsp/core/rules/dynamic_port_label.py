@@ -98,6 +98,12 @@ def locator(node: Node, definition: Definition) -> str:
     return f"node.{node.id}.config.{definition.key}"
 
 
+def identity(definition: Definition) -> tuple[str, ...]:
+    """What tells a finding on the definition from one on another under the same key: its
+    side and name (`Finding.identity`; its index moves)."""
+    return (definition.direction.value, definition.name or "")
+
+
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     for definition in definitions(node):
         label = definition.value.get("label")
@@ -117,6 +123,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             node=node.id,
             fixes=_label_fix(node, definition, name, label_span) if name else (),
             locator=locator(node, definition),
+            identity=identity(definition),
         )
 
 

@@ -24,6 +24,7 @@ from flowdrop_lsp.core.rules.dynamic_port_label import (
     Definition,
     blank,
     definitions,
+    identity,
     locator,
     value_span,
 )
@@ -116,6 +117,7 @@ def _finding(
         node=node.id,
         related=related,
         locator=locator(node, definition),
+        identity=identity(definition),
     )
 
 

@@ -18,7 +18,12 @@ from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, Direction
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
-from flowdrop_lsp.core.rules.dynamic_port_label import definitions, locator, value_span
+from flowdrop_lsp.core.rules.dynamic_port_label import (
+    definitions,
+    identity,
+    locator,
+    value_span,
+)
 from flowdrop_lsp.core.rules.dynamic_port_name import valid_name
 
 RULE = Rule(
@@ -50,6 +55,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             value_span(node, (*port.path, "name")) or node.anchor,
             node=node.id,
             locator=locator(node, port),
+            identity=identity(port),
         )
 
 

@@ -18,7 +18,13 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text
 from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, edge_ends
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_removal_fixes, scoped_findings
+from flowdrop_lsp.core.rules.base import (
+    Rule,
+    RuleContext,
+    edge_identity,
+    edge_removal_fixes,
+    scoped_findings,
+)
 
 RULE = Rule(
     "DYN-7",
@@ -50,6 +56,7 @@ def _into_parameter(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         node=target.node_id,
         fixes=edge_removal_fixes(edge),
         locator=edge_locator(edge),
+        identity=edge_identity(edge),
     )
 
 

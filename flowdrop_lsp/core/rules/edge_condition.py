@@ -16,7 +16,13 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text, short_text
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from
 from flowdrop_lsp.core.findings import Applicability, Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, scoped_findings
+from flowdrop_lsp.core.rules.base import (
+    Rule,
+    RuleContext,
+    edge_identity,
+    half_typed,
+    scoped_findings,
+)
 
 RULE = Rule(
     "EDGE-8",
@@ -59,6 +65,7 @@ def _condition(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         node=edge.target,
         fixes=fixes,
         locator=edge_locator(edge),
+        identity=edge_identity(edge),
     )
 
 

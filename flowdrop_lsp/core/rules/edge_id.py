@@ -27,6 +27,7 @@ from flowdrop_lsp.core.rules.base import (
     FINDINGS_PER_GROUP,
     Rule,
     RuleContext,
+    edge_identity,
     first_with_summary,
     half_typed,
 )
@@ -119,6 +120,7 @@ def _missing_finding(edge: Edge, fresh: str) -> Finding:
         fixes=fixes,
         locator_code=MISSING_ID,
         locator=edge_locator(edge),
+        identity=edge_identity(edge),
     )
 
 
@@ -145,6 +147,7 @@ def _duplicate_finding(edge: Edge, first: Edge, fresh: str) -> Finding:
         fixes=fixes,
         locator_code=DUPLICATE_ID,
         locator=edge_locator(edge),
+        identity=edge_identity(edge),
     )
 
 

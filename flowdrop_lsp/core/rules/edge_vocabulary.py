@@ -23,7 +23,13 @@ from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.operations import Update
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, scoped_findings
+from flowdrop_lsp.core.rules.base import (
+    Rule,
+    RuleContext,
+    edge_identity,
+    half_typed,
+    scoped_findings,
+)
 
 RULE = Rule(
     "EDGE-9",
@@ -90,6 +96,7 @@ def _execution_keys(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
             node=edge.target,
             fixes=(fix,) if fix is not None else (),
             locator=edge_locator(edge),
+            identity=(*edge_identity(edge), key),
         )
 
 

@@ -30,7 +30,7 @@ from flowdrop_lsp.core.domain.graph import ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator
 from flowdrop_lsp.core.domain.reach import strongly_connected
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_identity, half_typed
 
 RULE = Rule(
     "CMP-5",
@@ -150,6 +150,7 @@ def _finding(ctx: RuleContext, cycle: tuple[Arc, ...]) -> Finding:
             for edge, _source, target in cycle[1 : RELATED_EDGES + 1]
         ),
         locator=edge_locator(first),
+        identity=edge_identity(first),
     )
 
 

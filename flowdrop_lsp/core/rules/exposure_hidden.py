@@ -89,6 +89,7 @@ def _judged(
         node=node.id,
         locator_code=LOCATOR_CODE,
         locator=f"schema.{side}.{binding.index}",
+        identity=(port,),
     )
 
 

@@ -60,6 +60,7 @@ def _side(side: str, bindings: tuple[PortBinding, ...]) -> Iterator[Finding]:
                 anchor,
                 "R4_NAME_FORMAT",
                 locator,
+                identity=(name,),
             )
         if name in RESERVED_NAMES:
             yield _finding(
@@ -67,6 +68,7 @@ def _side(side: str, bindings: tuple[PortBinding, ...]) -> Iterator[Finding]:
                 anchor,
                 "R4_NAME_RESERVED",
                 locator,
+                identity=(name,),
             )
         missing = [
             field
@@ -81,6 +83,7 @@ def _side(side: str, bindings: tuple[PortBinding, ...]) -> Iterator[Finding]:
                 anchor,
                 None,
                 locator,
+                identity=(name,),
             )
         first = first_of.setdefault(name, binding) if name else binding
         if first is not binding:
@@ -89,7 +92,10 @@ def _side(side: str, bindings: tuple[PortBinding, ...]) -> Iterator[Finding]:
                 anchor,
                 "R4_NAME_DUPLICATE",
                 locator,
-                (RelatedLocation(first.name.span if first.name else first.span, "first here"),),
+                identity=(name,),
+                related=(
+                    RelatedLocation(first.name.span if first.name else first.span, "first here"),
+                ),
             )
 
 
@@ -98,6 +104,8 @@ def _finding(
     span: Span,
     locator_code: str | None,
     locator: str,
+    *,
+    identity: tuple[str, ...],
     related: tuple[RelatedLocation, ...] = (),
 ) -> Finding:
     return Finding(
@@ -108,6 +116,7 @@ def _finding(
         related=related,
         locator_code=locator_code,
         locator=locator,
+        identity=identity,
     )
 
 

@@ -131,6 +131,7 @@ def _finding(
         ),
         locator_code=LOCATOR_CODE,
         locator=f"node.{node.id}.config.{expression.key}",
+        identity=expression.identity,
     )
 
 

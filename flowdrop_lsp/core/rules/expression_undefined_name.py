@@ -134,6 +134,7 @@ def name_findings(
             ),
             extra=(("name", read.name),),
             locator=f"node.{node.id}.config.{expression.key}",
+            identity=(*expression.identity, read.name),
         )
 
 

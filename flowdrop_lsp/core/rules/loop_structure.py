@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from flowdrop_lsp.core.domain.graph import ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed
+from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_identity, half_typed
 from flowdrop_lsp.core.rules.execution_cycle import LOOPBACK_INPUT, execution_arc
 
 RULE = Rule(
@@ -199,6 +199,7 @@ def _no_cycle(ctx: RuleContext, item: NoCycle) -> Finding:
         node=item.head,
         related=tuple(related),
         locator=edge_locator(item.edge),
+        identity=edge_identity(item.edge),
     )
 
 
@@ -228,6 +229,7 @@ def _tangle(ctx: RuleContext, item: Tangle) -> Finding:
         node=head,
         related=tuple(related),
         locator=edge_locator(item.edge),
+        identity=edge_identity(item.edge),
     )
 
 

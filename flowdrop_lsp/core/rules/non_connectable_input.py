@@ -33,6 +33,7 @@ from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import (
     Rule,
     RuleContext,
+    edge_identity,
     edge_removal_fixes,
     scoped_with_node_types,
 )
@@ -77,6 +78,7 @@ def check_edge_connectable(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
             fixes=edge_removal_fixes(edge),
             extra=(("port", port), ("direction", Direction.INPUT.value)),
             locator=edge_locator(edge),
+            identity=edge_identity(edge),
         )
 
 

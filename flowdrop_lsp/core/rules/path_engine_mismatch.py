@@ -56,6 +56,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             node=node.id,
             fixes=_engine_fix(node),
             locator=f"node.{node.id}.config.{expression.key}",
+            identity=expression.identity,
         )
 
 

@@ -24,7 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator, id_text, short_text
+from flowdrop_lsp.core.domain.model import (
+    Edge,
+    Node,
+    edge_locator,
+    id_text,
+    short_text,
+)
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
     Direction,
@@ -44,6 +50,7 @@ from flowdrop_lsp.core.findings import (
 from flowdrop_lsp.core.rules.base import (
     Rule,
     RuleContext,
+    edge_identity,
     edge_removal_fixes,
     scoped_with_node_types,
 )
@@ -108,6 +115,7 @@ def _end_finding(end: EdgeEnd, node: Node, seen: Exposure) -> Finding:
         extra=(("port", port), ("direction", direction.value)),
         locator_code=LOCATOR_CODES[direction],
         locator=edge_locator(edge),
+        identity=(*edge_identity(edge), direction.value),
     )
 
 

@@ -110,6 +110,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             fixes=fixes,
             # The spec's locator names the config key the string is under (at any depth).
             locator=f"node.{node.id}.config.{path[0]}",
+            identity=tuple(str(step) for step in path),
         )
 
 

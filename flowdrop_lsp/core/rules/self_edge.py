@@ -14,6 +14,7 @@ from flowdrop_lsp.core.rules.base import (
     FINDINGS_PER_GROUP,
     Rule,
     RuleContext,
+    edge_identity,
     edge_locator,
     first_with_summary,
 )
@@ -43,6 +44,7 @@ def _finding(edge: Edge) -> Finding:
         node=edge.source,
         locator_code=LOCATOR_CODE,
         locator=edge_locator(edge),
+        identity=edge_identity(edge),
     )
 
 

@@ -79,6 +79,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             node=node.id,
             later_fixes=later(partial(_sentinel_fix, node, expression.path, covered, value)),
             locator=f"node.{node.id}.config.{expression.key}",
+            identity=expression.identity,
         )
 
 

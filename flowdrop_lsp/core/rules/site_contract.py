@@ -92,9 +92,20 @@ def _finding(
     node: str | None = None,
     related: tuple[RelatedLocation, ...] = (),
     fixes: tuple[Fix, ...] = (),
+    *,
+    identity: tuple[str, ...],
 ) -> Finding:
+    """`identity`: what the finding is about, as its message says it (the kind of mismatch and
+    the names it is between): most of them have no node, and several may be in one file."""
     return Finding(
-        RULE.code, RULE.default_severity, message, span, node=node, related=related, fixes=fixes
+        RULE.code,
+        RULE.default_severity,
+        message,
+        span,
+        node=node,
+        related=related,
+        fixes=fixes,
+        identity=identity,
     )
 
 
@@ -104,7 +115,7 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
         yield from _bindings(ctx, ctx.workflow, "output_ports", ctx.workflow.output_ports)
         yield from _required(ctx.workflow)
         for shape in ctx.workflow.contract_shape:
-            yield _finding(shape.problem, shape.span)
+            yield _finding(shape.problem, shape.span, identity=("shape",))
         yield from _edges_into_calls(ctx, ctx.workflow)
         yield from _calls_passing_unknown_inputs(ctx, ctx.workflow)
         yield from _renamed_in_callee(ctx, ctx.workflow)
@@ -130,6 +141,7 @@ def _bindings(
                 f"{key} {named} is bound to node '{id_text(binding.node_id.value)}', which "
                 "this workflow does not have",
                 binding.node_id.span,
+                identity=(key, binding.name.value if binding.name is not None else "", "node"),
             )
             continue
         if binding.port is None or node.type_id is None:
@@ -159,6 +171,11 @@ def _bindings(
                     site_type.path,
                 ),
             ),
+            identity=(
+                key,
+                binding.name.value if binding.name is not None else "",
+                binding.port.value,
+            ),
         )
 
 
@@ -186,6 +203,7 @@ def _required(workflow: WorkflowFacts) -> Iterator[Finding]:
                 f"not an input port of this workflow (its input_ports: "
                 f"{_listed(_names(workflow.input_ports))})",
                 required.span,
+                identity=("required", required.value),
             )
 
 
@@ -225,6 +243,7 @@ def _edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fin
             f"'{id_text(port)}' ({hint})",
             edge.anchor,
             node=node.id,
+            identity=("edge into", edge.source or "", port),
             related=_contract_location(callee, inputs=True),
             # Only onto a port the call node has: while its type still passes the old name (a
             # rename not followed yet), the edge is right if the callee is renamed back, and
@@ -264,6 +283,7 @@ def _calls_passing_unknown_inputs(ctx: SiteContext, workflow: WorkflowFacts) -> 
                 f"workflow '{id_text(callee.workflow_id or '?')}' does not take ({hint})",
                 node.anchor,
                 node=node.id,
+                identity=("passed", entry.value),
                 related=(
                     RelatedLocation(entry.span, "the parameter in the call type", site_type.path),
                     *_contract_location(callee, inputs=True),
@@ -396,6 +416,7 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeDefinition) -> Iterator[Find
                 f"this call type {verb} '{id_text(entry.value)}', which workflow '{callee_id}' "
                 f"does not {callee_verb} ({hint}its {side}: {_listed(names)})",
                 entry.span,
+                identity=("passed", side, entry.value),
                 related=related,
                 fixes=(fix,) if fix is not None else (),
             )
@@ -406,6 +427,7 @@ def _call_type(ctx: SiteContext, node_type: NodeTypeDefinition) -> Iterator[Find
                 f"this call type does not {verb[:-2]} {_listed(missing)}, which workflow "
                 f"'{callee_id}' {callee_verb}s as its {side}",
                 key_span or _fallback(node_type),
+                identity=("not passed", side),
                 related=related,
             )
 
@@ -450,6 +472,7 @@ def _renamed_in_callee(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Fi
                     f"call type '{id_text(node_type.id)}' {verb} '{id_text(old)}', not "
                     f"'{id_text(new)}' (one of its {side} renamed?)",
                     binding.name.span,
+                    identity=("renamed", side, new),
                     related=(
                         RelatedLocation(
                             (

@@ -98,6 +98,7 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
             f"have (no {id_text(entry.value)}.yml): Drupal's config import refuses this "
             "workflow",
             entry.span,
+            identity=(entry.value,),
             fixes=(
                 (
                     Fix(

@@ -69,6 +69,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             node=node.id,
             later_fixes=later(partial(_wrap_fix, node, expression.path, expression.source)),
             locator=f"node.{node.id}.config.{expression.key}",
+            identity=expression.identity,
         )
 
 

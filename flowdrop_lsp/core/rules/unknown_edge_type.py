@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule
+from flowdrop_lsp.core.rules.base import Rule, edge_identity
 
 RULE = Rule(
     "EDGE-5",
@@ -35,6 +35,7 @@ def check_edge(edge: Edge, settings: Settings) -> Iterator[Finding]:
             f"FlowDrop refuses it at save; by its target handle this edge is {verdict}",
             edge.declared_type_span,
             node=edge.target,
+            identity=edge_identity(edge),
         )
 
 

@@ -27,7 +27,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator, id_text, short_text
+from flowdrop_lsp.core.domain.model import (
+    Edge,
+    Node,
+    edge_locator,
+    id_text,
+    short_text,
+)
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
     RESERVED_PORTS,
@@ -44,6 +50,7 @@ from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import (
     Rule,
     RuleContext,
+    edge_identity,
     edge_removal_fixes,
     scoped_with_node_types,
 )
@@ -127,6 +134,7 @@ def _end_finding(end: EdgeEnd, node: Node, definition: NodeTypeDefinition) -> Fi
         fixes=tuple(fixes),
         extra=(("port", port), ("direction", direction.value)),
         locator=edge_locator(edge),
+        identity=(*edge_identity(edge), direction.value),
     )
 
 

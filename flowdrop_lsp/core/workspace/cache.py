@@ -35,7 +35,8 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 
 # Raised whenever what an entry holds changes shape (findings, facts, how they are computed).
-CACHE_FORMAT = 3  # 2: fixes' applicability, findings' locator code and locator; 3: operations
+CACHE_FORMAT = 4  # 2: fixes' applicability, findings' locator code and locator; 3: operations;
+# 4: findings' identity
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by flowdrop-lsp.\n"
