@@ -120,8 +120,9 @@ class Finding:
     # What tells this finding apart from its rule's others on the same node and locator, which
     # the message alone said before: the path under a config key, an edge's ends, a branch's or
     # a port's name. Never shown; part of the finding's fingerprint (core/config/baseline.py),
-    # so that rewording the message keeps a baselined finding baselined. Nothing positional
-    # (an index moves when something is inserted above).
+    # so that rewording the message keeps a baselined finding baselined. No element's index
+    # (it moves when a node or edge is inserted above); an index inside one node's config
+    # list (a mapper's outputs) is the only name such an item has, and stays.
     identity: tuple[str, ...] = ()
     # Fixes that cost a re-read of the text to make (a member's removal) may be given as a
     # callable, made only for the findings kept (`map_spans`: the engine resolves the findings
