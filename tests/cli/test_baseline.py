@@ -198,7 +198,7 @@ def test_a_version_1_baseline_still_suppresses_the_findings_it_listed(
     data = json.loads((v1_site / "baseline.json").read_text(encoding="utf-8"))
     assert data["flowdrop-lsp-baseline"] == 1 and len(data["findings"]) == 12
     code, out, err = run(capsys, "--no-cache", ".", "--baseline", "baseline.json")
-    assert (code, out) == (0, "no problems in 1 file; 12 more suppressed by the baseline\n")
+    assert (code, out) == (0, "no problems in 3 files; 12 more suppressed by the baseline\n")
     assert "matched no finding" not in err
 
 
@@ -227,7 +227,7 @@ def test_write_baseline_writes_version_2_and_keeps_unchecked_v1_entries_matching
     code, out, err = run(capsys, "--no-cache", ".", "--baseline", "baseline.json")
     assert (code, out) == (
         0,
-        f"no problems in 2 files; {12 + others} more suppressed by the baseline\n",
+        f"no problems in 4 files; {12 + others} more suppressed by the baseline\n",
     )
     assert "matched no finding" not in err
 
@@ -248,7 +248,7 @@ def test_a_version_2_baseline_survives_a_reworded_message(
     messages = [f["message"] for f in json.loads(out) if f["code"] == "R6.c"]
     assert len(messages) == 4 and not any("did you mean" in m for m in messages)
     code, out, err = run(capsys, "--no-cache", ".", "--baseline", "v2.json")
-    assert (code, out) == (0, "no problems in 1 file; 12 more suppressed by the baseline\n")
+    assert (code, out) == (0, "no problems in 3 files; 12 more suppressed by the baseline\n")
     _, out, _ = run(capsys, "--no-cache", ".", "--baseline", "baseline.json", "--format", "json")
     assert sorted(f["locator"] for f in json.loads(out)) == [
         "node.fetch.config.timout",
