@@ -4,7 +4,7 @@ A FlowDrop site keeps each node type as config, `flowdrop_node_type.flowdrop_nod
 (core/config/site_files.py), beside its workflows. One definition is read here, from the syntax
 tree of its text (the YAML reader of core/syntax), into a `NodeTypeDefinition`: its tool roles,
 its parameters and outputs with their gate flags and defaults, `reserved_port_exposure`,
-`supported_visual_types`, its `executor_plugin` (a call of a workflow), and the spans of what
+`supported_visual_types` and its own `visual_type`, its `executor_plugin` (a call of a workflow), and the spans of what
 the cross-file rules point at. The launch checks (through `Settings.node_type_catalog`), the
 node-type roles (`Settings.with_registry`) and the cross-file rules (through the site index)
 all read these same records: a definition file is parsed once.
@@ -120,6 +120,8 @@ class NodeTypeDefinition:
     # `reserved_port_exposure` (trigger, error, tool, loop_back → exposed), as written.
     reserved_port_exposure: tuple[tuple[str, bool], ...] = ()
     supported_visual_types: tuple[str, ...] = ()
+    # The type's own visual type (`visual_type`: the editor's default rendering), None unsaid.
+    visual_type: str | None = None
     # A definition in the pre-1.0 format (`version` and a `config:` block of defaults, no
     # `parameters`): its config keys are read as its configurable parameters; its ports are
     # declared by its processor in code, so none is known from the file (`in_code_ports`).
@@ -145,6 +147,17 @@ class NodeTypeDefinition:
             if spec.name == name:
                 return spec
         return None
+
+    @property
+    def offered_visual_types(self) -> tuple[str, ...]:
+        """The visual types a node of this type may take (`config.nodeType`): its
+        `supported_visual_types`, and its own `visual_type` — the value FlowDrop writes as the
+        key's default (SCH-20), offered even where the list leaves it out or says nothing (the
+        editor falls back to the type's visual type then: `getAvailableNodeTypes` in
+        flowdrop-io/flowdrop, libs/flowdrop/src/lib/utils/nodeTypes.ts). () when the type says
+        neither."""
+        own = (self.visual_type,) if self.visual_type else ()
+        return tuple(dict.fromkeys((*self.supported_visual_types, *own)))
 
     @property
     def parameter_names(self) -> frozenset[str]:
@@ -411,6 +424,7 @@ def definition_from_tree(root: JsonValue | None, path: Path) -> NodeTypeDefiniti
         supported_visual_types=tuple(
             v for v in (visual if isinstance(visual, list) else ()) if isinstance(v, str)
         ),
+        visual_type=_string(data.get("visual_type")),
         label=_string(data.get("label")),
         description=_string(data.get("description")),
         spans=DefinitionSpans(

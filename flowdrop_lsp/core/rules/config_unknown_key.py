@@ -5,12 +5,16 @@ The save is not refused: the value is ignored at execution, which is what the wa
 (often a misspelt or renamed parameter, whose intended value then never arrives). The derived
 config schema (SCH-2/3) holds the type's *configurable* parameters only — a parameter whose
 `configurable` flag is false or not recorded (CFG-1) takes no config, and CFG-5 ignores a
-value given for it — plus what FlowDrop injects: `instanceTitle` and `instanceDescription`
-into every node's schema, `maxRetries` and `ports` into an executable node's (SCH-21; taken
-as injected everywhere, as a type's config does not always tell), `nodeType` where the type supports more than one visual type
-(SCH-20). `requiresConfirmation` is kept as the editor's own switch on every node (RT-GATE-8
-judges it against the type's confirmation). On the real site (15 workflows, 90 node types)
-none of these is reported. Only for a node whose type the site defines (R6.j: without a
+value given for it — plus the keys FlowDrop writes into a node's config itself
+(`EDITOR_CONFIG_KEYS`, each with where it comes from): `instanceTitle` and
+`instanceDescription` (SCH-21) and `instanceBadge` (the editor's own) on every node,
+`maxRetries` and `ports` (SCH-21: an executable node's; taken as written everywhere, as a type's
+config does not always tell), `requiresConfirmation` (the editor's confirmation switch, which
+RT-GATE-8 judges) and `nodeType`. SCH-20 writes `nodeType` into the schema only where the type
+supports more than one visual type, but the editor reads it on every node and a real 1.0-alpha
+site writes it (`nodeType: default`) on types that support one: it is never an unknown key, and
+a value outside the visual types the type offers is SCH-20's to report, never this rule's too.
+On the real site (15 workflows, 90 node types) none of these is reported. Only for a node whose type the site defines (R6.j: without a
 derived schema nothing is judged).
 
 Fixes, in order. When the key is close to a key of the derived schema the config does not hold
@@ -49,13 +53,32 @@ RULE = Rule(
     spec_ids=("R6.c",),
 )
 CONFIG_PATH = ("data", "config")
-# What FlowDrop injects into every node's config schema (SCH-21), and the editor's
-# confirmation switch (RT-GATE-8's; FlowDrop's editor writes it on any node).
-ALWAYS_INJECTED = frozenset({"instanceTitle", "instanceDescription", "requiresConfirmation"})
-# Injected into an executable node's schema only (SCH-21).
-EXECUTABLE_INJECTED = frozenset({"maxRetries", "ports"})
-# The editor's keys, wherever FlowDrop may inject them (SCH-20, SCH-21).
-EDITOR_CONFIG_KEYS = ALWAYS_INJECTED | EXECUTABLE_INJECTED | {"nodeType"}
+# The keys FlowDrop writes into a node's config beside its type's parameters, and where each
+# comes from. None is ever an unknown key; what their values may be is other rules' (SCH-20 for
+# `nodeType`, RT-GATE-8 for `requiresConfirmation`, R7/R10 read `ports`). "The editor" is
+# FlowDrop's editor, flowdrop-io/flowdrop: its `NodeConfig` "Reserved Property Names"
+# (libs/flowdrop/src/lib/schemas/v1/workflow.schema.json) and the node components reading them
+# (libs/flowdrop/src/lib/components/nodes/*.svelte, components/UniversalNode.svelte).
+EDITOR_CONFIG_KEYS: dict[str, str] = {
+    "instanceTitle": "injected into every node's config schema (SCH-21); the editor's title",
+    "instanceDescription": (
+        "injected into every node's config schema (SCH-21); the editor's description"
+    ),
+    # Not in the spec: the editor's reserved property, read by components/nodes/ToolNode.svelte.
+    "instanceBadge": "the editor's badge of a node (its reserved property instanceBadge)",
+    # SCH-20 injects it only where the type supports more than one visual type, but the editor
+    # reads it on every node (UniversalNode.svelte, resolveNodeType in utils/nodeTypes.ts) and a
+    # real 1.0-alpha site writes `nodeType: default` on types supporting one.
+    "nodeType": "the node's visual type, which the editor reads on every node (SCH-20)",
+    # SCH-21 injects both into an executable node's schema only; whether a type is executable
+    # is not always in its config (an executor may be found by the type's id), so they are
+    # taken as written on every node: no warning we cannot stand by.
+    "maxRetries": "injected into an executable node's config schema (SCH-21)",
+    "ports": "the node's port exposure overrides, injected into an executable node's (SCH-21)",
+    # Not in the editor's sources: FlowDrop's Drupal side writes it on any node (71 nodes of
+    # the real site); the instance's confirmation switch (RT-GATE-8).
+    "requiresConfirmation": "the node's confirmation switch (RT-GATE-8)",
+}
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
@@ -142,16 +165,10 @@ def _either(names: tuple[str, ...]) -> str:
 
 
 def config_schema_keys(definition: NodeTypeDefinition) -> frozenset[str]:
-    """The keys of the node type's derived config schema: its configurable parameters, and
-    what FlowDrop injects (SCH-20, SCH-21)."""
+    """The keys a node's config may hold: its type's configurable parameters (the derived
+    config schema, SCH-2/3) and the keys FlowDrop writes itself (`EDITOR_CONFIG_KEYS`)."""
     keys = {spec.name for spec in definition.parameters if spec.configurable is True}
-    # (SCH-21 injects maxRetries and ports into an executable node's schema only; whether a
-    # type is executable is not always in its config — an executor may be found by the type's
-    # id — so they are taken as injected everywhere: no warning we cannot stand by.)
-    keys |= ALWAYS_INJECTED | EXECUTABLE_INJECTED
-    if len(definition.supported_visual_types) > 1:
-        keys.add("nodeType")
-    return frozenset(keys)
+    return frozenset(keys | EDITOR_CONFIG_KEYS.keys())
 
 
 def _key_span(node: Node, key: str) -> Span | None:
@@ -217,9 +234,10 @@ parameters:
 EXPLANATION = RULE.explained(
     "A node's config holds the values of its node type's configurable parameters (a "
     "parameter whose `configurable` flag is false or not recorded takes none), and the keys "
-    "FlowDrop injects: `instanceTitle`, `instanceDescription` and `requiresConfirmation` on "
-    "every node, `maxRetries` and `ports` on an executable one (accepted on every node: "
-    "a type's config does not always say whether it is), `nodeType` where the type supports more than one visual type. Any "
+    "FlowDrop writes itself: `instanceTitle`, `instanceDescription`, `instanceBadge`, "
+    "`requiresConfirmation` and the visual type `nodeType` (SCH-20 judges its value) on every "
+    "node, `maxRetries` and `ports` on an executable one (accepted on every node: a type's "
+    "config does not always say whether it is). Any "
     "other key is stored but ignored at execution: most often a misspelt or renamed "
     "parameter, whose value then never reaches the node. Only for nodes of a type the site "
     "defines. When the key is close to a key the config does not hold yet (`timout` for "

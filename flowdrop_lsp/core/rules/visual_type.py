@@ -1,16 +1,21 @@
-"""SCH-20: a node's `config.nodeType` is one of its node type's `supported_visual_types`.
+"""SCH-20: a node's `config.nodeType` is a visual type its node type offers.
 
 A node's visual type is its node type's: where the type supports more than one, the config
 schema gains a reserved `nodeType` property whose `enum` is exactly the supported types (its
-default the type's own visual type), and the editor offers only those (SCH-20). A node whose
-`config.nodeType` is a string outside that list asks for a rendering (and, for `tool`, a mode)
-its type does not offer. A warning: what the runtime does with the stray value is not the
-spec's to say; the editor cannot show it.
+default the type's own visual type), and the editor offers only those (SCH-20). The editor
+reads `config.nodeType` on every node, though, and falls back to the type's own visual type for
+a value the type does not offer; a real 1.0-alpha site writes it on types supporting a single
+visual type too. So the types offered are the type's `supported_visual_types` and its own
+`visual_type` (`NodeTypeDefinition.offered_visual_types`), however many: a node whose
+`config.nodeType` is a string outside them asks for a rendering (and, for `tool`, a mode) its
+type does not offer. A warning: what the runtime does with the stray value is not the spec's to
+say; the editor cannot show it. This rule alone judges the key's value: R6.c never calls
+`nodeType` an unknown key (it is one of the editor's own, `EDITOR_CONFIG_KEYS`).
 
-Judged: a node whose type the site defines with a non-empty `supported_visual_types`, and whose
-`config.nodeType` is a string. Anything else (no key, a non-string, a type that lists nothing)
-is not judged. Per node (`scoped_findings`). On the real site all 65 nodes that set it name a
-supported type.
+Judged: a node whose type the site defines with a `supported_visual_types` or a `visual_type`,
+and whose `config.nodeType` is a string. Anything else (no key, a non-string, a type that says
+neither) is not judged. Per node (`scoped_findings`). On the real site all 65 nodes that set it
+name a supported type.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     if definition is None or not isinstance(config, dict):
         return
     chosen = config.get(SETTING)
-    supported = definition.supported_visual_types
+    supported = definition.offered_visual_types
     if not isinstance(chosen, str) or not supported or chosen in supported:
         return
     located = node.editor.locate(PATH) if node.editor is not None else None

@@ -60,7 +60,10 @@ def test_an_unknown_key_is_said_ignored_with_its_close_key_and_the_parameters(sy
         "- `temperature` — default `0.0`",
     ]
     assert "← here" not in said  # the hovered key is none of them
-    assert lines[-1].startswith("and the editor's keys: `instanceDescription`, `instanceTitle`")
+    assert lines[-1] == (
+        "and the editor's keys: `instanceBadge`, `instanceDescription`, `instanceTitle`, "
+        "`maxRetries`, `nodeType`, `ports`, `requiresConfirmation`"
+    )
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

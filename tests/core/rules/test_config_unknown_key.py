@@ -64,26 +64,70 @@ def test_an_undeclared_key_is_a_warning_on_its_key(syntax: str) -> None:
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
-def test_the_keys_flowdrop_injects_are_not_reported_where_it_injects_them(syntax: str) -> None:
-    """SCH-21: instanceTitle/instanceDescription everywhere, maxRetries/ports on an executable
-    node (accepted everywhere); SCH-20: nodeType only where the type
-    supports more than one visual type — the agent step's supports one (`default`)."""
-    injected = EDITOR_CONFIG_KEYS - {"maxRetries", "nodeType"}
-    keys = "".join(f"        {key}: 1\n" for key in sorted(injected))
+def test_the_keys_flowdrop_writes_itself_are_never_unknown(syntax: str) -> None:
+    """SCH-21's injected keys, the editor's own (`instanceBadge`, `requiresConfirmation`) and
+    `nodeType` on every node — the agent step's type declares none of them as a parameter."""
+    assert set(EDITOR_CONFIG_KEYS) >= {
+        "instanceTitle",
+        "instanceDescription",
+        "instanceBadge",
+        "nodeType",
+        "maxRetries",
+        "ports",
+        "requiresConfirmation",
+    }
+    written = sorted(set(EDITOR_CONFIG_KEYS) - {"maxRetries", "nodeType"})  # (one there already)
+    keys = "".join(f"        {key}: 1\n" for key in written) + "        nodeType: default\n"
     text = _in(syntax, plant(corpus_workflow(REASON), RETRIES, RETRIES + keys))
     assert found(text, CODE, site_settings(), syntax) == []
-    text = _in(
-        syntax, plant(corpus_workflow(REASON), RETRIES, RETRIES + "        nodeType: tool\n")
+    assert found(text, "SCH-20", site_settings(), syntax) == []
+
+
+def _with_visual_types(visual: str, supported: str) -> str:
+    """The agent step's type with its `visual_type` and `supported_visual_types` rewritten."""
+    text = plant(node_type_text("aincient_reason"), "visual_type: default\n", visual)
+    return plant(text, "supported_visual_types:\n  - default\n", supported)
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_a_visual_type_is_judged_once_by_sch20_never_by_r6c(syntax: str) -> None:
+    """A real 1.0-alpha site writes `nodeType: default` on a type supporting that one visual
+    type (SCH-20 read literally injects it only where there are two): never unknown. A value
+    the type does not offer is SCH-20's alone, whatever the count; the type's own `visual_type`
+    is offered even where its list leaves it out; a type saying neither judges nothing."""
+
+    def verdicts(value: str, definition: str | None = None) -> list[tuple[str, str | None]]:
+        text = _in(
+            syntax,
+            plant(corpus_workflow(REASON), RETRIES, RETRIES + f"        nodeType: {value}\n"),
+        )
+        settings = (
+            site_settings() if definition is None else site_settings(aincient_reason=definition)
+        )
+        return [
+            (f.code, f.locator)
+            for f in analyze(text, settings, syntax=syntax).findings
+            if f.code in (CODE, "SCH-20")
+        ]
+
+    assert verdicts("default") == []  # the one supported visual type
+    on_the_key = ("SCH-20", "node.aincient_reason.1.config.nodeType")
+    assert verdicts("tool") == [on_the_key]  # outside the list of one: SCH-20's, once
+    two = _with_visual_types(
+        "visual_type: default\n", "supported_visual_types:\n  - default\n  - tool\n"
     )
-    (finding,) = found(text, CODE, site_settings(), syntax)
-    assert finding.locator == "node.aincient_reason.1.config.nodeType"
-    # A second visual type for the agent step: nodeType is the editor's switch between them.
-    two = plant(
-        node_type_text("aincient_reason"),
-        "supported_visual_types:\n  - default\n",
-        "supported_visual_types:\n  - default\n  - tool\n",
-    )
-    assert found(text, CODE, site_settings(aincient_reason=two), syntax) == []
+    assert verdicts("tool", two) == []
+    assert verdicts("gateway", two) == [on_the_key]
+    # The type's own visual type, left out of its list (the editor's default for the key).
+    own = _with_visual_types("visual_type: tool\n", "supported_visual_types:\n  - default\n")
+    assert verdicts("tool", own) == []
+    assert verdicts("simple", own) == [on_the_key]
+    # Only a visual_type, no list: the editor offers that one (getAvailableNodeTypes).
+    alone = _with_visual_types("visual_type: tool\n", "supported_visual_types: {  }\n")
+    assert verdicts("tool", alone) == [] and verdicts("default", alone) == [on_the_key]
+    # Neither: nothing is known of the type's visual types, so nothing is judged.
+    silent = _with_visual_types("", "")
+    assert verdicts("anything", silent) == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
