@@ -13,9 +13,14 @@ its inputs, `outputs` its outputs): the runtime also wires
   `config.dynamicOutputs[].name`, on a type that opts in by declaring those parameters (DYN-1;
   the type's default when the node has none, DYN-7).
 
-`config.ports` holds exposure overrides of declared ports (R7.c, EXPO-2), which `exposure`
-reads; its ids, like the ports a node's stored metadata lists, are the node's own records of
-its ports, which keep FD-UNKNOWN-PORT quiet but declare nothing (see `classify_port`). Everything here is plain reading of plain values: what a node's
+`config.ports` holds exposure overrides (R7.c, EXPO-2), which `exposure` reads; its ids, like
+the ports a node's stored metadata lists, are the node's own records of its ports (see
+`classify_port`): ports it has, though our copy of its type may not declare them.
+
+Whether a port exists, how, and what may use it is decided once, by `port_verdict`: every rule
+judging a port (FD-UNKNOWN-PORT and R7 on an edge's ends, FD-CONTRACT's R4.d and R10 on a
+workflow's exposure entries) asks it, so no two of them disagree about a port (a property test,
+tests/core/domain/test_ports_agreement.py, holds them to it). Everything here is plain reading of plain values: what a node's
 `config` says of its ports (`OwnPorts`, read by `own_ports` from the plain value) and its type's
 definition. It is the only module that knows handles, a node's ports and their exposure: the
 launch checks on one document ask it with the engine's `Node`, the cross-file rules with the
@@ -296,13 +301,13 @@ def classify_port(
         return PortKind.BRANCH
     if port in dynamic_ports(node, definition, direction):
         return PortKind.DYNAMIC
-    # The node's own records of its ports: what the editor wrote from the node type of its
-    # release (the stored metadata) and the ports it listed for their exposure (config.ports).
-    # Where they disagree with the site's type, the runtime trusts the type: compilation
-    # re-enriches a node's metadata from the live node types (CMP-2) and config.ports only
-    # overrides the exposure of a port the type has (EXPO-2). So nothing judges these as
-    # declared (R7.d, R4.d); they only keep FD-UNKNOWN-PORT quiet about a document of
-    # another release or site, whose types we may not have as its editor did.
+    # The node's own records of its ports: what the editor wrote from the node type it was
+    # served (the stored metadata, `data.metadata.inputs`/`outputs`, is that type's metadata as
+    # the editor received it) and the ports it listed for their exposure (config.ports). On a
+    # 1.0-alpha site a type's `outputs:` is not its whole port list — its processor declares
+    # ports in code (a `text_output` with `outputs: {  }` and a config.ports entry) — so a port
+    # the node records is a port it has, which our copy of its type may not show: every rule
+    # takes it as existing (`port_verdict`), none reports it as missing.
     if definition.legacy_format:
         # (Before the node's own records: a pre-1.0 type's ports are its processor's, which
         # those records only echo; nothing may judge them, R4.d included.)
@@ -376,6 +381,9 @@ class Exposure:
     exposed: bool
     source: ExposureSource
     override_path: tuple[str | int, ...] | None = None
+    # For a port its type hides outright (STRIPPED): whether the node's own config.ports shows
+    # it, a wish EXPO-13 overrules (`override_path` then points at that `exposed`).
+    overruled: bool = False
 
 
 def _type_default(definition: NodeTypeDefinition, direction: Direction, port: str) -> bool | None:
@@ -415,15 +423,19 @@ def exposure(
     hides: any other override value leaves the port exposed (the fail-open polarity of CFG-2
     and EXPO-5)."""
     declared = port in declared_ports(definition, direction)
+    override = _own(node).override(direction, port)
+    path = (
+        ("data", "config", OVERRIDES_KEY, direction.plural, override[0], "exposed")
+        if override is not None
+        else None
+    )
     if declared and direction is Direction.OUTPUT:
         output = definition.output(port)
         if output is not None and output.exposed is False:
-            return Exposure(False, ExposureSource.STRIPPED)
-    override = _own(node).override(direction, port)
+            shown = override is not None and override[1]
+            return Exposure(False, ExposureSource.STRIPPED, path if shown else None, shown)
     if override is not None:
-        index, shown = override
-        path = ("data", "config", OVERRIDES_KEY, direction.plural, index, "exposed")
-        return Exposure(shown, ExposureSource.OVERRIDE, path)
+        return Exposure(override[1], ExposureSource.OVERRIDE, path)
     if not declared:
         reserved = _reserved_default(definition, direction, port)
         if reserved is not None:
@@ -434,10 +446,44 @@ def exposure(
     return Exposure(True, ExposureSource.UNSAID)
 
 
-def judges_exposure(kind: PortKind, direction: Direction, port: str) -> bool:
-    """Whether R7/R10 judge a port's exposure: a declared port, or a reserved one SCH-16 gives
-    a default (SCH-32: an injected reserved port is declared). Branch, dynamic (DYN-6) and
-    unknown ports have no exposure (R7.d)."""
-    if kind is PortKind.DECLARED:
-        return True
-    return kind is PortKind.RESERVED and (direction, port) in RESERVED_EXPOSURE
+@dataclass(frozen=True)
+class PortVerdict:
+    """One verdict on a port named on one side of a node: whether the node has it and why
+    (`kind`), and what may use it. Every rule judging a port asks `port_verdict` for it."""
+
+    kind: PortKind
+    # Whether R7 (an edge's end) and R10 (an exposure entry) judge its exposure.
+    exposure_judged: bool
+
+    @property
+    def exists(self) -> bool:
+        """The node has the port: an edge on it is no wire to nowhere (FD-UNKNOWN-PORT)."""
+        return self.kind is not PortKind.UNKNOWN
+
+    @property
+    def bindable(self) -> bool:
+        """A workflow's exposure entry may name it (R4.d): any port the node has but a dynamic
+        one (DYN-6: not addressable) or a gateway's branch (a route, not a value)."""
+        return self.exists and self.kind not in (PortKind.DYNAMIC, PortKind.BRANCH)
+
+
+# The kinds of port whose exposure R7/R10 judge beside the declared ones (a reserved port only
+# where SCH-16 gives it a default, `RESERVED_EXPOSURE`). The node's own records name ports it
+# has whose exposure the type says nothing of: only the node's own `config.ports` can hide
+# them (EXPO-2), and FlowDrop then refuses an edge or an exposure entry on one (R7, R10).
+# Branch, dynamic (DYN-6) and unknown ports have no exposure (R7.d); a pre-1.0 type's ports are
+# its processor's, nothing judges them.
+_NODE_RECORDED = (PortKind.STORED, PortKind.OVERRIDDEN)
+
+
+def port_verdict(
+    node: Holder, definition: NodeTypeDefinition, direction: Direction, port: str
+) -> PortVerdict:
+    """The verdict on `port` on one side of `node` (see `PortVerdict`)."""
+    kind = classify_port(node, definition, direction, port)
+    judged = (
+        kind is PortKind.DECLARED
+        or kind in _NODE_RECORDED
+        or (kind is PortKind.RESERVED and (direction, port) in RESERVED_EXPOSURE)
+    )
+    return PortVerdict(kind, judged)

@@ -2,11 +2,14 @@
 
 An exposure entry (Drupal's `input_ports` / `output_ports`: name, node_id, port) makes a node's
 port a port of the whole workflow; a port the node does not expose is refused. Exposure follows
-R7.c, as core/domain/ports.py reads it for every rule: the node's own `config.ports` override
-(the first entry for the port; an exact `false` hides), else the node type's default
-(`exposed_by_default`, an output's `exposed`), else exposed. As R7.d: a port the node
-type does not declare (reserved, dynamic, a branch) is out of scope, and so are entries naming a
-node or type that does not resolve (FD-CONTRACT and FD-UNKNOWN-NODE-TYPE say so)."""
+R7.c, as core/domain/ports.py reads it for every rule: an output its type marks `exposed: false`
+is hidden whatever the node says (EXPO-13), else the node's own `config.ports` override (the
+first entry for the port; an exact `false` hides, EXPO-2), else the node type's default
+(`exposed_by_default`, a reserved port's `reserved_port_exposure`, else SCH-16's), else
+exposed. The node and its type may say opposite things, so the message says which side hid the
+port and why that side decides. Which ports are judged is `port_verdict`'s, as for R7: a branch,
+a dynamic port (R7.d) and a port the node does not have are out of scope, and so are entries
+naming a node or type that does not resolve (FD-CONTRACT and FD-UNKNOWN-NODE-TYPE say so)."""
 
 from __future__ import annotations
 
@@ -14,11 +17,13 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.ports import (
+    RESERVED_EXPOSURE,
     Direction,
+    Exposure,
     ExposureSource,
-    classify_port,
+    PortKind,
     exposure,
-    judges_exposure,
+    port_verdict,
 )
 from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteNode, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import SiteContext
@@ -67,29 +72,61 @@ def _judged(
     port = binding.port.value
     definition = site_type.definition
     direction = Direction(side)
-    if not judges_exposure(classify_port(node.ports, definition, direction, port), direction, port):
-        return None  # not the type's: out of scope (R7.d)
+    verdict = port_verdict(node.ports, definition, direction, port)
+    if not verdict.exposure_judged:
+        return None  # a branch, a dynamic or an unknown port: out of scope (R7.d)
     judged = exposure(node.ports, definition, direction, port)
     if judged.exposed:
         return None
-    if judged.source is ExposureSource.OVERRIDE:
-        why = "its config.ports hides it"
-    elif judged.source is ExposureSource.STRIPPED:
-        why = f"node type '{id_text(node.type_id.value)}' marks it exposed: false"
-    elif judged.source is ExposureSource.RESERVED:
-        why = "a reserved port, hidden by default"
-    else:
-        why = f"node type '{id_text(node.type_id.value)}' hides it by default"
     return Finding(
         RULE.code,
         RULE.default_severity,
-        f"{side}_ports exposes {side} port '{id_text(port)}' of {node.display}, which the node "
-        f"does not expose ({why})",
+        f"{side}_ports exposes {side} port '{id_text(port)}' of {node.display}, which is hidden "
+        f"on that node: {_who_decides(judged, verdict.kind, direction, port, node.type_id.value)}",
         binding.port.span,
         node=node.id,
         locator_code=LOCATOR_CODE,
         locator=f"schema.{side}.{binding.index}",
         identity=(port,),
+    )
+
+
+def _who_decides(
+    judged: Exposure, kind: PortKind, direction: Direction, port: str, type_id: str
+) -> str:
+    """Which side hid the port, and why its word is the one that counts (EXPO-2, EXPO-13):
+    the node and its type may say opposite things, and the message stands beside the node's."""
+    source, type_id = judged.source, id_text(type_id)
+    if source is ExposureSource.STRIPPED and judged.overruled:
+        return (
+            "the node's config.ports shows it (exposed: true), but node type "
+            f"'{type_id}' hides it outright (exposed: false), and the type's setting decides: "
+            "no node can restore such an output (EXPO-13)"
+        )
+    if source is ExposureSource.STRIPPED:
+        return (
+            f"node type '{type_id}' hides it outright (exposed: false), which no node can "
+            "override (EXPO-13)"
+        )
+    if source is ExposureSource.OVERRIDE:
+        return (
+            "the node's config.ports sets exposed: false, and the node's own setting decides "
+            "over its type's default (EXPO-2)"
+        )
+    if source is ExposureSource.RESERVED:
+        return (
+            "a reserved port, hidden by default (SCH-16), and neither node type "
+            f"'{type_id}' nor the node's config.ports shows it"
+        )
+    reserved = RESERVED_EXPOSURE.get((direction, port)) if kind is PortKind.RESERVED else None
+    said = (
+        f"reserved_port_exposure: {reserved[0]}: false"
+        if reserved is not None
+        else "exposed_by_default: false"
+    )
+    return (
+        f"node type '{type_id}' hides it by default ({said}) and the node's config.ports does "
+        "not show it, so the type's default decides (EXPO-2)"
     )
 
 

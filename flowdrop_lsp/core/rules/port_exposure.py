@@ -5,8 +5,11 @@ A port's exposure on a node is one chain (R7.c, EXPO-2, CFG-2): the node's own
 exposed (core/domain/ports.py `exposure`). FlowDrop refuses a workflow with an edge on a hidden
 port, at `edge.{index}`, with `R7_EDGE_TARGET_NOT_EXPOSED` or `R7_EDGE_SOURCE_NOT_EXPOSED`.
 
-Only ports the node type declares are judged (R7.d): a branch, dynamic or unknown port is out of
-scope (FD-UNKNOWN-PORT speaks of the last). The reserved `trigger`, `loop_back` and `error` ports
+Judged: the ports the node type declares, and the ports the node records itself (its stored
+metadata, its `config.ports` ids: ports its type's processor has, which our copy of the type may
+not show), whose exposure only the node's own `config.ports` can hide — `port_verdict`
+(core/domain/ports.py) decides which, for every rule alike. A branch, dynamic or unknown port is
+out of scope (R7.d; FD-UNKNOWN-PORT speaks of the last). The reserved `trigger`, `loop_back` and `error` ports
 are declared (injected, SCH-11/12/14/32) and judged: hidden by default but for `trigger`
 (SCH-16) unless the type's `reserved_port_exposure` or the node's `config.ports` shows them; on
 the real site every loop-back target shows `loop_back` in its `config.ports`, and the one wired
@@ -37,9 +40,8 @@ from flowdrop_lsp.core.domain.ports import (
     EdgeEnd,
     Exposure,
     ExposureSource,
-    classify_port,
     exposure,
-    judges_exposure,
+    port_verdict,
     resolved_ends,
 )
 from flowdrop_lsp.core.findings import (
@@ -99,7 +101,10 @@ def _end_finding(end: EdgeEnd, node: Node, seen: Exposure) -> Finding:
         if node.editor is not None and seen.override_path is not None
         else None
     )
-    if located is not None:
+    if located is not None and seen.overruled:
+        said = "the node shows it here, but its node type's exposed: false decides (EXPO-13)"
+        related.append(RelatedLocation(located.value, said))
+    elif located is not None:
         related.append(RelatedLocation(located.value, f"'{short_text(port)}' is hidden here"))
     else:
         related.append(RelatedLocation(node.anchor, f"{node.display} is defined here"))
@@ -120,11 +125,10 @@ def _end_finding(end: EdgeEnd, node: Node, seen: Exposure) -> Finding:
 
 
 def _hidden(node: Node, definition: NodeTypeDefinition, end: EdgeEnd) -> Exposure | None:
-    """The exposure of a declared port the node hides; None for anything R7 does not judge."""
+    """The exposure of a port the node hides; None for anything R7 does not judge."""
     assert end.port is not None
-    kind = classify_port(node, definition, end.direction, end.port)
-    if not judges_exposure(kind, end.direction, end.port):
-        return None  # R7.d: undeclared ports are out of scope
+    if not port_verdict(node, definition, end.direction, end.port).exposure_judged:
+        return None  # R7.d: branch, dynamic and unknown ports are out of scope
     seen = exposure(node, definition, end.direction, end.port)
     return None if seen.exposed else seen
 
@@ -165,8 +169,8 @@ EXPLANATION = RULE.explained(
     "A node type declares its ports and whether each is shown by default; a node may show or "
     "hide each one in its `config.ports` (`inputs`/`outputs`, entries `{id, exposed}`). An "
     "edge on a port the node does not expose is refused when FlowDrop validates the workflow "
-    "(`R7_EDGE_TARGET_NOT_EXPOSED` or `R7_EDGE_SOURCE_NOT_EXPOSED` at `edge.{index}`). Ports "
-    "the type does not declare (reserved, branch and dynamic ports) are not judged. Here "
+    "(`R7_EDGE_TARGET_NOT_EXPOSED` or `R7_EDGE_SOURCE_NOT_EXPOSED` at `edge.{index}`). A "
+    "gateway's branches and dynamic ports have no exposure, and are not judged. Here "
     "`http_request` declares the input `url` and the output `json`, and `logger` the "
     "input `message`.",
     failing="""\

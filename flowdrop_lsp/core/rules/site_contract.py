@@ -6,12 +6,15 @@ A call node type (`executor_plugin: …:flowdrop_workflow:<id>`) mirrors that co
 `parameters` (inputs) and `outputs`, name for name. Reported:
 
 - an entry naming a node the workflow does not have (on its `node_id`), or a port that node
-  does not declare (on its `port`; judged only when the node's type is defined by the site,
-  R4.d's skip). R4.d: the port must be declared by the node — its type's `parameters` keys
-  (inputs) or `outputs` keys (outputs), or a reserved port, which the type's schema declares
-  (SCH-11…14, SCH-32; the real site's `reason` workflow exposes `tool` and `loop_back`). A
-  dynamic port (DYN-6), a gateway's branch or an id only in `config.ports` (which overrides
-  exposure, EXPO-2) is not declared by the node's processor and is refused;
+  does not have (on its `port`; judged only when the node's type is defined by the site,
+  R4.d's skip). R4.d: the port must be the node's — its type's `parameters` keys (inputs) or
+  `outputs` keys (outputs), a reserved port, which the type's schema declares (SCH-11…14,
+  SCH-32; the real site's `reason` workflow exposes `tool` and `loop_back`), or a port the node
+  records itself (its stored metadata, a `config.ports` id): on a 1.0-alpha site a type's
+  `outputs:` is not its whole port list (its processor declares ports in code), and
+  FD-UNKNOWN-PORT takes such a port as the node's, so this rule does too — one verdict per port,
+  `port_verdict` (core/domain/ports.py). A dynamic port (DYN-6) or a gateway's branch is the
+  node's but not addressable, and is refused as such;
 - a `parameter_schema.required` name that is no input port (when `input_ports` is declared);
 - a call node type whose `parameters` / `outputs` differ from the callee's `input_ports` /
   `output_ports` names: each extra name on its key, each missing one on `parameters:` /
@@ -51,8 +54,8 @@ from flowdrop_lsp.core.domain.ports import (
     RESERVED_PORTS,
     Direction,
     PortKind,
-    classify_port,
     declared_ports,
+    port_verdict,
 )
 from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteEdge, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import SiteContext, SiteWorkflow, workflow_key
@@ -151,12 +154,12 @@ def _bindings(
             continue
         definition = site_type.definition
         direction = Direction.INPUT if inputs else Direction.OUTPUT
-        kind = classify_port(node.ports, definition, direction, binding.port.value)
-        if kind in (PortKind.DECLARED, PortKind.RESERVED, PortKind.IN_CODE):
+        verdict = port_verdict(node.ports, definition, direction, binding.port.value)
+        if verdict.bindable:
             continue  # (IN_CODE: a pre-1.0 type's ports are in code, R4.d cannot be decided)
         side = direction.value
         declared = list(declared_ports(definition, direction))
-        why = _WHY_NOT_DECLARED.get(kind, "which has no such port")
+        why = _WHY_NOT_BINDABLE.get(verdict.kind, "which has no such port")
         yield _finding(
             f"{key} {named} is bound to {side} port '{id_text(binding.port.value)}' of "
             f"{node.display}, {why} (its type '{id_text(node.type_id.value)}' declares "
@@ -179,12 +182,10 @@ def _bindings(
         )
 
 
-# R4.d, DYN-6: a port the node has but its processor does not declare is not addressable.
-_WHY_NOT_DECLARED = {
+# R4.d, DYN-6: a port the node has that a workflow may still not expose (`PortVerdict.bindable`).
+_WHY_NOT_BINDABLE = {
     PortKind.DYNAMIC: "a dynamic port of the node, which a workflow cannot expose",
     PortKind.BRANCH: "a branch of the gateway, which a workflow cannot expose",
-    PortKind.OVERRIDDEN: "named only in the node's config.ports, which declares no port",
-    PortKind.STORED: "listed only in the node's stored metadata, which declares no port",
 }
 
 

@@ -4,10 +4,10 @@ A node has the ports its type declares, the reserved ones, a gateway's branches 
 dynamic ports (core/domain/ports.py). A port is unknown only when nothing FlowDrop reads names it:
 neither those nor the node's own records of its ports, the ones its stored metadata lists
 (`data.metadata.inputs` / `outputs`, the editor's cache of the type it knew) and the ids of its
-`config.ports`. Where those records disagree with the site's type the runtime trusts the type
-(CMP-2: compilation re-enriches metadata from the live node types), and the exposure checks read
-the type only; but a document written by another release, or for another site, may name ports
-our copy of the type lacks, so a port its own node records is not worth a warning here. A handle
+`config.ports`. On a 1.0-alpha site a type's `outputs:` is not its whole port list (its
+processor declares ports in code), so a port the node records is a port it has: every rule
+takes it as existing, as `port_verdict` (core/domain/ports.py) decides once — FD-CONTRACT lets a
+workflow expose it, R7 and R10 judge its exposure by the node's own `config.ports`. A handle
 naming none of them is a wire nothing flows on —
 on the real site, the leftovers of renaming a data mapper's dynamic ports. Port names compare
 exactly (EDGE-1) but a gateway's branches, which match without regard to case (BR-2). The spec leaves such
@@ -39,9 +39,8 @@ from flowdrop_lsp.core.domain.ports import (
     RESERVED_PORTS,
     Direction,
     EdgeEnd,
-    PortKind,
-    classify_port,
     data_ports,
+    port_verdict,
     resolved_ends,
 )
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
@@ -144,7 +143,7 @@ def check_edge_ports(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         return
     for end, node, definition in resolved_ends(edge, ctx.graph.nodes_by_id.get, catalog):
         assert end.port is not None  # resolved ends name a port
-        if classify_port(node, definition, end.direction, end.port) is PortKind.UNKNOWN:
+        if not port_verdict(node, definition, end.direction, end.port).exists:
             yield _end_finding(end, node, definition)
 
 

@@ -1,16 +1,21 @@
-"""Every rule that judges an edge end or an exposure entry agrees with core/domain/ports.py.
+"""One verdict per port: every rule that judges an edge end or an exposure entry agrees with
+core/domain/ports.py's `port_verdict`, and so with every other such rule.
 
-Generated: a node type (parameters and outputs with exposure flags and gates, a gateway's
-`branches` and dynamic ports with defaults), a node of it (its own branches, dynamic ports and
-`config.ports` overrides, repeated and contradicting), handles of every shape (markers in node
-ids and ports, the other direction's marker first, empty ports) and exposure entries. Then each
-rule's verdict on each end and entry is compared with what ports.py says of it:
+Generated: a node type (parameters and outputs with exposure flags and gates — `exposed: false`
+outputs included —, none at all, a gateway's `branches` and dynamic ports with defaults), a
+node of it (its own branches, dynamic ports, `config.ports` entries naming declared ports and
+others, repeated and contradicting, and the ports its stored metadata lists), handles of every
+shape (markers in node ids and ports, the other direction's marker first, empty ports) and
+exposure entries, each with an edge on the same port of the same side. Then:
 
-- FD-UNKNOWN-PORT flags an end exactly when ports.py classifies its port UNKNOWN;
-- R7 flags an end exactly when ports.py judges the port's exposure (declared, or a reserved
-  port with a default: SCH-32) and its exposure hides it;
-- FD-CONTRACT flags an entry exactly when its port is neither declared nor reserved (R4.d);
-- R10 flags an entry exactly when ports.py judges the port's exposure and it hides it;
+- FD-UNKNOWN-PORT flags an end exactly when the verdict says the port does not exist;
+- R7 flags an end exactly when the verdict judges the port's exposure and it hides the port;
+- FD-CONTRACT (R4.d) flags an entry exactly when the verdict says no contract may bind it;
+- R10 flags an entry exactly when the verdict judges the port's exposure and it hides the port;
+- the rules agree with each other on every port named by both an edge and an entry:
+  FD-UNKNOWN-PORT is silent exactly when FD-CONTRACT does not say the node has no such port,
+  R7 flags the edge exactly when R10 flags the entry, and a port that does not exist is never
+  called hidden (R4's other checks, exposure_names.py, read no port: R4.d is FD-CONTRACT's);
 - the site facts keep what ports.py reads: a node's own ports, an edge's handle ports.
 """
 
@@ -27,12 +32,10 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.domain.ports import (
     Direction,
-    PortKind,
-    classify_port,
     exposure,
     handle_port,
-    judges_exposure,
     own_ports,
+    port_verdict,
 )
 from flowdrop_lsp.core.workspace.site import SiteIndex
 
@@ -55,6 +58,10 @@ PORT_NAMES = [
     "loop_back",
 ]
 NODE_IDS = ["n", "n-input-m", "n-output-m"]
+# A port no type declares: only the node's own records (config.ports, stored metadata) may
+# name it, so it is often a port the node has that its type does not show.
+RECORDED = "rec"
+recorded_or_any = st.one_of(st.sampled_from(PORT_NAMES), st.just(RECORDED))
 flags = st.sampled_from([None, True, False])
 names = st.sampled_from(PORT_NAMES)
 
@@ -99,9 +106,13 @@ def node_configs(draw: st.DrawFn) -> dict[str, object]:
         elif choice == 2:
             config[parameter] = draw(st.sampled_from([None, "x", {}, [{"id": "a"}]]))
     if draw(st.booleans()):
+        # Ids the type declares or not (a port only the node records), the same one repeated.
         config["ports"] = {
             side: [
-                {"id": draw(names), "exposed": draw(st.sampled_from([True, False, None, 0]))}
+                {
+                    "id": draw(recorded_or_any),
+                    "exposed": draw(st.sampled_from([True, False, None, 0])),
+                }
                 for _ in range(draw(st.integers(0, 3)))
             ]
             for side in ("inputs", "outputs")
@@ -117,7 +128,8 @@ def stored_metadata(draw: st.DrawFn) -> dict[str, object]:
     for side in ("inputs", "outputs"):
         if draw(st.booleans()):
             metadata[side] = [
-                {"id": draw(names), "name": "shown"} for _ in range(draw(st.integers(0, 2)))
+                {"id": draw(recorded_or_any), "name": "shown"}
+                for _ in range(draw(st.integers(0, 2)))
             ]
     return metadata
 
@@ -143,14 +155,22 @@ def workflows(draw: st.DrawFn) -> tuple[dict[str, object], dict[str, object], st
     inputs = list(node_type["parameters"])  # type: ignore[call-overload]
     outputs = list(node_type["outputs"])  # type: ignore[call-overload]
     node_id = draw(st.sampled_from(NODE_IDS))
+    config, metadata = draw(node_configs()), draw(stored_metadata())
+    recorded: dict[str, list[str]] = {}  # side → the ports the stored metadata lists
+    for side in ("inputs", "outputs"):
+        recorded[side] = [entry["id"] for entry in metadata.get(side, ())]  # type: ignore[attr-defined]
+        if recorded[side] and draw(st.booleans()):
+            # The node's own exposure of a port only its records name, first in its list.
+            ports = config.setdefault("ports", {})
+            if isinstance(ports, dict):
+                ports[side] = [
+                    {"id": port, "exposed": draw(st.sampled_from([True, False]))}
+                    for port in recorded[side]
+                ] + list(ports.get(side, []))
     nodes = [
         {
             "id": node_id,
-            "data": {
-                "label": "Judged",
-                "config": draw(node_configs()),
-                "metadata": draw(stored_metadata()),
-            },
+            "data": {"label": "Judged", "config": config, "metadata": metadata},
         },
         {"id": "src", "data": {"label": "Other", "metadata": {"node_type_id": "s"}}},
     ]
@@ -180,19 +200,50 @@ def workflows(draw: st.DrawFn) -> tuple[dict[str, object], dict[str, object], st
         for key in ("sourceHandle", "targetHandle"):
             if edge[key] is None:
                 del edge[key]
+    input_ports = [
+        {
+            "name": f"i{i}",
+            "node_id": node_id,
+            "port": draw(st.one_of(recorded_or_any, *_some(inputs))),
+        }
+        for i in range(draw(st.integers(0, 3)))
+    ]
+    output_ports = [
+        {
+            "name": f"o{i}",
+            "node_id": node_id,
+            "port": draw(st.one_of(recorded_or_any, *_some(outputs))),
+        }
+        for i in range(draw(st.integers(0, 3)))
+    ]
+    # Each entry's port wired too, so that the rules on edges and on entries meet on it.
+    for entry in input_ports:
+        edges.append(
+            {
+                "id": f"e{len(edges)}",
+                "source": "src",
+                "target": node_id,
+                "sourceHandle": "src-output-out",
+                "targetHandle": f"{node_id}-input-{entry['port']}",
+            }
+        )
+    for entry in output_ports:
+        edges.append(
+            {
+                "id": f"e{len(edges)}",
+                "source": node_id,
+                "target": "src",
+                "sourceHandle": f"{node_id}-output-{entry['port']}",
+                "targetHandle": "src-input-in",
+            }
+        )
     workflow: dict[str, object] = {
         "id": "w",
         "label": "W",
         "nodes": nodes,
         "edges": edges,
-        "input_ports": [
-            {"name": f"i{i}", "node_id": node_id, "port": draw(st.one_of(names, *_some(inputs)))}
-            for i in range(draw(st.integers(0, 3)))
-        ],
-        "output_ports": [
-            {"name": f"o{i}", "node_id": node_id, "port": draw(st.one_of(names, *_some(outputs)))}
-            for i in range(draw(st.integers(0, 3)))
-        ],
+        "input_ports": input_ports,
+        "output_ports": output_ports,
     }
     return node_type, workflow, node_id
 
@@ -236,11 +287,11 @@ def test_every_rule_judging_an_end_agrees_with_ports(
             port = handle_port(edge.get(key), end_node, direction)
             if port is None:
                 continue
-            kind = classify_port(judged, definition, direction, port)
-            if kind is PortKind.UNKNOWN:
+            verdict = port_verdict(judged, definition, direction, port)
+            if not verdict.exists:
                 expected.add(("FD-UNKNOWN-PORT", edge["id"], direction.value, port))
             elif (
-                judges_exposure(kind, direction, port)
+                verdict.exposure_judged
                 and not exposure(judged, definition, direction, port).exposed
             ):
                 expected.add(("R7", edge["id"], direction.value, port))
@@ -275,21 +326,34 @@ def test_every_rule_judging_an_end_agrees_with_ports(
         direction = Direction(side)
         for index_in_side, entry in enumerate(workflow[key]):  # type: ignore[arg-type]
             port = entry["port"]
-            kind = classify_port(site_node.ports, definition, direction, port)
-            if kind not in (PortKind.DECLARED, PortKind.RESERVED):
+            verdict = port_verdict(site_node.ports, definition, direction, port)
+            if not verdict.bindable:
                 expected_site.add(("FD-CONTRACT", side, index_in_side))
             if (
-                judges_exposure(kind, direction, port)
+                verdict.exposure_judged
                 and not exposure(site_node.ports, definition, direction, port).exposed
             ):
                 expected_site.add(("R10", side, index_in_side))
     found_site: set[tuple[str, str, int]] = set()
+    no_such_port: set[tuple[str, str]] = set()  # (side, port) FD-CONTRACT says the node lacks
     for finding in index.findings(WORKFLOW_FILE):
         if finding.code not in ("FD-CONTRACT", "R10"):
             continue
         side, at = _entry_at(workflow, text, finding.span.start)
         found_site.add((finding.code, side, at))
+        if finding.code == "FD-CONTRACT" and "which has no such port" in finding.message:
+            no_such_port.add((side, workflow[f"{side}_ports"][at]["port"]))  # type: ignore[index]
     assert found_site == expected_site
+
+    # The rules with each other, on every port an edge and an entry both name.
+    for side in ("input", "output"):
+        for at, entry in enumerate(workflow[f"{side}_ports"]):  # type: ignore[arg-type]
+            port = entry["port"]
+            on_edges = {code for code, _, way, named in found if (way, named) == (side, port)}
+            unknown = "FD-UNKNOWN-PORT" in on_edges
+            assert unknown == ((side, port) in no_such_port), (side, port)
+            assert ("R7" in on_edges) == (("R10", side, at) in found_site), (side, port)
+            assert not (unknown and "R7" in on_edges)
 
 
 def _entry_at(workflow: dict[str, object], text: str, offset: int) -> tuple[str, int]:

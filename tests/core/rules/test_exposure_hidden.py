@@ -46,8 +46,9 @@ def test_a_port_the_type_hides_by_default(tmp_path: Path) -> None:
             where_is(text, "    port: messages")[0],
             10,
             "input_ports exposes input port 'messages' of \"Reason (agent step)\" "
-            "(aincient_reason.1), which the node does not expose (node type 'aincient_reason' "
-            "hides it by default)",
+            "(aincient_reason.1), which is hidden on that node: node type 'aincient_reason' "
+            "hides it by default (exposed_by_default: false) and the node's config.ports does "
+            "not show it, so the type's default decides (EXPO-2)",
             "R10_EXPOSURE_HIDDEN_PORT",
             "schema.input.2",
         )
@@ -62,7 +63,8 @@ def test_a_port_the_node_hides_and_shows_again(tmp_path: Path) -> None:
             where_is(text, "    port: text")[0],
             10,
             "output_ports exposes output port 'text' of \"Reason (agent step)\" "
-            "(aincient_reason.1), which the node does not expose (its config.ports hides it)",
+            "(aincient_reason.1), which is hidden on that node: the node's config.ports sets "
+            "exposed: false, and the node's own setting decides over its type's default (EXPO-2)",
             "R10_EXPOSURE_HIDDEN_PORT",
             "schema.output.1",
         )
@@ -89,7 +91,8 @@ def test_a_reserved_port_the_node_hides(tmp_path: Path) -> None:
             where_is(text, "    port: trigger")[0],
             10,
             "input_ports exposes input port 'trigger' of \"Reason (agent step)\" "
-            "(aincient_reason.1), which the node does not expose (its config.ports hides it)",
+            "(aincient_reason.1), which is hidden on that node: the node's config.ports sets "
+            "exposed: false, and the node's own setting decides over its type's default (EXPO-2)",
             "R10_EXPOSURE_HIDDEN_PORT",
             "schema.input.4",
         )
@@ -115,16 +118,53 @@ def test_the_reserved_error_output_follows_the_types_reserved_port_exposure(
             where_is(text, "    port: error")[0],
             10,
             "output_ports exposes output port 'error' of \"Reason (agent step)\" "
-            "(aincient_reason.1), which the node does not expose (node type 'aincient_reason' "
-            "hides it by default)",
+            "(aincient_reason.1), which is hidden on that node: node type 'aincient_reason' "
+            "hides it by default (reserved_port_exposure: error: false) and the node's "
+            "config.ports does not show it, so the type's default decides (EXPO-2)",
             "R10_EXPOSURE_HIDDEN_PORT",
             "schema.output.0",
         )
     ]
     plant(folder, AGENT_TYPE, "reserved_port_exposure:\n  error: false\n", "")
     assert [
-        found[2].endswith("(a reserved port, hidden by default)") for found in _found(folder)
+        found[2].endswith(
+            "a reserved port, hidden by default (SCH-16), and neither node type "
+            "'aincient_reason' nor the node's config.ports shows it"
+        )
+        for found in _found(folder)
     ] == [True]
+
+
+def test_an_output_its_type_hides_outright_whatever_the_node_says(tmp_path: Path) -> None:
+    """EXPO-13: an output the type marks `exposed: false` is stripped and no instance override
+    restores it. The node's config.ports saying `exposed: true` beside it, the message says
+    which side decides and why; without that override it says only the type's part."""
+    folder = copy_site(tmp_path)
+    plant(folder, AGENT_TYPE, "  text:\n    exposed: true\n", "  text:\n    exposed: false\n")
+    text = (folder / REASON).read_text(encoding="utf-8")
+    line = where_is(text, "    port: text")[0]
+    head = (
+        "output_ports exposes output port 'text' of \"Reason (agent step)\" "
+        "(aincient_reason.1), which is hidden on that node: "
+    )
+    assert [found[:3] for found in _found(folder)] == [
+        (
+            line,
+            10,
+            head + "node type 'aincient_reason' hides it outright (exposed: false), which no "
+            "node can override (EXPO-13)",
+        )
+    ]
+    text = plant(folder, REASON, "        maxRetries: 0\n", OWN_PORTS.format("true"))
+    assert [found[:3] for found in _found(folder)] == [
+        (
+            where_is(text, "    port: text")[0],
+            10,
+            head + "the node's config.ports shows it (exposed: true), but node type "
+            "'aincient_reason' hides it outright (exposed: false), and the type's setting "
+            "decides: no node can restore such an output (EXPO-13)",
+        )
+    ]
 
 
 def test_the_first_override_of_a_port_decides(tmp_path: Path) -> None:

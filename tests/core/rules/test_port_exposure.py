@@ -251,14 +251,31 @@ def test_undeclared_ports_are_out_of_scope() -> None:
             {"source": "g", "target": "m", "targetHandle": "m-input-q"},  # dynamic (DYN-6)
             {"source": "m", "target": "g", "sourceHandle": "m-output-out"},  # dynamic
             {"source": "g", "target": "m", "sourceHandle": "g-output-True"},  # a branch
-            # Only in config.ports: the node's own record, no declared port (not judged).
-            {"source": "m", "target": "g", "sourceHandle": "m-output-nope"},
             {"source": "m", "target": "g", "sourceHandle": "m-output-never"},  # unknown
         ],
     )
     found = findings(text, "json")
     # The wiring runs g → m → g, an execution cycle: CMP-5's, beside what this test is about.
     assert [f.code for f in found if f.code not in ("CMP-5", "CMP-10")] == ["FD-UNKNOWN-PORT"]
+
+
+def test_a_port_only_the_nodes_config_ports_names_is_judged_by_its_own_word() -> None:
+    """A `config.ports` id the type does not declare is a port the node has (FD-UNKNOWN-PORT
+    is silent on it, `port_verdict`): the type says nothing of its exposure, so the node's own
+    entry decides (EXPO-2) — an exact `false` hides it, anything else leaves it exposed."""
+    for exposed, expected in ((False, ["R7"]), (True, []), (None, [])):
+        ports = {"outputs": [{"id": "nope", "exposed": exposed}]}
+        text = workflow(
+            [
+                node("m", "data_mapper", data={"config": {"ports": ports}}),
+                node("g", "boolean_gateway"),
+            ],
+            [{"source": "m", "target": "g", "sourceHandle": "m-output-nope"}],
+        )
+        found = [f for f in findings(text, "json") if f.code in ("R7", "FD-UNKNOWN-PORT")]
+        assert [f.code for f in found] == expected, exposed
+        if found:
+            assert "the node's config.ports sets exposed: false" in found[0].message
 
 
 # ----- reserved ports (SCH-32, SCH-16, SCH-14) ------------------------------------------------

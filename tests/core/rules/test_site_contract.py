@@ -317,27 +317,43 @@ def test_a_handle_names_the_port_after_its_first_marker(tmp_path: Path) -> None:
     assert "takes no input 'current_mood-input-current_state'" in found[0][3].message
 
 
-def test_config_ports_is_no_source_of_ports(tmp_path: Path) -> None:
-    # `config.ports` overrides the exposure of ports the node has (EXPO-2): an id listed there
-    # alone is no port a contract may bind (FD-CONTRACT counted it as one).
+def test_a_port_the_node_records_itself_may_be_bound(tmp_path: Path) -> None:
+    """One verdict per port (`port_verdict`): a port named only in the node's `config.ports`,
+    or only in its stored metadata, is a port the node has — on a 1.0-alpha site a type's
+    `outputs:` is not its whole port list — so FD-UNKNOWN-PORT accepts an edge on it and
+    FD-CONTRACT an exposure entry; where the node's own entry hides it, the entry is R10's."""
     folder = copy_site(tmp_path)
     text = (folder / COLOUR).read_text(encoding="utf-8")
     at = text.index(INPUT_PORTS)
     text = text[:at] + text[at:].replace("port: message", "port: invented", 1)
     (folder / COLOUR).write_text(text, encoding="utf-8")
-    node_start = text.index("    id: chat_input.1\n")
-    config = text.index("      config:\n", node_start) + len("      config:\n")
-    text = (
-        text[:config]
-        + "        ports:\n          inputs:\n            -\n              id: invented\n"
-        + "              exposed: true\n"
-        + text[config:]
-    )
-    (folder / COLOUR).write_text(text, encoding="utf-8")
+    invented_at = where_is(text, "invented", after="input_ports:")
     found = site_findings(loaded(folder), "FD-CONTRACT")
-    assert [item[:3] for item in found] == [
-        (COLOUR, *where_is(text, "invented", after="input_ports:"))
-    ]
+    assert [item[:3] for item in found] == [(COLOUR, *invented_at)]
+    assert "which has no such port" in found[0][3].message
+    node_start = text.index("    id: chat_input.1\n")
+    inputs = text.index("          inputs:\n", node_start) + len("          inputs:\n")
+    for exposed, hidden in (("true", False), ("false", True)):
+        listed = (
+            text[:inputs]
+            + f"            -\n              id: invented\n              exposed: {exposed}\n"
+            + text[inputs:]
+        )
+        (folder / COLOUR).write_text(listed, encoding="utf-8")
+        index = loaded(folder)
+        assert places(index, "FD-CONTRACT") == []
+        assert [item[:3] for item in site_findings(index, "R10")] == (
+            [(COLOUR, *where_is(listed, "invented", after="input_ports:"))] if hidden else []
+        )
+    # The stored metadata's ports (the editor's copy of the type it was served) alike.
+    metadata = text.index("      metadata:\n", node_start) + len("      metadata:\n")
+    stored = (
+        text[:metadata]
+        + "        inputs:\n          -\n            id: invented\n"
+        + text[metadata:]
+    )
+    (folder / COLOUR).write_text(stored, encoding="utf-8")
+    assert places(loaded(folder), "FD-CONTRACT") == []
 
 
 WEATHER = "flowdrop_workflow.flowdrop_workflow.aincient_weather.yml"
@@ -348,7 +364,7 @@ WEATHER_OUTPUT = (
 
 def test_an_exposure_entry_naming_a_dynamic_port_or_a_branch(tmp_path: Path) -> None:
     """R4.d, DYN-6: an exposure entry must name a port the node's type declares; a dynamic
-    port or a gateway's branch is the node's, not its processor's, and is refused."""
+    port or a gateway's branch is the node's but not addressable, and is refused as such."""
     folder = copy_site(tmp_path)
     for node_id, written, port, why in (
         ("data_mapper.1", "url_full", "url_full", "a dynamic port of the node, which a workflow "),

@@ -360,7 +360,8 @@ def test_a_port_the_nodes_stored_metadata_lists_is_no_unknown_port(syntax: str) 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_port_the_nodes_config_ports_lists_is_no_unknown_port(syntax: str) -> None:
     """An id of the node's `config.ports` is the node's own record of a port (its editor listed
-    it): not unknown. It only overrides exposure, so R7 does not judge it (R7.d)."""
+    it): the node has it, so it is not unknown; its exposure is the node's own word, so where
+    that entry hides it, the edge on it is R7's (one verdict per port: `port_verdict`)."""
     yaml_text = real_workflow(WORKSHOP).replace(GOOD, TYPO)
     assert yaml_text.count(CHAT_INPUTS) == 1
     for exposed in ("", "              exposed: false\n"):
@@ -372,7 +373,10 @@ def test_a_port_the_nodes_config_ports_lists_is_no_unknown_port(syntax: str) -> 
         )
         text = listed if syntax == "yaml" else as_json(listed)
         assert findings(text, syntax, CODE) == []
-        assert gist(findings(text, syntax)) == gist(findings(text_of(WORKSHOP, syntax), syntax))
+        hidden = [f.locator_code for f in findings(text, syntax, "R7")]
+        assert hidden == (["R7_EDGE_TARGET_NOT_EXPOSED"] if exposed else [])
+        others = [g for g in gist(findings(text, syntax)) if g[0] != "R7"]
+        assert others == gist(findings(text_of(WORKSHOP, syntax), syntax))
 
 
 def test_the_editors_export_stores_its_ports_in_metadata() -> None:
