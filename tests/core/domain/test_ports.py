@@ -225,6 +225,11 @@ def test_exposure_is_the_override_else_the_types_default_else_exposed() -> None:
     shown = a_node("http_request", {"ports": {"outputs": [{"id": "status", "exposed": True}]}})
     assert not exposure(shown, plain, OUT, "status").exposed
     assert exposure(shown, plain, OUT, "status").source is ExposureSource.STRIPPED
+    # The node's own `exposed: true` that EXPO-13 overrules is kept, for a message to say so.
+    overruled = exposure(shown, plain, OUT, "status")
+    assert overruled.overruled
+    assert overruled.override_path == ("data", "config", "ports", "outputs", 0, "exposed")
+    assert not exposure(overridden, plain, OUT, "status").overruled
     # `raw` is exposed: true with exposed_by_default: false: the node may show it.
     raw = a_node("http_request", {"ports": {"outputs": [{"id": "raw", "exposed": True}]}})
     assert exposure(raw, plain, OUT, "raw").exposed

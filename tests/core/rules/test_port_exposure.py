@@ -182,6 +182,13 @@ def test_an_output_its_type_marks_unexposed_stays_hidden(
             "which is not exposed on that node (its node type marks it exposed: false, which "
             "no node can override); FlowDrop refuses the workflow"
         )
+        # Beside the node's own `exposed: true`, the related location says who decides.
+        said = [related.message for related in finding.related]
+        assert said == (
+            ["the node shows it here, but its node type's exposed: false decides (EXPO-13)"]
+            if planted is exposed
+            else ['"Simple Chat" (flowdrop_ai_provider_simple_chat.1) is defined here']
+        )
 
 
 # ----- what R7 does not judge -----------------------------------------------------------------
