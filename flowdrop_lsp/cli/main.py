@@ -51,6 +51,7 @@ from flowdrop_lsp.core.workspace.host import (
     Skipped,
     current_rule_codes,
     syntax_of,
+    syntax_of_text,
     unknown_rule_codes,
     walk,
 )
@@ -97,7 +98,12 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
         type=Path,
         help="settings file (TOML); default: the nearest flowdrop-lsp.toml or pyproject.toml",
     )
-    check.add_argument("--stdin-filename", default="<stdin>", help="the path to report for -")
+    check.add_argument(
+        "--stdin-filename",
+        default="<stdin>",
+        help="the file standard input stands for: judged as that file would be (its site, "
+        "node types, settings, format), reported under its name, never written",
+    )
     check.add_argument(
         "-v",
         "--verbose",
@@ -423,9 +429,14 @@ def run_check(args: argparse.Namespace) -> int:
                 err(f"skipped {item.path}: {item.reason}")
             continue
         assert isinstance(item, Candidate)
-        display = args.stdin_filename if str(item.path) == "-" else str(item.path)
+        from_stdin = str(item.path) == "-"
+        display = args.stdin_filename if from_stdin else str(item.path)
+        # Standard input named by --stdin-filename is judged as the file at that path would
+        # be: its folder's settings and node types, its site, its format by its name.
+        named = from_stdin and display != STDIN_DISPLAY
+        judged_as = Path(args.stdin_filename) if named else item.path
         try:
-            settings = _settings_of_file(resolver, choice, item.path, args.stdin_filename)
+            settings = _settings_of_file(resolver, choice, judged_as, args.stdin_filename)
             data = _read(item.path)
             text = data.decode("utf-8")
         except SettingsError as error:
@@ -443,26 +454,22 @@ def run_check(args: argparse.Namespace) -> int:
             failures.append(FileFailure(display, f"cannot read {display}: {error}"))
             print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
             continue
-        _note_node_types(resolver, item.path, args.verbose, noted)
-        folder = None if str(item.path) == "-" else item.path.parent.resolve()
+        _note_node_types(resolver, judged_as, args.verbose, noted)
+        folder = None if str(judged_as) == "-" else judged_as.parent.resolve()
         registry = "" if folder is None else prints.get(folder, "")
         if folder is not None and folder not in prints:
-            registry = prints[folder] = host.registry_print(item.path)
-        syntax = syntax_of(display)
-        allow_comments = item.path.suffix == ".jsonc"
-        if args.verbose and Host.is_node_type(item.path):
+            registry = prints[folder] = host.registry_print(judged_as)
+        syntax = syntax_of(display) if str(judged_as) != "-" else syntax_of_text(text)
+        allow_comments = judged_as.suffix == ".jsonc"
+        if args.verbose and Host.is_node_type(judged_as):
             err(f"node type {display}: judged by the node-type rules and its site's checks")
         elif args.verbose:  # (the graph of a fresh analysis: this output is for a person)
             _verbose_graph(display, host.analysis(text, settings, syntax, allow_comments))
-        resolved = item.path if folder is None else folder / item.path.name
-        slots.append(
-            Checked(
-                item.path,
-                display,
-                CheckedFile(resolved, text, data, settings, syntax, allow_comments, registry),
-                unsafe=_unsafe_of(args, settings),
-            )
+        resolved = judged_as if folder is None else folder / judged_as.name
+        file = CheckedFile(
+            resolved, text, data, settings, syntax, allow_comments, registry, stdin=from_stdin
         )
+        slots.append(Checked(item.path, display, file, unsafe=_unsafe_of(args, settings)))
     # 2. Each file's own analysis (cached, in parallel), 3. the sites' cross-file findings:
     # the host, as the server's.
     checked = [slot for slot in slots if isinstance(slot, Checked)]

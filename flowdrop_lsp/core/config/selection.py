@@ -60,6 +60,15 @@ def syntax_of(name: str, language_id: str | None = None) -> str:
     return "yaml" if name.lower().endswith(YAML_SUFFIXES) else "json"
 
 
+def syntax_of_text(text: str) -> str:
+    """The syntax of a text with no name (standard input without --stdin-filename): JSON when
+    it opens as JSON does (`{` or `[`, after a byte-order mark and blanks), else YAML (a Drupal
+    config export piped in: `uuid:`, `langcode:`, a comment; JSON's "strings must be in double
+    quotes" would say nothing useful of it)."""
+    opening = text.lstrip("\ufeff \t\r\n")[:1]
+    return "json" if opening in ("{", "[", "") else "yaml"
+
+
 # ----- content ---------------------------------------------------------------------------------
 
 

@@ -43,8 +43,11 @@ def real_folder(folder: Path) -> Path:
 
 @dataclass(frozen=True)
 class CheckedFile:
-    """A file the CLI checks: `path` (resolved; `-` for standard input), its text and bytes as
-    read, its settings, syntax, and its node-type registry's fingerprint (a cache key)."""
+    """A file the CLI checks: `path` (resolved; `-` for standard input without a name), its
+    text and bytes as read, its settings, syntax, and its node-type registry's fingerprint (a
+    cache key). `stdin`: the text came from standard input (`check -`), so it is never written
+    back; with `--stdin-filename` its `path` is the file it stands for, and it is judged as that
+    file would be: in its site, with its node types, in place of the file's text on disk."""
 
     path: Path
     text: str
@@ -53,15 +56,22 @@ class CheckedFile:
     syntax: str
     allow_comments: bool = False
     registry: str = ""
+    stdin: bool = False
 
     @property
     def is_stdin(self) -> bool:
+        """Standard input, named or not: the fixed text goes to stdout, never to a file."""
+        return self.stdin or self.is_anonymous
+
+    @property
+    def is_anonymous(self) -> bool:
+        """Standard input with no name: no site, no folder."""
         return str(self.path) == "-"
 
     @property
     def is_node_type(self) -> bool:
         """A node-type definition (named explicitly): judged by its site's checks only."""
-        return not self.is_stdin and is_node_type_file(self.path)
+        return not self.is_anonymous and is_node_type_file(self.path)
 
     def job(self, text: str | None = None) -> AnalysisJob:
         text = self.text if text is None else text
@@ -71,7 +81,7 @@ class CheckedFile:
             self.settings,
             self.syntax,
             self.allow_comments,
-            site_file=not self.is_stdin and is_workflow_config_file(self.path),
+            site_file=not self.is_anonymous and is_workflow_config_file(self.path),
             registry=self.registry,
         )
 
@@ -119,7 +129,7 @@ class Checking:
     def check(self, files: Sequence[CheckedFile]) -> None:
         """Each file's own analysis (through the batch: cached, in parallel), then the site of
         each site file's folder joined once (its other files read for their facts)."""
-        on_disk = [f for f in files if not f.is_stdin and not is_node_type_file(f.path)]
+        on_disk = [f for f in files if not f.is_anonymous and not is_node_type_file(f.path)]
         analyses = self.batch.analyse([f.job() for f in on_disk])
         by_folder: dict[Path, dict[str, tuple[str, WorkflowFacts | None]]] = {}
         for checked, analysis in zip(on_disk, analyses, strict=True):
@@ -129,11 +139,15 @@ class Checking:
                 known = by_folder.setdefault(checked.path.parent, {})
                 known[str(checked.path)] = (checked.text, analysis.facts)  # type: ignore[assignment]
         for checked in files:
-            if checked.is_stdin:
+            if checked.is_anonymous:
                 analysis = analyse_file(checked.job())
                 self._own["-"] = (checked.text, checked.settings, analysis.findings)
             elif is_node_type_file(checked.path):
-                by_folder.setdefault(checked.path.parent, {})
+                known = by_folder.setdefault(checked.path.parent, {})
+                if checked.stdin:  # the definition as given, in place of the file's text
+                    self.resolver.node_types.set_overlay(checked.path, checked.text)
+                    self.resolver.node_types_changed()
+                    known[str(checked.path)] = (checked.text, None)
         for folder, known in by_folder.items():
             real = self._real_folder(folder)
             if real not in self._indexes:
@@ -187,9 +201,9 @@ class Checking:
         if checked.is_node_type:
             return self._refresh_node_type(checked, text)
         analysis = analyse_file(checked.job(text))
-        key = "-" if checked.is_stdin else str(checked.path)
+        key = "-" if checked.is_anonymous else str(checked.path)
         self._own[key] = (text, checked.settings, analysis.findings)
-        index = None if checked.is_stdin else self.index_of(checked.path)
+        index = None if checked.is_anonymous else self.index_of(checked.path)
         if index is not None:
             index.update(key, text, analysis.facts)
         return CheckedFile(
@@ -200,6 +214,7 @@ class Checking:
             checked.syntax,
             checked.allow_comments,
             checked.registry,
+            checked.stdin,
         )
 
     def _refresh_node_type(self, checked: CheckedFile, text: str) -> CheckedFile:
@@ -213,7 +228,7 @@ class Checking:
     def rejudge(self, checked: CheckedFile) -> CheckedFile:
         """A workflow whose folder's node types changed (`--fix` of a definition): its
         settings made again (their registry), and its text analysed afresh under them."""
-        if checked.is_stdin or checked.is_node_type:
+        if checked.is_anonymous or checked.is_node_type:
             return checked
         settings = self.settings_for(checked.path)
         registry = registry_fingerprint(self.resolver.registry_for(checked.path))

@@ -29,7 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from flowdrop_lsp.core.config.selection import Candidate, Skipped, syntax_of, walk
+from flowdrop_lsp.core.config.selection import (
+    Candidate,
+    Skipped,
+    syntax_of,
+    syntax_of_text,
+    walk,
+)
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import (
     WATCH_GLOBS,
@@ -79,6 +85,7 @@ __all__ = [
     "is_site_file",
     "current_rule_codes",
     "syntax_of",
+    "syntax_of_text",
     "unknown_rule_codes",
     "walk",
 ]
