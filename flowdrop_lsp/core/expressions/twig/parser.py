@@ -476,6 +476,21 @@ class TemplateParser(ExpressionParser):
         self.end_of_tag()
         return Body("print", token.start)
 
+    def tag_sandbox(self, token: Token) -> Body:
+        """Twig's SandboxTokenParser (Drupal's environment adds the sandbox extension): a body
+        of `include` tags, blank text between them."""
+        self.end_of_tag()
+        body, _ = self.subparse(("endsandbox",), token, drop_needle=True)
+        self.end_of_tag()
+        for node in body:
+            if node.kind != "include" and not (node.kind == "text" and node.blank):
+                raise TwigSyntaxError(
+                    'Only "include" tags are allowed within a "sandbox" section.',
+                    node.start,
+                    node.start,
+                )
+        return Body("nested", token.start, body)
+
     def tag_unknown_grammar(self, token: Token) -> Body:
         """A tag the caller's vocabulary adds whose grammar is not known here: its tokens up to
         `%}`, no body."""

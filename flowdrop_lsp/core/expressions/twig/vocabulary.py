@@ -3,8 +3,14 @@ list comes from is said beside it), and a one-line signature of each for hover."
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+
+from flowdrop_lsp.core.expressions.twig.names_generated import (
+    DRUPAL_NAMES,
+    TWIG_35_NAMES,
+    TWIG_CORE_NAMES,
+)
 
 
 @dataclass(frozen=True)
@@ -31,126 +37,30 @@ class TwigVocabulary:
         )
 
 
+def _vocabulary(names: Mapping[str, tuple[str, ...]]) -> TwigVocabulary:
+    return TwigVocabulary(
+        filters=frozenset(names["filters"]),
+        functions=frozenset(names["functions"]),
+        tests=frozenset(names["tests"]),
+        tags=frozenset(names["tags"]),
+    )
+
+
+# Every list is read from the PHP sources by scripts/generate_twig_vocabulary.py
+# (names_generated.py says which project, version, commit and files each comes from).
+
 # Exactly what Debian's php-twig 3.5.1 `new Environment(new ArrayLoader())` has (CoreExtension
 # and EscaperExtension; test_twig_oracle.py asks php and asserts equality).
-TWIG_35 = TwigVocabulary(
-    filters=frozenset(
-        [
-            "date",
-            "date_modify",
-            "format",
-            "replace",
-            "number_format",
-            "abs",
-            "round",
-            "url_encode",
-            "json_encode",
-            "convert_encoding",
-            "title",
-            "capitalize",
-            "upper",
-            "lower",
-            "striptags",
-            "trim",
-            "nl2br",
-            "spaceless",
-            "join",
-            "split",
-            "sort",
-            "merge",
-            "batch",
-            "column",
-            "filter",
-            "map",
-            "reduce",
-            "reverse",
-            "length",
-            "slice",
-            "first",
-            "last",
-            "default",
-            "keys",
-            "escape",
-            "e",
-            "raw",
-        ]
-    ),
-    functions=frozenset(
-        ["max", "min", "range", "constant", "cycle", "random", "date", "include", "source"]
-    ),
-    tests=frozenset(
-        ["even", "odd", "defined", "same as", "none", "null", "divisible by", "constant"]
-        + ["empty", "iterable"]
-    ),
-    tags=frozenset(
-        [
-            "apply",
-            "for",
-            "if",
-            "extends",
-            "include",
-            "block",
-            "use",
-            "macro",
-            "import",
-            "from",
-            "set",
-            "flush",
-            "do",
-            "embed",
-            "with",
-            "deprecated",
-            "autoescape",
-        ]
-    ),
-)
+TWIG_35 = _vocabulary(TWIG_35_NAMES)
 
-# Twig 3.15's plain Environment (Drupal 11 requires 3.15+; 10.3 allows it), written from its
-# CoreExtension: 3.5's names plus the filters `find` and `shuffle` (3.11), the functions
-# `enum_cases` (3.12) and `enum` (3.15), the tests `sequence` and `mapping` (3.11), the tags
-# `types` (3.13) and `guard` (3.15); `parent`, `block` and `attribute` are registered functions
-# since 3.15 (3.5's parser handles them itself). Not verified against a 3.15 install here.
-TWIG_CORE = TWIG_35.extended(
-    filters=("find", "shuffle"),
-    functions=("enum_cases", "enum", "parent", "block", "attribute"),
-    tests=("sequence", "mapping"),
-    tags=("guard", "types"),
-)
+# Twig's plain Environment as twigphp/Twig's 3.x branch had it at 3.15.0-DEV (Drupal 11.2 asks
+# for a later 3.x: a name a later Twig adds is missing here, and is declared in the settings).
+# 3.5's names plus the filters `find` and `shuffle`, the functions `enum_cases`, `enum` and the
+# parser-handled `parent`, `block`, `attribute`, the tests `sequence` and `mapping`, the tags
+# `types` and `guard`.
+TWIG_CORE = _vocabulary(TWIG_CORE_NAMES)
 
-# Drupal core's TwigExtension (core/lib/Drupal/Core/Template/TwigExtension.php, 10.x/11.x) and
-# its `trans` tag (TwigTransTokenParser); the caller decides whether a template runs in Drupal.
-DRUPAL_TWIG_EXTENSION = TwigVocabulary(
-    filters=frozenset(
-        [
-            "t",
-            "trans",
-            "placeholder",
-            "drupal_escape",
-            "safe_join",
-            "without",
-            "clean_class",
-            "clean_id",
-            "render",
-            "format_date",
-            "add_suggestion",
-            "add_class",
-            "set_attribute",
-        ]
-    ),
-    functions=frozenset(
-        [
-            "render_var",
-            "url",
-            "path",
-            "link",
-            "file_url",
-            "attach_library",
-            "active_theme_path",
-            "active_theme",
-            "create_attribute",
-            "add_component_context",
-        ]
-    ),
-    tests=frozenset(),
-    tags=frozenset(["trans"]),
-)
+# What Drupal core's `twig` service adds (drupal/core 11.2.x): TwigExtension and its `trans`
+# tag, the components', icons' and debug extensions, the help module's, and the sandbox
+# extension TwigEnvironment adds itself. The caller decides whether a template runs in Drupal.
+DRUPAL_TWIG_EXTENSION = _vocabulary(DRUPAL_NAMES)
