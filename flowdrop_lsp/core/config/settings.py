@@ -130,6 +130,15 @@ class Settings:
     twig_tests: frozenset[str] = frozenset()
     twig_tags: frozenset[str] = frozenset()
     expression_functions: frozenset[str] = frozenset()
+    # Whether the Twig names known are all a site's templates may use, so that any other name
+    # is refused as Twig refuses it (R11's error) rather than reported as one a module may add
+    # (a warning): `twig-extensions-complete`. None: decided from the site, `site_twig_complete`.
+    twig_extensions_complete: bool | None = None
+    # What the site's own modules' code was read to add to Twig (core/workspace/twig_extensions.py),
+    # merged into `twig_*` above; whether it was the whole story (module code found, every
+    # extension read) and where it was read, for messages. Set by `with_site_twig`, never by a user.
+    site_twig_complete: bool = False
+    site_twig_origin: str = ""
 
     def __hash__(self) -> int:
         # `severity` is a dict, unhashable: hash its items (equality already compares it).
@@ -247,7 +256,12 @@ class Settings:
                 levels = {current_code(c): s for c, s in _severities(raw_key, value).items()}
                 known = known_only(raw_key, levels)
                 changes["severity"] = {**self.severity, **{code: levels[code] for code in known}}
-            elif key in ("use_instance_title", "full_recompute", "unsafe_fixes"):
+            elif key in (
+                "use_instance_title",
+                "full_recompute",
+                "unsafe_fixes",
+                "twig_extensions_complete",
+            ):
                 if not isinstance(value, bool):
                     raise SettingsError(f"setting '{raw_key}' must be true or false")
                 changes[key] = value
@@ -284,6 +298,35 @@ class Settings:
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         return self.severity.get(code, default)
+
+    def with_site_twig(
+        self,
+        filters: Iterable[str],
+        functions: Iterable[str],
+        tests: Iterable[str],
+        tags: Iterable[str],
+        *,
+        complete: bool,
+        origin: str,
+    ) -> Settings:
+        """These settings with the Twig names a site's modules register added to the declared
+        ones; `complete`: the site's module code was found and read whole (`origin`: where)."""
+        return replace(
+            self,
+            twig_filters=self.twig_filters | frozenset(filters),
+            twig_functions=self.twig_functions | frozenset(functions),
+            twig_tests=self.twig_tests | frozenset(tests),
+            twig_tags=self.twig_tags | frozenset(tags),
+            site_twig_complete=complete,
+            site_twig_origin=origin,
+        )
+
+    @property
+    def twig_names_complete(self) -> bool:
+        """Whether a Twig name none of the known lists has is refused (see the fields)."""
+        if self.twig_extensions_complete is not None:
+            return self.twig_extensions_complete
+        return self.site_twig_complete
 
     def with_registry(self, registry: NodeTypeRegistry | None) -> Settings:
         """These settings with a site's node-type registry applied to the node-type roles.
@@ -352,6 +395,7 @@ KNOWN_KEYS = frozenset(
         "full_recompute",
         "unsafe_fixes",
         "max_warnings",
+        "twig_extensions_complete",
     }
 )
 # Keys editors keep in our section for themselves (VS Code: `flowdrop.server.path`,

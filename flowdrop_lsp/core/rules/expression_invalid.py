@@ -7,20 +7,34 @@ prompt template's `template`. An empty expression is valid (LANG-3); a JSONPath 
 `$`-rooted paths only (LANG-12); an engine FlowDrop does not provide is LANG-2's finding.
 
 Twig: a syntax error, an unclosed block, and a filter, function, test or tag the environment
-does not define are refused at compile. FlowDrop renders through Drupal's `twig` service, to
-which any enabled module may add names, so an unknown name is reported only when it is close to
-a known one (`frist` for `first`): a name like no other is taken for a site's own extension
-(the settings' `extend-twig-filters`, `extend-twig-functions`… make it known, for completion
-and hover). ExpressionLanguage: syntax only (LANG-10), and a function it does not register.
+does not define are refused at compile. FlowDrop renders through Drupal's `twig` service: Twig's
+own names and Drupal core's (lists generated from their PHP sources), plus whatever the site's
+enabled modules add. Those are read from the site's code when it is in the repository (the
+services tagged `twig.extension` of the modules under `modules/` or `profiles/` at the site's
+root or its `web/`, `docroot/`, `html/`) and declared in the settings (`extend-twig-filters`,
+`extend-twig-functions`, `extend-twig-tests`, `extend-twig-tags`). A name none of them has is
+never silent:
 
-One finding per expression: its engine's first refusal, at its exact character inside the
-string. Fix: an unknown name close to exactly one known name is renamed to it (safe: the
-expression is refused as it stands, and the one name meant is the only change); several close
-names are each a choice (unsafe)."""
+- an error when the site's extensions are known — its module code was found and read whole,
+  or the settings say so (`twig-extensions-complete = true`);
+- otherwise a warning (locator `R11_UNKNOWN_TWIG_NAME`: not the save's refusal, as a module
+  the checker cannot see may add it) naming the settings line that declares it; Twig would go
+  on past a name it knows, so the template's later problems are still found
+  (`twig-extensions-complete = false` keeps it a warning even where module code was found:
+  contrib modules installed by Composer and left out of the repository).
+
+A name close to a known one (`frist` for `first`) is an error either way. ExpressionLanguage:
+syntax only (LANG-10), and a function it does not register.
+
+One error per expression: its engine's first refusal, at its exact character inside the
+string (a warning on each unknown name before it). Fix: an unknown name close to exactly one
+known name is renamed to it (safe: the expression is refused as it stands, and the one name
+meant is the only change); several close names are each a choice (unsafe)."""
 
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Iterator, Sequence
 from functools import partial
 
@@ -51,6 +65,9 @@ RULE = Rule(
     spec_ids=("R11", "LANG-11"),
 )
 LOCATOR_CODE = "R11_EXPRESSION_INVALID"
+# A Twig name no known list has, where the site's modules are not known (see the module).
+UNKNOWN_NAME_LOCATOR_CODE = "R11_UNKNOWN_TWIG_NAME"
+UNKNOWN_NAME_SEVERITY = Severity.WARNING
 ENGINE_NAMES = {
     TWIG: "Twig template",
     EXPRESSION_LANGUAGE: "ExpressionLanguage expression",
@@ -73,6 +90,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         return
     vocabulary = twig_vocabulary_of(ctx.settings)
     functions = expression_functions(ctx.settings)
+    complete = ctx.settings.twig_names_complete
     for expression in expressions:
         parsed = parse(expression, vocabulary, functions)
         if parsed is None:
@@ -80,9 +98,13 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         for problem in parsed.problems:
             known = _known_names(expression, problem, vocabulary, functions)
             close = _close_names(problem, known)
-            if problem.kind in _KIND_WORDS and expression.engine == TWIG and not close:
-                continue  # a name like no known one: a site module's own extension (see above)
-            yield _finding(node, expression, problem, close)
+            twig_name = problem.kind in _KIND_WORDS and expression.engine == TWIG
+            if twig_name and not close and not complete:
+                # A name like no known one where the site's modules are not known: one of them
+                # may add it. Said, not refused; and Twig would go on past it, so do we.
+                yield _unknown_name_finding(node, expression, problem)
+                continue
+            yield _finding(node, expression, problem, close, ctx.settings.site_twig_origin)
             break  # the engine stops at its first refusal
 
 
@@ -106,8 +128,30 @@ def _close_names(problem: Problem, known: frozenset[str]) -> list[str]:
     return difflib.get_close_matches(problem.name, sorted(known), n=3, cutoff=_CLOSE)
 
 
+def _declaration(problem: Problem) -> str:
+    """The settings line that declares an unknown Twig name a module of the site adds."""
+    key = f"extend-twig-{_KIND_WORDS[problem.kind]}s"
+    return f"`{key} = [{json.dumps(problem.name)}]`"
+
+
+def _unknown_name_finding(node: Node, expression: ConfigExpression, problem: Problem) -> Finding:
+    word = _KIND_WORDS[problem.kind]
+    return Finding(
+        RULE.code,
+        UNKNOWN_NAME_SEVERITY,
+        f"Twig template in {expression.where} of {node.display} uses the {word} "
+        f"'{short_text(problem.name or '')}', which neither Twig nor Drupal core defines: "
+        f"refused unless a module of the site adds it (if one does, declare it with "
+        f"{_declaration(problem)} in flowdrop-lsp.toml)",
+        document_span(node, expression, problem.start, problem.end),
+        node=node.id,
+        locator_code=UNKNOWN_NAME_LOCATOR_CODE,
+        locator=f"node.{node.id}.config.{expression.key}",
+    )
+
+
 def _finding(
-    node: Node, expression: ConfigExpression, problem: Problem, close: list[str]
+    node: Node, expression: ConfigExpression, problem: Problem, close: list[str], origin: str = ""
 ) -> Finding:
     engine = ENGINE_NAMES.get(expression.engine, expression.engine)
     what = problem.message
@@ -115,6 +159,12 @@ def _finding(
         what = f"unknown {_KIND_WORDS[problem.kind]} '{short_text(problem.name)}'"
         if close:
             what += " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
+        elif expression.engine == TWIG:
+            where = f"the site's modules in {origin}" if origin else "the settings"
+            what += (
+                f" (Twig, Drupal core and {where} define no such name; if a module not there "
+                f"adds it, declare it with {_declaration(problem)})"
+            )
     verb = "does not compile" if expression.engine == TWIG else "does not parse"
     span = document_span(node, expression, problem.start, problem.end)
     fixable = bool(close and problem.name and problem.end > problem.start)
@@ -165,7 +215,17 @@ EXPLANATION = RULE.explained(
     "`jsonpath`, `property_path`; a prompt template is always Twig), and FlowDrop refuses to "
     "save a workflow whose expression its engine cannot parse — for Twig, compile: an unknown "
     "filter, function, test or tag is refused too. The finding is at the character the engine "
-    "stops at. A misspelt Twig name close to exactly one known name is fixed by writing it.",
+    "stops at. A misspelt Twig name close to exactly one known name is fixed by writing it. "
+    "The Twig names known are Twig's own and Drupal core's, those the site's modules register "
+    "(read from their code when it is in the repository: the services tagged "
+    "`twig.extension` under `modules/` or `profiles/`, at the site's root or in `web/`, "
+    "`docroot/`, `html/`) and those the settings declare (`extend-twig-filters`, "
+    "`extend-twig-functions`, `extend-twig-tests`, `extend-twig-tags`). Another name is an "
+    "error where the site's extensions are known (its module code was found and read whole, "
+    "or `twig-extensions-complete = true`); elsewhere it is a warning (locator "
+    "`R11_UNKNOWN_TWIG_NAME`) naming the settings line that declares it, since a module "
+    "the checker cannot see may add it. `twig-extensions-complete = false` keeps it a "
+    "warning where module code is found but some modules are not in the repository.",
     failing="""\
 {
   "nodes": [

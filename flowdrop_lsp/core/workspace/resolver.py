@@ -4,7 +4,8 @@ For a file, lowest first: the defaults; the explicit settings file (the CLI's `-
 the nearest project file (`flowdrop-lsp.toml`, or `[tool.flowdrop-lsp]` in `pyproject.toml`;
 found once per folder); the override layers, in the order declared (the server's
 `initializationOptions`, then `workspace/configuration`; the CLI has none); the node-type
-registry of the file's folder (`Settings.with_registry`); then the file's `per-file-ignores`.
+registry of the file's folder (`Settings.with_registry`); the Twig names the site's modules add
+(`Settings.with_site_twig`, core/workspace/twig_extensions.py); then the file's `per-file-ignores`.
 Settings are cached per (project file, folder), with and without the registry; a folder first
 met reads its project file afresh, as the server (which does not watch project files) always did.
 
@@ -46,6 +47,7 @@ from flowdrop_lsp.core.config.settings import (
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
 from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
+from flowdrop_lsp.core.workspace.twig_extensions import TwigExtensionScanner
 
 # The rule catalogue the settings are checked against, in the documented order.
 RULE_CODES: tuple[str, ...] = tuple(RULES_BY_CODE)
@@ -92,6 +94,8 @@ class SettingsResolver:
         self.fallback_base = fallback_base
         # Read at first use per folder; the host keeps it current (open buffers, watched files).
         self.node_types = node_types if node_types is not None else NodeTypeLocator()
+        # The Twig names each site's modules add, read once per site root until `invalidate`.
+        self.twig_extensions = TwigExtensionScanner()
         self._layers: dict[str, Mapping[str, Any]] = {name: {} for name in layers}
         self._project_files: dict[Path, Path | None] = {}
         # (project file, folder) → the folder's settings; and with the folder's registry.
@@ -137,6 +141,7 @@ class SettingsResolver:
         self._by_workflow_folder.clear()
         self._by_file.clear()
         self.node_types.invalidate()
+        self.twig_extensions.invalidate()
 
     def node_types_changed(self) -> None:
         """A node-type definition changed (its buffer, or on disk; the locator knows which
@@ -182,7 +187,19 @@ class SettingsResolver:
         cached = self._by_workflow_folder.get(key)
         if cached is None:
             registry = self.registry_for(path)
-            cached = self.for_folder(folder).with_registry(registry)
+            site = self.twig_extensions.for_folder(folder)
+            cached = (
+                self.for_folder(folder)
+                .with_registry(registry)
+                .with_site_twig(
+                    site.filters,
+                    site.functions,
+                    site.tests,
+                    site.tags,
+                    complete=site.complete,
+                    origin=", ".join(str(f) for f in site.code_folders),
+                )
+            )
             self._by_workflow_folder[key] = cached
         return cached
 
