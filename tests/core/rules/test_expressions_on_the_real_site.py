@@ -19,17 +19,27 @@ from tests.support.config_site import (
     found,
     other_findings,
     plant,
-    site_settings,
 )
 from tests.support.config_site import (
     in_syntax as _in,
 )
+from tests.support.config_site import (
+    site_settings as undeclared_site_settings,
+)
 
 SYNTAXES = ["yaml", "json"]
+# The Twig functions the site's own modules add (their code is not in the corpus).
+SITE_FUNCTIONS = ("install_capabilities", "component_catalog", "site_destinations")
 EXPRESSION_CODES = {"R11", "LANG-6", "LANG-7", "LANG-23", "LANG-25", "FD-TWIG-AUTOESCAPE"}
 WEATHER = "aincient_weather"
 PAGES = "aincient_pages_agent"
 AUDIT = "aincient_audit_agent"
+
+
+def site_settings():
+    """The real site's settings with its own Twig functions declared, as its
+    flowdrop-lsp.toml would (`extend-twig-functions`)."""
+    return undeclared_site_settings().with_overrides({"extend-twig-functions": SITE_FUNCTIONS})
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.stem.rsplit(".", 1)[-1])
@@ -39,6 +49,25 @@ def test_every_expression_of_the_real_site_passes(path, syntax: str) -> None:
     text = text if syntax == "yaml" else as_json(text)
     findings = analyze(text, site_settings(), syntax=syntax).findings
     assert [f for f in findings if f.code in EXPRESSION_CODES] == []
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_the_sites_own_functions_undeclared_are_warnings_naming_the_setting(syntax: str) -> None:
+    settings = undeclared_site_settings()
+    said = []
+    for path in WORKFLOWS:
+        text = path.read_text(encoding="utf-8")
+        text = text if syntax == "yaml" else as_json(text)
+        findings = analyze(text, settings, syntax=syntax).findings
+        expression_findings = [f for f in findings if f.code in EXPRESSION_CODES]
+        assert all(f.locator_code == "R11_UNKNOWN_TWIG_NAME" for f in expression_findings)
+        assert all(f.severity.value == "warning" for f in expression_findings)
+        for finding in expression_findings:
+            name = at(text, finding.span)
+            said.append(name)
+            assert f'`extend-twig-functions = ["{name}"]`' in finding.message
+    # Each call of each of them, at its name: pages_agent calls site_destinations twice.
+    assert sorted(said) == sorted([*SITE_FUNCTIONS, "site_destinations"])
 
 
 def _fixed(text: str, finding) -> str:
