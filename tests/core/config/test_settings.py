@@ -66,6 +66,7 @@ def test_severity_override_and_ignore() -> None:
         {"severity": ["CMP-9"]},
         {"use-instance-title": "yes"},
         {"unsafe-fixes": "yes"},
+        {"twig-extensions-complete": "yes"},
         {"docs-url": 5},
         {"ignore": "CMP-9"},
     ],
@@ -83,6 +84,17 @@ def test_unsafe_fixes_is_read_in_any_key_style() -> None:
     problems: list[str] = []
     Settings().with_overrides({"unsafe-fix": True}, problems=problems)
     assert problems == ["unknown setting 'unsafe-fix' (did you mean 'unsafe-fixes'?)"]
+
+
+def test_twig_extensions_complete_is_the_settings_word_over_the_sites() -> None:
+    """Unset, the site decides (`site_twig_complete`, set by the resolver); set, it wins."""
+    site_read = Settings().with_site_twig((), ("site_fn",), (), (), complete=True, origin="web")
+    assert Settings().twig_names_complete is False
+    assert site_read.twig_names_complete is True
+    assert site_read.twig_functions == {"site_fn"}
+    for key in ("twig-extensions-complete", "twigExtensionsComplete"):
+        assert site_read.with_overrides({key: False}).twig_names_complete is False
+        assert Settings().with_overrides({key: True}).twig_names_complete is True
 
 
 def test_nulls_are_ignored() -> None:
