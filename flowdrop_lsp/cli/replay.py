@@ -12,7 +12,8 @@ checker. What counts as its inputs is deliberately more than it reads:
   a file with the listing of its folder (its site, its node types); with no path named, the
   working directory, as the run checks it;
 - the settings files (`flowdrop-lsp.toml`, `pyproject.toml`) of every folder from each of those
-  up to the root, present or absent;
+  up to the root, present or absent, and the listing of the module code beside each of those
+  folders (`modules/`, `web/modules/`…: the Twig names a site's modules add);
 - the package's own files (size and modification time), the Python that runs it, the
   `FLOWDROP*`, `NO_COLOR`, `FORCE_COLOR` and `TERM` variables, and whether stdout and stderr are
   terminals.
@@ -51,6 +52,9 @@ from flowdrop_lsp.core.config.project import CACHE_DIR_ENV, check_cache_folder
 VERSION = 1
 SETTINGS_NAMES = ("flowdrop-lsp.toml", "pyproject.toml")
 SKIPPED = frozenset({"node_modules", "vendor", "__pycache__"})
+# Where a site keeps its module code, as core/config/site_files.py names it (WEB_ROOTS,
+# CODE_FOLDERS; a test keeps them equal: importing it here would load the core's packages).
+SITE_CODE = (("", "web", "docroot", "html"), ("modules", "profiles"))
 # How close to the recording a file's modification time may be and still be trusted.
 RACY_NS = 2_000_000_000
 # The options a replayable run may use, exactly as written; those followed by a value.
@@ -210,6 +214,15 @@ def _ancestors(path: str) -> list[str]:
         current = parent
 
 
+def _code_folders(folder: str) -> list[str]:
+    webs, names = SITE_CODE
+    return [
+        os.path.join(folder, web, name) if web else os.path.join(folder, name)
+        for web in webs
+        for name in names
+    ]
+
+
 def _inputs(argv: Sequence[str]) -> list[Any]:
     """What the run depends on (see the module docstring), as comparable data."""
     named = [os.path.abspath(token) for token in _paths(argv)]
@@ -229,6 +242,13 @@ def _inputs(argv: Sequence[str]) -> list[Any]:
             facts.append(["file", path, _stat(path)])
             facts.append(["folder", os.path.dirname(path), _listing(os.path.dirname(path), False)])
         folders.update(_ancestors(path))
+    # A site's module code (the Twig names its modules add) may lie beside a folder checked,
+    # outside its listing: listed too, unless a named folder's listing holds it already.
+    for folder in sorted(folders):
+        for code in _code_folders(folder):
+            inside = any(code.startswith(os.path.join(root, "")) for root in roots)
+            if not inside and os.path.isdir(code):
+                facts.append(["tree", code, _listing(code, recursive=True)])
     for folder in sorted(folders):
         for name in SETTINGS_NAMES:
             facts.append(

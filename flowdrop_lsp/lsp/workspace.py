@@ -36,6 +36,7 @@ from flowdrop_lsp.core.workspace.host import (
     Changes,
     find_site_folders,
     is_project_settings_file,
+    is_services_file,
     is_site_file,
 )
 from flowdrop_lsp.lsp.documents import uri_path
@@ -302,7 +303,10 @@ def files_changed(ls: FlowdropServer, events: Sequence[types.FileEvent]) -> None
             if watched is None:
                 continue
             path, deleted = watched
-            settings_file = settings_file or is_project_settings_file(path)
+            # A module's services file changes the site's Twig names: every file re-judged.
+            settings_file = (
+                settings_file or is_project_settings_file(path) or is_services_file(path)
+            )
             found = ls.host.disk_changed(path, deleted=deleted)
             changes.stale |= found.stale
             changes.settings_changed = changes.settings_changed or found.settings_changed

@@ -30,6 +30,13 @@ PROJECT_SETTINGS_FILES = ("flowdrop-lsp.toml", "pyproject.toml")
 # The config that lists the site's enabled modules (`module:`): whether a node type's
 # providing module is installed (R1.a).
 EXTENSION_CONFIG = "core.extension"
+# Where a Drupal site keeps its code beside its config (core/workspace/twig_extensions.py reads
+# its modules' Twig extensions): `modules/` and `profiles/` at its root or in its web root.
+# Themes are not among them: Drupal loads no services from a theme.
+WEB_ROOTS = ("", "web", "docroot", "html")
+CODE_FOLDERS = ("modules", "profiles")
+# A module's services file: which of its classes are Twig extensions.
+SERVICES_SUFFIX = ".services.yml"
 WATCH_GLOBS = (
     "**/*.{yml,yaml}",
     *(f"**/{name}" for name in PROJECT_SETTINGS_FILES),
@@ -85,3 +92,18 @@ def config_kind(name: str) -> str:
 def skipped_folder(name: str) -> bool:
     """Whether a folder of this name is never walked for sites."""
     return name.startswith(".") or name in SKIPPED_FOLDERS
+
+
+def code_folder_candidates(root: os.PathLike[str] | str) -> list[str]:
+    """The folders that hold a site's module code if `root` is the site's root (see
+    CODE_FOLDERS), whether or not they exist."""
+    return [
+        os.path.join(root, web, name) if web else os.path.join(root, name)
+        for web in WEB_ROOTS
+        for name in CODE_FOLDERS
+    ]
+
+
+def is_services_file(path: os.PathLike[str] | str) -> bool:
+    """Whether `path` is named like a Drupal module's services file."""
+    return _name(path).endswith(SERVICES_SUFFIX)

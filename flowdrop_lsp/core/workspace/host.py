@@ -42,6 +42,7 @@ from flowdrop_lsp.core.config.site_files import (
     is_config_file,
     is_node_type_file,
     is_project_settings_file,
+    is_services_file,
     is_site_file,
     is_workflow_config_file,
     skipped_folder,
@@ -82,6 +83,7 @@ __all__ = [
     "Skipped",
     "find_site_folders",
     "is_project_settings_file",
+    "is_services_file",
     "is_site_file",
     "current_rule_codes",
     "syntax_of",
@@ -500,7 +502,9 @@ class Host(Checking, Preloading):
         re-read. Any config file counts (a dependency may name it); a project settings file
         changes the settings of every file."""
         self._reals.clear()
-        if is_project_settings_file(path):
+        if is_project_settings_file(path) or is_services_file(path):
+            # A module's services file says which of its classes add to Twig: the site's Twig
+            # names are read again with the settings (core/workspace/twig_extensions.py).
             self.resolver.invalidate()
             self._own.clear()
             return Changes(set(self.site_files()), settings_changed=True)

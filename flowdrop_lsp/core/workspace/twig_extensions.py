@@ -26,14 +26,17 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from flowdrop_lsp.core.config.site_files import MAX_SITE_FILE_BYTES, skipped_folder
+from flowdrop_lsp.core.config.site_files import (
+    MAX_SITE_FILE_BYTES,
+    SERVICES_SUFFIX,
+    code_folder_candidates,
+    skipped_folder,
+)
 from flowdrop_lsp.core.expressions.twig.php_extensions import (
     read_extensions,
     twig_extension_services,
 )
 
-WEB_ROOTS = ("", "web", "docroot", "html")
-CODE_FOLDERS = ("modules", "profiles")
 # Inside a module: only `modules/` may hold more modules (submodules); the rest is its code.
 _NOT_WALKED = frozenset({"tests", "src", "config", "templates", "js", "css", "assets"})
 
@@ -98,13 +101,7 @@ def _site_root(folder: Path) -> Path | None:
 
 def code_folders(root: Path) -> tuple[Path, ...]:
     """The folders of module code at a site's root (see the module)."""
-    found = []
-    for web in WEB_ROOTS:
-        for name in CODE_FOLDERS:
-            path = root / web / name if web else root / name
-            if path.is_dir():
-                found.append(path)
-    return tuple(found)
+    return tuple(Path(path) for path in code_folder_candidates(root) if os.path.isdir(path))
 
 
 def read_site(root: Path) -> SiteTwigNames:
@@ -117,7 +114,7 @@ def read_site(root: Path) -> SiteTwigNames:
     classes: list[str] = []
     unread: list[str] = []
     for name, path in modules:
-        services = path / f"{name}.services.yml"
+        services = path / f"{name}{SERVICES_SUFFIX}"
         if services.is_file():
             text = _read(str(services))
             if text is None:

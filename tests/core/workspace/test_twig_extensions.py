@@ -8,8 +8,10 @@ defining both, nothing. Each finding at the name, in the file; the CLI says the 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -251,3 +253,57 @@ def test_check_reports_them_at_the_name(
         for path, row, column, severity in r11
     )
     assert written == [("nosuchfilter", "error"), ("nosuchtag", "error")]
+
+
+# ----- the replay of an unchanged check -------------------------------------------------------
+
+
+def test_the_replay_names_the_site_code_as_site_files_does() -> None:
+    from flowdrop_lsp.cli import replay
+    from flowdrop_lsp.core.config import site_files
+
+    assert replay.SITE_CODE == (site_files.WEB_ROOTS, site_files.CODE_FOLDERS)
+
+
+def test_a_changed_module_is_no_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check config/sync` recorded, then the module beside it changes: a run of its own."""
+    config = planted_site(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    path = module(tmp_path, "atelier_twig", functions=SITE_FUNCTIONS)
+    past = time.time() - 100
+    for file in tmp_path.rglob("*"):
+        os.utime(file, (past, past))
+    first = run(capsys, "--color", "never", str(config.relative_to(tmp_path)))
+    assert first == run(capsys, "--color", "never", str(config.relative_to(tmp_path)))
+    extension = path / "src" / "Twig" / "SiteExtension.php"
+    text = extension.read_text().replace(
+        "getFilters(): array {\n    return [",
+        "getFilters(): array {\n    return [new TwigFilter('nosuchfilter', 'x')",
+    )
+    extension.write_text(text)
+    os.utime(extension, (past + 50, past + 50))
+    second = run(capsys, "--color", "never", str(config.relative_to(tmp_path)))
+    assert first[0] == 1 and "nosuchfilter" in first[1]
+    assert "unknown filter 'nosuchfilter'" not in second[1]
+
+
+# ----- the server: a services file changed on disk --------------------------------------------
+
+
+def test_a_services_file_changed_re_reads_the_sites_twig_names(tmp_path: Path) -> None:
+    from flowdrop_lsp.core.workspace.host import Host
+
+    config = planted_site(tmp_path)
+    module(tmp_path, "atelier_twig", functions=SITE_FUNCTIONS)
+    host = Host(SettingsResolver(report=lambda _problem: None))
+    pages = config / PAGES
+    assert "nosuchfilter" not in host.resolver.for_file(pages).twig_filters
+    other = module(tmp_path, "atelier_more", filters=("nosuchfilter",))
+    # A PHP file alone is not watched: the names read stand until the settings are re-read…
+    assert "nosuchfilter" not in host.resolver.for_file(pages).twig_filters
+    # …which a services file changing on disk does, as a project settings file.
+    changes = host.disk_changed(other / "atelier_more.services.yml")
+    assert changes.settings_changed
+    assert "nosuchfilter" in host.resolver.for_file(pages).twig_filters
