@@ -96,6 +96,22 @@ def test_vocabularies() -> None:
     assert not parse_twig("{{ 'Hi'|t }}").ok
 
 
+def test_drupal_s_sandbox_tag_holds_includes_only() -> None:
+    """Drupal's environment adds Twig's sandbox extension; its tag's verdicts are php-twig's
+    (3.5.1 with SandboxExtension added, asked once): a lone text passes, as Twig checks a
+    one-node body's children."""
+    drupal = TWIG_CORE.extended(tags=DRUPAL_TWIG_EXTENSION.tags)
+    assert parse_twig("{% sandbox %}\n  {% include 'x' %}\n{% endsandbox %}", drupal).ok
+    assert parse_twig("{% sandbox %}text{% endsandbox %}", drupal).ok
+    for refused in (
+        "{% sandbox %}{{ a }}{% endsandbox %}",
+        "{% sandbox %}a{{ b }}{% endsandbox %}",
+    ):
+        (problem,) = parse_twig(refused, drupal).problems
+        assert problem.message == 'Only "include" tags are allowed within a "sandbox" section.'
+    assert not parse_twig("{% sandbox %}{% endsandbox %}").ok  # not a plain Twig tag
+
+
 def test_signatures_cover_the_core() -> None:
     kinds = [
         (SymbolKind.FILTER, TWIG_CORE.filters),

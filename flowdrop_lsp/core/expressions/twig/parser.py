@@ -478,10 +478,13 @@ class TemplateParser(ExpressionParser):
 
     def tag_sandbox(self, token: Token) -> Body:
         """Twig's SandboxTokenParser (Drupal's environment adds the sandbox extension): a body
-        of `include` tags, blank text between them."""
+        of `include` tags, blank text between them. A body of one node is Twig's node itself,
+        whose children it checks instead: one text (any text) passes, one print fails."""
         self.end_of_tag()
         body, _ = self.subparse(("endsandbox",), token, drop_needle=True)
         self.end_of_tag()
+        if len(body) == 1 and body[0].kind == "text":
+            return Body("nested", token.start, body)
         for node in body:
             if node.kind != "include" and not (node.kind == "text" and node.blank):
                 raise TwigSyntaxError(
