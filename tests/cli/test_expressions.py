@@ -44,7 +44,7 @@ def test_a_misspelt_filter_is_printed_at_its_column_and_fixed(
     code, out, _ = run(capsys, str(site), "--no-cache")
     assert code == 1
     expected = f"{WEATHER}:{number}:{line.index('frist') + 1}: error R11 "
-    (printed,) = [row for row in out.splitlines() if " R11 " in row]
+    (printed,) = [row for row in out.splitlines() if " error R11 " in row]
     assert printed.endswith(
         "Twig template in the value of dynamic output 'url_full' of \"Data Mapper\" "
         "(data_mapper.1) does not compile: unknown filter 'frist' (did you mean 'first'?)"

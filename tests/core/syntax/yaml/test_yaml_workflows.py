@@ -56,8 +56,10 @@ def test_the_real_config_directory_checks_clean_in_the_cli(
     # The site's node types are found beside the workflows: their launch checks run too.
     # Each dead route's only fix removes its branch: unsafe, left to `--unsafe-fixes`.
     # (105 files: the 15 workflows and the 90 node types their site's checks judge.)
-    assert "7 warnings in 5 of 105 files\n[~] 4 fixable with --fix --unsafe-fixes\n" in out
+    # And the 4 calls of the site's own Twig functions, which no settings declare.
+    assert "11 warnings in 5 of 105 files\n[~] 4 fixable with --fix --unsafe-fixes\n" in out
     assert out.count("FD-TOOL-ROUTE") == 4
+    assert out.count("warning R11") == 4
     assert out.count("FD-UNKNOWN-PORT") == 3
 
 
