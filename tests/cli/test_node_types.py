@@ -103,7 +103,7 @@ def test_an_invalid_definition_warns_and_the_rest_apply(
     # The definition itself is checked too: its syntax error is a finding (the run fails).
     assert code == 1, out
     assert f"sync/{PREFIX}broken.yml:2:1: error FD-SYNTAX" in out
-    assert "1 error, 7 warnings in 6 of 106 files" in out
+    assert "1 error, 11 warnings in 6 of 106 files" in out
 
 
 def test_the_node_types_setting(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
