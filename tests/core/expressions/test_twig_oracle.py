@@ -5,66 +5,15 @@ our first problem is on Twig's line."""
 
 from __future__ import annotations
 
-import random
-from functools import cache
-
-from flowdrop_lsp.core.expressions.base import SymbolKind
 from flowdrop_lsp.core.expressions.twig import TWIG_35, TwigVocabulary, parse_twig
-from flowdrop_lsp.core.expressions.twig.lexer import T, tokenize
 from tests.support.twig_oracle import require_twig, twig_verdicts, twig_vocabulary
-from tests.support.twig_templates import INVALID, VALID, real_templates
+from tests.support.twig_templates import INVALID, VALID, corpus
 
 # Real differences between our verdict and Twig 3.5.1's, each with its reason. (Empty when
 # there are none; a new one must be named here, never silenced.)
 KNOWN_DIFFERENCES: dict[str, str] = {}
 # Where both refuse but the lines differ: the template and why.
 KNOWN_LINE_DIFFERENCES: dict[str, str] = {}
-
-
-def _misspell(word: str, rng: random.Random) -> str:
-    if len(word) < 2:
-        return word + "x"
-    i = rng.randrange(len(word) - 1)
-    return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-
-
-def mutations(template: str, rng: random.Random) -> list[str]:
-    """Deterministic damage: a token dropped or doubled, a name misspelled, an end tag removed,
-    the template cut short, Unicode inserted."""
-    tokens, _ = tokenize(template)
-    spans = [(t.start, t.end) for t in tokens if t.type not in (T.TEXT, T.EOF) and t.end > t.start]
-    out = []
-    if spans:
-        start, end = rng.choice(spans)
-        out.append(template[:start] + template[end:])
-        start, end = rng.choice(spans)
-        out.append(template[:end] + " " + template[start:end] + template[end:])
-    parsed = parse_twig(template, TWIG_35)
-    if parsed.symbols:
-        symbol = rng.choice(parsed.symbols)
-        if symbol.kind is not SymbolKind.TAG or symbol.name != "verbatim":
-            name = template[symbol.start : symbol.end]
-            out.append(template[: symbol.start] + _misspell(name, rng) + template[symbol.end :])
-    end_tag = template.rfind("{% end")
-    if end_tag >= 0:
-        close = template.find("%}", end_tag)
-        out.append(template[:end_tag] + template[close + 2 :])
-    if len(template) > 2:
-        out.append(template[: rng.randrange(1, len(template))])
-    if template:
-        at = rng.randrange(len(template) + 1)
-        out.append(template[:at] + rng.choice(["é", "👋", "漢字", "\u00a0"]) + template[at:])
-    return out
-
-
-@cache
-def corpus() -> tuple[str, ...]:
-    rng = random.Random(20240611)
-    base = [*VALID, *real_templates()]
-    mutated = [m for _ in range(3) for template in base for m in mutations(template, rng)]
-    # A second generation: damage on damage (a misspelled name in a template already cut short).
-    mutated += [m for template in mutated[::4] for m in mutations(template, rng)]
-    return tuple(dict.fromkeys([*base, *INVALID, *mutated]))
 
 
 def _line(source: str, offset: int) -> int:

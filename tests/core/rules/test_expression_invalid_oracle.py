@@ -15,8 +15,8 @@ from flowdrop_lsp.core.domain.expressions import twig_vocabulary_of
 from flowdrop_lsp.core.expressions.base import ProblemKind
 from flowdrop_lsp.core.expressions.twig import TWIG_35, parse_twig
 from flowdrop_lsp.core.findings import Severity
-from tests.core.expressions.test_twig_oracle import corpus
 from tests.support.twig_oracle import require_twig, twig_verdicts
+from tests.support.twig_templates import corpus
 
 UNKNOWN_NAMES = [
     "{{ x|nosuchfilter }}",
