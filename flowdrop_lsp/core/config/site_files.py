@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import os
 
+from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES
+
 WORKFLOW_CONFIG_PREFIX = "flowdrop_workflow.flowdrop_workflow."
 NODE_TYPE_CONFIG_PREFIX = "flowdrop_node_type.flowdrop_node_type."
 CONFIG_SUFFIXES = (".yml", ".yaml")
 
 # A site file larger than this is not read into its site, nor as a node-type definition (a
-# workflow file is still checked on its own). One limit for every reader of site files.
-MAX_SITE_FILE_BYTES = 8 * 1024 * 1024
+# workflow file is still checked on its own: STORE-1's one finding). One limit for every reader
+# of site files: FlowDrop's own, STORE-1's 8 MiB (core/syntax/door.py).
+MAX_SITE_FILE_BYTES = MAX_WORKFLOW_BYTES
 
 # Folders never walked for sites: dependencies and caches (hidden folders are skipped too).
 SKIPPED_FOLDERS = frozenset({"node_modules", "vendor", "__pycache__"})

@@ -60,6 +60,8 @@ from flowdrop_lsp.core.rules.document import (
     syntax_findings,
 )
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
+from flowdrop_lsp.core.rules.store_door import door_finding
+from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, may_be_too_large
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.schema import document_is_valid, path_text, root_problems
 from flowdrop_lsp.core.syntax.shape import shaped_verdict
@@ -202,6 +204,16 @@ class WorkflowDocument(IncrementalEdits):
         problems = list(parsed.problems)
         arrays_ok = True
         arrays_closed = True  # (JSON) each by its own ']'
+        if reading.refused is not None:
+            # STORE-1's door (core/syntax/door.py): nothing was parsed; its one finding, and the
+            # next edit is a whole read again (the door decides again).
+            self._site_header = None
+            self._site_elements = {}
+            self.root_findings.append(door_finding(reading.refused, len(text)))
+            self.incremental = False
+            self._stats = ChangeStats(True, 0, [])
+            self.buffer.release()
+            return
         if self._is_workflow:
             assert isinstance(root, JObject)
             for name in ARRAYS:
@@ -426,6 +438,8 @@ class WorkflowDocument(IncrementalEdits):
         usable = not self._stale and not self.settings.full_recompute and self.incremental
         plan = self._plan(start, end) if usable else None
         self.buffer.replace(start, end, new_text)
+        if plan is not None and self._past_the_door(new_text):
+            plan = None  # a whole read: the door decides (core/syntax/door.py)
         try:
             done = plan is not None and self._apply(plan, start, end, len(new_text) - (end - start))
         except Exception as error:  # noqa: BLE001 - never worse than a whole re-read
@@ -437,6 +451,15 @@ class WorkflowDocument(IncrementalEdits):
         if not done:
             self._stale = True
         return start, end, len(new_text)
+
+    def _past_the_door(self, new_text: str) -> bool:
+        """Whether an edit may have taken the text past STORE-1's size bound: the text's UTF-8
+        bytes counted from the buffer's per-chunk counts (no encoding of the whole text), only
+        when its length leaves that possible. (Its depth is checked where the elements are
+        re-read: `IncrementalEdits._near_the_door`.)"""
+        if not new_text or not may_be_too_large(len(self.buffer)):
+            return False
+        return self.buffer.units.units_before(len(self.buffer), "utf-8") > MAX_WORKFLOW_BYTES
 
     def _fresh(self) -> None:
         if self._stale:

@@ -16,9 +16,15 @@ from flowdrop_lsp.core.engine.elements import ARRAYS, Element, ElementList
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.document import syntax_findings
+from flowdrop_lsp.core.syntax.door import REFUSED_DEPTH
 from flowdrop_lsp.core.syntax.reader import REGION_CONTEXT
 from flowdrop_lsp.core.syntax.tree import JsonValue, SyntaxProblem
 from flowdrop_lsp.core.text.positions import EditableText, Span
+
+# Where the elements of `nodes`/`edges` sit (under the root and the array), and how near the
+# door's depth a re-read stretch sends the edit to a whole read (`_near_the_door`).
+_ELEMENT_LEVEL = 2
+_DOOR_MARGIN = 8
 
 
 @dataclass
@@ -131,6 +137,8 @@ class IncrementalEdits(ElementReading):
         if plan.inside_one:
             element_start, element_end = owner.start(first), owner.end(first)
             element_text = self.buffer.slice(element_start, element_end + delta)
+            if self._near_the_door(element_text):
+                return False
             column = self.buffer.position(element_start)[1] if self.reader.needs_column else 0
             value, found = self.reader.reread_element(element_text, column, name)
             if (
@@ -158,6 +166,8 @@ class IncrementalEdits(ElementReading):
             region_text = self.buffer.slice(
                 region_start, min(len(self.buffer), new_end + REGION_CONTEXT)
             )
+            if self._near_the_door(region_text):
+                return False
             region = self.reader.reread_region(
                 region_text, new_end - region_start, name, first > 0, column
             )
@@ -210,6 +220,8 @@ class IncrementalEdits(ElementReading):
                 break
             stop += 1  # the edit reached the element's `-` line: it is re-read too
         region_text = self.buffer.slice(region_start, region_end)
+        if self._near_the_door(region_text):
+            return False
         region = self.reader.reread_items(region_text, column)
         if region is None:
             return False
@@ -226,6 +238,14 @@ class IncrementalEdits(ElementReading):
         self._replace_elements(owner, first, stop, values, region_text, region_start, problems)
         owner.gaps.extend(_absolute(f, region_start) for f in syntax_findings(problems))
         return True
+
+    def _near_the_door(self, text: str) -> bool:
+        """Whether the elements of `text` (re-read after an edit) may nest near STORE-1's depth
+        bound: then the whole text is read again, and the door decides (core/syntax/door.py),
+        so that an edit is judged as a read from scratch judges its result. The elements sit
+        two levels down (the root, `nodes`/`edges`); the margin covers what a stretch read
+        alone counts short (YAML's levels above the item, a stretch's unbalanced context)."""
+        return _ELEMENT_LEVEL + self.reader.depth(text) >= REFUSED_DEPTH - _DOOR_MARGIN
 
     def _item_dash(self, element_start: int, column: int) -> int | None:
         """The offset of the `-` of the item whose element starts at `element_start` (current

@@ -1,6 +1,6 @@
 """The rules: one module each, each with a stable code, a default severity and a check.
 
-`RULE_MODULES` is the registry; `DOCUMENT_RULES` (syntax, structure: found while reading),
+`RULE_MODULES` is the registry; `DOCUMENT_RULES` (syntax, structure, the door: found while reading),
 `GRAPH_RULES`, `CONSUMER_RULES`, `EDGE_RULES` and `ALL_RULES` are derived from it.
 """
 
@@ -57,6 +57,7 @@ from flowdrop_lsp.core.rules import (
     site_config_name,
     site_contract,
     site_dependency,
+    store_door,
     tool_route,
     toolbox_cycle,
     twig_autoescape,
@@ -91,6 +92,8 @@ from flowdrop_lsp.core.rules.standing import render_standing, standing
 # tests/core/rules/test_rule_catalogue.py).
 RULE_MODULES: tuple[ModuleType, ...] = (
     document,
+    # The door (issue 38): a workflow FlowDrop refuses before reading it, not parsed at all.
+    store_door,
     cmp9,
     cmp10_tools_into_non_acceptor,
     duplicate_node_id,
@@ -162,7 +165,8 @@ def _rules_of(module: ModuleType) -> tuple[Rule, ...]:
     return tuple(getattr(module, "RULES", None) or (module.RULE,))
 
 
-DOCUMENT_RULES: tuple[Rule, ...] = document.RULES
+# Found while reading: the text's syntax and structure, and STORE-1's door (nothing read).
+DOCUMENT_RULES: tuple[Rule, ...] = (*document.RULES, store_door.RULE)
 ALL_RULES: tuple[Rule, ...] = tuple(rule for m in RULE_MODULES for rule in _rules_of(m))
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 GRAPH_RULES: tuple[tuple[Rule, GraphCheck], ...] = tuple(

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.syntax.door import REFUSED_DEPTH, Refusal, refusal
+from flowdrop_lsp.core.syntax.json.depth import json_depth
 from flowdrop_lsp.core.syntax.json.members import json_member_insertion, json_member_removal
 from flowdrop_lsp.core.syntax.json.offsets import json_string_offsets
 from flowdrop_lsp.core.syntax.json.parser import parse_json, parse_value_at
@@ -24,6 +26,7 @@ from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE
 from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString, ParsedJson, SyntaxProblem
+from flowdrop_lsp.core.syntax.yaml.depth import yaml_depth
 from flowdrop_lsp.core.syntax.yaml.items import (
     has_line_left_of,
     has_other_line_break,
@@ -52,11 +55,16 @@ __all__ = ["REGION_CONTEXT", "reader_for"]
 class WholeRead:
     """A whole text read: its tree and problems; `fast` when the elements were read whole by
     a fast path (values without inner spans, known valid JSON); `local_edits` when an edit
-    inside one element may be re-read alone."""
+    inside one element may be re-read alone; `refused` when STORE-1's door refused the text
+    (core/syntax/door.py): then nothing was parsed, and the tree is empty."""
 
     parsed: ParsedJson
     fast: bool
     local_edits: bool
+    refused: Refusal | None = None
+
+
+_NOTHING_READ = ParsedJson(None, ())
 
 
 class WorkflowReader(Protocol):
@@ -73,7 +81,15 @@ class WorkflowReader(Protocol):
     # starts at a `-` line): a stretch is then re-read as whole items (`reread_items`).
     items_by_lines: bool
 
-    def read(self, text: str) -> WholeRead: ...
+    def read(self, text: str) -> WholeRead:
+        """The whole text read, unless STORE-1's door refuses it (`WholeRead.refused`): every
+        whole read of a workflow, node type or site file comes here, so every front keeps the
+        door without knowing it."""
+        ...
+
+    def depth(self, text: str) -> int:
+        """How deep `text` (a whole text, or an element's) nests, as the door measures it."""
+        ...
 
     def reread_element(
         self, text: str, column: int, array: str
@@ -193,11 +209,17 @@ class JsonReader:
         self.local_syntax_errors = not allow_comments
 
     def read(self, text: str) -> WholeRead:
+        refused = refusal(text, self.depth)
+        if refused is not None:
+            return WholeRead(_NOTHING_READ, False, False, refused)
         fast = None if self.allow_comments else scan_workflow(text)
         if fast is not None:
             return WholeRead(ParsedJson(fast, ()), True, True)
         parsed = parse_json(text, allow_comments=self.allow_comments)
         return WholeRead(parsed, False, not self.allow_comments)
+
+    def depth(self, text: str) -> int:
+        return json_depth(text, self.allow_comments)
 
     def reread_element(
         self, text: str, column: int, array: str
@@ -292,9 +314,16 @@ class YamlReader:
         self.shared: tuple[tuple[int, int], ...] = ()
 
     def read(self, text: str) -> WholeRead:
+        refused = refusal(text, self.depth, at_least=True)
+        if refused is not None:
+            self.shared = ()
+            return WholeRead(_NOTHING_READ, False, False, refused)
         parsed, aliased = read_yaml(text)
         self.shared = parsed.shared
         return WholeRead(parsed, False, not aliased)
+
+    def depth(self, text: str) -> int:
+        return yaml_depth(text, REFUSED_DEPTH)
 
     def reread_element(
         self, text: str, column: int, array: str

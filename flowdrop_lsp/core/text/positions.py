@@ -219,8 +219,9 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.line_starts = [0]
-        self.line_starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        # The window-by-window split, not a regex match per line: a report on a 53 MB export
+        # (2 M lines) spent 1.2 s here for its one finding on line 1.
+        self.line_starts = line_starts(text)
         self._units: UnitCounts | None = None
 
     @property

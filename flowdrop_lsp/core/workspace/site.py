@@ -45,6 +45,7 @@ from flowdrop_lsp.core.domain.site_view import (
 )
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.registry import SITE_RULES
+from flowdrop_lsp.core.syntax.door import may_be_too_large, utf8_size
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.tree import JObject
 from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, TooLarge, read_site_text
@@ -83,6 +84,11 @@ def read_facts(path: Path | str, text: str, node_types: NodeTypeFiles) -> Facts:
         read = node_types.definition(Path(path), text)
         return read if isinstance(read, NodeTypeDefinition) else None
     return read_workflow_facts(text, syntax_of_path(path))
+
+
+def _too_large(text: str) -> bool:
+    """Over the limit every reader of site files keeps, in UTF-8 bytes (STORE-1's)."""
+    return may_be_too_large(len(text)) and utf8_size(text) > MAX_SITE_FILE_BYTES
 
 
 class SiteIndex:
@@ -152,7 +158,7 @@ class SiteIndex:
             text = self._read_text(Path(path))
         except (OSError, UnicodeDecodeError, TooLarge):
             return None
-        return text if len(text) <= MAX_SITE_FILE_BYTES else None
+        return None if _too_large(text) else text
 
     def read(self, path: Path | str, text: str | None = None, facts: Facts = None) -> None:
         """Read one file while the site is being filled (from disk unless `text` is given; its
@@ -189,8 +195,8 @@ class SiteIndex:
             return self._changing(key, lambda: self._name(key, present=True))
         if text is None:
             text = self.read_text(key)
-        if text is not None and len(text) > MAX_SITE_FILE_BYTES:
-            text = None
+        if text is not None and _too_large(text):
+            text = None  # (an open buffer's: in bytes, as the door counts it)
         if text is not None and facts is None:
             facts = read_facts(key, text, self.node_type_files)
 

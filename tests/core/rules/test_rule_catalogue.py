@@ -90,6 +90,8 @@ EXAMPLES = {
     ),
     "FD-UNKNOWN-NODE-TYPE": workflow([node("a", "http_reqest")], []),
     "R5": workflow([node(f"n{i}") for i in range(501)], []),
+    # Nested 64 levels deep (the root, then 63 arrays): refused at the door, nothing else read.
+    "STORE-1": '{"nodes": [], "edges": [], "matrix": ' + "[" * 63 + "]" * 63 + "}",
     "R3": workflow(
         [node("a"), node("b")],
         [{"id": "e", "source": "a", "target": "b"}, {"id": "e", "source": "b", "target": "a"}],

@@ -9,7 +9,9 @@ The oracle, `is_json(text)`, is the standard library made as strict as the FlowD
   duration of the call): a 5,000-digit integer is JSON;
 - a text that json.loads refuses only for nesting (RecursionError) is outside the property:
   the parser reports nesting deeper than MAX_DEPTH (200) as a documented FD-SYNTAX finding, and
-  the generated texts never nest that deep (`nesting` filters them out);
+  the generated texts never nest that deep (`nesting` filters them out); nor as deep as
+  STORE-1's door (64 levels), which refuses the text before any parse (tests/core/
+  test_store_door.py);
 - a leading byte order mark needs no exception: json.loads refuses a str starting with U+FEFF
   and so does json_decode, and the parser reports it (FD-SYNTAX, test_tolerance.py).
 
@@ -34,6 +36,7 @@ from hypothesis import strategies as st
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.syntax.json.parser import MAX_DEPTH, parse_json
+from flowdrop_lsp.core.syntax.door import REFUSED_DEPTH
 from flowdrop_lsp.core.syntax.json.shapes import FULL
 from flowdrop_lsp.core.syntax.tree import to_python
 from flowdrop_lsp.entry import main
@@ -165,7 +168,7 @@ def _common_affixes(old: str, new: str) -> tuple[int, int]:
 @example(('{"nodes": []}', '{"nodes": [1e]}'))
 def test_fd_syntax_exactly_when_json_loads_refuses(texts: tuple[str, str]) -> None:
     original, text = texts
-    if nesting(text) >= MAX_DEPTH:
+    if nesting(text) >= min(MAX_DEPTH, REFUSED_DEPTH):
         return
     expected_error = not is_json(text)
     assert has_syntax_finding(text) == expected_error, (text, syntax_findings(text))
@@ -290,9 +293,10 @@ def test_nesting_beyond_the_depth_limit_is_a_documented_finding() -> None:
     shallow = "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)
     deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
     assert is_json(shallow) and is_json(deep)  # json.loads goes to ≈1000 levels
-    assert not has_syntax_finding(shallow)
-    (finding,) = syntax_findings(deep)
-    assert f"nesting deeper than {MAX_DEPTH} levels" in finding.message
+    # The parser itself (the door refuses both texts before any parse: STORE-1).
+    assert not parse_json(shallow).problems
+    (problem,) = parse_json(deep).problems
+    assert f"nesting deeper than {MAX_DEPTH} levels" in problem.message
 
 
 # ----- control characters in strings ------------------------------------------------------
