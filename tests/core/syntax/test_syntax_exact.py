@@ -35,8 +35,8 @@ from hypothesis import strategies as st
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from flowdrop_lsp.core.syntax.json.parser import MAX_DEPTH, parse_json
 from flowdrop_lsp.core.syntax.door import REFUSED_DEPTH
+from flowdrop_lsp.core.syntax.json.parser import MAX_DEPTH, parse_json
 from flowdrop_lsp.core.syntax.json.shapes import FULL
 from flowdrop_lsp.core.syntax.tree import to_python
 from flowdrop_lsp.entry import main
