@@ -135,16 +135,18 @@ class FindingBuilder:
             preferred=preferred,
         )
 
-    def taken_instead(self, leaf: str, others: list[str]) -> Callable[[str], bool]:
-        """The names taken for `leaf` renamed instead of `others`: those around it, and those
-        the plan gives other leaves, but not the plan's renames of `others` (they keep their
-        names then), so the alternative takes the first free number."""
+    def replaced(self, others: list[str]) -> set[str]:
+        """The tool names the plan gives `others`, which `leaf` renamed instead of them frees
+        (they keep their names then), so the alternative takes the first free number
+        (`RenamePlan.label_instead`)."""
         plan = self.plan
-        replaced = {sanitize_tool_name(plan.renames[o]) for o in others if o in plan.renames}
-        planned = plan.planned
-        return lambda name: (
-            (name in planned and name not in replaced) or plan.visible_around(leaf, name)
-        )
+        return {sanitize_tool_name(plan.renames[o]) for o in others if o in plan.renames}
+
+    def taken_instead(self, leaf: str, others: list[str]) -> Callable[[str], bool]:
+        """The names taken for `leaf` renamed instead of `others`, one by one (what
+        `label_instead` answers at once; a test compares the two)."""
+        replaced = self.replaced(others)
+        return lambda name: self.plan._taken_instead(leaf, name, replaced)
 
     def keep_fix(self, node: Node, others: list[str]) -> Fix | None:
         """Rename the others planned to be renamed; `node` keeps its name."""
@@ -189,7 +191,7 @@ class FindingBuilder:
                 fixes.append(keep)
                 renamed += [o for o in others if o in plan.renames]
             if leaf not in plan.blocked:
-                label = plan.numbers.label(node, self.taken_instead(leaf, others), reserve=False)
+                label = plan.label_instead(node, leaf, self.replaced(others))
                 title = f'Rename "{current}" instead, to "{short_text(label, bounds.NAME_LIMIT)}"'
                 fixes.extend(_offered(self.rename_fix(node, label, title, keep is None)))
                 new_names.add(sanitize_tool_name(label))

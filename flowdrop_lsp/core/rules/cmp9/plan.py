@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from flowdrop_lsp.core.domain.model import DataString, Node, doc_order
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.reach import ReachMasks
-from flowdrop_lsp.core.domain.renames import LabelNumbers, rename_blocker
+from flowdrop_lsp.core.domain.renames import LabelNumbers, readable_base, rename_blocker
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.cmp9.rule import RULE
 
@@ -25,6 +25,9 @@ class RenamePlan:
     planned: set[str] = field(default_factory=set)  # the tool names of the planned labels
     numbers: LabelNumbers = field(default_factory=LabelNumbers)
     around: dict[str, int] = field(default_factory=dict)  # leaf → consumers_around, cached
+    # (label base, consumers as bits) → taken number → the next number to look at: the runs of
+    # numbers `label_instead` skips, shared by the leaves around the same consumers.
+    skips: dict[tuple[str, int], dict[int, int]] = field(default_factory=dict)
 
     def consumers_around(self, leaf: str) -> int:
         """The consumers `leaf` reaches (as in `ToolGraph.consumers_reached_from`: not itself),
@@ -53,9 +56,69 @@ class RenamePlan:
             for other in reach.ids_by_name.get(name, ())
         )
 
+    def visible_to(self, around: int, name: str) -> bool:
+        """Whether a leaf named `name` is in the flattened set of one of the consumers `around`
+        (`visible_around`, without leaving out the leaf asking)."""
+        reach = self.reach
+        return bool(around) and any(
+            other not in reach.passthroughs and reach.consumers_reached(other) & around
+            for other in reach.ids_by_name.get(name, ())
+        )
+
+    def label_instead(self, node: Node, leaf: str, replaced: set[str]) -> str:
+        """The label `leaf` (`node`) would take renamed instead of the others, whose planned
+        tool names `replaced` it frees: the first number from its own on (as `LabelNumbers.label`
+        without reserving) whose name no other leaf around it has and the plan gives no one
+        else. The same answer as trying the numbers one by one (a test compares them), found
+        in linear time over all the leaves: in a chain of toolboxes every kept leaf's "rename
+        instead" walked past the thousands of numbers the plan and its neighbours took (5,000
+        leaves: 6 M tries, 20 s of `check --fix`). The numbers taken for every leaf around the
+        same consumers (planned, or anyone's name there) are skipped in runs, remembered per
+        base; what only this leaf sees free (a name it frees, its own name) is tried apart."""
+        base, number = readable_base(node)
+        around = self.consumers_around(leaf)
+        skips = self.skips.setdefault((base, around), {})
+        planned = self.planned
+        at, passed = number, []
+        while True:
+            ahead = skips.get(at)
+            if ahead is not None:
+                passed.append(at)
+                at = ahead
+                continue
+            name = sanitize_tool_name(f"{base} {at}")
+            if name in planned or self.visible_to(around, name):
+                passed.append(at)
+                at += 1
+                continue
+            break
+        for taken in passed:
+            skips[taken] = at
+        # Below `at`, free for this leaf alone: a name it frees, or its own.
+        free_here = [
+            n
+            for n in _numbers_named(base, (*replaced, node.tool_name))
+            if number <= n < at and not self._taken_instead(leaf, f"{base} {n}", replaced)
+        ]
+        return f"{base} {min(free_here, default=at)}"
+
+    def _taken_instead(self, leaf: str, label: str, replaced: set[str]) -> bool:
+        name = sanitize_tool_name(label)
+        return (name in self.planned and name not in replaced) or self.visible_around(leaf, name)
+
     def is_taken_for(self, leaf: str) -> Callable[[str], bool]:
         planned = self.planned
         return lambda name: name in planned or self.visible_around(leaf, name)
+
+
+def _numbers_named(base: str, names: Iterable[str]) -> list[int]:
+    """The numbers n for which `base n` is one of the tool `names`."""
+    found = []
+    for name in names:
+        digits = name.rpartition("_")[2]
+        if digits.isdigit() and sanitize_tool_name(f"{base} {int(digits)}") == name:
+            found.append(int(digits))
+    return found
 
 
 def plan_renames(ctx: RuleContext, leaves: Iterable[str]) -> RenamePlan:
