@@ -20,10 +20,22 @@ RULE = Rule(
 )
 
 
+# As CMP-5's: a cycle of thousands of toolboxes (a long chain closed) is named by its ends, not
+# box by box (the message was every box, 3,333 of them, and as many related locations).
+NAMED_IN_MESSAGE = 6  # toolboxes of a cycle a message names; a longer one is cut in the middle
+RELATED_BOXES = 20  # toolboxes of a cycle shown as related locations
+
+
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for cycle in ctx.graph.toolbox_cycles():
         first = ctx.graph.nodes_by_id[cycle[0]]
-        loop = " → ".join(ctx.describe(box) for box in [*cycle, cycle[0]])
+        if len(cycle) > NAMED_IN_MESSAGE:
+            head = NAMED_IN_MESSAGE - 2
+            names = [ctx.describe(box) for box in cycle[:head]]
+            names += [f"… {len(cycle) - head - 1} more …", ctx.describe(cycle[-1])]
+        else:
+            names = [ctx.describe(box) for box in cycle]
+        loop = " → ".join([*names, names[0]])
         yield Finding(
             RULE.code,
             RULE.default_severity,
@@ -34,7 +46,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 RelatedLocation(
                     ctx.graph.nodes_by_id[box].anchor, f"in the cycle: {ctx.describe(box)}"
                 )
-                for box in cycle[1:]
+                for box in cycle[1 : RELATED_BOXES + 1]
             ),
         )
 
