@@ -37,6 +37,7 @@ from flowdrop_lsp.cli.report import (
     write_baseline,
     write_report,
 )
+from flowdrop_lsp.cli.staged import StagedError, paths_to_check
 from flowdrop_lsp.core.config.baseline import Baseline, BaselineError
 from flowdrop_lsp.core.config.settings import Settings, SettingsError
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -62,7 +63,17 @@ __all__ = ["add_check_arguments", "run_check", "use_color"]
 def add_check_arguments(check: argparse.ArgumentParser) -> None:
     """The options of `flowdrop-lsp check` (the entry module owns the top-level parser)."""
     check.add_argument(
-        "paths", nargs="*", default=["."], help="files, directories, or - for stdin (default: .)"
+        "paths",
+        nargs="*",
+        help="files, directories, or - for stdin (default: ., or with "
+        "--staged only what is staged)",
+    )
+    check.add_argument(
+        "--staged",
+        action="store_true",
+        help="also check what the changes staged in git touch: the staged workflows and node "
+        "types, the workflows using a staged node type, the callers of a staged or deleted "
+        "workflow (the pre-commit hook's mode)",
     )
     check.add_argument(
         "--format", choices=FORMATS, default="text", help="output format (default: text)"
@@ -408,18 +419,19 @@ def run_check(args: argparse.Namespace) -> int:
     # `--fix -` writes the fixed document to stdout (a filter), so the report goes to stderr.
     report = sys.stderr if args.fix and "-" in args.paths else sys.stdout
     noted: set[object] = set()
-    try:
-        # Each folder is walked with the settings in force there (`files`, `exclude`).
-        cwd = Path.cwd()
-        settings_for = functools.partial(_settings_of_path, resolver)
-        items = [item for raw in args.paths for item in walk(raw, settings_for, cwd)]
-    except SettingsError as error:
-        print(f"flowdrop-lsp: {error}", file=sys.stderr)
-        return EXIT_USAGE
     settings_of = functools.partial(_settings_of_file, resolver, choice, stdin_filename="")
     host = Host.for_check(
         resolver, settings_of, cache=not args.no_cache, cache_dir=args.cache_dir, jobs=args.jobs
     )
+    cwd = Path.cwd()
+    try:
+        args.paths = paths_to_check(args.paths, args.staged, cwd, host)
+        # Each folder is walked with the settings in force there (`files`, `exclude`).
+        settings_for = functools.partial(_settings_of_path, resolver)
+        items = [item for raw in args.paths for item in walk(raw, settings_for, cwd)]
+    except (SettingsError, StagedError) as error:
+        print(f"flowdrop-lsp: {error}", file=sys.stderr)
+        return EXIT_USAGE
     prints: dict[Path, str] = {}
     # 1. Read each candidate (its settings, bytes and text), in walk order.
     slots: list[FileResult | Checked] = []
@@ -546,7 +558,9 @@ def run_check(args: argparse.Namespace) -> int:
             f"node types: {parsed} definition file{'s' if parsed != 1 else ''} parsed "
             "(each once, for the settings and the site alike)"
         )
-    if not any(isinstance(item, Candidate) for item in items) and not args.quiet:
+    if not items and args.staged and not args.quiet:
+        err("flowdrop-lsp: no workflow or node type is staged, nor touched by what is")
+    elif not any(isinstance(item, Candidate) for item in items) and not args.quiet:
         err(
             "flowdrop-lsp: no workflow files to check in "
             + ", ".join(args.paths)

@@ -26,6 +26,8 @@ SNAPSHOT = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml", 
 DRUPAL_WORKFLOW = (
     REPO / "examples/drupal-site/config/sync/flowdrop_workflow.flowdrop_workflow.research_agent.yml"
 )
+SITE = REPO / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
+CALLED = "flowdrop_workflow.flowdrop_workflow.aincient_brand_specialist_colour.yml"
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "test",
     "GIT_AUTHOR_EMAIL": "test@example.invalid",
@@ -41,25 +43,27 @@ def _hook() -> dict[str, object]:
     return hook
 
 
-def test_the_hook_runs_check_on_workflow_files_only() -> None:
+def test_the_hook_runs_check_on_site_files_and_what_the_staged_changes_touch() -> None:
     hook = _hook()
     assert hook["id"] == "flowdrop-lsp"
-    assert hook["entry"] == "flowdrop-lsp check"
+    assert hook["entry"] == "flowdrop-lsp check --staged"
     assert hook["language"] == "python"
     # One process for all the files: one summary and one baseline note, not one per batch.
     assert hook["require_serial"] is True
+    # A commit staging only a deletion passes no file: the hook must run anyway.
+    assert hook["always_run"] is True
     files = re.compile(str(hook["files"]))
     for name in (
         "a.flowdrop.json",
         "flows/research agent.flowdrop.json",
         "config/sync/flowdrop_workflow.flowdrop_workflow.research_agent.yml",
         "flowdrop_workflow.flowdrop_workflow.x.yaml",
+        "config/sync/flowdrop_node_type.flowdrop_node_type.agent.yml",
     ):
         assert files.search(name), name
     for name in (
         "package.json",
         "a.flowdrop.json.bak",
-        "config/sync/flowdrop_node_type.flowdrop_node_type.agent.yml",
         "config/sync/my_flowdrop_workflow.flowdrop_workflow.x.yml",
         "flowdrop_workflow.flowdrop_workflow.x.yml/readme.txt",
     ):
@@ -109,13 +113,15 @@ def try_repo(hook_repository: Path, tmp_path_factory: pytest.TempPathFactory):  
     (project / "notes.json").write_text('{"nodes": 1}', encoding="utf-8")
     _git(project, "init", "-q")
     _git(project, "add", ".")
+    _git(project, "commit", "-q", "-m", "the project")  # nothing staged: --files says what
     home = tmp_path_factory.mktemp("pre-commit-home")
 
-    def run(*files: str) -> subprocess.CompletedProcess[str]:
+    def run(*files: str, cwd: Path = project) -> subprocess.CompletedProcess[str]:
+        """With `files`, as `pre-commit run --files`; without, as a commit (the staged files)."""
         return subprocess.run(
             [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repository), "flowdrop-lsp"]
-            + ["--files", *files],
-            cwd=project,
+            + (["--files", *files] if files else []),
+            cwd=cwd,
             capture_output=True,
             text=True,
             env={**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"},
@@ -147,4 +153,26 @@ def test_try_repo_checks_drupal_workflow_yaml(try_repo) -> None:  # type: ignore
 def test_try_repo_skips_json_that_is_no_workflow_name(try_repo) -> None:  # type: ignore[no-untyped-def]
     result = try_repo("notes.json")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "no files to check" in result.stdout
+    # The hook runs on every commit (always_run); with no site file passed or staged, it
+    # checks nothing and passes.
+    assert "Passed" in result.stdout
+
+
+def test_try_repo_fails_a_commit_deleting_a_called_workflow(  # type: ignore[no-untyped-def]
+    try_repo, tmp_path: Path
+) -> None:
+    """A commit staging only the deletion of a workflow the site calls: pre-commit passes no
+    file, the hook runs anyway and judges the callers."""
+    site = tmp_path / "site"
+    sync = site / "config" / "sync"
+    sync.mkdir(parents=True)
+    for source in SITE.iterdir():
+        shutil.copyfile(source, sync / source.name)
+    _git(site, "init", "-q")
+    _git(site, "add", ".")
+    _git(site, "commit", "-q", "-m", "the site")
+    _git(site, "rm", "-q", f"config/sync/{CALLED}")
+    result = try_repo(cwd=site)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Failed" in result.stdout
+    assert "brand_studio.yml" in result.stdout and "error FD-CALL" in result.stdout

@@ -15,8 +15,14 @@ from typing import TYPE_CHECKING
 
 from flowdrop_lsp.core.config.project import check_cache_folder
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.config.site_files import is_node_type_file, is_workflow_config_file
+from flowdrop_lsp.core.config.site_files import (
+    NODE_TYPE_CONFIG_PREFIX,
+    WORKFLOW_CONFIG_PREFIX,
+    is_node_type_file,
+    is_workflow_config_file,
+)
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
+from flowdrop_lsp.core.domain.site_view import config_id
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding, TextEdit
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
@@ -152,6 +158,27 @@ class Checking:
             real = self._real_folder(folder)
             if real not in self._indexes:
                 self._indexes[real] = self.batch.site(folder, known)
+
+    def dependents(self, path: Path) -> list[str]:
+        """The workflows of the site of `path` whose cross-file findings a change to the site
+        file `path` (added, changed or deleted) can change: those using it (a node type) or
+        calling it (a workflow), as the site on disk says. `check --staged` asks it."""
+        folder = path.parent
+        real = self._real_folder(folder)
+        index = self._indexes.get(real)
+        if index is None:
+            if not folder.is_dir():
+                return []
+            index = self._indexes[real] = self.batch.site(folder, {})
+        if is_node_type_file(path):
+            type_id = config_id(str(path), NODE_TYPE_CONFIG_PREFIX)
+            using = index.users_of(type_id) if type_id else []
+        elif is_workflow_config_file(path):
+            workflow_id = config_id(str(path), WORKFLOW_CONFIG_PREFIX)
+            using = index.callers_of(workflow_id) if workflow_id else []
+        else:
+            return []
+        return sorted({file for file, _ in using})
 
     @staticmethod
     def is_node_type(path: Path) -> bool:
