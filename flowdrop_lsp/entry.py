@@ -27,13 +27,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="flowdrop-lsp",
-        description="Check FlowDrop workflows (CMP-9 tool-name collisions and neighbours) in CI, "
-        "or serve them to an editor.",
+        description="Check FlowDrop workflows and node types as FlowDrop judges them: the "
+        "spec's statically decidable rules (tool-name collisions through toolboxes among them), "
+        "the expressions in node config, calls and contracts across a site. In CI and "
+        "pre-commit (check), in an editor (serve), in FlowDrop's own editor (doctor).",
     )
     parser.add_argument("--version", action="version", version=f"flowdrop-lsp {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     add_check_arguments(
-        commands.add_parser("check", help="check workflow files (CMP-9 and neighbours)")
+        commands.add_parser("check", help="check workflow and node-type files, a site's or a folder's (CI, pre-commit)")
     )
     add_rule_arguments(
         commands.add_parser(
