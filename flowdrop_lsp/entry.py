@@ -35,7 +35,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"flowdrop-lsp {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     add_check_arguments(
-        commands.add_parser("check", help="check workflow and node-type files, a site's or a folder's (CI, pre-commit)")
+        commands.add_parser(
+            "check",
+            help="check workflow and node-type files, a site's or a folder's (CI, pre-commit)",
+        )
     )
     add_rule_arguments(
         commands.add_parser(

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from flowdrop_lsp.core import analysis
+from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.ide.service import WorkflowService
 from flowdrop_lsp.core.syntax import reader as reader_module
 from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, REFUSED_DEPTH
 from flowdrop_lsp.core.syntax.json.depth import json_depth
 from flowdrop_lsp.core.syntax.yaml.depth import yaml_depth
+from flowdrop_lsp.core.workspace import batch
 from flowdrop_lsp.core.workspace.site import SiteIndex
 from tests.support.builders import node, tool_edge, workflow
 from tests.support.cli import run, set_stdin
@@ -109,6 +111,25 @@ def test_the_size_is_counted_in_utf8_bytes_not_code_points(no_parse: None) -> No
 
 
 # ----- the command line ------------------------------------------------------------------------
+
+
+def test_a_file_read_as_bytes_is_refused_without_a_document(
+    oversized: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI's files come with their bytes: the door decides on them before any document
+    (its line index, its chunks) is made; the finding is the document's own, settings
+    applied."""
+    made = analysis.analyze(oversized).findings
+
+    def no_document(*_: object, **__: object) -> None:
+        raise AssertionError("a document was made for a file the door refuses by its size")
+
+    monkeypatch.setattr(batch, "WorkflowDocument", no_document)
+    data = oversized.encode()
+    job = batch.AnalysisJob(oversized, data, Settings(), "json")
+    assert batch.analyse_file(job).findings == made
+    quiet = Settings(ignore=frozenset({"STORE-1"}))
+    assert batch.analyse_file(batch.AnalysisJob(oversized, data, quiet, "json")).findings == ()
 
 
 def test_check_fix_and_stdin_tell_an_oversized_export_at_once(

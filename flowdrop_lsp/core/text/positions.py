@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
 from operator import add
@@ -213,16 +214,44 @@ class Positions(Protocol):
 
 
 class LineIndex:
-    """Maps offsets to lines and back for one immutable text."""
+    """Maps offsets to lines and back for one immutable text.
 
-    __slots__ = ("text", "line_starts", "_units")
+    Line starts are found as far as a question needs, a window at a time: a report on a 53 MB
+    export whose one finding is on line 1 reads one window, not the 2 M lines after it."""
+
+    __slots__ = ("text", "_starts", "_scanned", "_units")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # The window-by-window split, not a regex match per line: a report on a 53 MB export
-        # (2 M lines) spent 1.2 s here for its one finding on line 1.
-        self.line_starts = line_starts(text)
+        self._starts = array("q", [0])
+        self._scanned = 0  # the text before this offset has had its line starts found
         self._units: UnitCounts | None = None
+
+    def _scan_to(self, offset: int) -> None:
+        """Line starts found at least up to `offset` (and the start of the line after it)."""
+        text = self.text
+        while self._scanned <= offset and self._scanned < len(text):
+            at = self._scanned
+            # A window ends after a line break, so no \r\n is split between two windows.
+            end = text.find("\n", min(at + _WINDOW, len(text)) - 1)
+            end = len(text) if end < 0 else end + 1
+            if "\r" in text[at:end]:  # rare: exact but slower
+                window_starts: Iterable[int] = (
+                    match.end() for match in _LINE_BREAK.finditer(text, at, end)
+                )
+            else:
+                parts = text[at:end].split("\n")
+                window_starts = map(
+                    add, accumulate(map(len, parts[:-1])), range(at + 1, at + len(parts))
+                )
+            self._starts.extend(start for start in window_starts if start <= len(text))
+            self._scanned = end
+
+    @property
+    def line_starts(self) -> list[int]:
+        """Every line's start (the whole text scanned)."""
+        self._scan_to(len(self.text))
+        return list(self._starts)
 
     @property
     def units(self) -> UnitCounts:
@@ -232,12 +261,19 @@ class LineIndex:
         return self._units
 
     def line_of(self, offset: int) -> int:
-        return bisect_right(self.line_starts, offset) - 1
+        self._scan_to(offset)
+        return bisect_right(self._starts, offset) - 1
+
+    def _start_of(self, line: int) -> int | None:
+        """Where `line` starts (None: the text has fewer lines)."""
+        while line >= len(self._starts) and self._scanned < len(self.text):
+            self._scan_to(self._scanned)
+        return self._starts[line] if line < len(self._starts) else None
 
     def line_end(self, line: int) -> int:
         """Offset of the end of `line`'s content (before its line break)."""
-        if line + 1 < len(self.line_starts):
-            end = self.line_starts[line + 1]
+        end = self._start_of(line + 1)
+        if end is not None:
             text = self.text
             if end > 0 and text[end - 1] == "\n":
                 end -= 1
@@ -250,7 +286,7 @@ class LineIndex:
         """0-based (line, column) of `offset`, the column counted in `encoding`'s units."""
         offset = max(0, min(offset, len(self.text)))
         line = self.line_of(offset)
-        start = self.line_starts[line]
+        start = self._starts[line]
         if encoding == "utf-32":
             return line, offset - start
         if offset - start <= _SHORT:
@@ -262,9 +298,9 @@ class LineIndex:
         """Offset of a 0-based (line, column); out-of-range values clamp as LSP asks."""
         if line < 0:
             return 0
-        if line >= len(self.line_starts):
+        start = self._start_of(line)
+        if start is None:
             return len(self.text)
-        start = self.line_starts[line]
         end = self.line_end(line)
         if end - start <= _SHORT:
             content = self.text[start:end]

@@ -30,8 +30,10 @@ from flowdrop_lsp.core.config.site_files import (
 )
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
-from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.core.engine.document import WorkflowDocument, apply_settings
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.rules.store_door import door_finding
+from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, Refusal
 from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.core.workspace.cache import (
     ResultCache,
@@ -90,6 +92,11 @@ def portable(finding: Finding) -> Finding:
 
 def analyse_file(job: AnalysisJob) -> FileAnalysis:
     """The engine reading one file's text once: its findings and (a site's workflow) facts."""
+    if len(job.data) > MAX_WORKFLOW_BYTES:
+        # STORE-1's door decided by the bytes read: no document is made (its line index and
+        # chunks alone cost a quarter second on a 53 MB export), the one finding is the same.
+        refused = door_finding(Refusal(len(job.data)), len(job.text))
+        return FileAnalysis(apply_settings((refused,), job.settings), None)
     document = WorkflowDocument(
         job.text,
         job.settings,
