@@ -53,7 +53,7 @@ class ElementSource:
         # name, then the entry of one definition re-reads the same text three times otherwise.
         self._last_read: tuple[str, int, JsonValue | None] | None = None
 
-    def _reread_value(self, text: str, column: int) -> JsonValue | None:
+    def reread_value(self, text: str, column: int) -> JsonValue | None:
         last = self._last_read
         if last is not None and last[1] == column and (last[0] is text or last[0] == text):
             return last[2]
@@ -87,14 +87,14 @@ class ElementSource:
         if not self.reader.may_hold(text, values):
             return ()
         spans = _Spans(element.created_start, element)
-        return data_strings(self._reread_value(text, column), spans, values)
+        return data_strings(self.reread_value(text, column), spans, values)
 
     def items(self, element: Element, path: tuple[str | int, ...]) -> tuple[Span, ...]:
         """The spans of the items of the list at `path` below a node's `data`, re-read from its
         current text (like `strings`)."""
         text, column = self.text(element.owner, element.index)
         spans = _Spans(element.created_start, element)
-        return list_item_spans(self._reread_value(text, column), spans, path)
+        return list_item_spans(self.reread_value(text, column), spans, path)
 
     def _at(
         self, element: Element, path: tuple[str | int, ...]
@@ -102,7 +102,7 @@ class ElementSource:
         """The element's current text, its column, the value at `path` and (a member's) the
         mapping holding it."""
         text, column = self.text(element.owner, element.index)
-        value = self._reread_value(text, column)
+        value = self.reread_value(text, column)
         parent: JObject | None = None
         for step in path:
             parent = value if isinstance(value, JObject) else None
@@ -127,7 +127,7 @@ class ElementSource:
         re-read of the element's current text; in the coordinates it was created in, anchored
         to it, like `locate`'s spans."""
         text, column = self.text(element.owner, element.index)
-        root = self._reread_value(text, column)
+        root = self.reread_value(text, column)
         base = element.created_start
         found: list[StringOffsets | None] = []
         for path in paths:
@@ -321,7 +321,7 @@ class Element:
     def value(self) -> Any:
         source = self.owner.source
         text, column = source.text(self.owner, self.index)
-        return to_python(source._reread_value(text, column))
+        return to_python(source.reread_value(text, column))
 
     @property
     def has_findings(self) -> bool:

@@ -64,7 +64,9 @@ def render(
         return None
     text, column = source.text(element.owner, element.index)
     reader = source.reader
-    tree = reader.reread_value(text, column)
+    # (The source keeps the last text it re-read: a rule offering several fixes of one node
+    # reads it once.)
+    tree = source.reread_value(text, column)
     base = element.created_start
     if not isinstance(tree, JObject):
         # Not readable alone (a YAML alias of an anchor elsewhere): rendered in the whole text.

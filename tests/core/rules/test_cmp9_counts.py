@@ -276,3 +276,24 @@ def test_an_edit_of_the_chain_gives_the_from_scratch_findings(old: str, new: str
         edited = text[:start] + new + text[start + len(old) :]
         assert document.findings() == analyze(edited).findings
         assert_results_match_the_oracle(analyze(edited))
+
+
+def test_a_route_longer_than_the_listed_part_is_given_its_length() -> None:
+    """A route is as long as its chain: a finding lists its first toolboxes and says how many
+    there are, so that a finding per tool of a long chain costs no chain × tools."""
+    boxes = [f"box{i}" for i in range(bounds.MAX_ROUTE_LISTED + 30)]
+    nodes = [
+        node("a", label="Web Search"),
+        node("b", label="web-search"),
+        node("agent", "agent"),
+        *(node(box, "toolbox") for box in boxes),
+    ]
+    edges = [tool_edge("a", boxes[0]), tool_edge("b", "agent")]
+    edges += [tool_edge(box, after) for box, after in zip(boxes, boxes[1:], strict=False)]
+    edges.append(tool_edge(boxes[-1], "agent"))
+    findings = [f for f in analyze(workflow(nodes, edges)).findings if f.code == "CMP-9"]
+    entry = next(f for f in findings if f.node == "a").extra_dict()["consumers"][0]
+    assert list(entry["route"]) == boxes[: bounds.MAX_ROUTE_LISTED]
+    assert entry["route_length"] == len(boxes)
+    short = next(f for f in findings if f.node == "b").extra_dict()["consumers"][0]
+    assert list(short["route"]) == [] and "route_length" not in short

@@ -15,6 +15,10 @@ MAX_NAMED_BOXES = 4  # toolboxes named in a route
 MAX_CONSUMER_ENTRIES = 50  # consumers listed in a finding's `consumers` (the message counts all)
 MAX_COLLIDING_LISTED = 100  # tools in one entry's `colliding_with` (`colliding_count` says all)
 MAX_COLLIDING_PER_FINDING = 1000  # tools in all its entries' `colliding_with` together
+# Toolboxes in one entry's `route` (`route_length` then says how many): a route is as long as
+# the chain, and a finding per tool of a 10,000-node chain listing it whole grew the output (and
+# the time) with the chain's length squared.
+MAX_ROUTE_LISTED = 100
 # At one consumer; beyond it, one summary finding for the consumer. 200k pairs ≈ 630 tools of
 # one name: hundreds of same-named tools still get their own findings and fixes.
 MAX_COLLIDING_PAIRS = 200_000

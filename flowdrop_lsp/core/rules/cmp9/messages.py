@@ -221,7 +221,8 @@ class FindingBuilder:
         entries = []
         related: list[RelatedLocation] = []
         for collision in listed:
-            route = ctx.flat(collision.consumer).route(leaf)  # whole: routes are never cut
+            # In brief: its first toolboxes and its length, found without walking all of it.
+            outline = ctx.flat(collision.consumer).outline(leaf, bounds.MAX_ROUTE_LISTED)
             # A collision's leaves are in document order already (collisions_at sorts them,
             # and edits never reorder existing nodes); only the listed part is copied, so that
             # hundreds of same-named tools cost no tools × tools × consumers work.
@@ -233,14 +234,15 @@ class FindingBuilder:
             fields: dict[str, Any] = {
                 "consumer": collision.consumer,
                 "colliding_with": head[:limit],
-                "route": route,
+                "route": outline.head,
             }
+            if outline.length > len(outline.head):
+                fields["route_length"] = outline.length
             budget -= len(fields["colliding_with"])
             if len(collision.leaves) - 1 > len(fields["colliding_with"]):
                 fields["colliding_count"] = len(collision.leaves) - 1
             entries.append(ConsumerEntry(fields))
             if len(entries) <= bounds.MAX_RELATED_CONSUMERS:
-                outline = RouteOutline.of(route)
                 anchor = _consumer_anchor(ctx, collision.consumer, outline.last or leaf)
                 if anchor is not None:
                     related.append(
