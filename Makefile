@@ -126,6 +126,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/site_bench.py $(SITE_BENCH_ARGS)
 	$(BIN)/python bench/doctor_bench.py $(DOCTOR_BENCH_ARGS)
 	$(BIN)/python bench/site_open_bench.py $(SITE_OPEN_BENCH_ARGS)
+	$(BIN)/python bench/pathological.py --cases export_53mb,pairs_chain_cycle $(PATHOLOGICAL_BENCH_ARGS)
 
 # The VS Code extension with the server bundled in it (python3 >= 3.11, node 20, npm; PyPI and
 # npm the first time, their caches after: editors/vscode/README.md).

@@ -68,6 +68,7 @@ class Case:
     find: str
     replace: str
     after: str = ""
+    fix: bool = False  # also time `check --fix` on a copy (issue 38: every fix linear)
 
 
 def numbers_edges(scale: float) -> Case:
@@ -146,6 +147,48 @@ def wide_consumer(scale: float) -> Case:
     return Case("wide_consumer", compact({"nodes": nodes, "edges": edges}), '"Tool 1"', '"Tool 0"')
 
 
+def export_53mb(scale: float) -> Case:
+    """An API export of 68,000 nodes, 53 MB (issue 38): over STORE-1's 8 MiB, so FlowDrop
+    refuses it at the door, and so do we: one finding, nothing parsed."""
+    count = int(68_000 * scale)
+    nodes = [
+        {
+            "id": f"n{i}",
+            "type": "universalNode",
+            "position": {"x": i, "y": i},
+            "data": {
+                "label": f"Fetch page {i} 数据 😀",
+                "config": {"url": f"https://example.org/{i}", "method": "GET", "retries": 3},
+                "metadata": {"node_type_id": "http_request", "description": "x" * 600},
+            },
+        }
+        for i in range(count)
+    ]
+    return Case("export_53mb", compact({"nodes": nodes, "edges": []}), '"GET"', '"PUT"')
+
+
+def pairs_chain_cycle(scale: float) -> Case:
+    """10,000 nodes (issue 38): 4,999 toolboxes chained into one agent, each with a tool, the
+    tools colliding in pairs ("Search 0" twice, …), the last box forwarding back to the first (a
+    toolbox cycle, DATA-10). A finding and a rename per colliding tool, each route as long as
+    the chain: `check --fix` must stay linear."""
+    count = max(2, int(4_999 * scale))
+    nodes, edges = [node("agent", AGENT, "Agent")], []
+    for k in range(count):
+        nodes.append(node(f"b{k}", TOOLBOX, f"Box {k}"))
+        nodes.append(node(f"l{k}", "http_request", f"Search {k // 2}"))
+        edges.append(tool_edge(len(edges), f"l{k}", f"b{k}"))
+        edges.append(tool_edge(len(edges), f"b{k}", f"b{k + 1}" if k + 1 < count else "agent"))
+    edges.append(tool_edge(len(edges), f"b{count - 1}", "b0"))
+    return Case(
+        "pairs_chain_cycle",
+        compact({"nodes": nodes, "edges": edges}),
+        '"Box 1"',
+        '"Box 1x"',
+        fix=True,
+    )
+
+
 def minified(scale: float) -> list[Case]:
     """The 10k-node benchmark workflow, pretty-printed and on one line (an API export)."""
     doc = generate.build_workflow(max(50, int(10_000 * scale))).doc
@@ -170,11 +213,24 @@ CASES: dict[str, Callable[[float], list[Case]]] = {
     "label_10mb": lambda s: [label_10mb(s)],
     "wide_consumer": lambda s: [wide_consumer(s)],
     "minified": minified,
+    "export_53mb": lambda s: [export_53mb(s)],
+    "pairs_chain_cycle": lambda s: [pairs_chain_cycle(s)],
 }
 
 
+def run_fix(path: Path, timeout: float) -> str:
+    """`check --fix` on a copy of the case: its wall time, and whether it fixed everything."""
+    copy = path.with_name("fixed-" + path.name)
+    copy.write_bytes(path.read_bytes())
+    elapsed, done = timed_check([copy], timeout, fmt="text", args=("--fix", "--no-cache"))
+    if done is None:
+        return "; --fix timed out"
+    left = done.stdout.strip().splitlines()[-1:] or ["?"]
+    return f"; --fix {elapsed:.2f} s ({left[0]})"
+
+
 def run_cli(path: Path, timeout: float) -> tuple[float, str]:
-    elapsed, done = timed_check([path], timeout)
+    elapsed, done = timed_check([path], timeout, args=("--no-cache",))
     if done is None:
         return elapsed, "timed out"
     try:
@@ -249,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                 path.write_text(case.text, encoding="utf-8")
                 size = path.stat().st_size / 1e6
                 cli, cli_notes = (float("nan"), "") if args.no_cli else run_cli(path, args.timeout)
+                if case.fix and not args.no_cli:
+                    cli_notes += run_fix(path, args.timeout)
                 opened, edit, notes = server_edit(case, args.profile)
                 print(
                     f"{case.name:28} {size:6.1f} {cli:7.2f} {opened:7.2f} {edit:7.3f}  {cli_notes}; {notes}",
