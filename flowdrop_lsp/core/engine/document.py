@@ -61,7 +61,7 @@ from flowdrop_lsp.core.rules.document import (
 )
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
 from flowdrop_lsp.core.rules.store_door import door_finding
-from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, may_be_too_large
+from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, Refusal, may_be_too_large
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.schema import document_is_valid, path_text, root_problems
 from flowdrop_lsp.core.syntax.shape import shaped_verdict
@@ -100,6 +100,13 @@ def apply_settings(findings: Iterable[Finding], settings: Settings) -> tuple[Fin
         )
     kept.sort(key=Finding.sort_key)
     return tuple(kept)
+
+
+def refused_by_size(size: int, text_length: int, settings: Settings) -> tuple[Finding, ...]:
+    """The findings of a text of `size` UTF-8 bytes over STORE-1's bound, told from its size
+    alone (a file read as bytes: no document is made), settings applied: its one finding, the
+    one a document of it would have."""
+    return apply_settings((door_finding(Refusal(size), text_length),), settings)
 
 
 class WorkflowDocument(IncrementalEdits):

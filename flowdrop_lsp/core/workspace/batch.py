@@ -30,10 +30,9 @@ from flowdrop_lsp.core.config.site_files import (
 )
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
-from flowdrop_lsp.core.engine.document import WorkflowDocument, apply_settings
+from flowdrop_lsp.core.engine.document import WorkflowDocument, refused_by_size
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.rules.store_door import door_finding
-from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, Refusal
+from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES
 from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.core.workspace.cache import (
     ResultCache,
@@ -95,8 +94,7 @@ def analyse_file(job: AnalysisJob) -> FileAnalysis:
     if len(job.data) > MAX_WORKFLOW_BYTES:
         # STORE-1's door decided by the bytes read: no document is made (its line index and
         # chunks alone cost a quarter second on a 53 MB export), the one finding is the same.
-        refused = door_finding(Refusal(len(job.data)), len(job.text))
-        return FileAnalysis(apply_settings((refused,), job.settings), None)
+        return FileAnalysis(refused_by_size(len(job.data), len(job.text), job.settings), None)
     document = WorkflowDocument(
         job.text,
         job.settings,
