@@ -31,6 +31,10 @@ class Problem:
     # Where the engine itself reports it, when that is not `start`: an unclosed tag is placed
     # on the tag left open, Twig reports the template's end (its line is compared there).
     engine_at: int | None = None
+    # Other places the problem involves, `(start, end, what it is)` in the expression: the tag
+    # an end tag does not close, the block defined before. (Never a line number in `message`:
+    # a template's lines are not the file's; the caller places these in the file.)
+    related: tuple[tuple[int, int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,14 @@ from flowdrop_lsp.core.domain.expressions import (
 from flowdrop_lsp.core.domain.model import Node, short_text
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.expressions.base import Problem, ProblemKind
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
+from flowdrop_lsp.core.findings import (
+    Applicability,
+    Finding,
+    Fix,
+    RelatedLocation,
+    Severity,
+    later,
+)
 from flowdrop_lsp.core.operations import EditString
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 
@@ -174,6 +181,12 @@ def _finding(
         f"{engine} in {expression.where} of {node.display} {verb}: {what}",
         span,
         node=node.id,
+        # The places the engine's message speaks of (the tag left open, the block defined
+        # first), in the file: its lines are not the template's.
+        related=tuple(
+            RelatedLocation(document_span(node, expression, start, end), said)
+            for start, end, said in problem.related
+        ),
         later_fixes=(
             later(partial(renames_in_string, node, expression, problem.start, problem.end, close))
             if fixable

@@ -5,9 +5,12 @@ which names it binds itself; and what may be typed at an offset."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 from flowdrop_lsp.core.expressions.base import NameRead, Parsed, Problem, ProblemKind
 from flowdrop_lsp.core.expressions.twig.expressions import TwigSyntaxError
-from flowdrop_lsp.core.expressions.twig.lexer import T, tokenize
+from flowdrop_lsp.core.expressions.twig.lexer import T, Token, tokenize
 from flowdrop_lsp.core.expressions.twig.parser import TemplateParser
 from flowdrop_lsp.core.expressions.twig.reuse import Reuse, TextStretches
 from flowdrop_lsp.core.expressions.twig.scope import names_in_scope, twig_completion_place
@@ -69,6 +72,7 @@ def _parse_whole(source: str, vocabulary: TwigVocabulary) -> tuple[Parsed, TextS
                     error.message,
                     error.name,
                     error.engine_at,
+                    error.related,
                 )
             )
     facts = parser.facts
@@ -77,6 +81,7 @@ def _parse_whole(source: str, vocabulary: TwigVocabulary) -> tuple[Parsed, TextS
     else:
         # Unknown names found before the syntax error come first, as Twig meets them first.
         problems = [*facts.problems, *problems]
+    problems = [_at_unclosed_print(problem, source, tokens) for problem in problems]
     guarded = facts.guarded
     reads = tuple(NameRead(name, start, end, name in guarded) for name, start, end in facts.reads)
     parsed = Parsed(
@@ -86,3 +91,33 @@ def _parse_whole(source: str, vocabulary: TwigVocabulary) -> tuple[Parsed, TextS
         bindings=tuple(sorted(facts.bindings, key=lambda binding: binding.start)),
     )
     return parsed, stretches
+
+
+def _at_unclosed_print(problem: Problem, source: str, tokens: list[Token]) -> Problem:
+    """A syntax error inside a `{{` left open, on a later line than it: Twig reads on into the
+    text after it and stops at the first thing no expression holds (a `;` three lines down, a
+    word), which is no place to look for the mistake. The problem is placed on the `{{` that
+    opens it, saying so; `engine_at` keeps where Twig reports it."""
+    if problem.kind is not ProblemKind.SYNTAX:
+        return problem
+    opened: Token | None = None
+    for token in tokens:
+        if token.start >= problem.start:
+            break
+        if token.type is T.VAR_START:
+            opened = token
+        elif token.type is T.VAR_END:
+            opened = None
+    if opened is None or "\n" not in source[opened.end : problem.start]:
+        return problem
+    found = source[problem.start : problem.end] or "the end of the template"
+    return replace(
+        problem,
+        start=opened.start,
+        end=opened.end,
+        message=(
+            f'Unclosed "{{{{": no "}}}}" closes this print, so Twig reads on and stops further '
+            f"down, at {json.dumps(found, ensure_ascii=False)} ({problem.message})"
+        ),
+        engine_at=problem.start if problem.engine_at is None else problem.engine_at,
+    )

@@ -50,7 +50,7 @@ class Body:
 
 class TemplateParser(ExpressionParser):
     def parse_template(self) -> None:
-        self.blocks: dict[str, int] = {}
+        self.blocks: dict[str, tuple[int, int]] = {}  # a block name → where it is defined
         body, _ = self.subparse(None, None)
         self.check_child_template(body)
 
@@ -110,15 +110,17 @@ class TemplateParser(ExpressionParser):
     def unknown_tag(
         self, name: Token, ends: tuple[str, ...] | None, owner: Token | None
     ) -> TwigSyntaxError:
+        related: tuple[tuple[int, int, str], ...] = ()
         if ends is not None and owner is not None:
-            line = self.source.count("\n", 0, owner.start) + 1
             message = (
-                f'Unexpected "{name.value}" tag (expecting closing tag for the '
-                f'"{owner.value}" tag defined near line {line}).'
+                f'Unexpected "{name.value}" tag (expecting the closing tag of the '
+                f'"{owner.value}" tag opened before it).'
             )
+            related = ((owner.start, owner.end, f'the "{owner.value}" tag opened here'),)
         else:
             message = f'Unknown "{name.value}" tag.'
         error = self.fail(message, name)
+        error.related = related
         if name.value not in END_WORDS:
             error.kind = ProblemKind.UNKNOWN_TAG
             error.name = name.value
@@ -212,12 +214,13 @@ class TemplateParser(ExpressionParser):
             elif word.value == "endif":
                 break
             else:
-                line = self.source.count("\n", 0, token.start) + 1
-                raise self.fail(
+                error = self.fail(
                     'Unexpected end of template. Twig was looking for the following tags "else", '
-                    f'"elseif", or "endif" to close the "if" block started at line {line}).',
+                    '"elseif", or "endif" to close the "if" block opened before it.',
                     self.current,
                 )
+                error.related = ((token.start, token.end, 'the "if" block opened here'),)
+                raise error
         self.end_of_tag()
         return Body("nested", token.start, children)
 
@@ -262,11 +265,11 @@ class TemplateParser(ExpressionParser):
     def tag_block(self, token: Token) -> Body:
         name = self.expect(T.NAME)
         if name.value in self.blocks:
-            line = self.blocks[name.value]
-            raise self.fail(
-                f"The block '{name.value}' has already been defined line {line}.", self.current
-            )
-        self.blocks[name.value] = self.source.count("\n", 0, token.start) + 1
+            first = self.blocks[name.value]
+            error = self.fail(f"The block '{name.value}' has already been defined.", self.current)
+            error.related = ((first[0], first[1], f"the block '{name.value}' defined first here"),)
+            raise error
+        self.blocks[name.value] = (name.start, name.end)
         self.block_stack.append(name.value)
         if self.next_if(T.BLOCK_END):
             self.subparse(("endblock",), token, drop_needle=True)

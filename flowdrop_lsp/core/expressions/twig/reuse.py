@@ -103,7 +103,16 @@ def _moved(
 
     return (
         Parsed(
-            problems=tuple(replace(p, start=at(p.start), end=at(p.end)) for p in parsed.problems),
+            problems=tuple(
+                replace(
+                    p,
+                    start=at(p.start),
+                    end=at(p.end),
+                    engine_at=None if p.engine_at is None else at(p.engine_at),
+                    related=tuple((at(a), at(b), said) for a, b, said in p.related),
+                )
+                for p in parsed.problems
+            ),
             reads=tuple(replace(r, start=at(r.start), end=at(r.end)) for r in parsed.reads),
             symbols=tuple(replace(s, start=at(s.start), end=at(s.end)) for s in parsed.symbols),
             bindings=tuple(
