@@ -12,6 +12,7 @@ configuration or I/O error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -60,6 +61,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # a reader gone is found here, not in Python's flush at exit
+    except BrokenPipeError:
+        # The reader went away (`flowdrop-lsp rule | head -1`): nothing more to tell it, and no
+        # traceback. Python flushes stdout again at exit: it goes to /dev/null from now on.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return code
+
+
+def _run(argv: Sequence[str] | None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     # An unchanged run of `check` (cli/replay.py): printed as recorded, nothing else loaded.
     code = replayed(given)
