@@ -113,8 +113,8 @@ fuzz: $(VENV)/.installed-test
 	  else exit $$status; fi
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check flowdrop_lsp tests
-	$(BIN)/ruff format --check flowdrop_lsp tests
+	$(BIN)/ruff check flowdrop_lsp tests bench scripts
+	$(BIN)/ruff format --check flowdrop_lsp tests bench scripts
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-test
