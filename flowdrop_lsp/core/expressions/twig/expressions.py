@@ -52,7 +52,6 @@ class TwigSyntaxError(Exception):
         end: int,
         line_at: int | None = None,
         engine_at: int | None = None,
-        related: tuple[tuple[int, int, str], ...] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -61,7 +60,7 @@ class TwigSyntaxError(Exception):
         self.line_at = start if line_at is None else line_at
         # Where Twig reports it when the problem is placed elsewhere (`Problem.engine_at`).
         self.engine_at = engine_at
-        self.related = related  # (`Problem.related`)
+        self.related: tuple[tuple[int, int, str], ...] = ()  # (`Problem.related`)
         self.kind = ProblemKind.SYNTAX
         self.name: str | None = None
 
