@@ -63,14 +63,23 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _run(argv)
-        sys.stdout.flush()  # a reader gone is found here, not in Python's flush at exit
     except BrokenPipeError:
         # The reader went away (`flowdrop-lsp rule | head -1`): nothing more to tell it, and no
-        # traceback. Python flushes stdout again at exit: it goes to /dev/null from now on.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # traceback.
+        _stdout_to_nowhere()
         return 1
+    try:
+        if not sys.stdout.closed:  # (the server closes it when its client has gone)
+            sys.stdout.flush()  # a reader gone is found here, not in Python's flush at exit
+    except BrokenPipeError:
+        _stdout_to_nowhere()  # the command is done (a server's client closed first): its code
     return code
+
+
+def _stdout_to_nowhere() -> None:
+    """Python flushes stdout again at exit: after a closed pipe it goes to /dev/null."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _run(argv: Sequence[str] | None) -> int:
