@@ -27,6 +27,7 @@ from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.expressions.base import Parsed
 from flowdrop_lsp.core.expressions.expression_language import (
     EL_FUNCTIONS,
+    hash_literal_keys,
     parse_expression_language,
 )
 from flowdrop_lsp.core.expressions.jsonpath import parse_jsonpath
@@ -295,6 +296,34 @@ def mapper_context(config: Any, definition: NodeTypeDefinition | None) -> frozen
     if definition is not None:
         names |= definition.parameter_names
     return frozenset(names)
+
+
+def mapper_output_keys(
+    config: Any, definition: NodeTypeDefinition | None, port: str
+) -> frozenset[str] | None:
+    """The keys of the map a data mapper's dynamic output `port` delivers, when its value says
+    them: an ExpressionLanguage value that is one hash literal with its keys written out
+    (`{'brief': brief, tone: tone}`: what the mapper evaluates is that map). None when it is not
+    known: another engine (Twig renders a string), any other expression, a port its type
+    declares (a declared port wins over a dynamic one, DYN-5) or a type without dynamic outputs
+    (DYN-1), no such output or two of that name (DYN-3)."""
+    if not isinstance(config, dict):
+        return None
+    if definition is not None and (
+        definition.output(port) is not None or definition.parameter("dynamicOutputs") is None
+    ):
+        return None
+    if engine_of(config, MAPPER, definition) != EXPRESSION_LANGUAGE:
+        return None
+    outputs = config.get("dynamicOutputs")
+    values = [
+        output.get("value")
+        for output in (outputs if isinstance(outputs, list) else ())
+        if isinstance(output, dict) and output.get("name") == port
+    ]
+    if len(values) != 1 or not isinstance(values[0], str):
+        return None
+    return hash_literal_keys(values[0])
 
 
 def close_names(name: str, known: frozenset[str] | set[str], cutoff: float = 0.75) -> list[str]:

@@ -434,6 +434,53 @@ def parse_expression_language(source: str, functions: frozenset[str] = EL_FUNCTI
     return Parsed(problems=tuple(problems), reads=reads, symbols=tuple(parser.symbols))
 
 
+def hash_literal_keys(source: str) -> frozenset[str] | None:
+    """The keys of the hash an expression is, when the whole expression is one hash literal
+    whose keys are all written out (`{'brief': b, tone: t, 2: x}`: a quoted string, a name or a
+    number, each the string key PHP makes of it); None for anything else — another expression,
+    a key computed in parentheses, an expression Symfony refuses — since then what it evaluates
+    to is not known here."""
+    tokens, lexer_error = _tokenize(source)
+    if lexer_error is not None or not tokens or not _is(tokens[0], "{"):
+        return None
+    keys: set[str] = set()
+    depth = 0
+    expect_key = False
+    for index, token in enumerate(tokens):
+        if token.type == _PUNCTUATION and token.text in "([{":
+            depth += 1
+        elif token.type == _PUNCTUATION and token.text in ")]}":
+            depth -= 1
+            if depth == 0:
+                # The hash closes here: it is the whole expression only if nothing follows.
+                if tokens[index + 1].type != _EOF:
+                    return None
+                break
+        if depth != 1:
+            continue
+        if _is(token, "{") and index == 0 or _is(token, ","):
+            expect_key = True
+        elif expect_key:
+            expect_key = False
+            if token.type not in (_STRING, _NAME, _NUMBER):
+                return None  # a computed key `(…)`: which one is not known here
+            keys.add(token.value)
+    if _refused(source):
+        return None
+    return frozenset(keys)
+
+
+def _is(token: _Token, punctuation: str) -> bool:
+    return token.type == _PUNCTUATION and token.text == punctuation
+
+
+def _refused(source: str) -> bool:
+    """Symfony refuses the expression's syntax (an unknown function is not counted: which
+    functions a site registers is the settings', and the keys are written out either way)."""
+    problems = parse_expression_language(source, frozenset()).problems
+    return any(problem.kind is ProblemKind.SYNTAX for problem in problems)
+
+
 def expression_language_completion_place(source: str, offset: int) -> CompletionPlace:
     """What may be typed at `offset`: nothing in a string or a number, an attribute after `.`
     or `?.` (owner: the variable before it, when it is a plain name), else a name. The partial
