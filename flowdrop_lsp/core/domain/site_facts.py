@@ -23,12 +23,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.model import Edge, Node, expand, read_edge, read_node
+from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.domain.node_types import (
     WORKFLOW_ID_SETTING,
     Located,
 )
 from flowdrop_lsp.core.domain.ports import Direction, OwnPorts, handle_port, own_ports
+from flowdrop_lsp.core.domain.tree_reading import expand, read_edge, read_node
 from flowdrop_lsp.core.syntax.tree import (
     JArray,
     JLiteral,

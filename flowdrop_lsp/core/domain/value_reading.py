@@ -1,5 +1,5 @@
 """The fast path's readers: a node or edge from an element read whole (its plain Python value,
-from the C scanner), with the same rules as the tree readers (core.domain.model.read_node,
+from the C scanner), with the same rules as the tree readers (core.domain.tree_reading.read_node,
 read_edge) and its spans computed only when first asked for. Called for every element of a
 large document, so each is plain lookups with no helper calls but the shared rules'
 (`node_type_choice`, `classify_tool_edge`, `routing_of`).
@@ -12,27 +12,30 @@ from collections.abc import Callable
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.element_facts import stored_config_schema, stored_ports
-from flowdrop_lsp.core.domain.model import (
+from flowdrop_lsp.core.domain.element_facts import (
     NO_CONFIG,
+    ElementEditor,
+    edge_quirks,
+    stored_config_schema,
+    stored_ports,
+)
+from flowdrop_lsp.core.domain.model import (
     NO_EDGE_SPANS,
     Edge,
     EdgeSpans,
-    ElementEditor,
     ItemFinder,
     Node,
     NodeSpans,
     SpanDetail,
     SpanSource,
     StringFinder,
-    classify_tool_edge,
-    edge_quirks,
-    node_type_choice,
     not_an_object_node,
     routing_of,
 )
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
+from flowdrop_lsp.core.domain.node_type_resolution import node_type_choice
 from flowdrop_lsp.core.domain.string_hint import string_bits
+from flowdrop_lsp.core.domain.tool_edges import classify_tool_edge
 from flowdrop_lsp.core.text.positions import Span
 
 

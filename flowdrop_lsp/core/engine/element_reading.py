@@ -12,12 +12,8 @@ from dataclasses import replace
 from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.model import (
-    Edge,
-    _Spans,
-    read_edge,
-    read_node,
-)
+from flowdrop_lsp.core.domain.model import Edge
+from flowdrop_lsp.core.domain.tree_reading import _Spans, read_edge, read_node
 from flowdrop_lsp.core.domain.value_reading import read_edge_value, read_node_value
 from flowdrop_lsp.core.engine.elements import (
     KIND,

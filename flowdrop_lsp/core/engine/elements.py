@@ -11,10 +11,8 @@ from typing import Any
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.element_facts import MemberSpans, StringOffsets
-from flowdrop_lsp.core.domain.model import (
-    DataString,
-    Edge,
-    Node,
+from flowdrop_lsp.core.domain.model import DataString, Edge, Node
+from flowdrop_lsp.core.domain.tree_reading import (
     _Spans,
     data_strings,
     list_item_spans,

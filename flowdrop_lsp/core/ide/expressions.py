@@ -27,7 +27,8 @@ from flowdrop_lsp.core.domain.expressions import (
     processor_of,
     twig_vocabulary_of,
 )
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.expressions.base import Binding, CompletionPlace, Parsed, Place, SymbolKind
 from flowdrop_lsp.core.expressions.expression_language import (
     SIGNATURES as EL_SIGNATURES,

@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flowdrop_lsp.core.domain.model import id_text, short_text
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.ide import insight
 from flowdrop_lsp.core.ide.wording import counted
 from flowdrop_lsp.core.rules.base import RuleContext

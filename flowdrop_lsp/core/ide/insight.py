@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from flowdrop_lsp.core.domain.model import Edge, Node, doc_order, short_text
+from flowdrop_lsp.core.domain.model import Edge, Node, doc_order
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.engine.elements import ElementList
 from flowdrop_lsp.core.rules.base import RuleContext

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flowdrop_lsp.core.domain.misspelling import either
-from flowdrop_lsp.core.domain.model import Edge, Node, id_text, short_text
+from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition, ParameterSpec
 from flowdrop_lsp.core.domain.ports import (
     RESERVED_PORTS,
@@ -30,6 +30,7 @@ from flowdrop_lsp.core.domain.ports import (
     data_ports,
     edge_ends,
 )
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.ide import insight
 from flowdrop_lsp.core.ide.hover import HoverText, MarkdownWriter, Writer, wrapped
 from flowdrop_lsp.core.rules.config_required import required_in_config

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from flowdrop_lsp.core.domain.model import id_text, short_text
 from flowdrop_lsp.core.domain.node_types import Located, NodeTypeDefinition
 from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteNode, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import SiteWorkflow
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.ide.hover import HoverText, MarkdownWriter, Writer, wrapped
 from flowdrop_lsp.core.ide.navigation import matches_query
 from flowdrop_lsp.core.text.positions import LineIndex, Span

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.ports import BRANCHES_PARAMETER
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 from flowdrop_lsp.core.text.positions import Span

@@ -22,7 +22,8 @@ import re
 import warnings
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 from flowdrop_lsp.core.rules.expression_engine import replacement_fixes

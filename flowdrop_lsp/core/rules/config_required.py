@@ -30,9 +30,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition, ParameterSpec
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.operations import PICKED, Choice, Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types

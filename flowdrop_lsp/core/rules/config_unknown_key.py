@@ -36,9 +36,10 @@ from functools import partial
 
 from flowdrop_lsp.core.domain.expressions import close_names
 from flowdrop_lsp.core.domain.misspelling import either
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types

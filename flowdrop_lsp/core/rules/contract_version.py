@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import short_text
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
 

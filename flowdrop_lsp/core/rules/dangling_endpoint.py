@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from flowdrop_lsp.core.domain.model import Edge, id_text
+from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.domain.ports import Direction, handle_port
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import (

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.ports import branch_ports
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 from flowdrop_lsp.core.rules.branch_names import branch_key, branch_names

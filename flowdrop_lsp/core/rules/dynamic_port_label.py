@@ -22,9 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, Direction
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 from flowdrop_lsp.core.text.positions import Span

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text
+from flowdrop_lsp.core.domain.model import Edge, edge_locator
 from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, edge_ends
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import (
     Rule,

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text, short_text
+from flowdrop_lsp.core.domain.model import Edge, edge_locator
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Severity
 from flowdrop_lsp.core.rules.base import (
     Rule,

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator, id_text
+from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity
 from flowdrop_lsp.core.operations import ElementRef, Update
 from flowdrop_lsp.core.rules.base import (

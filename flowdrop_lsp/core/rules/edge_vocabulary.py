@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text
+from flowdrop_lsp.core.domain.model import Edge, edge_locator
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import (

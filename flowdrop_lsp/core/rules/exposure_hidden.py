@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.ports import (
     RESERVED_EXPOSURE,
     Direction,
@@ -27,6 +26,7 @@ from flowdrop_lsp.core.domain.ports import (
 )
 from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteNode, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import SiteContext
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule
 

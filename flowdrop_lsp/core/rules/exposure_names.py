@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import short_text
 from flowdrop_lsp.core.domain.site_facts import PortBinding
 from flowdrop_lsp.core.domain.site_view import SiteContext
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.text.positions import Span

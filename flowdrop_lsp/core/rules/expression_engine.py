@@ -17,8 +17,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 

@@ -49,8 +49,9 @@ from flowdrop_lsp.core.domain.expressions import (
     parse,
     twig_vocabulary_of,
 )
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.expressions.base import Problem, ProblemKind
 from flowdrop_lsp.core.findings import (
     Applicability,

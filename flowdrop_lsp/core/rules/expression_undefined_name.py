@@ -30,7 +30,8 @@ from flowdrop_lsp.core.domain.expressions import (
     processor_of,
     twig_vocabulary_of,
 )
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.expressions.base import Parsed
 from flowdrop_lsp.core.findings import Finding, Severity, later
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import short_text
 from flowdrop_lsp.core.domain.node_types import is_legacy_format
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import NodeTypeContext, Rule
 from flowdrop_lsp.core.rules.config_value import TYPE_NAMES, violation

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator, id_text, short_text
+from flowdrop_lsp.core.domain.model import Edge, edge_locator
 from flowdrop_lsp.core.domain.ports import (
     DYNAMIC_PARAMETERS,
     RESERVED_PORTS,
@@ -29,6 +29,7 @@ from flowdrop_lsp.core.domain.ports import (
     classify_port,
     resolved_ends,
 )
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import (
     Rule,

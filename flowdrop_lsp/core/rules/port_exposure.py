@@ -27,13 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import (
-    Edge,
-    Node,
-    edge_locator,
-    id_text,
-    short_text,
-)
+from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
     Direction,
@@ -44,6 +38,7 @@ from flowdrop_lsp.core.domain.ports import (
     port_verdict,
     resolved_ends,
 )
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import (
     Finding,
     RelatedLocation,

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.site_view import SiteContext
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule
 

@@ -15,8 +15,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
 from flowdrop_lsp.core.operations import EditString, Operation
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings

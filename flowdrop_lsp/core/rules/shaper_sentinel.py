@@ -25,8 +25,9 @@ from flowdrop_lsp.core.domain.expressions import (
     node_expressions,
     processor_of,
 )
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import EditString
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings

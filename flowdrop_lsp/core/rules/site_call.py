@@ -27,10 +27,10 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX
 from flowdrop_lsp.core.domain.misspelling import close_names, written_last
-from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located
 from flowdrop_lsp.core.domain.site_facts import SiteNode, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import CallStep, SiteContext, workflow_key
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import (
     Applicability,
     Finding,

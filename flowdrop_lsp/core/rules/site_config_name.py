@@ -25,9 +25,9 @@ import os
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.config.site_files import NODE_TYPE_CONFIG_PREFIX, WORKFLOW_CONFIG_PREFIX
-from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located
 from flowdrop_lsp.core.domain.site_view import SiteContext, config_id
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.operations import TextOnly
 from flowdrop_lsp.core.rules.base import Rule

@@ -48,7 +48,6 @@ import re
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.misspelling import close_names, written_last
-from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located, NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
     RESERVED_PORTS,
@@ -59,6 +58,7 @@ from flowdrop_lsp.core.domain.ports import (
 )
 from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteEdge, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import SiteContext, SiteWorkflow, workflow_key
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import (
     Applicability,
     Finding,

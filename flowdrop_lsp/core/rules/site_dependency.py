@@ -38,10 +38,10 @@ from flowdrop_lsp.core.config.site_files import (
     NODE_TYPE_CONFIG_PREFIX,
     is_workflow_config_file,
 )
-from flowdrop_lsp.core.domain.model import id_text
 from flowdrop_lsp.core.domain.node_types import Located
 from flowdrop_lsp.core.domain.site_facts import ConfigList, SiteNode, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import SiteContext
+from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import (
     Applicability,
     Finding,

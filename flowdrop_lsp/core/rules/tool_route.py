@@ -21,9 +21,10 @@ import difflib
 import re
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Node, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from, node_ref
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import (
     Applicability,
     Finding,

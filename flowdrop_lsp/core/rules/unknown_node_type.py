@@ -19,9 +19,11 @@ from collections.abc import Iterator
 from functools import lru_cache, partial
 from typing import Any
 
-from flowdrop_lsp.core.domain.model import EDITOR_RENDER_TYPE, Node, short_text
+from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.node_type_resolution import EDITOR_RENDER_TYPE
 from flowdrop_lsp.core.domain.node_types import NodeTypeCatalog
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from, node_ref
+from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import PICKED, Choice, Operation, Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, node_locator

@@ -27,13 +27,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import (
-    Edge,
-    Node,
-    edge_locator,
-    id_text,
-    short_text,
-)
+from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
     RESERVED_PORTS,
@@ -44,6 +38,7 @@ from flowdrop_lsp.core.domain.ports import (
     resolved_ends,
 )
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, RelatedLocation, Severity
 from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import (

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Node, id_text, short_text
+from flowdrop_lsp.core.domain.model import Node
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 

@@ -8,7 +8,7 @@ import pytest
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.model import classify_tool_edge
+from flowdrop_lsp.core.domain.tool_edges import classify_tool_edge
 from flowdrop_lsp.core.findings import Severity
 from tests.support.builders import at, findings, node, token_span, workflow
 

@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.domain.model import EDITOR_RENDER_TYPE, read_edge, read_node
+from flowdrop_lsp.core.domain.node_type_resolution import EDITOR_RENDER_TYPE
+from flowdrop_lsp.core.domain.tree_reading import read_edge, read_node
 from flowdrop_lsp.core.domain.value_reading import read_edge_value, read_node_value
 from flowdrop_lsp.core.syntax.json.regions import parse_element
 from flowdrop_lsp.core.syntax.json.shapes import EDGE_SHAPE, NODE_SHAPE

@@ -9,10 +9,11 @@ from typing import Any
 
 import flowdrop_lsp.core.rules.cmp9.bounds as bounds
 from flowdrop_lsp.core.domain.graph import RouteOutline
-from flowdrop_lsp.core.domain.model import Node, id_text, short_text
+from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.remedies import fix_from
 from flowdrop_lsp.core.domain.renames import rename_operation
+from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.cmp9.detect import Collision, colliding_pairs
