@@ -22,7 +22,7 @@ from flowdrop_lsp.cli.replay import Recorder, replayed
 
 def build_parser() -> argparse.ArgumentParser:
     # Imported here: an unchanged `check` is answered from its recording without them.
-    from flowdrop_lsp.cli.main import add_check_arguments
+    from flowdrop_lsp.cli.options import add_check_arguments
     from flowdrop_lsp.cli.rule import add_rule_arguments
     from flowdrop_lsp.doctor.options import add_doctor_arguments
 

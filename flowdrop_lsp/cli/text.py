@@ -30,7 +30,7 @@ FIXED_BY_UNSAFE_FIXES = "[~]"
 FIXES_TO_CHOOSE = "[?]"
 
 # ANSI SGR sequences, as Ruff and ESLint colour their text output: a few fixed codes, so no
-# library (colour is only ever on a terminal, never in a file or a pipe: see cli/main.py).
+# library (colour is only ever on a terminal, never in a file or a pipe: see cli/report.py).
 _BOLD, _DIM, _CYAN, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 _SEVERITY_COLOUR = {
     Severity.ERROR: "\x1b[31m",  # red

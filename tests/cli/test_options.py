@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flowdrop_lsp.cli.main import use_color
+from flowdrop_lsp.cli.report import use_color
 from tests.support.builders import REPO, node, tool_edge, workflow
 from tests.support.cli import COLLISION, WARNINGS_ONLY, copy, run
 
