@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from flowdrop_lsp.core.text.positions import Span
-
 # The most typos a misspelt name is taken to have (fewer for a short name: one per 5 letters).
 MAX_TYPOS = 3
 
@@ -47,15 +45,3 @@ def typo_distance(a: str, b: str) -> int:
                 current[j] = min(current[j], before[j - 2] + 1)
         before, previous = previous, current
     return previous[len(b)]
-
-
-def written_last(text: str, span: Span, name: str) -> Span | None:
-    """Where `name` is written as the last characters of the token at `span` (before a closing
-    quote, if any): what a fix replacing a misspelt name rewrites, leaving the token's prefix
-    and quoting as written. None when it is not written so (an escaped spelling is left to the
-    user)."""
-    raw = text[span.start : span.end]
-    at = raw.rfind(name)
-    if at < 0 or raw[at + len(name) :] not in ("", "'", '"'):
-        return None
-    return Span(span.start + at, span.start + at + len(name))

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX
-from flowdrop_lsp.core.domain.misspelling import close_names, written_last
+from flowdrop_lsp.core.domain.misspelling import close_names
 from flowdrop_lsp.core.domain.node_types import Located
 from flowdrop_lsp.core.domain.site_facts import SiteNode, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import CallStep, SiteContext, workflow_key
@@ -41,6 +41,7 @@ from flowdrop_lsp.core.findings import (
 )
 from flowdrop_lsp.core.operations import TextOnly
 from flowdrop_lsp.core.rules.base import Rule
+from flowdrop_lsp.core.syntax.name_tokens import written_last
 
 RULE = Rule(
     "FD-CALL",
