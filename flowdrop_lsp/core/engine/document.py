@@ -36,14 +36,8 @@ from typing import Any
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node
-from flowdrop_lsp.core.domain.site_facts import (
-    SiteEdge,
-    SiteNode,
-    WorkflowFacts,
-    site_edge,
-    site_node,
-    workflow_header,
-)
+from flowdrop_lsp.core.domain.site_facts import SiteEdge, SiteNode, WorkflowFacts
+from flowdrop_lsp.core.domain.site_reading import site_edge, site_node, workflow_header
 from flowdrop_lsp.core.domain.tree_reading import looks_like_workflow
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits

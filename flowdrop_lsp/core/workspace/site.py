@@ -35,7 +35,8 @@ from flowdrop_lsp.core.config.site_files import (
     is_site_file,
 )
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
-from flowdrop_lsp.core.domain.site_facts import SiteNode, WorkflowFacts, workflow_facts
+from flowdrop_lsp.core.domain.site_facts import SiteNode, WorkflowFacts
+from flowdrop_lsp.core.domain.site_reading import workflow_facts
 from flowdrop_lsp.core.domain.site_view import (
     CallStep,
     SiteContext,
