@@ -2,7 +2,7 @@
 `source`/`target`, the known `edgeType` values, and node type ids (`type`, `node_type_id`) —
 the site registry's when there is one (core/domain/node_types.py).
 
-The context is read from the cursor's line (core/ide/navigation.py: a half-typed value is
+The context is read from the cursor's line (core/ide/completion_context.py: a half-typed value is
 rarely valid syntax), in JSON or Drupal YAML; each item replaces the whole value being typed,
 written as the format needs (JSON escapes inside quotes, YAML quoting where a plain scalar
 would not read back).
@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flowdrop_lsp.core.expressions.base import SymbolKind
-from flowdrop_lsp.core.ide.expressions import ExpressionCompletion, expression_completion
-from flowdrop_lsp.core.ide.navigation import (
+from flowdrop_lsp.core.ide.completion_context import (
     Slot,
     candidates,
     completion_context,
-    navigation_index,
     written_value,
 )
+from flowdrop_lsp.core.ide.expressions import ExpressionCompletion, expression_completion
+from flowdrop_lsp.core.ide.navigation import navigation_index
 from flowdrop_lsp.core.text.positions import Span
 
 if TYPE_CHECKING:

@@ -1,5 +1,6 @@
 """Navigation and refactoring queries over one analysed workflow: where a node id occurs, what
-is under a position, the symbols by role, completion candidates and the edits of an id rename.
+is under a position and the edits of an id rename (the symbols by role: core/ide/symbols.py;
+what a completion point is typing and its candidates: core/ide/completion_context.py).
 
 Everything answers from the incremental engine (core/engine/document.py), never by re-reading the whole
 document. Which nodes declare an id and which edges use it comes from the tool graph's own
@@ -23,18 +24,11 @@ Where a node id occurs (the domain's editor and Drupal exports):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from itertools import islice
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from flowdrop_lsp.core.config.settings import (
-    DEFAULT_NON_ACCEPTING_TYPES,
-    DEFAULT_PASSTHROUGH_TYPES,
-    DEFAULT_TOOL_ACCEPTING_TYPES,
-)
 from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.findings import TextEdit
 from flowdrop_lsp.core.ide.edge_ids import spelled_ids
@@ -93,6 +87,10 @@ class Occurrence:
     span: Span
     token: Token
     at: int
+
+
+def _resolved(span: Span) -> Span:
+    return span.resolve() if span.base is not None else span
 
 
 # ----- reading one element with its spans ---------------------------------------------------
@@ -310,255 +308,3 @@ def _token_edits(
             # The token keeps its spelling but for the id: edit only the id's characters.
             return [TextEdit(o.span, new_id) for o in occurrences]
     return [TextEdit(token.span, literal)]
-
-
-# ----- symbols --------------------------------------------------------------------------------
-
-
-class Role(str, Enum):
-    CONSUMER = "Consumers"
-    TOOLBOX = "Toolboxes"
-    TOOL = "Tools"
-    OTHER = "Other nodes"
-
-
-ROLE_ORDER = (Role.CONSUMER, Role.TOOLBOX, Role.TOOL, Role.OTHER)
-
-
-@dataclass(frozen=True, slots=True)
-class NodeSymbol:
-    node_id: str | None
-    label: str | None
-    type_id: str | None
-    role: Role
-    span: Span  # the whole element
-    selection: Span  # its first character
-
-    @property
-    def name(self) -> str:
-        return self.label or self.node_id or f"(node without id, type {self.type_id})"
-
-    @property
-    def detail(self) -> str:
-        return " · ".join(part for part in (self.node_id or "(no id)", self.type_id) if part)
-
-
-@dataclass(frozen=True, slots=True)
-class EdgeSymbol:
-    edge_id: str | None
-    source: str | None
-    target: str | None
-    is_tool: bool
-    span: Span
-    selection: Span
-
-    @property
-    def name(self) -> str:
-        return f"{self.source or '?'} → {self.target or '?'}"
-
-    @property
-    def detail(self) -> str:
-        kind = "tool" if self.is_tool else "edge"
-        return f"{kind} {self.edge_id}" if self.edge_id else kind
-
-
-def role_of(document: WorkflowDocument, node: Node) -> Role:
-    graph = document.graph
-    if node.id is None:
-        return Role.OTHER
-    if graph.is_passthrough(node.id):
-        return Role.TOOLBOX
-    if graph.is_consumer(node.id):
-        return Role.CONSUMER
-    if node.id in graph.outgoing:
-        return Role.TOOL
-    return Role.OTHER
-
-
-def _resolved(span: Span) -> Span:
-    return span.resolve() if span.base is not None else span
-
-
-Model = TypeVar("Model", Node, Edge)
-
-
-def _models(
-    document: WorkflowDocument, array: str, kind: type[Model], limit: int | None = None
-) -> Iterator[Model]:
-    """What the first `limit` elements of `array` were read as, where that is a `kind` (an
-    element too broken to be one is no symbol), in document order."""
-    for element in islice(document.lists[array].elements, limit):
-        if isinstance(element.model, kind):
-            yield element.model
-
-
-def _node_symbol(document: WorkflowDocument, node: Node) -> NodeSymbol:
-    span = _resolved(node.span)
-    return NodeSymbol(
-        node.id, node.label, node.type_id, role_of(document, node), span, _first_character(span)
-    )
-
-
-def _edge_symbol(edge: Edge) -> EdgeSymbol:
-    span = _resolved(edge.span)
-    return EdgeSymbol(edge.id, edge.source, edge.target, edge.is_tool, span, _first_character(span))
-
-
-def node_symbols(document: WorkflowDocument, limit: int | None = None) -> list[NodeSymbol]:
-    """The nodes as symbols, in document order (those among the first `limit` elements)."""
-    return [_node_symbol(document, node) for node in _models(document, "nodes", Node, limit)]
-
-
-def edge_symbols(document: WorkflowDocument) -> list[EdgeSymbol]:
-    return [_edge_symbol(edge) for edge in _models(document, "edges", Edge)]
-
-
-def _first_character(element: Span) -> Span:
-    """Where an editor puts the cursor on a symbol: the element's first character. (Its id's
-    span would mean re-reading every element of a document read by the fast path: seconds at
-    10k nodes, for an outline.)"""
-    return Span(element.start, min(element.start + 1, element.end))
-
-
-def matches_query(query: str, *texts: str | None) -> bool:
-    """Workspace-symbol matching as editors expect: the query's characters in order, ignoring
-    case (`wsrch` matches "Web Search"); an empty query matches everything."""
-    if not query:
-        return True
-    pattern = _fuzzy(query.lower())
-    return any(text is not None and pattern.search(text.lower()) for text in texts)
-
-
-_FUZZY_CACHE: dict[str, re.Pattern[str]] = {}
-
-
-def _fuzzy(query: str) -> re.Pattern[str]:
-    pattern = _FUZZY_CACHE.get(query)
-    if pattern is None:
-        pattern = re.compile(".*?".join(map(re.escape, query)))
-        if len(_FUZZY_CACHE) > 64:
-            _FUZZY_CACHE.clear()
-        _FUZZY_CACHE[query] = pattern
-    return pattern
-
-
-def matching_nodes(document: WorkflowDocument, query: str, limit: int) -> list[NodeSymbol]:
-    """Up to `limit` nodes whose id or label matches `query`; spans are read only for those."""
-    matching = (
-        node
-        for node in _models(document, "nodes", Node)
-        if matches_query(query, node.id, node.label)
-    )
-    return [_node_symbol(document, node) for node in islice(matching, limit)]
-
-
-# ----- completion -----------------------------------------------------------------------------
-
-
-class Slot(str, Enum):
-    """What value the cursor is typing."""
-
-    NODE_ID = "node id"  # an edge's source or target
-    EDGE_TYPE = "edge type"
-    NODE_TYPE = "node type"
-    # Inside an expression (core/ide/expressions.py).
-    VARIABLE = "variable"
-    FILTER = "filter"
-    FUNCTION = "function"
-    TEST = "test"
-    TAG = "tag"
-
-
-_SLOT_OF_KEY = {
-    "source": Slot.NODE_ID,
-    "target": Slot.NODE_ID,
-    "edgeType": Slot.EDGE_TYPE,
-    "node_type_id": Slot.NODE_TYPE,
-    "type": Slot.NODE_TYPE,
-}
-_KEYS = "|".join(_SLOT_OF_KEY)
-# What precedes the cursor on its line: a key and the start of its value (an open quote or
-# none), in JSON and in YAML block style.
-_JSON_VALUE = re.compile(rf'"({_KEYS})"\s*:\s*(?:(")((?:[^"\\]|\\.)*)|())$')
-_YAML_VALUE = re.compile(rf"(?:^|[\s{{,])({_KEYS})\s*:\s+(?:(['\"])([^'\"]*)|([^'\"\s#]*))$")
-_ARRAY_OF = {Slot.NODE_ID: "edges", Slot.EDGE_TYPE: "edges", Slot.NODE_TYPE: "nodes"}
-
-
-@dataclass(frozen=True, slots=True)
-class CompletionContext:
-    """The value being typed: which slot, its quote ("" none), what is typed so far and the span
-    the chosen candidate replaces (the typed part and the rest of the value up to its end)."""
-
-    slot: Slot
-    quote: str
-    typed: str
-    replace: Span
-
-
-def completion_context(document: WorkflowDocument, offset: int) -> CompletionContext | None:
-    """What the cursor at `offset` is typing, read from its line alone (a half-typed value is
-    rarely valid syntax)."""
-    buffer = document.buffer
-    line = buffer.line_of(offset)
-    line_start, line_end = buffer.line_start(line), buffer.line_end(line)
-    before = buffer.slice(line_start, offset)
-    after = buffer.slice(offset, line_end)
-    # A quoted key is JSON's (or YAML's flow style, which reads the same); a plain one YAML's.
-    match = _JSON_VALUE.search(before) or _YAML_VALUE.search(before)
-    if match is None:
-        return None
-    slot = _SLOT_OF_KEY[match.group(1)]
-    array = _ARRAY_OF[slot]
-    bounds = document.array_spans.get(array)
-    if bounds is not None and not bounds[0] < offset <= bounds[1]:  # a YAML list ends at its text
-        return None  # a `type` in a node type's config, a `source` outside the edges…
-    quote = match.group(2) or ""
-    typed = match.group(3) if quote else (match.group(4) or "")
-    # The rest of the value after the cursor is replaced too (choosing in the middle of a value).
-    rest = re.match(
-        r"(?:[^\"\\]|\\.)*" if quote == '"' else (r"[^']*" if quote else r"[^\s,}#]*"), after
-    )
-    rest_length = len(rest.group()) if rest else 0
-    return CompletionContext(slot, quote, typed, Span(offset - len(typed), offset + rest_length))
-
-
-def known_node_types(document: WorkflowDocument) -> list[str]:
-    """Node type ids to offer: the site registry's when there is one, else the types the
-    settings know plus those the document already uses."""
-    settings = document.settings
-    if settings.known_node_types is not None:
-        return sorted(settings.known_node_types)
-    known = set(
-        settings.passthrough_types
-        | settings.tool_accepting_types
-        | settings.non_accepting_types
-        | DEFAULT_PASSTHROUGH_TYPES
-        | DEFAULT_TOOL_ACCEPTING_TYPES
-        | DEFAULT_NON_ACCEPTING_TYPES
-    )
-    for element in document.lists["nodes"].elements:
-        if isinstance(element.model, Node) and element.model.type_id:
-            known.add(element.model.type_id)
-    return sorted(known)
-
-
-def candidates(document: WorkflowDocument, slot: Slot) -> list[str]:
-    if slot is Slot.NODE_ID:
-        return navigation_index(document).node_ids()
-    if slot is Slot.EDGE_TYPE:
-        return sorted(document.settings.edge_types)
-    return known_node_types(document)
-
-
-def written_value(document: WorkflowDocument, quote: str, value: str) -> str | None:
-    """`value` as it must be typed at a completion point opened with `quote` ("" none: the
-    whole literal), written by the document's format (the reader seam); None when that quote
-    cannot hold it (the writer would change the quoting style)."""
-    literal = document.reader.quote_string(value, f"{quote}x{quote}")
-    if literal is None:
-        return None
-    if not quote:
-        return literal
-    if len(literal) < 2 or literal[0] != quote or literal[-1] != quote:
-        return None
-    return literal[1:-1]

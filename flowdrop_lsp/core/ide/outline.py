@@ -1,7 +1,7 @@
 """The document outline: the nodes grouped by role — consumers, toolboxes, tools, other nodes
 (roles from the tool graph the analysis keeps) — then the edges, each group covering its array.
 
-The symbols themselves (names, details, spans) are core/ide/navigation.py's; this module only
+The symbols themselves (names, details, spans) are core/ide/symbols.py's; this module only
 groups them as an outline shows them.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flowdrop_lsp.core.ide.navigation import (
+from flowdrop_lsp.core.ide.symbols import (
     ROLE_ORDER,
     EdgeSymbol,
     NodeSymbol,

@@ -7,7 +7,7 @@ and fixes come out — so that nothing above core/ide reaches into the engine, t
 the model. Spans are code-point `Span`s and edits core `TextEdit`s: turning them into a
 protocol's ranges is the protocol layer's business (lsp/convert.py), as is choosing what to
 send. One module per feature does the querying (hover.py, hints.py, lenses.py, outline.py,
-completion.py, navigation.py, insight.py); this one only holds the document and delegates, and
+completion.py, navigation.py, symbols.py, insight.py); this one only holds the document and delegates, and
 re-exports the data types and the few settings-level helpers the editor layer needs — and the
 site navigation (site_navigation.py: definitions, references, hovers and symbols across a site's
 files, asked of the site index the server's host gives).
@@ -27,21 +27,16 @@ from flowdrop_lsp.core.findings import Edit, Finding, TextEdit
 from flowdrop_lsp.core.fixes import preferred_edits
 from flowdrop_lsp.core.ide import completion, hints, hover, launch_hover, lenses, outline
 from flowdrop_lsp.core.ide.completion import CompletionItem, Completions
+from flowdrop_lsp.core.ide.completion_context import Slot
 from flowdrop_lsp.core.ide.expressions import expression_definition, expression_hover
 from flowdrop_lsp.core.ide.hints import InlayHint
 from flowdrop_lsp.core.ide.hover import HoverText
 from flowdrop_lsp.core.ide.lenses import ShownTool, ToolSet, ToolsLens
 from flowdrop_lsp.core.ide.navigation import (
     REFERENCE_KINDS,
-    ROLE_ORDER,
-    EdgeSymbol,
     Kind,
-    NodeSymbol,
     Occurrence,
     RenameRefused,
-    Role,
-    Slot,
-    matching_nodes,
     navigation_index,
     rename_edits,
 )
@@ -53,6 +48,7 @@ from flowdrop_lsp.core.ide.site_navigation import (
     SymbolKind,
     combined_hover,
 )
+from flowdrop_lsp.core.ide.symbols import ROLE_ORDER, EdgeSymbol, NodeSymbol, Role, matching_nodes
 from flowdrop_lsp.core.rules.registry import rule_url
 from flowdrop_lsp.core.text.positions import EditableText, Span
 

@@ -30,7 +30,7 @@ from flowdrop_lsp.core.domain.site_facts import PortBinding, SiteNode, WorkflowF
 from flowdrop_lsp.core.domain.site_view import SiteWorkflow
 from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.ide.hover import HoverText, MarkdownWriter, Writer, wrapped
-from flowdrop_lsp.core.ide.navigation import matches_query
+from flowdrop_lsp.core.ide.symbols import matches_query
 from flowdrop_lsp.core.text.positions import LineIndex, Span
 from flowdrop_lsp.core.workspace.site import SiteIndex
 

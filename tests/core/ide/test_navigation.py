@@ -11,20 +11,15 @@ import yaml
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
-from flowdrop_lsp.core.ide.edge_ids import spelled_ids
-from flowdrop_lsp.core.ide.navigation import (
-    Kind,
-    RenameRefused,
-    Role,
+from flowdrop_lsp.core.ide.completion_context import (
     Slot,
     candidates,
     completion_context,
-    matches_query,
-    navigation_index,
-    node_symbols,
-    rename_edits,
     written_value,
 )
+from flowdrop_lsp.core.ide.edge_ids import spelled_ids
+from flowdrop_lsp.core.ide.navigation import Kind, RenameRefused, navigation_index, rename_edits
+from flowdrop_lsp.core.ide.symbols import Role, matches_query, node_symbols
 from tests.support.samples import (
     AGENT,
     SEARCH,
