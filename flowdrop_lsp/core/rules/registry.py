@@ -1,14 +1,18 @@
 """The rules: one module each, each with a stable code, a default severity and a check.
 
-`RULE_MODULES` is the registry; `DOCUMENT_RULES` (syntax, structure, the door: found while reading),
-`GRAPH_RULES`, `CONSUMER_RULES`, `EDGE_RULES` and `ALL_RULES` are derived from it.
+`REGISTRY` is the registry: each rule module with its kind, which says the checks it provides;
+`RULE_MODULES`, `DOCUMENT_RULES` (syntax, structure, the door: found while reading),
+`GRAPH_RULES`, `CONSUMER_RULES`, `EDGE_RULES`, `SITE_RULES`, `NODE_TYPE_RULES` and `ALL_RULES` are
+derived from it.
 """
 
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Literal
 
 from flowdrop_lsp.core.rules import (
     branch_names,
@@ -81,84 +85,135 @@ from flowdrop_lsp.core.rules.base import (
 )
 from flowdrop_lsp.core.rules.standing import render_standing, standing
 
-# The one registry, in the documented order (rule pages, README, SARIF). A rule is a module
-# with `RULE` (or `RULES`) and any of: `check(ctx)` — run on the tool graph after every change;
-# `check_consumer(ctx, consumer)` — a per-consumer result, cached and recomputed only for the
-# consumers an edit reaches (its `check` turns the cached results into findings);
-# `check_edge(edge, settings)` — run on each edge when it is read; `check_site(ctx)` — one file
-# of a site checked against the other files (core/workspace/site.py); and `EXPLANATION` (or
+# What kind of rule a module is says which checks it provides, and when each runs:
+# "document": none (found while reading: syntax, structure, the door); "graph": `check(ctx)`, run
+# on the tool graph after every change; "consumer": that and `check_consumer(ctx, consumer)`, a
+# per-consumer result cached and recomputed only for the consumers an edit reaches (its `check`
+# turns the cached results into findings); "edge": `check_edge(edge, settings)`, run on each
+# edge when it is read; "site": `check_site(ctx)`, one file of a site checked against the other
+# files (core/workspace/site.py); "node_type": `check_node_type(ctx)`, a node-type definition
+# judged by itself.
+RuleKind = Literal["document", "graph", "consumer", "edge", "site", "node_type"]
+CHECKS_OF_KIND: dict[str, tuple[str, ...]] = {
+    "document": (),
+    "graph": ("check",),
+    "consumer": ("check", "check_consumer"),
+    "edge": ("check_edge",),
+    "site": ("check_site",),
+    "node_type": ("check_node_type",),
+}
+GRAPH_KINDS = ("graph", "consumer")
+ENTRY_POINTS = frozenset(name for names in CHECKS_OF_KIND.values() for name in names)
+
+
+class RegistryError(Exception):
+    """A rule module whose checks are not the ones its kind says: run by nobody, or by the
+    wrong caller. Raised when the registry is built (importing the package fails loudly)."""
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A rule module and the kind it is registered as. Its checks are exactly its kind's: one
+    missing, or the entry point of another kind present (a `check_site` in a module registered
+    as a graph rule would never run), is a `RegistryError`. A module's other functions (the
+    per-node checks it gives `scoped_findings`, such as `check_node`) are its own business."""
+
+    module: ModuleType
+    kind: RuleKind
+
+    def __post_init__(self) -> None:
+        declared = CHECKS_OF_KIND[self.kind]
+        name = self.module.__name__
+        missing = [check for check in declared if not callable(getattr(self.module, check, None))]
+        if missing:
+            raise RegistryError(f"{name} is registered as {self.kind} but has no {missing}")
+        stray = sorted(
+            check
+            for check in ENTRY_POINTS - set(declared)
+            if callable(getattr(self.module, check, None))
+        )
+        if stray:
+            raise RegistryError(
+                f"{name} is registered as {self.kind} but defines {stray}, which only another "
+                "kind of rule provides: it would never run"
+            )
+
+
+# The one registry, in the documented order (rule pages, README, SARIF): each rule module and
+# its kind. A module has `RULE` (or `RULES`), the checks of its kind, and `EXPLANATION` (or
 # `EXPLANATIONS`, one per rule) for `flowdrop-lsp rule` and the shipped rule pages. Adding a
 # rule: one module, one line here (then regenerate the pages: UPDATE_GOLDEN=1 pytest
 # tests/core/rules/test_rule_catalogue.py).
-RULE_MODULES: tuple[ModuleType, ...] = (
-    document,
+REGISTRY: tuple[Registered, ...] = (
+    Registered(document, "document"),
     # The door (issue 38): a workflow FlowDrop refuses before reading it, not parsed at all.
-    store_door,
-    cmp9,
-    cmp10_tools_into_non_acceptor,
-    duplicate_node_id,
-    dangling_endpoint,
-    unknown_edge_type,
-    toolbox_cycle,
-    llm_tool_name,
-    self_edge,
-    duplicate_edge,
-    unknown_node_type,
+    Registered(store_door, "document"),
+    Registered(cmp9, "consumer"),
+    Registered(cmp10_tools_into_non_acceptor, "consumer"),
+    Registered(duplicate_node_id, "graph"),
+    Registered(dangling_endpoint, "graph"),
+    Registered(unknown_edge_type, "edge"),
+    Registered(toolbox_cycle, "graph"),
+    Registered(llm_tool_name, "graph"),
+    Registered(self_edge, "graph"),
+    Registered(duplicate_edge, "graph"),
+    Registered(unknown_node_type, "graph"),
     # The launch checks (issue 20): what FlowDrop refuses at save and re-checks at launch.
-    workflow_size,
-    edge_id,
-    compile_requirements,
-    execution_cycle,
-    loop_structure,
-    edge_condition,
-    edge_vocabulary,
-    tool_route,
-    config_required,
-    config_unknown_key,
-    config_value,
-    secret_reference,
-    port_exposure,
-    unknown_port,
-    non_connectable_input,
-    visual_type,
-    confirmation_choice,
-    exposure_names,
-    exposure_hidden,
+    Registered(workflow_size, "graph"),
+    Registered(edge_id, "graph"),
+    Registered(compile_requirements, "graph"),
+    Registered(execution_cycle, "graph"),
+    Registered(loop_structure, "graph"),
+    Registered(edge_condition, "graph"),
+    Registered(edge_vocabulary, "graph"),
+    Registered(tool_route, "graph"),
+    Registered(config_required, "graph"),
+    Registered(config_unknown_key, "graph"),
+    Registered(config_value, "graph"),
+    Registered(secret_reference, "graph"),
+    Registered(port_exposure, "graph"),
+    Registered(unknown_port, "graph"),
+    Registered(non_connectable_input, "graph"),
+    Registered(visual_type, "graph"),
+    Registered(confirmation_choice, "graph"),
+    Registered(exposure_names, "site"),
+    Registered(exposure_hidden, "site"),
     # Dynamic ports (issue 26): their definitions, and edges into them.
-    dynamic_port_label,
-    dynamic_port_name,
-    dynamic_port_shadowed,
-    dynamic_port_wired,
+    Registered(dynamic_port_label, "graph"),
+    Registered(dynamic_port_name, "graph"),
+    Registered(dynamic_port_shadowed, "graph"),
+    Registered(dynamic_port_wired, "graph"),
     # Expressions (issue 26): the engine a node names, a condition's operator and pattern.
-    expression_engine,
-    condition_operator,
+    Registered(expression_engine, "graph"),
+    Registered(condition_operator, "graph"),
     # What the expressions say (issue 27): refused by their engine, names their context lacks,
     # silent misbehaviour.
-    expression_invalid,
-    twig_undefined_name,
-    expression_undefined_name,
-    twig_autoescape,
-    path_engine_mismatch,
-    shaper_sentinel,
+    Registered(expression_invalid, "graph"),
+    Registered(twig_undefined_name, "graph"),
+    Registered(expression_undefined_name, "graph"),
+    Registered(twig_autoescape, "graph"),
+    Registered(path_engine_mismatch, "graph"),
+    Registered(shaper_sentinel, "graph"),
     # The workflow itself (issue 26): its name, its contract version.
-    workflow_name,
-    contract_version,
+    Registered(workflow_name, "graph"),
+    Registered(contract_version, "graph"),
     # Gateways (issue 26): branch names, the default branch.
-    branch_names,
-    default_branch,
-    site_call,
-    site_contract,
-    site_dependency,
-    site_config_name,
-    provider_module,
+    Registered(branch_names, "graph"),
+    Registered(default_branch, "graph"),
+    Registered(site_call, "site"),
+    Registered(site_contract, "site"),
+    Registered(site_dependency, "site"),
+    Registered(site_config_name, "site"),
+    Registered(provider_module, "site"),
     # Node-type definitions judged by themselves (issue 38): their shape, their entries, their
     # defaults against their schemas, unknown keys, the pre-1.0 format.
-    node_type_shape,
-    node_type_entry,
-    node_type_default,
-    node_type_key,
-    node_type_legacy,
+    Registered(node_type_shape, "node_type"),
+    Registered(node_type_entry, "node_type"),
+    Registered(node_type_default, "node_type"),
+    Registered(node_type_key, "node_type"),
+    Registered(node_type_legacy, "node_type"),
 )
+RULE_MODULES: tuple[ModuleType, ...] = tuple(entry.module for entry in REGISTRY)
 
 
 def _rules_of(module: ModuleType) -> tuple[Rule, ...]:
@@ -166,26 +221,32 @@ def _rules_of(module: ModuleType) -> tuple[Rule, ...]:
 
 
 # Found while reading: the text's syntax and structure, and STORE-1's door (nothing read).
-DOCUMENT_RULES: tuple[Rule, ...] = (*document.RULES, store_door.RULE)
+DOCUMENT_RULES: tuple[Rule, ...] = tuple(
+    rule for entry in REGISTRY if entry.kind == "document" for rule in _rules_of(entry.module)
+)
 ALL_RULES: tuple[Rule, ...] = tuple(rule for m in RULE_MODULES for rule in _rules_of(m))
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 GRAPH_RULES: tuple[tuple[Rule, GraphCheck], ...] = tuple(
-    (m.RULE, m.check) for m in RULE_MODULES if hasattr(m, "check")
+    (entry.module.RULE, entry.module.check) for entry in REGISTRY if entry.kind in GRAPH_KINDS
 )
 CONSUMER_RULES: tuple[tuple[str, ConsumerCheck], ...] = tuple(
-    (m.RULE.code, m.check_consumer) for m in RULE_MODULES if hasattr(m, "check_consumer")
+    (entry.module.RULE.code, entry.module.check_consumer)
+    for entry in REGISTRY
+    if entry.kind == "consumer"
 )
 EDGE_RULES: tuple[tuple[Rule, EdgeCheck], ...] = tuple(
-    (m.RULE, m.check_edge) for m in RULE_MODULES if hasattr(m, "check_edge")
+    (entry.module.RULE, entry.module.check_edge) for entry in REGISTRY if entry.kind == "edge"
 )
 # Cross-file rules: `check_site(ctx)` on one file of a site (core/workspace/site.py).
 SITE_RULES: tuple[tuple[Rule, SiteCheck], ...] = tuple(
-    (m.RULE, m.check_site) for m in RULE_MODULES if hasattr(m, "check_site")
+    (entry.module.RULE, entry.module.check_site) for entry in REGISTRY if entry.kind == "site"
 )
 # A node-type definition file judged by itself: `check_node_type(ctx)` (core/rules/base.py
 # `NodeTypeContext`; run by core/workspace/node_types.py `definition_findings`).
 NODE_TYPE_RULES: tuple[tuple[Rule, NodeTypeCheck], ...] = tuple(
-    (m.RULE, m.check_node_type) for m in RULE_MODULES if hasattr(m, "check_node_type")
+    (entry.module.RULE, entry.module.check_node_type)
+    for entry in REGISTRY
+    if entry.kind == "node_type"
 )
 EXPLANATIONS: dict[str, Explanation] = {
     explanation.code: explanation
