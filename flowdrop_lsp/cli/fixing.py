@@ -21,6 +21,7 @@ from flowdrop_lsp.cli.formats import FileFailure
 from flowdrop_lsp.cli.report import ReadOnlyError, Reporter, err, write_atomically
 from flowdrop_lsp.cli.text import fix_summary
 from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
 from flowdrop_lsp.core.workspace.host import CheckedFile, Host
 
 # Enough for any chain a rule makes today (two passes: a branch, then its edges); a run that
@@ -72,6 +73,12 @@ class FixRun:
     passes: int
     capped: bool
     failures: tuple[FileFailure, ...]
+
+
+def _renames_tools(finding: Finding) -> bool:
+    """Whether the finding's fix renames a tool (its rule says so: CMP-9)."""
+    rule = RULES_BY_CODE.get(finding.code)
+    return rule is not None and rule.fixes_rename_tools
 
 
 def _taken(findings: Sequence[Finding], edits: Sequence[object], unsafe: bool) -> list[Finding]:
@@ -141,7 +148,7 @@ def fix_until_stable(
             slot.edits += edits
             slot.fixed += len(findings)
             slot.passes += 1
-            slot.renames_only &= all(f.code == "CMP-9" for f in findings)
+            slot.renames_only &= all(_renames_tools(f) for f in findings)
             changed = True
         if not changed:
             return FixRun(number, False, tuple(failures))

@@ -41,15 +41,15 @@ from flowdrop_lsp.core.domain.site_reading import site_edge, site_node, workflow
 from flowdrop_lsp.core.domain.tree_reading import looks_like_workflow
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
-from flowdrop_lsp.core.findings import Edit, Finding, Severity
+from flowdrop_lsp.core.findings import Edit, Finding
 from flowdrop_lsp.core.rules.base import (
     TOP_LEVEL_KEYS,
     RuleContext,
     TopMember,
-    cap_with_summary,
 )
+from flowdrop_lsp.core.rules.capping import cap_with_summary
 from flowdrop_lsp.core.rules.document import (
-    SCHEMA,
+    SCHEMA_RULE,
     element_schema_finding,
     not_workflow_finding,
     syntax_findings,
@@ -241,11 +241,9 @@ class WorkflowDocument(IncrementalEdits):
                 [] if self._all_valid else root_problems(root, text, self.reader.spell)
             ):
                 self.root_findings.append(
-                    Finding(
-                        SCHEMA,
-                        Severity.ERROR,
-                        f"{path_text(path)}: {message}",
+                    SCHEMA_RULE.finding(
                         Span(start, end),
+                        f"{path_text(path)}: {message}",
                         identity=tuple(str(step) for step in path),
                     )
                 )

@@ -24,9 +24,9 @@ from flowdrop_lsp.core.engine.elements import (
     PlainItem,
     is_plain,
 )
-from flowdrop_lsp.core.findings import Finding, Severity
+from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP
-from flowdrop_lsp.core.rules.document import SCHEMA, syntax_findings
+from flowdrop_lsp.core.rules.document import SCHEMA_RULE, syntax_findings
 from flowdrop_lsp.core.rules.registry import EDGE_RULES
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
 from flowdrop_lsp.core.syntax.schema import element_problems, items_that_may_be_invalid, path_text
@@ -287,11 +287,9 @@ class ElementReading:
                 KIND[owner.name], value, text, self.reader.spell
             ):
                 made.append(
-                    Finding(
-                        SCHEMA,
-                        Severity.ERROR,
-                        f"{path_text([owner.name, index])}: {message}",
+                    SCHEMA_RULE.finding(
                         Span(start + problem_start, start + problem_end),
+                        f"{path_text([owner.name, index])}: {message}",
                         # Not its index, which moves: its array and the path below it.
                         identity=(owner.name, *(str(step) for step in path)),
                     )

@@ -12,7 +12,14 @@ from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
 from flowdrop_lsp.core.domain.site_view import SiteContext
-from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, TextEdit
+from flowdrop_lsp.core.findings import (
+    Applicability,
+    Finding,
+    Fix,
+    RelatedLocation,
+    Severity,
+    TextEdit,
+)
 from flowdrop_lsp.core.operations import Remove, TextOnly
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.tree import JArray, JLiteral, JNumber, JObject, JsonValue, JString
@@ -60,6 +67,17 @@ class Rule:
     # Where some of its findings take another severity than the default, which (said beside it
     # on the rule's page and in the index: "error; a missing node type: warning").
     other_severities: str = ""
+    # Whether a flood of its findings is cut to the first `FINDINGS_PER_GROUP` and a summary
+    # (core/rules/capping.py). False for a rule that bounds its own output (CMP-9: each finding
+    # about another tool name) or whose last finding must not be cut (FD-SYNTAX: why the
+    # reader stopped).
+    capped: bool = True
+    # The groups its findings are capped in, when not its code alone: (code, what the summary
+    # says they are in), e.g. FD-SCHEMA's per array (`document.py`).
+    cap_group: Callable[[Finding], Hashable] | None = None
+    # Its fixes rename tools (CMP-9): `--fix` says "renamed N tools" when every fix of a file
+    # was one, "made N changes" otherwise (cli/text.py `fix_summary`).
+    fixes_rename_tools: bool = False
 
     @property
     def severity_shown(self) -> str:
@@ -70,6 +88,51 @@ class Rule:
     @property
     def anchor(self) -> str:
         return "rule-" + self.code.lower()
+
+    def finding(
+        self,
+        span: Span,
+        message: str,
+        *,
+        node: Node | str | None = None,
+        edge: Edge | None = None,
+        key: str | None = None,
+        locator: str | None = None,
+        severity: Severity | None = None,
+        locator_code: str | None = None,
+        related: tuple[RelatedLocation, ...] = (),
+        fixes: tuple[Fix, ...] = (),
+        extra: tuple[tuple[str, Any], ...] = (),
+        identity: tuple[str, ...] = (),
+        later_fixes: Callable[[], tuple[Fix, ...]] | None = None,
+        choices: tuple[Fix, ...] = (),
+    ) -> Finding:
+        """A finding of this rule: its code, its default severity unless `severity` says
+        otherwise, and the spec's locator made the one way every rule writes it: `edge` →
+        `edge.{index}` (`model.edge_locator`, the edge's position now), `key` → the node's
+        config key, `node.{id}.config.{key}`; any other locator (a node's own, a port's) is
+        given as `locator`. `node` (a node or its id) is the node the finding is about, which
+        for an edge is whichever end the rule names (so it never makes a locator by itself)."""
+        node_id = node.id if isinstance(node, Node) else node
+        if edge is not None:
+            locator = edge_locator(edge)
+        elif key is not None:
+            locator = f"node.{node_id}.config.{key}"
+        return Finding(
+            self.code,
+            self.default_severity if severity is None else severity,
+            message,
+            span,
+            node=node_id,
+            related=related,
+            fixes=fixes,
+            extra=extra,
+            locator_code=locator_code,
+            locator=locator,
+            identity=identity,
+            later_fixes=later_fixes,
+            choices=choices,
+        )
 
     def explained(
         self,
@@ -235,68 +298,18 @@ EdgeCheck = Callable[[Edge, Settings], Iterable[Finding]]
 # A document with a million bad `edges` items or a million duplicate edges would otherwise give a
 # million findings: tens of megabytes of CLI output and an editor that chokes on the diagnostics.
 # Past `FINDINGS_PER_GROUP` findings of one group (a rule's code; FD-SCHEMA per array), the first
-# ones by position are kept and one summary finding of the same code says how many more there are.
-# The cap is decided on the whole set of findings each time they are collected, so an edit that
-# fixes one item changes the count exactly as a from-scratch analysis would.
+# ones by position are kept and one summary finding of the same code says how many more there are
+# (core/rules/capping.py, which reads each rule's `capped` and `cap_group`; a rule may also cap
+# its own costly findings as it makes them: `first_with_summary`).
 
 T = TypeVar("T")
 
 FINDINGS_PER_GROUP = 100
-# CMP-9 already bounds its own findings (consumers and colliding names per finding, and a
-# summary past many colliding pairs); each of its findings is about a different tool name. The
-# syntax reader bounds its own FD-SYNTAX findings, and the one that says why it stopped (e.g.
-# nesting too deep) comes last: it must not be cut.
-UNCAPPED_CODES = frozenset({"CMP-9", "FD-SYNTAX"})
 
 
-def schema_array_group(finding: Finding) -> Hashable:
-    """FD-SCHEMA findings are capped per array (`nodes[3].id: …` → "nodes"; a node's, which
-    names the node instead of its index, by its `node`), the rest per code."""
-    if finding.code == "FD-SCHEMA":
-        if finding.node is not None:
-            return (finding.code, "nodes")
-        head = finding.message.split(":", 1)[0]
-        return (finding.code, head.split("[", 1)[0] if "[" in head else head)
-    return finding.code
-
-
-def cap_with_summary(
-    findings: Iterable[Finding],
-    *,
-    limit: int = FINDINGS_PER_GROUP,
-    group_of: Callable[[Finding], Hashable] = schema_array_group,
-    resolve: Callable[[Finding], Finding] = lambda finding: finding,
-) -> list[Finding]:
-    """`findings`, each group cut to its first `limit` by position plus one summary finding
-    (anchored on the first finding left out) that counts the rest. Below the cap, unchanged.
-
-    `resolve` makes a finding's spans absolute; it is applied to the findings kept only (the
-    order is decided on resolved main spans), since a million findings left out need not be
-    copied with their related locations and fixes first."""
-    groups: dict[Hashable, list[Finding]] = {}
-    kept: list[Finding] = []
-    for finding in findings:
-        if finding.code in UNCAPPED_CODES:
-            kept.append(resolve(finding))
-        else:
-            groups.setdefault(group_of(finding), []).append(finding)
-    for group, members in groups.items():
-        # A rule may have capped itself already (`first_with_summary`): its summary's count
-        # joins the count of the findings cut here, in one summary.
-        summaries = [m for m in members if _capped(m)]
-        if not summaries and len(members) <= limit:
-            kept.extend(map(resolve, members))
-            continue
-        listed = sorted((m for m in members if not _capped(m)), key=_resolved_sort_key)
-        kept.extend(map(resolve, listed[:limit]))
-        left_out = sum(_capped(m) for m in summaries) + max(0, len(listed) - limit)
-        first_left_out = min([*listed[limit : limit + 1], *summaries], key=_resolved_sort_key)
-        kept.append(_summary(resolve(first_left_out), left_out, limit, group))
-    return kept
-
-
-def node_locator(node_id: str) -> str:
-    """The spec's locator of a node: `node.` and its id."""
+def node_locator(node_id: str | None) -> str:
+    """The spec's locator of a node: `node.` and its id (a node check runs on nodes with one,
+    `scoped_findings`)."""
     return f"node.{node_id}"
 
 
@@ -328,19 +341,19 @@ def first_with_summary(
         yield finding_of(item)
     if total > limit:
         first_left_out = finding_of(items[limit])
-        yield _summary(first_left_out, total - limit, limit, first_left_out.code)
+        yield summary_finding(first_left_out, total - limit, limit, first_left_out.code)
 
 
-def _capped(finding: Finding) -> int:
+def capped_count(finding: Finding) -> int:
     return int(dict(finding.extra).get("capped", 0)) if finding.extra else 0
 
 
-def _resolved_sort_key(finding: Finding) -> tuple[int, int, str, str]:
+def resolved_sort_key(finding: Finding) -> tuple[int, int, str, str]:
     span = finding.span.resolve()
     return (span.start, span.end, finding.code, finding.message)  # as Finding.sort_key
 
 
-def _summary(first_left_out: Finding, left_out: int, limit: int, group: Hashable) -> Finding:
+def summary_finding(first_left_out: Finding, left_out: int, limit: int, group: Hashable) -> Finding:
     where = f" in `{group[1]}`" if isinstance(group, tuple) else ""
     return replace(
         first_left_out,

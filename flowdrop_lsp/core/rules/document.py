@@ -21,34 +21,48 @@ DUPLICATE_KEY = "FD-DUPLICATE-KEY"
 NOT_WORKFLOW = "FD-NOT-WORKFLOW"
 SCHEMA = "FD-SCHEMA"
 
-RULES = (
-    Rule(
-        SYNTAX,
-        "Syntax error",
-        Severity.ERROR,
-        "The text is not valid JSON (or YAML, or UTF-8) here; the nodes and edges it does not touch "
-        "are still analysed.",
-    ),
-    Rule(
-        DUPLICATE_KEY,
-        "Duplicate key",
-        Severity.WARNING,
-        "An object (a YAML mapping) has the same key twice; parsers keep only the last one.",
-    ),
-    Rule(
-        NOT_WORKFLOW,
-        "Not a workflow",
-        Severity.ERROR,
-        "The document is not a FlowDrop workflow: a top-level object with `nodes` and `edges`.",
-    ),
-    Rule(
-        SCHEMA,
-        "Structure",
-        Severity.ERROR,
-        "A value has the wrong type or a required member is missing (the shipped JSON Schema).",
-        spec_ids=("R5.c", "R6.a"),
-    ),
+
+def schema_group(finding: Finding) -> tuple[str, str]:
+    """FD-SCHEMA findings are capped per array, or per member of the top level (core/rules/
+    capping.py): a node's finding (which names the node, not its index) in `nodes`; an element's
+    by its array, the first step of its `identity`; the top level's by its member, the first
+    step of its path (`document` when about the whole)."""
+    if finding.node is not None:
+        return (SCHEMA, "nodes")
+    return (SCHEMA, finding.identity[0] if finding.identity else "document")
+
+
+SYNTAX_RULE = Rule(
+    SYNTAX,
+    "Syntax error",
+    Severity.ERROR,
+    "The text is not valid JSON (or YAML, or UTF-8) here; the nodes and edges it does not touch "
+    "are still analysed.",
+    # The reader bounds its own findings, and the one saying why it stopped (nesting too
+    # deep) comes last: it must not be cut.
+    capped=False,
 )
+DUPLICATE_KEY_RULE = Rule(
+    DUPLICATE_KEY,
+    "Duplicate key",
+    Severity.WARNING,
+    "An object (a YAML mapping) has the same key twice; parsers keep only the last one.",
+)
+NOT_WORKFLOW_RULE = Rule(
+    NOT_WORKFLOW,
+    "Not a workflow",
+    Severity.ERROR,
+    "The document is not a FlowDrop workflow: a top-level object with `nodes` and `edges`.",
+)
+SCHEMA_RULE = Rule(
+    SCHEMA,
+    "Structure",
+    Severity.ERROR,
+    "A value has the wrong type or a required member is missing (the shipped JSON Schema).",
+    spec_ids=("R5.c", "R6.a"),
+    cap_group=schema_group,
+)
+RULES = (SYNTAX_RULE, DUPLICATE_KEY_RULE, NOT_WORKFLOW_RULE, SCHEMA_RULE)
 
 
 def syntax_findings(problems: Iterable[SyntaxProblem]) -> Iterator[Finding]:
@@ -60,13 +74,13 @@ def syntax_findings(problems: Iterable[SyntaxProblem]) -> Iterator[Finding]:
                     Span(problem.related_start, problem.related_end), "first defined here"
                 ),
             )
-            yield Finding(DUPLICATE_KEY, Severity.WARNING, problem.message, span, related=related)
+            yield DUPLICATE_KEY_RULE.finding(span, problem.message, related=related)
         elif problem.related_start >= 0:  # YAML: where the parser gave up, away from the error
             gave_up = Span(problem.related_start, problem.related_end)
             related = (RelatedLocation(gave_up, "where the YAML parser gave up"),)
-            yield Finding(SYNTAX, Severity.ERROR, problem.message, span, related=related)
+            yield SYNTAX_RULE.finding(span, problem.message, related=related)
         else:
-            yield Finding(SYNTAX, Severity.ERROR, problem.message, span)
+            yield SYNTAX_RULE.finding(span, problem.message)
 
 
 def element_schema_finding(
@@ -91,11 +105,9 @@ def element_schema_finding(
     if not isinstance(model, Node) or not model.id or path[:1] == ["id"]:
         text = f"{path_text([array, index, *path])}: {message}"
         ends = edge_identity(model) if isinstance(model, Edge) else ()
-        return Finding(
-            SCHEMA,
-            Severity.ERROR,
-            text,
+        return SCHEMA_RULE.finding(
             span,
+            text,
             locator_code=code,
             locator=where,
             identity=(array, *ends, *below),
@@ -107,11 +119,9 @@ def element_schema_finding(
         if path
         else f"{model.display}: {message}"
     )
-    return Finding(
-        SCHEMA,
-        Severity.ERROR,
-        text,
+    return SCHEMA_RULE.finding(
         span,
+        text,
         node=model.id,
         locator_code=code,
         locator=where,
@@ -136,12 +146,10 @@ def _null_config_finding(
     written = empty_mapping("null" if value.start < value.end else "")
     title = "Write the empty config " + written.strip()
     fix = fix_from(title, [(node, Update.of(node_ref(node), "config"))], preferred=True)
-    return Finding(
-        SCHEMA,
-        Severity.ERROR,
+    return SCHEMA_RULE.finding(
+        anchor,
         f"the config of {node.display} is empty (null): FlowDrop expects a mapping; write "
         f"`{written.strip()}` for an empty one",
-        anchor,
         node=node.id,
         fixes=(fix,) if fix is not None else (),
         locator_code=locator[0],
@@ -151,23 +159,19 @@ def _null_config_finding(
 
 def not_workflow_finding(root: JsonValue | None, text_length: int) -> Finding:
     span = Span(root.start, root.start + 1) if root is not None else Span(0, min(1, text_length))
-    return Finding(
-        NOT_WORKFLOW,
-        Severity.ERROR,
-        "not a FlowDrop workflow: expected a top-level object with 'nodes' and 'edges' arrays",
+    return NOT_WORKFLOW_RULE.finding(
         span,
+        "not a FlowDrop workflow: expected a top-level object with 'nodes' and 'edges' arrays",
     )
 
 
 def undecodable_finding(text: str, offset: int, byte: int) -> Finding:
     """The finding for a file that is not UTF-8: `text` is its content decoded with
     replacement characters, `offset` where the first undecodable `byte` sits in it."""
-    return Finding(
-        SYNTAX,
-        Severity.ERROR,
+    return SYNTAX_RULE.finding(
+        Span(offset, min(offset + 1, len(text))),
         f"not UTF-8: byte 0x{byte:02X} cannot be decoded (workflows and Drupal config are "
         "UTF-8); nothing else in this file was checked",
-        Span(offset, min(offset + 1, len(text))),
     )
 
 

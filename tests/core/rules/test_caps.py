@@ -14,7 +14,8 @@ from jsonschema import Draft202012Validator
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP, cap_with_summary
+from flowdrop_lsp.core.rules.base import FINDINGS_PER_GROUP
+from flowdrop_lsp.core.rules.capping import cap_with_summary
 from flowdrop_lsp.core.syntax.json.strings import spell_json
 from flowdrop_lsp.core.syntax.schema import schema_message, workflow_schema
 from flowdrop_lsp.entry import main

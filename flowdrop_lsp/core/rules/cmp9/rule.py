@@ -13,6 +13,10 @@ RULE = Rule(
     "Two leaf tools reaching one consumer, directly or through any number of toolboxes, "
     "resolve to the same tool name; the runtime would silently call only one of them.",
     spec_ids=("CMP-9",),
+    # It bounds its own findings (consumers and colliding names per finding, a summary past
+    # many colliding pairs), each about a different tool name: none is cut.
+    capped=False,
+    fixes_rename_tools=True,
 )
 
 
