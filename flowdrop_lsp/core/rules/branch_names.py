@@ -75,18 +75,16 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             continue
         other_index, other = earlier
         same = "has the same name as" if other == name else "is the same branch as"
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            _name_span(node, index),
             f"branch '{short_text(name)}' of {node.display} {same} '{short_text(other)}' once "
             "trimmed and lower-cased, as the runtime compares branch names: when either is "
             "active, the edges of both are followed",
-            _name_span(node, index),
             node=node.id,
             related=(
                 RelatedLocation(_name_span(node, other_index), f"'{short_text(other)}' is here"),
             ),
-            locator=f"node.{node.id}.config.{BRANCHES_PARAMETER}",
+            key=BRANCHES_PARAMETER,
             identity=(name,),
         )
 

@@ -36,12 +36,10 @@ def check_consumer(ctx: RuleContext, consumer: str) -> Finding | None:
         return None
     edges: list[Edge] = ctx.graph.incoming.get(consumer, [])
     sources = ", ".join(ctx.describe(e.source) for e in edges if e.source is not None)
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
+    return RULE.finding(
+        node.anchor,
         f"{node.display} is of type '{node.type_id}', which does not accept tools, but "
         f"{len(edges)} tool edge{'s are' if len(edges) != 1 else ' is'} wired into it (from {sources})",
-        node.anchor,
         node=consumer,
         related=tuple(
             RelatedLocation(e.target_span or e.anchor, f"tool edge from '{e.source}'")

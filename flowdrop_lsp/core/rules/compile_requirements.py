@@ -29,7 +29,13 @@ from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, scoped_findings
+from flowdrop_lsp.core.rules.base import (
+    Rule,
+    RuleContext,
+    half_typed,
+    node_locator,
+    scoped_findings,
+)
 from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
@@ -45,11 +51,8 @@ RULE = Rule(
 def check(ctx: RuleContext) -> Iterator[Finding]:
     nodes = ctx.arrays.get("nodes")
     if ctx.graph.node_count == 0 and nodes is not None:
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
-            "the workflow has no node: there is nothing to compile",
-            Span(nodes[0], nodes[1]),
+        yield RULE.finding(
+            Span(nodes[0], nodes[1]), "the workflow has no node: there is nothing to compile"
         )
     yield from scoped_findings(ctx, RULE.code, node_check=_node_without_type)
 
@@ -57,14 +60,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 def _node_without_type(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     if node.type_id is not None or half_typed(node):
         return
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        node.id_span or node.anchor,
         f"node {node.display} has no type (no `data.metadata.node_type_id`, `type` or "
         "`data.metadata.id` names one): compilation refuses the workflow",
-        node.id_span or node.anchor,
         node=node.id,
-        locator=f"node.{node.id}",
+        locator=node_locator(node.id),
     )
 
 

@@ -100,15 +100,13 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     if operator not in OPERATORS:
         path = (*CONFIG_PATH, "operator")
         located = node.editor.locate(path) if node.editor is not None else None
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            located.value if located is not None else node.anchor,
             f"operator '{short_text(operator)}' of {node.display} is none of "
             f"{', '.join(OPERATORS)}: the save is refused",
-            located.value if located is not None else node.anchor,
             node=node.id,
             fixes=replacement_fixes(node, path, operator, OPERATORS),
-            locator=f"node.{node.id}.config.operator",
+            key="operator",
         )
         return
     pattern = config.get("matchText")
@@ -118,14 +116,13 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     if error is None:
         return
     located = node.editor.locate((*CONFIG_PATH, "matchText")) if node.editor else None
-    yield Finding(
-        RULE.code,
-        Severity.WARNING,
+    yield RULE.finding(
+        located.value if located is not None else node.anchor,
         f"the regex pattern of {node.display} cannot be compiled ({error}): the node fails "
         "each time it runs",
-        located.value if located is not None else node.anchor,
+        severity=Severity.WARNING,
         node=node.id,
-        locator=f"node.{node.id}.config.matchText",
+        key="matchText",
     )
 
 

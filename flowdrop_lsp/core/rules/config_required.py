@@ -93,15 +93,13 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
                 f"{node.display} has no config, and node type '{type_text}' requires its key "
                 f"'{key}' (no edge can supply it): FlowDrop refuses to launch the workflow"
             )
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
-            message,
+        yield RULE.finding(
             anchor,
+            message,
             node=node.id,
             fixes=_fixes_for(node, spec, meaningful),
             locator_code=LOCATOR_CODE,
-            locator=f"node.{node.id}.config.{spec.name}",
+            key=spec.name,
             choices=_value_choice(node, spec),
         )
 

@@ -133,15 +133,13 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             continue
         located = node.editor.locate((*CONFIG_PATH, key)) if node.editor else None
         anchor = located.value if located is not None and located.value else node.anchor
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            anchor,
             f"config '{short_text(key)}' of {node.display}: {short_text(repr(value), 40)} {why} "
             "(the node's stored config schema): FlowDrop refuses to save the workflow",
-            anchor,
             node=node.id,
             locator_code=LOCATOR_CODE,
-            locator=f"node.{node.id}.config.{key}",
+            key=key,
         )
 
 

@@ -64,16 +64,14 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             destructive=f"the stored choice '{short_text(str(chosen))}' is cleared",
         )
         fixes = () if cleared is None else (cleared,)
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        anchor,
         f"requiresConfirmation '{short_text(str(chosen))}' of {node.display}: node type "
         f"'{id_text(definition.id)}' grants its authors no such control (it grants {listed}), "
         "so the stored choice is ignored when the gate fires",
-        anchor,
         node=node.id,
         fixes=fixes,
-        locator=f"node.{node.id}.config.{SETTING}",
+        key=SETTING,
     )
 
 

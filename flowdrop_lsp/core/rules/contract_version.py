@@ -37,12 +37,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if isinstance(value, str) and VERSION.fullmatch(value):
         return
     shown = f"'{short_text(value)}'" if isinstance(value, str) else short_text(repr(value))
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        member.span,
         f"the workflow's {KEY} {shown} is not three dot-separated non-negative integers "
         "(such as 1.0.0; 0.0.0 before its contract is first built)",
-        member.span,
     )
 
 

@@ -27,7 +27,6 @@ from flowdrop_lsp.core.rules.base import (
     Rule,
     RuleContext,
     edge_identity,
-    edge_locator,
     edge_removal_fixes,
 )
 
@@ -48,14 +47,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             kind = "tool edge" if edge.is_tool else "edge"
             for end, span in (("source", edge.source_span), ("target", edge.target_span)):
                 if getattr(edge, end) == node_id and span is not None:
-                    yield Finding(
-                        RULE.code,
-                        RULE.default_severity,
-                        f"{kind} {end} '{node_id}' is not defined in nodes",
+                    yield RULE.finding(
                         span,
+                        f"{kind} {end} '{node_id}' is not defined in nodes",
                         node=node_id,
                         locator_code=LOCATOR_CODES[end],
-                        locator=edge_locator(edge),
+                        edge=edge,
                         identity=edge_identity(edge),
                         # Made for the findings kept only.
                         later_fixes=later(

@@ -58,14 +58,12 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         return
     located = node.editor.locate(("data", "config", KEY)) if node.editor is not None else None
     listed = ", ".join(f"'{short_text(name)}'" for name in branches[:10]) or "none"
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        located.value if located is not None else node.anchor,
         f"default_branch '{short_text(default)}' of {node.display} names none of its branches "
         f"({listed}): when no branch matches, the node fails",
-        located.value if located is not None else node.anchor,
         node=node.id,
-        locator=f"node.{node.id}.config.{KEY}",
+        key=KEY,
     )
 
 

@@ -11,7 +11,6 @@ from flowdrop_lsp.core.rules.base import (
     Rule,
     RuleContext,
     edge_identity,
-    edge_locator,
     first_with_summary,
 )
 
@@ -40,15 +39,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 def _duplicate_finding(pair: tuple[Edge, Edge]) -> Finding:
     edge, first = pair
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        f"duplicate edge from '{edge.source}' to '{edge.target}' (same handles as an earlier edge)",
+    return RULE.finding(
         edge.anchor,
+        f"duplicate edge from '{edge.source}' to '{edge.target}' (same handles as an earlier edge)",
         node=edge.target,
         related=(RelatedLocation(first.anchor, "the same edge, first here"),),
         locator_code=LOCATOR_CODE,
-        locator=edge_locator(edge),
+        edge=edge,
         identity=edge_identity(edge),
     )
 

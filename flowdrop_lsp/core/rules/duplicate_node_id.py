@@ -25,11 +25,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         for node in later:
             if node.id_span is None:
                 continue
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                f"duplicate node id '{node_id}': already defined by the node at {first.display}",
+            yield RULE.finding(
                 node.id_span,
+                f"duplicate node id '{node_id}': already defined by the node at {first.display}",
                 node=node_id,
                 related=(RelatedLocation(first.id_span, f"'{node_id}' first defined here"),),
                 locator_code=LOCATOR_CODE,

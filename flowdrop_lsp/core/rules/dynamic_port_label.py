@@ -115,12 +115,10 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         label_span = value_span(node, (*definition.path, "label")) if present else None
         name_span = value_span(node, (*definition.path, "name"))
         span = label_span or name_span or value_span(node, definition.path) or node.anchor
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            span,
             f"{definition.describe()} of {node.display} has no label: a dynamic port "
             "definition carries a name, a label and a data type",
-            span,
             node=node.id,
             fixes=_label_fix(node, definition, name, label_span) if name else (),
             locator=locator(node, definition),

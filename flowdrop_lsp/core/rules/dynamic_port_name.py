@@ -110,11 +110,9 @@ def _finding(
     message: str,
     related: tuple[RelatedLocation, ...] = (),
 ) -> Finding:
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        message,
+    return RULE.finding(
         span,
+        message,
         node=node.id,
         related=related,
         locator=locator(node, definition),

@@ -47,13 +47,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         name = valid_name(port)
         if port.direction is not Direction.INPUT or name is None or name not in declared:
             continue
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            value_span(node, (*port.path, "name")) or node.anchor,
             f"{port.describe()} of {node.display} has the name of a parameter of node type "
             f"'{short_text(definition.id)}': the parameter wins, the dynamic input is ignored "
             "and what arrives for it is discarded",
-            value_span(node, (*port.path, "name")) or node.anchor,
             node=node.id,
             locator=locator(node, port),
             identity=identity(port),

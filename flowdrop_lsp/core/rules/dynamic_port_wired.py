@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator
+from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, edge_ends
 from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Finding, Severity
@@ -47,16 +47,14 @@ def _into_parameter(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
     definition = catalog.get(node.type_id) if catalog is not None and node is not None else None
     if definition is not None and definition.parameter(target.port) is None:
         return  # an unknown port: FD-UNKNOWN-PORT's
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        edge.target_handle_span or edge.anchor,
         f"the edge from '{id_text(edge.source or '?')}' goes into '{target.port}' of "
         f"{ctx.describe(target.node_id)}: it holds the node's dynamic port definitions, which "
         "are configuration and never a wireable input; nothing flows on this edge",
-        edge.target_handle_span or edge.anchor,
         node=target.node_id,
         fixes=edge_removal_fixes(edge),
-        locator=edge_locator(edge),
+        edge=edge,
         identity=edge_identity(edge),
     )
 

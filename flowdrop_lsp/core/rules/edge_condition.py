@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator
+from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from
 from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Severity
@@ -56,16 +56,14 @@ def _condition(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         else None
     )
     fixes = (removal,) if removal is not None else ()
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        located.value if located is not None else edge.anchor,
         f'the condition "{short_text(condition)}" on the edge from '
         f"'{id_text(edge.source or '?')}' to '{id_text(edge.target or '?')}' is ignored: edge "
         "conditions were removed, the edge always routes (branch with a gateway node instead)",
-        located.value if located is not None else edge.anchor,
         node=edge.target,
         fixes=fixes,
-        locator=edge_locator(edge),
+        edge=edge,
         identity=edge_identity(edge),
     )
 

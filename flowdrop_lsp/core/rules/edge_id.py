@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator
+from flowdrop_lsp.core.domain.model import Edge, doc_order
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
 from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Finding, Fix, RelatedLocation, Severity
@@ -112,15 +112,13 @@ def _fresh_id_fix(edge: Edge, fresh: str, target: ElementRef) -> tuple[Fix, ...]
 def _missing_finding(edge: Edge, fresh: str) -> Finding:
     empty = edge.editor.locate(("id",)) if edge.editor else None
     fixes = _fresh_id_fix(edge, fresh, edge_ref(edge))
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        f"edge {_ends(edge)} has no id: FlowDrop refuses to save the workflow",
+    return RULE.finding(
         empty.value if empty is not None else edge.anchor,
+        f"edge {_ends(edge)} has no id: FlowDrop refuses to save the workflow",
         node=edge.target,
         fixes=fixes,
         locator_code=MISSING_ID,
-        locator=edge_locator(edge),
+        edge=edge,
         identity=edge_identity(edge),
     )
 
@@ -132,12 +130,10 @@ def _duplicate_finding(edge: Edge, first: Edge, fresh: str) -> Finding:
     # Addressed by its position: its id names the first edge carrying it, to the editor.
     position = edge.editor.position() if edge.editor is not None else edge.index
     fixes = _fresh_id_fix(edge, fresh, ElementRef("edge", None, position)) if located else ()
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
+    return RULE.finding(
+        located.value if located is not None else edge.anchor,
         f"duplicate edge id '{id_text(edge.id)}' on the edge {_ends(edge)}: the edge "
         f"{_ends(first)} has it already",
-        located.value if located is not None else edge.anchor,
         node=edge.target,
         related=(
             RelatedLocation(
@@ -147,7 +143,7 @@ def _duplicate_finding(edge: Edge, first: Edge, fresh: str) -> Finding:
         ),
         fixes=fixes,
         locator_code=DUPLICATE_ID,
-        locator=edge_locator(edge),
+        edge=edge,
         identity=edge_identity(edge),
     )
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator
+from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.domain.remedies import edge_ref, fix_from
 from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
@@ -87,16 +87,14 @@ def _execution_keys(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
             meaning = f"a stored edge says '{transport}'; as written, nothing reads it"
         else:
             meaning = f"the edge's '{transport}' is read instead"
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            located.key,
             f"'{key}' on the edge from '{id_text(edge.source or '?')}' to "
             f"'{id_text(edge.target or '?')}' belongs to the runtime's execution record, "
             f"not to a stored edge: {meaning}",
-            located.key,
             node=edge.target,
             fixes=(fix,) if fix is not None else (),
-            locator=edge_locator(edge),
+            edge=edge,
             identity=(*edge_identity(edge), key),
         )
 

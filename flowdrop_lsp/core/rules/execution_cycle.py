@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.graph import ToolGraph
-from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator
+from flowdrop_lsp.core.domain.model import Edge, doc_order
 from flowdrop_lsp.core.domain.reach import strongly_connected
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_identity, half_typed
@@ -138,18 +138,16 @@ def _finding(ctx: RuleContext, cycle: tuple[Arc, ...]) -> Finding:
         head = NAMED_IN_MESSAGE - 2
         names = [*names[:head], f"… {len(names) - head - 1} more …", names[-1]]
     loop = " → ".join([*names, names[0]])
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
+    return RULE.finding(
+        first.anchor,
         f"execution cycle: {loop}; only tool, loopback and agent-result edges may close a "
         "cycle, and compilation refuses this one",
-        first.anchor,
         node=first.target,
         related=tuple(
             RelatedLocation(edge.anchor, f"in the cycle: to {ctx.describe(target)}")
             for edge, _source, target in cycle[1 : RELATED_EDGES + 1]
         ),
-        locator=edge_locator(first),
+        edge=first,
         identity=edge_identity(first),
     )
 

@@ -78,12 +78,10 @@ def _judged(
     judged = exposure(node.ports, definition, direction, port)
     if judged.exposed:
         return None
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
+    return RULE.finding(
+        binding.port.span,
         f"{side}_ports exposes {side} port '{id_text(port)}' of {node.display}, which is hidden "
         f"on that node: {_who_decides(judged, verdict.kind, direction, port, node.type_id.value)}",
-        binding.port.span,
         node=node.id,
         locator_code=LOCATOR_CODE,
         locator=f"schema.{side}.{binding.index}",

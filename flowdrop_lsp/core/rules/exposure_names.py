@@ -108,11 +108,9 @@ def _finding(
     identity: tuple[str, ...],
     related: tuple[RelatedLocation, ...] = (),
 ) -> Finding:
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        message,
+    return RULE.finding(
         span,
+        message,
         related=related,
         locator_code=locator_code,
         locator=locator,

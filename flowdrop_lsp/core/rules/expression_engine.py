@@ -93,15 +93,13 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     if not isinstance(engine, str) or not engine or engine in KNOWN_ENGINES:
         return
     located = node.editor.locate(ENGINE_PATH) if node.editor is not None else None
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        located.value if located is not None else node.anchor,
         f"engine '{short_text(engine)}' of {node.display} is no expression engine FlowDrop "
         f"provides ({', '.join(KNOWN_ENGINES)}): the save is refused",
-        located.value if located is not None else node.anchor,
         node=node.id,
         fixes=replacement_fixes(node, ENGINE_PATH, engine, KNOWN_ENGINES),
-        locator=f"node.{node.id}.config.engine",
+        key="engine",
     )
 
 

@@ -144,17 +144,16 @@ def _declaration(problem: Problem) -> str:
 
 def _unknown_name_finding(node: Node, expression: ConfigExpression, problem: Problem) -> Finding:
     word = _KIND_WORDS[problem.kind]
-    return Finding(
-        RULE.code,
-        UNKNOWN_NAME_SEVERITY,
+    return RULE.finding(
+        document_span(node, expression, problem.start, problem.end),
         f"Twig template in {expression.where} of {node.display} uses the {word} "
         f"'{short_text(problem.name or '')}', which neither Twig nor Drupal core defines: "
         f"refused unless a module of the site adds it (if one does, declare it with "
         f"{_declaration(problem)} in flowdrop-lsp.toml)",
-        document_span(node, expression, problem.start, problem.end),
+        severity=UNKNOWN_NAME_SEVERITY,
         node=node.id,
         locator_code=UNKNOWN_NAME_LOCATOR_CODE,
-        locator=f"node.{node.id}.config.{expression.key}",
+        key=expression.key,
     )
 
 
@@ -176,11 +175,9 @@ def _finding(
     verb = "does not compile" if expression.engine == TWIG else "does not parse"
     span = document_span(node, expression, problem.start, problem.end)
     fixable = bool(close and problem.name and problem.end > problem.start)
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        f"{engine} in {expression.where} of {node.display} {verb}: {what}",
+    return RULE.finding(
         span,
+        f"{engine} in {expression.where} of {node.display} {verb}: {what}",
         node=node.id,
         # The places the engine's message speaks of (the tag left open, the block defined
         # first), in the file: its lines are not the template's.
@@ -194,7 +191,7 @@ def _finding(
             else None
         ),
         locator_code=LOCATOR_CODE,
-        locator=f"node.{node.id}.config.{expression.key}",
+        key=expression.key,
         identity=expression.identity,
     )
 

@@ -119,12 +119,10 @@ def name_findings(
             if listed
             else "; it has no input"
         )
-        yield Finding(
-            rule.code,
-            rule.default_severity,
+        yield rule.finding(
+            span,
             f"'{short_text(read.name)}' in {expression.where} of {node.display} is not in its "
             f"context: it {consequence}{hint}",
-            span,
             node=node.id,
             later_fixes=(
                 later(
@@ -134,7 +132,7 @@ def name_findings(
                 else None
             ),
             extra=(("name", read.name),),
-            locator=f"node.{node.id}.config.{expression.key}",
+            key=expression.key,
             identity=(*expression.identity, read.name),
         )
 

@@ -26,11 +26,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         node = graph.nodes_by_id[node_id]
         problem = llm_name_problem(node.tool_name)
         if problem:
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                f'tool name "{short_text(node.tool_name)}" of {node.display} {problem}',
+            yield RULE.finding(
                 node.anchor,
+                f'tool name "{short_text(node.tool_name)}" of {node.display} {problem}',
                 node=node_id,
                 extra=(("tool_name", node.tool_name),),
             )

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from flowdrop_lsp.core.domain.graph import ToolGraph
-from flowdrop_lsp.core.domain.model import Edge, doc_order, edge_locator
+from flowdrop_lsp.core.domain.model import Edge, doc_order
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, edge_identity, half_typed
 from flowdrop_lsp.core.rules.execution_cycle import LOOPBACK_INPUT, execution_arc
@@ -190,15 +190,13 @@ def _no_cycle(ctx: RuleContext, item: NoCycle) -> Finding:
         node = ctx.node(node_id)
         if node is not None:
             related.append(RelatedLocation(node.anchor, f"{role}: {ctx.describe(node_id)}"))
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
+    return RULE.finding(
+        item.edge.target_handle_span or item.edge.anchor,
         f"the loopback edge from {tail} to {head} closes no cycle: {tail} is not downstream "
         f"of {head} over the execution edges, so the loop it draws repeats {head} alone",
-        item.edge.target_handle_span or item.edge.anchor,
         node=item.head,
         related=tuple(related),
-        locator=edge_locator(item.edge),
+        edge=item.edge,
         identity=edge_identity(item.edge),
     )
 
@@ -219,16 +217,14 @@ def _tangle(ctx: RuleContext, item: Tangle) -> Finding:
         node = ctx.node(node_id)
         if node is not None:
             related.append(RelatedLocation(node.anchor, f"{role}: {ctx.describe(node_id)}"))
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
+    return RULE.finding(
+        item.edge.target_handle_span or item.edge.anchor,
         f"the loops headed by {ctx.describe(head)} and {ctx.describe(other_head)} share "
         f"{', '.join(names)} without either containing the other: they are merged into one "
         "loop over both bodies, with one round counter",
-        item.edge.target_handle_span or item.edge.anchor,
         node=head,
         related=tuple(related),
-        locator=edge_locator(item.edge),
+        edge=item.edge,
         identity=edge_identity(item.edge),
     )
 

@@ -79,26 +79,22 @@ def check_node_type(ctx: NodeTypeContext) -> Iterator[Finding]:
             None,
         )
         if wrong is not None:
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
+            yield RULE.finding(
+                Span(wrong.start, wrong.end),
                 f"the schema of parameter '{name}' has type "
                 f"{short_text(repr(to_python(wrong)), 30)}, not one of JSON Schema's types "
                 f"({', '.join(sorted(TYPE_NAMES))}): a port lane is no type",
-                Span(wrong.start, wrong.end),
             )
             continue
         if default is None:
             continue
         refused = violation(to_python(default), to_python(schema))
         if refused is not None:
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
+            yield RULE.finding(
+                Span(default.start, default.end),
                 f"the default of parameter '{name}', "
                 f"{short_text(ctx.text[default.start : default.end], 30)}, {refused}: every "
                 "node leaving the setting unset runs with it and fails its launch check",
-                Span(default.start, default.end),
             )
 
 

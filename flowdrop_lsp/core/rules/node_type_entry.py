@@ -51,9 +51,8 @@ def check_node_type(ctx: NodeTypeContext) -> Iterator[Finding]:
                     if entry is not None
                     else Span(member.key.start, member.key.end)
                 )
-                yield Finding(
-                    RULE.code,
-                    RULE.default_severity,
+                yield RULE.finding(
+                    span,
                     f"{kind} '{name}' is {written_kind(entry)}, not a mapping of its flags: "
                     f"FlowDrop reads every flag of it as unsaid ("
                     + (
@@ -62,19 +61,16 @@ def check_node_type(ctx: NodeTypeContext) -> Iterator[Finding]:
                         else "exposure by default"
                     )
                     + ")",
-                    span,
                 )
                 continue
             for flag in flags:
                 value = entry.get(flag)
                 if value is None or isinstance(value, JLiteral) and value.value is not None:
                     continue
-                yield Finding(
-                    RULE.code,
-                    RULE.default_severity,
+                yield RULE.finding(
+                    Span(value.start, value.end),
                     f"'{flag}' of {kind} '{name}' is {written_kind(value)}, not a boolean: "
                     "Drupal casts it on import (the string 'false' is true)",
-                    Span(value.start, value.end),
                 )
 
 

@@ -103,13 +103,7 @@ def _finding(
             f"removes the node type's key '{key}' and what it holds",
         )
     )
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        said,
-        span,
-        fixes=tuple(fix for fix in fixes if fix is not None),
-    )
+    return RULE.finding(span, said, fixes=tuple(fix for fix in fixes if fix is not None))
 
 
 EXPLANATION = RULE.explained(

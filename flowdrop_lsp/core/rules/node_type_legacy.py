@@ -43,15 +43,13 @@ def check_node_type(ctx: NodeTypeContext) -> Iterator[Finding]:
     config = top.get("config")
     settings = [m.key.value for m in config.members] if isinstance(config, JObject) else []
     example = settings[0] if settings else "<name>"
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        Span(marker.key.start, marker.key.end),
         "a node type in the pre-1.0 format: FlowDrop 1.0 reads its settings from "
         f"'parameters' — write each key of 'config' as 'parameters.{example}' with "
         "'configurable: true', 'connectable', 'required' and its 'default'; its 'outputs' as "
         "a mapping by name ('<name>: { exposed: true }'); then drop 'version', 'inputs', "
         "'config' and 'config_schema'",
-        Span(marker.key.start, marker.key.end),
     )
 
 

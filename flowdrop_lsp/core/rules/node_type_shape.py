@@ -41,12 +41,10 @@ def check_node_type(ctx: NodeTypeContext) -> Iterator[Finding]:
     if top is None:
         root = ctx.root
         span = Span(root.start, root.end) if root is not None else Span(0, 0)
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            span,
             f"not a node-type definition: the file holds {written_kind(root)}, not a mapping "
             "of 'id', 'label', 'parameters', …",
-            span,
         )
         return
     for key in REQUIRED:
@@ -54,22 +52,17 @@ def check_node_type(ctx: NodeTypeContext) -> Iterator[Finding]:
         if member is None:
             first = top.members[0].key if top.members else None
             span = Span(first.start, first.end) if first is not None else Span(top.start, top.end)
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
+            yield RULE.finding(
+                span,
                 f"the definition has no '{key}': a node type is named by its id and shown by "
                 "its label",
-                span,
             )
         elif not isinstance(member.value, JString) or not member.value.value.strip():
             value = member.value
             shown = "an empty string" if isinstance(value, JString) else written_kind(value)
             span = Span(value.start, value.end) if value is not None else _key_span(member.key)
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                f"'{key}' is {shown}: a node type's {key} is a non-empty string",
-                span,
+            yield RULE.finding(
+                span, f"'{key}' is {shown}: a node type's {key} is a non-empty string"
             )
     if is_legacy_format(top):
         return
@@ -82,12 +75,10 @@ def check_node_type(ctx: NodeTypeContext) -> Iterator[Finding]:
             continue
         span = Span(value.start, value.end) if value is not None else _key_span(member.key)
         entries = "parameter" if key == "parameters" else "output"
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            span,
             f"'{key}' is {written_kind(value)}, not a mapping of {entries} names to their "
             f"settings: FlowDrop reads no {entries} from it",
-            span,
         )
 
 

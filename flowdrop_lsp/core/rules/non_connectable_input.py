@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, edge_locator
+from flowdrop_lsp.core.domain.model import Edge
 from flowdrop_lsp.core.domain.ports import (
     DYNAMIC_PARAMETERS,
     RESERVED_PORTS,
@@ -67,18 +67,16 @@ def check_edge_connectable(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         if parameter is None or parameter.connectable is True:
             continue
         said = "connectable: false" if parameter.connectable is False else "no connectable flag"
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            edge.spans.target_handle_span or edge.anchor,
             f"edge into '{id_text(str(end.node_id))}' ends on parameter '{short_text(port)}', "
             f"which its node type '{id_text(definition.id)}' does not make connectable "
             f"({said}): nothing is delivered on it; the node takes the value from its config",
-            edge.spans.target_handle_span or edge.anchor,
             node=end.node_id,
             related=(RelatedLocation(node.anchor, f"{node.display} is defined here"),),
             fixes=edge_removal_fixes(edge),
             extra=(("port", port), ("direction", Direction.INPUT.value)),
-            locator=edge_locator(edge),
+            edge=edge,
             identity=edge_identity(edge),
         )
 

@@ -46,16 +46,14 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         if expression.engine != PROPERTY_PATH or not text.strip().startswith("$"):
             continue
         start = len(text) - len(text.lstrip())
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            document_span(node, expression, start, start + 1),
             f"path '{text.strip()[:60]}' of {node.display} starts with '$' but its engine is "
             "'property_path': it is read as a property path (a member named '$'), not as "
             "JSONPath, and the extractor delivers its default",
-            document_span(node, expression, start, start + 1),
             node=node.id,
             fixes=_engine_fix(node),
-            locator=f"node.{node.id}.config.{expression.key}",
+            key=expression.key,
             identity=expression.identity,
         )
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
+from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
     Direction,
@@ -104,17 +104,15 @@ def _end_finding(end: EdgeEnd, node: Node, seen: Exposure) -> Finding:
     else:
         related.append(RelatedLocation(node.anchor, f"{node.display} is defined here"))
     fixes = edge_removal_fixes(edge)
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        message,
+    return RULE.finding(
         handle_span or edge.anchor,
+        message,
         node=end.node_id,
         related=tuple(related),
         fixes=fixes,
         extra=(("port", port), ("direction", direction.value)),
         locator_code=LOCATOR_CODES[direction],
-        locator=edge_locator(edge),
+        edge=edge,
         identity=(*edge_identity(edge), direction.value),
     )
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.domain.site_view import SiteContext
 from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.rules.base import Rule
+from flowdrop_lsp.core.rules.base import Rule, node_locator
 
 RULE = Rule(
     "R1.a",
@@ -48,13 +48,11 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
             continue
         modules = ", ".join(f"'{id_text(m)}'" for m in missing)
         definition = site_type.definition
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            node.type_id.span,
             f"{node.display} is of node type '{id_text(definition.id)}', provided by module "
             f"{modules}, which the site's core.extension.yml does not enable: its executor "
             "does not exist and FlowDrop refuses the workflow",
-            node.type_id.span,
             node=node.id,
             related=(
                 RelatedLocation(
@@ -64,7 +62,7 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
                 ),
             ),
             locator_code=LOCATOR_CODE,
-            locator=f"node.{node.id}",
+            locator=node_locator(node.id),
         )
 
 

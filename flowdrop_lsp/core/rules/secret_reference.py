@@ -100,17 +100,15 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
                 "Write '${{ secrets.…'", dollar_insertions(node, path, value), preferred=True
             )
             fixes = () if fix is None else (fix,)
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            anchor,
             f"config '{short_text(_path_text(path))}' of {node.display} writes "
             f"'{SECRET_OPENING}' without the leading '$': it is no secret reference, and the "
             f"node gets the text as it is; write '${{{{ secrets.NAME }}}}'",
-            anchor,
             node=node.id,
             fixes=fixes,
             # The spec's locator names the config key the string is under (at any depth).
-            locator=f"node.{node.id}.config.{path[0]}",
+            key=str(path[0]),
             identity=tuple(str(step) for step in path),
         )
 

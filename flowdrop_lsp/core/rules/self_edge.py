@@ -15,7 +15,6 @@ from flowdrop_lsp.core.rules.base import (
     Rule,
     RuleContext,
     edge_identity,
-    edge_locator,
     first_with_summary,
 )
 
@@ -36,14 +35,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 
 def _finding(edge: Edge) -> Finding:
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        f"edge connects '{edge.source}' to itself",
+    return RULE.finding(
         edge.anchor,
+        f"edge connects '{edge.source}' to itself",
         node=edge.source,
         locator_code=LOCATOR_CODE,
-        locator=edge_locator(edge),
+        edge=edge,
         identity=edge_identity(edge),
     )
 

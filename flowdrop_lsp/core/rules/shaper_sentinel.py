@@ -71,15 +71,13 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             continue
         value, covered = meant
         span = document_span(node, expression, 0, covered)
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            span,
             f"{expression.where} of {node.display} is '{short_text(expression.source)}', not the "
             f"reserved value '{value}': it is read as a path by the engine",
-            span,
             node=node.id,
             later_fixes=later(partial(_sentinel_fix, node, expression.path, covered, value)),
-            locator=f"node.{node.id}.config.{expression.key}",
+            key=expression.key,
             identity=expression.identity,
         )
 

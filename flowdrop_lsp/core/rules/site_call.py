@@ -83,11 +83,9 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
         # A folder of node types without any workflow is a registry, not a site to judge.
         if called is not None and ctx.site.has_workflows() and _absent(ctx, called):
             close = close_names(called, ctx.site.workflow_ids())
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                f"executor_plugin {_missing(ctx, called, close)}",
+            yield RULE.finding(
                 plugin.span,
+                f"executor_plugin {_missing(ctx, called, close)}",
                 # A file saying the id, named otherwise: which one to change is the user's call.
                 fixes=_renamed_callee(
                     ctx.text, plugin, called, close, sure=not ctx.site.declaring(called)
@@ -142,11 +140,9 @@ def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
             )
             # The fix is in the node type's file (a fix edits its finding's file alone).
             close = close_names(called, ctx.site.workflow_ids())
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                f"this node's type {_missing(ctx, called, close)}",
+            yield RULE.finding(
                 node.anchor,
+                f"this node's type {_missing(ctx, called, close)}",
                 node=node.id,
                 related=related,
             )
@@ -155,11 +151,9 @@ def _missing_callees(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
             if not MACHINE_NAME.match(chosen) or not _absent(ctx, chosen):
                 continue
             close = close_names(chosen, ctx.site.workflow_ids())
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
-                f"config.workflow_id {_missing(ctx, chosen, close)}",
+            yield RULE.finding(
                 node.workflow_id.span,
+                f"config.workflow_id {_missing(ctx, chosen, close)}",
                 node=node.id,
             )
 
@@ -198,9 +192,7 @@ def _cycle_finding(
         )
         for step in back
     )
-    return Finding(
-        RULE.code, RULE.default_severity, message, node.anchor, node=node.id, related=related
-    )
+    return RULE.finding(node.anchor, message, node=node.id, related=related)
 
 
 EXPLANATION = RULE.explained(

@@ -51,12 +51,10 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
             owners = [p for p in others if config_id(p, WORKFLOW_CONFIG_PREFIX) == declared.value]
             yield _mismatch(ctx, declared, named, WORKFLOW_CONFIG_PREFIX, owners)
         elif named is None and others:
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
+            yield RULE.finding(
+                declared.span,
                 f"id '{id_text(declared.value)}' is also the id of "
                 f"{os.path.basename(others[0])}: the site knows only one workflow by it",
-                declared.span,
             )
     node_type = ctx.node_type
     if node_type is not None and node_type.spans.id is not None:
@@ -101,7 +99,7 @@ def _mismatch(
                 operations=(TextOnly("the config entity's id"),),
             ),
         )
-    return Finding(RULE.code, RULE.default_severity, message, declared.span, fixes=fixes)
+    return RULE.finding(declared.span, message, fixes=fixes)
 
 
 EXPLANATION = RULE.explained(

@@ -91,13 +91,11 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
         if ctx.site.has_config(entry.value) or not ctx.site.has_config_kind(entry.value):
             continue
         removal = _line_ends(editor.removal(entry), newline) if editor is not None else None
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            entry.span,
             f"dependencies.config lists '{id_text(entry.value)}', which the site does not "
             f"have (no {id_text(entry.value)}.yml): Drupal's config import refuses this "
             "workflow",
-            entry.span,
             identity=(entry.value,),
             fixes=(
                 (
@@ -133,13 +131,12 @@ def check_site(ctx: SiteContext) -> Iterator[Finding]:
         type_id = id_text(first.type_id.value)
         count = f"{len(nodes)} nodes" if len(nodes) > 1 else f"node {first.display}"
         edits = _line_ends(additions.get(name), newline)
-        yield Finding(
-            RULE.code,
-            Severity.WARNING,
+        yield RULE.finding(
+            first.type_id.span,
             f"this workflow uses node type '{type_id}' ({count}), but its dependencies.config "
             f"does not list '{id_text(name)}': deleting that node type later breaks the "
             "workflow silently",
-            first.type_id.span,
+            severity=Severity.WARNING,
             node=first.id,
             related=tuple(
                 RelatedLocation(node.type_id.span, f"{node.display} is of type '{type_id}' too")

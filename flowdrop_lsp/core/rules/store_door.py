@@ -47,7 +47,7 @@ def door_finding(refused: Refusal, text_length: int) -> Finding:
             f"the workflow nests {least}{refused.depth} levels deep; FlowDrop refuses a "
             f"workflow nested {REFUSED_DEPTH} levels or deeper (STORE-1), so it is not analysed"
         )
-    return Finding(RULE.code, RULE.default_severity, said, Span(0, min(1, text_length)))
+    return RULE.finding(Span(0, min(1, text_length)), said)
 
 
 def _nested(levels: int) -> str:

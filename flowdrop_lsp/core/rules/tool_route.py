@@ -167,11 +167,9 @@ def _branch_finding(
         )
         if removal is not None:
             fixes.append(removal)
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        message,
+    return RULE.finding(
         span,
+        message,
         node=gateway.id,
         related=related,
         fixes=tuple(fixes),

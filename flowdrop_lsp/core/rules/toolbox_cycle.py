@@ -36,11 +36,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         else:
             names = [ctx.describe(box) for box in cycle]
         loop = " → ".join([*names, names[0]])
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
-            f"toolboxes forward tools in a cycle: {loop}",
+        yield RULE.finding(
             first.anchor,
+            f"toolboxes forward tools in a cycle: {loop}",
             node=first.id,
             related=tuple(
                 RelatedLocation(

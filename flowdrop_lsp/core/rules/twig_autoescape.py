@@ -59,16 +59,14 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         if not prints:
             continue
         start, end = prints[0]
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            document_span(node, expression, start, end),
             f"{expression.where} of {node.display} is escaped as HTML by Twig ('&' becomes "
             "'&amp;', a quote '&quot;'): wrap it in {% autoescape false %} … "
             "{% endautoescape %}, or end the print with |raw",
-            document_span(node, expression, start, end),
             node=node.id,
             later_fixes=later(partial(_wrap_fix, node, expression.path, expression.source)),
-            locator=f"node.{node.id}.config.{expression.key}",
+            key=expression.key,
             identity=expression.identity,
         )
 

@@ -28,12 +28,10 @@ def check_edge(edge: Edge, settings: Settings) -> Iterator[Finding]:
     ):
         known = ", ".join(sorted(settings.edge_types))
         verdict = "a tool edge" if edge.is_tool else "not a tool edge"
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        yield RULE.finding(
+            edge.declared_type_span,
             f"edgeType '{edge.declared_type}' is not recognised (known: {known}); "
             f"FlowDrop refuses it at save; by its target handle this edge is {verdict}",
-            edge.declared_type_span,
             node=edge.target,
             identity=edge_identity(edge),
         )

@@ -62,12 +62,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     later(partial(_replacements, node, node.type_id, catalog)),
                 )
             made[id(node)] = entry
-            yield Finding(
-                RULE.code,
-                RULE.default_severity,
+            yield RULE.finding(
+                anchor,
                 f"node type '{short_text(node.type_id)}' of {node.display} is not defined by the "
                 f"site's node types ({ctx.settings.node_types_origin})",
-                anchor,
                 later_fixes=entry[2],
                 node=node_id,
                 locator_code=LOCATOR_CODE,

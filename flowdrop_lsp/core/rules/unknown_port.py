@@ -27,7 +27,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.model import Edge, Node, edge_locator
+from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.ports import (
     RESERVED_PORTS,
@@ -118,16 +118,14 @@ def _end_finding(end: EdgeEnd, node: Node, definition: NodeTypeDefinition) -> Fi
             if retarget is not None:
                 fixes.append(retarget)
     fixes.extend(edge_removal_fixes(edge))
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        message,
+    return RULE.finding(
         span,
+        message,
         node=end.node_id,
         related=(RelatedLocation(node.anchor, f"{node.display} is defined here"),),
         fixes=tuple(fixes),
         extra=(("port", port), ("direction", direction.value)),
-        locator=edge_locator(edge),
+        edge=edge,
         identity=(*edge_identity(edge), direction.value),
     )
 

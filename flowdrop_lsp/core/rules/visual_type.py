@@ -52,14 +52,12 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         return
     located = node.editor.locate(PATH) if node.editor is not None else None
     listed = ", ".join(f"'{short_text(kind)}'" for kind in supported)
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
+    yield RULE.finding(
+        located.value if located is not None else node.anchor,
         f"config.nodeType '{short_text(chosen)}' of {node.display} is not a visual type of "
         f"node type '{id_text(definition.id)}' (it supports {listed})",
-        located.value if located is not None else node.anchor,
         node=node.id,
-        locator=f"node.{node.id}.config.{SETTING}",
+        key=SETTING,
     )
 
 

@@ -40,11 +40,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return  # a null `name`: FD-SCHEMA's (typed a string there)
     if value is not None and not (isinstance(value, str) and not value.strip()):
         return  # named (a value of another type is the schema's)
-    yield Finding(
-        RULE.code,
-        RULE.default_severity,
-        f"the workflow's {key} is empty: a workflow must be named, the save is refused",
-        member.span,
+    yield RULE.finding(
+        member.span, f"the workflow's {key} is empty: a workflow must be named, the save is refused"
     )
 
 

@@ -62,12 +62,10 @@ def _past_bound(
     else:
         return None
     kind = array[:-1]
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
+    return RULE.finding(
+        span,
         f"the workflow has {count:,} {array}, more than the {bound} a workflow may have; "
         f"{kind} {bound + 1} is here",
-        span,
         node=node,
         locator_code=locator_code,
         locator=locator,

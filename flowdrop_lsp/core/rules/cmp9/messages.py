@@ -297,11 +297,9 @@ class FindingBuilder:
         blocker = self.plan.blocked.get(leaf)
         if blocker is not None:
             message += f"; no automatic rename of this tool: its {blocker}"
-        return Finding(
-            RULE.code,
-            RULE.default_severity,
-            message,
+        return RULE.finding(
             node.anchor,
+            message,
             node=leaf,
             related=tuple(related),
             fixes=fixes,
@@ -328,14 +326,12 @@ def crowded_summary(ctx: RuleContext, consumer: str, collisions: list[Collision]
         for group in groups[: bounds.MAX_SUMMARY_NAMES]
         for leaf in group.leaves[: bounds.KEPT_OF_CROWDED]
     )
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
+    return RULE.finding(
+        anchor if anchor is not None else ctx.graph.nodes_by_id[first_leaf].anchor,
         f"{tools} tools at {_name(ctx, consumer)} share {len(groups)} tool "
         f"name{'s' if len(groups) > 1 else ''} ({colliding_pairs(groups)} colliding pairs, "
         f"too many to report tool by tool): {listed}; the runtime would call only one tool "
         "of each name",
-        anchor if anchor is not None else ctx.graph.nodes_by_id[first_leaf].anchor,
         node=consumer,
         related=related,
         extra=(
