@@ -21,7 +21,6 @@ finding the project file (`find_project_settings` only searches).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -34,6 +33,7 @@ from flowdrop_lsp.core.config.project import PYPROJECT_TABLE
 from flowdrop_lsp.core.config.project import find_project_settings as find_project_settings
 from flowdrop_lsp.core.config.renamed_codes import current_code
 from flowdrop_lsp.core.findings import Severity
+from flowdrop_lsp.core.text.suggestions import alike_names, did_you_mean, quoted
 
 if TYPE_CHECKING:  # the registry module imports this one
     from flowdrop_lsp.core.domain.node_types import NodeTypeCatalog, NodeTypeRegistry
@@ -421,9 +421,13 @@ def _in_style_of(key: str, example: str) -> str:
     return key.replace("_", "-")
 
 
+# How alike a near miss of a setting or a code must be to be offered (difflib's own default).
+DIFFLIB_CUTOFF = 0.6
+
+
 def _unknown_key(raw_key: object) -> str:
-    matches = difflib.get_close_matches(_normal_key(raw_key), sorted(KNOWN_KEYS), n=1)
-    hint = f" (did you mean '{_in_style_of(matches[0], str(raw_key))}'?)" if matches else ""
+    matches = alike_names(_normal_key(raw_key), KNOWN_KEYS, cutoff=DIFFLIB_CUTOFF, limit=1)
+    hint = f" ({did_you_mean(quoted([_in_style_of(matches[0], str(raw_key))]))})" if matches else ""
     return f"unknown setting '{raw_key}'{hint}"
 
 
@@ -459,9 +463,9 @@ def unknown_codes(name: object, codes: Iterable[str], known: Sequence[str]) -> l
     where = f" in '{name}'" if name is not None else ""
     problems = []
     for code in unknown[:MAX_UNKNOWN_REPORTED]:
-        matches = difflib.get_close_matches(_loose_code(code), loose, n=1)
+        matches = alike_names(_loose_code(code), loose, cutoff=DIFFLIB_CUTOFF, limit=1)
         hint = (
-            f"did you mean '{by_loose[matches[0]]}'?"
+            did_you_mean(quoted([by_loose[matches[0]]]))
             if matches
             else f"known codes: {', '.join(known)}"
         )

@@ -15,7 +15,6 @@ its unchanged expressions cost a dictionary look-up."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,6 +38,7 @@ from flowdrop_lsp.core.expressions.twig import (
     parse_twig,
 )
 from flowdrop_lsp.core.text.positions import Span
+from flowdrop_lsp.core.text.suggestions import alike_names
 
 TWIG = "twig"
 EXPRESSION_LANGUAGE = "expression_language"
@@ -326,6 +326,11 @@ def mapper_output_keys(
     return hash_literal_keys(values[0])
 
 
-def close_names(name: str, known: frozenset[str] | set[str], cutoff: float = 0.75) -> list[str]:
-    """The known names `name` is most likely a misspelling of, closest first."""
-    return difflib.get_close_matches(name, sorted(known), n=3, cutoff=cutoff)
+# How alike (core/text/suggestions.py `likeness`) a name of an expression's context must be to
+# a name read outside it to be offered for it.
+NAMES_ALIKE = 0.75
+
+
+def names_alike(name: str, known: frozenset[str] | set[str]) -> list[str]:
+    """The names of a context a read outside it most likely meant, most alike first."""
+    return alike_names(name, known, cutoff=NAMES_ALIKE)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flowdrop_lsp.core.domain.misspelling import either
 from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition, ParameterSpec
 from flowdrop_lsp.core.domain.ports import (
@@ -37,6 +36,7 @@ from flowdrop_lsp.core.rules.config_required import required_in_config
 from flowdrop_lsp.core.rules.config_unknown_key import close_config_keys, config_schema_keys
 from flowdrop_lsp.core.rules.unknown_port import closest_ports
 from flowdrop_lsp.core.text.positions import Span
+from flowdrop_lsp.core.text.suggestions import did_you_mean
 
 if TYPE_CHECKING:
     from flowdrop_lsp.core.engine.document import WorkflowDocument
@@ -70,8 +70,8 @@ def _named(w: Writer, node: Node) -> str:
     )
 
 
-def _either(w: Writer, names: tuple[str, ...]) -> str:
-    return either([w.code(short_text(name)) for name in names])
+def _did_you_mean(w: Writer, names: tuple[str, ...]) -> str:
+    return did_you_mean([w.code(short_text(name)) for name in names])
 
 
 # ----- a config key --------------------------------------------------------------------------
@@ -131,7 +131,7 @@ def config_key_lines(
             f"⚠ not one of the parameters node type {type_text} takes in config"
             + (f" ({taken})" if taken else "")
             + ": its value is ignored at execution"
-            + (f"; did you mean {_either(w, close)}?" if close else "")
+            + (f"; {_did_you_mean(w, close)}" if close else "")
         )
     lines = [f"{w.strong('Config key')} {w.code(short_text(key))} of {_named(w, node)} — {status}"]
     configurable = [p for p in definition.parameters if p.configurable is True]
@@ -215,7 +215,7 @@ def handle_lines(node: Node, definition: NodeTypeDefinition, end: EdgeEnd, w: Wr
         status = (
             f"⚠ names {side} port {w.code(short_text(end.port))}, which {_named(w, node)} "
             f"does not have: no data flows on it"
-            + (f"; did you mean {_either(w, close)}?" if close else "")
+            + (f"; {_did_you_mean(w, close)}" if close else "")
         )
     else:
         why = "" if kind is PortKind.DECLARED else f" ({kind.value})"

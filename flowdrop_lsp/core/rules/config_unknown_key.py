@@ -30,12 +30,9 @@ removing it loses the value."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from functools import partial
 
-from flowdrop_lsp.core.domain.expressions import close_names
-from flowdrop_lsp.core.domain.misspelling import either
 from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.node_types import NodeTypeDefinition
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
@@ -44,6 +41,7 @@ from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, la
 from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
 from flowdrop_lsp.core.text.positions import Span
+from flowdrop_lsp.core.text.suggestions import alike_names, did_you_mean, likeness
 
 RULE = Rule(
     "R6.c",
@@ -108,17 +106,15 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         # Safe only for a plain slip (`typo_of`) that no other unknown key could take the same
         # name by (two renames to one name would write it twice).
         sure = len(close) == 1 and wanted.count(close[0]) == 1 and typo_of(key, close[0])
-        guess = f"; did you mean {_either(close)}?" if close else ""
-        yield Finding(
-            RULE.code,
-            RULE.default_severity,
+        guess = f"; {_did_you_mean(close)}" if close else ""
+        yield RULE.finding(
+            anchor,
             f"config key '{short_text(key)}' of {node.display} is not a parameter of node type "
             f"'{short_text(definition.id)}': its value is ignored at execution{guess}",
-            anchor,
             node=node.id,
             # Made for the findings kept only (a generated workflow may have thousands).
             later_fixes=later(partial(_fixes, node, key, close, sure, key != kept_back)),
-            locator=f"node.{node.id}.config.{key}",
+            key=key,
         )
 
 
@@ -145,7 +141,7 @@ def close_config_keys(key: str, schema_keys: frozenset[str] | set[str]) -> tuple
     folded = _folded(key)
     if folded in by_folded:
         return tuple(by_folded[folded])
-    close = close_names(folded, frozenset(by_folded), cutoff=CLOSE)
+    close = alike_names(folded, by_folded, cutoff=CLOSE)
     return tuple(name for near in close for name in by_folded[near])
 
 
@@ -157,12 +153,12 @@ def typo_of(key: str, name: str) -> bool:
     folded, wanted = _folded(key), _folded(name)
     if folded == wanted:
         return True
-    ratio = difflib.SequenceMatcher(None, folded, wanted).ratio()
+    ratio = likeness(folded, wanted)
     return ratio >= SURE and min(len(folded), len(wanted)) >= SURE_LENGTH
 
 
-def _either(names: tuple[str, ...]) -> str:
-    return either([f"'{short_text(name)}'" for name in names])
+def _did_you_mean(names: tuple[str, ...]) -> str:
+    return did_you_mean([f"'{short_text(name)}'" for name in names])
 
 
 def config_schema_keys(definition: NodeTypeDefinition) -> frozenset[str]:

@@ -14,7 +14,6 @@ expressions mean). Kept per node (`scoped_findings`)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Node
@@ -22,6 +21,7 @@ from flowdrop_lsp.core.domain.remedies import change_at, fix_from
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.text.suggestions import alike_names
 
 RULE = Rule(
     "LANG-2",
@@ -55,7 +55,7 @@ def replacement_fixes(
     alike = spelt_alike(value, choices)
     if alike is not None:
         return _written(node, path[:-1], key, (alike,), preferred=True)
-    close = difflib.get_close_matches(value.lower(), choices, n=3, cutoff=0.6)
+    close = alike_names(value.lower(), choices, cutoff=0.6)
     return _written(node, path[:-1], key, tuple(close), preferred=False)
 
 

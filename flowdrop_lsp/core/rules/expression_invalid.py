@@ -33,7 +33,6 @@ meant is the only change); several close names are each a choice (unsafe)."""
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator, Sequence
 from functools import partial
@@ -63,6 +62,7 @@ from flowdrop_lsp.core.findings import (
 )
 from flowdrop_lsp.core.operations import EditString
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.text.suggestions import alike_names, did_you_mean, quoted
 
 RULE = Rule(
     "R11",
@@ -133,7 +133,7 @@ def _known_names(
 def _close_names(problem: Problem, known: frozenset[str]) -> list[str]:
     if problem.kind not in _KIND_WORDS or not problem.name:
         return []
-    return difflib.get_close_matches(problem.name, sorted(known), n=3, cutoff=_CLOSE)
+    return alike_names(problem.name, known, cutoff=_CLOSE)
 
 
 def _declaration(problem: Problem) -> str:
@@ -165,7 +165,7 @@ def _finding(
     if problem.kind in _KIND_WORDS and problem.name:
         what = f"unknown {_KIND_WORDS[problem.kind]} '{short_text(problem.name)}'"
         if close:
-            what += " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
+            what += f" ({did_you_mean(quoted(close))})"
         elif expression.engine == TWIG:
             where = f"the site's modules in {origin}" if origin else "the settings"
             what += (

@@ -20,11 +20,11 @@ from flowdrop_lsp.core.domain.expressions import (
     EXPRESSION_LANGUAGE,
     MAPPER,
     ConfigExpression,
-    close_names,
     definition_of,
     document_span,
     expression_functions,
     mapper_context,
+    names_alike,
     node_expressions,
     parse,
     processor_of,
@@ -36,6 +36,7 @@ from flowdrop_lsp.core.expressions.base import Parsed
 from flowdrop_lsp.core.findings import Finding, Severity, later
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 from flowdrop_lsp.core.rules.expression_invalid import renames_in_string
+from flowdrop_lsp.core.text.suggestions import did_you_mean, quoted
 
 RULE = Rule(
     "LANG-6",
@@ -71,7 +72,7 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
             context,
             consequence="fails the node at run time",
             near_misses_only=False,
-            close=close_names,
+            close=names_alike,
             inputs=inputs,
         )
 
@@ -113,7 +114,7 @@ def name_findings(
         if len(listed) > 8:
             known += ", …"
         hint = (
-            " (did you mean " + " or ".join(f"'{c}'" for c in candidates) + "?)"
+            f" ({did_you_mean(quoted(candidates))})"
             if candidates
             else f"; its inputs: {known}"
             if listed

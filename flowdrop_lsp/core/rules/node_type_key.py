@@ -11,7 +11,7 @@ exposure flags. A key of the pre-1.0 format (`version`, `inputs`, `config`, `con
 `color`) beside `parameters` is a leftover FlowDrop 1.0 reads nothing from (a definition in that
 format altogether is FD-NODE-TYPE-LEGACY's, not judged here).
 
-A key a few typed letters from a known one (core/domain/misspelling.py) says which it may mean,
+A key a few typed letters from a known one (core/text/suggestions.py) says which it may mean,
 with a fix writing that key (when the definition does not hold it already); every unknown key
 has a fix removing it. Both are unsafe: a renamed key starts to count, which changes what the
 type does, and a removal loses what the author wrote.
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from flowdrop_lsp.core.domain.misspelling import close_names, either
 from flowdrop_lsp.core.domain.node_types import (
     DEFINITION_KEYS,
     LEGACY_KEYS,
@@ -33,6 +32,7 @@ from flowdrop_lsp.core.findings import Finding, Fix, Severity
 from flowdrop_lsp.core.rules.base import NodeTypeContext, Rule
 from flowdrop_lsp.core.syntax.tree import JMember, JObject
 from flowdrop_lsp.core.text.positions import Span
+from flowdrop_lsp.core.text.suggestions import close_names, did_you_mean
 
 RULE = Rule(
     "FD-NODE-TYPE-KEY",
@@ -85,7 +85,7 @@ def _finding(
     if said is None:
         said = f"{where} has no key '{key}': Drupal's import drops it"
         if meant:
-            said += f" (did you mean {either([repr(name) for name in meant])}?)"
+            said += f" ({did_you_mean([repr(name) for name in meant])})"
     for name in meant:
         fixes.append(
             ctx.key_renaming(

@@ -19,7 +19,6 @@ from flowdrop_lsp.core.domain.expressions import (
     LITERAL_PREFIX,
     SENTINELS,
     SHAPER,
-    close_names,
     definition_of,
     document_span,
     node_expressions,
@@ -31,6 +30,7 @@ from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import EditString
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.text.suggestions import alike_names
 
 RULE = Rule(
     "LANG-25",
@@ -57,7 +57,7 @@ def misspelt_sentinel(source: str) -> tuple[str, int] | None:
     word = source.strip()
     if word.upper() in SENTINELS:
         return word.upper(), len(source)
-    close = close_names(word.upper(), SENTINELS, cutoff=0.8)
+    close = alike_names(word.upper(), SENTINELS, cutoff=0.8)
     return (close[0], len(source)) if len(close) == 1 else None
 
 

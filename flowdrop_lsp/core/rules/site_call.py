@@ -10,7 +10,7 @@ of the cycle in related information (in the other files).
 
 A workflow is known by its file's name (`workflow_key`: Drupal reads the file as the config its
 name says; a file whose `id` differs is FD-CONFIG-NAME's), so a call of a file whose `id` differs is told so, not "missing". A misspelt
-callee is told the ids a few typos away (core/domain/misspelling.py); in the node type, the fix
+callee is told the ids a few typos away (core/text/suggestions.py); in the node type, the fix
 writes one in place of the misspelt id (only its letters: the value's quoting stays) — safe and
 preferred when exactly one is close. The workflow using the type gets no fix (a fix edits its
 finding's own file).
@@ -26,7 +26,6 @@ import re
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.config.site_files import WORKFLOW_CONFIG_PREFIX
-from flowdrop_lsp.core.domain.misspelling import close_names
 from flowdrop_lsp.core.domain.node_types import Located
 from flowdrop_lsp.core.domain.site_facts import SiteNode, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import CallStep, SiteContext, workflow_key
@@ -42,6 +41,7 @@ from flowdrop_lsp.core.findings import (
 from flowdrop_lsp.core.operations import TextOnly
 from flowdrop_lsp.core.rules.base import Rule
 from flowdrop_lsp.core.syntax.name_tokens import written_last
+from flowdrop_lsp.core.text.suggestions import close_names, did_you_mean, quoted
 
 RULE = Rule(
     "FD-CALL",
@@ -71,7 +71,7 @@ def _missing(ctx: SiteContext, workflow_id: str, close: list[str]) -> str:
         named = os.path.basename(saying[0])
         return f"{told}: {named} says that id, but its file name says another"
     if close:
-        return told + " (did you mean " + " or ".join(f"'{id_text(c)}'" for c in close) + "?)"
+        return told + f" ({did_you_mean(quoted(map(id_text, close)))})"
     return f"{told} (no {WORKFLOW_CONFIG_PREFIX}*.yml of that id)"
 
 

@@ -17,7 +17,6 @@ existing tool name (edit distance on the sanitized name), or remove the branch â
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 
@@ -34,6 +33,7 @@ from flowdrop_lsp.core.findings import (
 )
 from flowdrop_lsp.core.operations import Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.text.suggestions import alike_names, likeness
 
 RULE = Rule(
     "FD-TOOL-ROUTE",
@@ -100,7 +100,7 @@ def _closest_first(value: str, names: list[str]) -> list[str]:
     target = sanitize_tool_name(value)
     return sorted(
         dict.fromkeys(names),
-        key=lambda name: (-difflib.SequenceMatcher(None, target, name).ratio(), name),
+        key=lambda name: (-likeness(target, name), name),
     )
 
 
@@ -133,7 +133,7 @@ def _branch_finding(
         if (node := ctx.node(c)) is not None
     )
     fixes: list[Fix] = []
-    close = difflib.get_close_matches(sanitize_tool_name(value), ranked, n=1, cutoff=CLOSE)
+    close = alike_names(sanitize_tool_name(value), ranked, limit=1, cutoff=CLOSE)
     change = (
         change_at(gateway, ("data", "config", "branches", index), {"value": close[0]})
         if close and located

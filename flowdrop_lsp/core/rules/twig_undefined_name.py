@@ -36,11 +36,11 @@ from flowdrop_lsp.core.domain.expressions import (
     PROMPT_TEMPLATE,
     TWIG,
     ConfigExpression,
-    close_names,
     definition_of,
     expression_functions,
     mapper_context,
     mapper_output_keys,
+    names_alike,
     node_expressions,
     parse,
     processor_of,
@@ -141,7 +141,7 @@ def _judged(
         context,
         consequence="renders as '' at run time",
         near_misses_only=near_misses_only,
-        close=close_names,
+        close=names_alike,
         inputs=inputs,
     )
 

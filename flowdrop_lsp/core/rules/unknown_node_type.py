@@ -14,7 +14,6 @@ a choice among every type the site defines, closest first."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from functools import lru_cache, partial
 from typing import Any
@@ -27,6 +26,7 @@ from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import PICKED, Choice, Operation, Update
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, half_typed, node_locator
+from flowdrop_lsp.core.text.suggestions import alike_names, likeness
 
 RULE = Rule(
     "FD-UNKNOWN-NODE-TYPE",
@@ -90,7 +90,7 @@ CHOICE_PARAM = "node_type_id"
 def closest_types(type_id: str, catalog: NodeTypeCatalog) -> tuple[str, ...]:
     """The defined types closest to `type_id`, closest first (a node type id per catalog is
     asked again on every analysis: cached on the frozen catalog)."""
-    return tuple(difflib.get_close_matches(type_id, catalog.ids, n=MAX_CHOICES, cutoff=CLOSE))
+    return tuple(alike_names(type_id, catalog.ids, limit=MAX_CHOICES, cutoff=CLOSE))
 
 
 @lru_cache(maxsize=256)
@@ -100,7 +100,7 @@ def ranked_types(type_id: str, catalog: NodeTypeCatalog) -> tuple[tuple[str, str
     scored = sorted(
         catalog.ids,
         key=lambda candidate: (
-            -difflib.SequenceMatcher(None, type_id, candidate).ratio(),
+            -likeness(type_id, candidate),
             candidate,
         ),
     )

@@ -24,7 +24,6 @@ port(s) of that side, or remove the edge.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Edge, Node
@@ -48,6 +47,7 @@ from flowdrop_lsp.core.rules.base import (
     edge_removal_fixes,
     scoped_with_node_types,
 )
+from flowdrop_lsp.core.text.suggestions import likeness
 
 RULE = Rule(
     "FD-UNKNOWN-PORT",
@@ -71,7 +71,7 @@ def closest_ports(port: str, candidates: tuple[str, ...]) -> tuple[str, ...]:
     """The candidates close enough to `port` to be what it meant, closest first."""
     wanted = port.casefold()
     scored = [
-        (difflib.SequenceMatcher(None, wanted, candidate.casefold()).ratio(), candidate)
+        (likeness(wanted, candidate.casefold()), candidate)
         for candidate in dict.fromkeys(candidates)
     ]
     scored = [(ratio, candidate) for ratio, candidate in scored if ratio >= CLOSE]

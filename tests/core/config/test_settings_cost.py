@@ -5,7 +5,6 @@ Measured numbers: docs/performance.md."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
@@ -33,8 +32,9 @@ class Counter:
 
 @pytest.fixture
 def close_matches(monkeypatch: pytest.MonkeyPatch) -> Counter:
-    counter = Counter(difflib.get_close_matches)
-    monkeypatch.setattr(settings_module.difflib, "get_close_matches", counter)
+    # The search for a near miss (core/text/suggestions.py), as the settings call it.
+    counter = Counter(settings_module.alike_names)
+    monkeypatch.setattr(settings_module, "alike_names", counter)
     return counter
 
 

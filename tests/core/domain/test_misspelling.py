@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core.domain.misspelling import close_names, typo_distance
+from flowdrop_lsp.core.text.suggestions import close_names, typo_distance
 
 SPECIALISTS = [
     "aincient_brand_specialist_shape",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flowdrop_lsp.core.domain.misspelling import close_names
 from flowdrop_lsp.core.domain.ports import RESERVED_PORTS, Direction
 from flowdrop_lsp.core.domain.site_facts import SiteEdge, WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import SiteContext
@@ -21,6 +20,7 @@ from flowdrop_lsp.core.rules.site_contract.contract import (
 )
 from flowdrop_lsp.core.rules.site_contract.rule import finding, listed
 from flowdrop_lsp.core.syntax.name_tokens import name_rewrite
+from flowdrop_lsp.core.text.suggestions import close_names
 
 
 def edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Finding]:
