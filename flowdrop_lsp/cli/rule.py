@@ -9,12 +9,12 @@ reports it is shown."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import functools
 import inspect
 import re
 import sys
 
+from flowdrop_lsp.core.config.settings import near_code
 from flowdrop_lsp.core.rules.registry import (
     ALL_RULES,
     RULE_MODULES,
@@ -96,9 +96,7 @@ def run_rule(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if code is None:
-        known = {**locators, **by_loose}
-        matches = difflib.get_close_matches(_loose(args.code), list(known), n=1)
-        hint = f"did you mean '{known[matches[0]]}'?" if matches else "see `flowdrop-lsp rule`"
+        hint = near_code(args.code, [*locator_rules(), *RULES_BY_CODE]) or "see `flowdrop-lsp rule`"
         print(f"flowdrop-lsp: unknown rule code '{args.code}' ({hint})", file=sys.stderr)
         return EXIT_USAGE
     sys.stdout.write(rule_text(code))  # the page without its HTML anchor line

@@ -444,6 +444,14 @@ def _loose_code(code: str) -> str:
     return code.upper().replace("-", "").replace("_", "")
 
 
+def near_code(code: str, known: Iterable[str]) -> str | None:
+    """The "did you mean" for `code`, not among the codes `known` (rule codes, or the spec's
+    locator codes), when one is close ignoring case, `-` and `_`; of two alike so, the later."""
+    by_loose = {_loose_code(name): name for name in known}
+    matches = alike_names(_loose_code(code), by_loose, cutoff=DIFFLIB_CUTOFF, limit=1)
+    return did_you_mean(quoted([by_loose[matches[0]]])) if matches else None
+
+
 def unknown_codes(name: object, codes: Iterable[str], known: Sequence[str]) -> list[str]:
     """A problem for each distinct code of `codes` that is not among the rule codes `known` (in
     the documented order), with the closest match; `name` says where the codes were given (a
@@ -458,17 +466,10 @@ def unknown_codes(name: object, codes: Iterable[str], known: Sequence[str]) -> l
     )
     if not unknown:
         return []
-    by_loose = {_loose_code(code): code for code in known}
-    loose = list(by_loose)
     where = f" in '{name}'" if name is not None else ""
     problems = []
     for code in unknown[:MAX_UNKNOWN_REPORTED]:
-        matches = alike_names(_loose_code(code), loose, cutoff=DIFFLIB_CUTOFF, limit=1)
-        hint = (
-            did_you_mean(quoted([by_loose[matches[0]]]))
-            if matches
-            else f"known codes: {', '.join(known)}"
-        )
+        hint = near_code(code, known) or f"known codes: {', '.join(known)}"
         problems.append(f"unknown rule code '{code}'{where} ({hint})")
     if len(unknown) > MAX_UNKNOWN_REPORTED:
         problems.append(f"{len(unknown) - MAX_UNKNOWN_REPORTED} more unknown rule codes{where}")
