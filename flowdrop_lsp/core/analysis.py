@@ -2,8 +2,9 @@
 
 text → tolerant JSON tree with spans → workflow model → tool graph → rules → findings (with
 severity overrides and ignored rules applied, sorted by position). It is the engine
-(core/engine/document.py) reading a text from scratch, so the CLI, the server and the incremental path
-share every line of analysis.
+(core/engine/document.py) reading a text from scratch: the CLI and the server reach the same
+engine through the host (core/workspace/host.py), so they and the incremental path share every
+line of analysis. The tests ask it; the package does not.
 """
 
 from __future__ import annotations
