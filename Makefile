@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 EXAMPLE := examples/research-agent.flowdrop.json
 SITE := examples/drupal-site
 
-.PHONY: demo test test-clients test-all lint bench fuzz vsix e2e-vscode e2e-nvim e2e-doctor clean
+.PHONY: demo test test-clients test-all lint generate bench fuzz vsix e2e-vscode e2e-nvim e2e-doctor clean
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)..."
@@ -116,6 +116,13 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check flowdrop_lsp tests bench scripts
 	$(BIN)/ruff format --check flowdrop_lsp tests bench scripts
 	$(BIN)/mypy
+
+# What is generated from the rule registry (core/rules/registry.py): the shipped rule pages
+# (flowdrop_lsp/docs/rules/), the README's rule list, docs/spec-standing.md. After adding or
+# changing a rule; the tests fail until they are regenerated (scripts/generate_docs.py --check
+# says which are out of date).
+generate: $(VENV)/.installed
+	$(BIN)/python scripts/generate_docs.py
 
 bench: $(VENV)/.installed-test
 	bash bench/install-json-server.sh >/dev/null

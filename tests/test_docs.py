@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from flowdrop_lsp.core.rules.registry import ALL_RULES, RULE_PAGES
+from flowdrop_lsp.core.rules.registry import RULE_PAGES
+from scripts import generate_docs
 from tests.support.repository import OUTSIDE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -203,36 +204,28 @@ def test_the_docs_name_nothing_beside_the_repository() -> None:
     assert offenders == []
 
 
-# ----- the README's rule list: generated ---------------------------------------------------------
-
-RULES_BEGIN = (
-    "<!-- rules: generated from flowdrop_lsp/core/rules/registry.py by tests/test_docs.py -->"
-)
-RULES_END = "<!-- end of rules -->"
-
-
-def readme_rule_list() -> str:
-    """One line per rule, in the registry's order, linking to its shipped page; each carries the
-    `#rule-<code>` anchor that a `docs-url` pointing at this README links to."""
-    pages = RULE_PAGES.relative_to(REPO).as_posix()
-    return "".join(
-        f'- <a id="{rule.anchor}"></a>[{rule.code}]({pages}/{rule.code}.md) — {rule.title} '
-        f"({rule.severity_shown})\n"
-        for rule in ALL_RULES
-    )
+# ----- the README's rule list: generated (scripts/generate_docs.py) --------------------------------
 
 
 def test_the_readme_rule_list_is_generated_from_the_registry() -> None:
-    """Regenerate with `UPDATE_GOLDEN=1 pytest tests/test_docs.py`."""
+    """Regenerate with `make generate` (or `UPDATE_GOLDEN=1 pytest tests/test_docs.py`)."""
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        generate_docs.write()
     text = README.read_text(encoding="utf-8")
-    start = text.index(RULES_BEGIN + "\n") + len(RULES_BEGIN) + 1
-    end = text.index(RULES_END, start)
-    expected = readme_rule_list()
-    if os.environ.get("UPDATE_GOLDEN") == "1" and text[start:end] != expected:
-        README.write_text(text[:start] + expected + text[end:], encoding="utf-8")
-        text = README.read_text(encoding="utf-8")
-        end = text.index(RULES_END, start)
-    assert text[start:end] == expected
+    start, end = generate_docs.readme_rule_list_span(text)
+    assert text[start:end] == generate_docs.readme_rule_list()
+
+
+def test_make_generate_has_nothing_to_write(capsys: pytest.CaptureFixture[str]) -> None:
+    """`make generate` (scripts/generate_docs.py) writes the rule pages, the README's rule list
+    and docs/spec-standing.md; the committed files are what it makes."""
+    assert generate_docs.main(["--check"]) == 0, capsys.readouterr().out
+    assert set(generate_docs.generated()) >= {
+        README,
+        REPO / "docs" / "spec-standing.md",
+        RULE_PAGES / "CMP-9.md",
+        RULE_PAGES / "index.md",
+    }
 
 
 # ----- sections the code cites -------------------------------------------------------------------

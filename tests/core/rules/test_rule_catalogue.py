@@ -39,6 +39,7 @@ from flowdrop_lsp.core.rules.registry import (
     rule_url,
 )
 from flowdrop_lsp.core.workspace.site import SiteIndex
+from scripts import generate_docs
 from tests.support.builders import REPO, node, tool_edge, workflow
 from tests.support.node_types import definition_findings_of
 
@@ -396,15 +397,13 @@ def test_explanation_examples_fail_and_pass_through_the_checker(code: str) -> No
 
 
 def test_the_shipped_rule_pages_are_the_rendered_explanations() -> None:
-    """Regenerate with `UPDATE_GOLDEN=1 pytest tests/core/rules/test_rule_catalogue.py`."""
-    expected = {f"{rule.code}.md": rule_page(rule.code) for rule in ALL_RULES}
-    expected[RULE_INDEX] = rule_index_page()
+    """Regenerate with `make generate` (scripts/generate_docs.py; or `UPDATE_GOLDEN=1 pytest
+    tests/core/rules/test_rule_catalogue.py`)."""
+    expected = generate_docs.rule_pages()
+    assert expected[RULE_INDEX] == rule_index_page()
+    assert all(expected[f"{rule.code}.md"] == rule_page(rule.code) for rule in ALL_RULES)
     if os.environ.get("UPDATE_GOLDEN") == "1":
-        RULE_PAGES.mkdir(parents=True, exist_ok=True)
-        for stale in RULE_PAGES.glob("*.md"):
-            stale.unlink()
-        for name, text in expected.items():
-            (RULE_PAGES / name).write_text(text, encoding="utf-8")
+        generate_docs.write()
     shipped = {p.name: p.read_text(encoding="utf-8") for p in RULE_PAGES.glob("*.md")}
     assert shipped == expected
 

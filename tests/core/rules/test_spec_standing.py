@@ -2,7 +2,8 @@
 399 rules once each, every claim a rule makes is on it, the table claims no check that no rule
 makes, its figures are the counts, and the shipped page is the rendered text.
 
-Regenerate the page with `UPDATE_GOLDEN=1 pytest tests/core/rules/test_spec_standing.py`."""
+Regenerate the page with `make generate` (scripts/generate_docs.py; or `UPDATE_GOLDEN=1 pytest
+tests/core/rules/test_spec_standing.py`)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from flowdrop_lsp.core.rules.standing import (
     spec_table,
     standing,
 )
+from scripts import generate_docs
 from tests.support.builders import REPO
 
 if sys.version_info >= (3, 11):
@@ -252,8 +254,10 @@ def test_the_figures_follow_a_planted_table() -> None:
 
 
 def test_the_shipped_page_is_the_rendered_standing() -> None:
-    """Regenerate with `UPDATE_GOLDEN=1 pytest tests/core/rules/test_spec_standing.py`."""
+    """Regenerate with `make generate` (or `UPDATE_GOLDEN=1 pytest
+    tests/core/rules/test_spec_standing.py`)."""
     expected = standing_markdown()
+    assert generate_docs.generated()[PAGE] == expected
     if os.environ.get("UPDATE_GOLDEN") == "1":
-        PAGE.write_text(expected, encoding="utf-8")
+        generate_docs.write()
     assert PAGE.read_text(encoding="utf-8") == expected
