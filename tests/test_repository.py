@@ -142,3 +142,50 @@ def test_tests_mirror_the_package() -> None:
     }
     assert tested <= layers, sorted(tested - layers)
     assert layers - tested <= set(), sorted(layers - tested)
+
+
+def _lint_commands() -> list[list[str]]:
+    """The commands of the Makefile's `lint` target, each split into words."""
+    lines = (REPO / "Makefile").read_text(encoding="utf-8").splitlines()
+    start = lines.index("lint: $(VENV)/.installed-test") + 1
+    commands = []
+    for line in lines[start:]:
+        if not line.startswith("\t"):
+            break
+        commands.append(line.strip().replace("$(BIN)/", "").split())
+    return commands
+
+
+def test_the_contributor_hooks_run_what_make_lint_runs() -> None:
+    """.pre-commit-config.yaml (the contributors' hooks, not the hook the repository offers:
+    .pre-commit-hooks.yaml) runs ruff check, ruff format and mypy from .venv, on the folders
+    `make lint` checks."""
+    import yaml
+
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = {hook["id"]: hook for repo in config["repos"] for hook in repo["hooks"]}
+    assert all(repo["repo"] == "local" for repo in config["repos"])
+    commands = _lint_commands()
+    assert [c[:2] for c in commands] == [["ruff", "check"], ["ruff", "format"], ["mypy"]]
+    for command, hook_id in zip(commands, ("ruff-check", "ruff-format"), strict=False):
+        hook = hooks[hook_id]
+        assert hook["entry"].startswith(f".venv/bin/{command[0]} {command[1]} ")
+        assert hook["language"] == "system"
+        folders = [word for word in command[2:] if not word.startswith("-")]
+        assert hook["files"] == f"^({'|'.join(folders)})/", hook_id
+    assert hooks["mypy"]["entry"] == ".venv/bin/mypy"
+    assert hooks["mypy"]["pass_filenames"] is False  # the files pyproject.toml names, whole
+
+
+def test_the_contributor_hooks_are_a_valid_pre_commit_config() -> None:
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
