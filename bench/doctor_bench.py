@@ -33,8 +33,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generate import build_workflow  # noqa: E402
-from harness.paths import REPO, make_log  # noqa: E402
+from generate import build_workflow
+from harness.paths import REPO, make_log
 
 log = make_log("doctor")
 CORPUS = REPO / "tests" / "corpus" / "atelier-cms"

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generate  # noqa: E402
+import generate
 
 #: Bump when the output changes, so cached documents are regenerated.
 YAML_GENERATOR_VERSION = 1

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import generate  # noqa: E402
-from scenarios.hover import KINDS, report, run  # noqa: E402
+import generate
+from scenarios.hover import KINDS, report, run
 
 __all__ = ["KINDS", "generate", "main", "report", "run"]
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import generate  # noqa: E402
-from scenarios.navigation import report, run  # noqa: E402
+import generate
+from scenarios.navigation import report, run
 
 __all__ = ["generate", "main", "report", "run"]
 

@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generate import generate_text  # noqa: E402
-from harness.engine import WorkflowDocument  # noqa: E402
+from generate import generate_text
+from harness.engine import WorkflowDocument
 
 
 def _rss_mib() -> float:

@@ -28,9 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import generate  # noqa: E402
-from harness.cli import timed_check  # noqa: E402
-from harness.engine import WorkflowDocument, to_diagnostic  # noqa: E402
+import generate
+from harness.cli import timed_check
+from harness.engine import WorkflowDocument, to_diagnostic
 
 AGENT = generate.AGENT_TYPE
 TOOLBOX = generate.TOOLBOX_TYPE

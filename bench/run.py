@@ -43,22 +43,22 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import generate  # noqa: E402
-from harness.paths import BENCH_DIR, CACHE, REPO, make_log, parse_names, parse_sizes  # noqa: E402
-from harness.peers import (  # noqa: E402
+import generate
+from harness.paths import BENCH_DIR, CACHE, REPO, make_log, parse_names, parse_sizes
+from harness.peers import (
     JSON_SERVERS,
     check_json_schema,
     default_server,
     json_specs,
     schema_path,
 )
-from harness.report import result_record, write_raw, write_report  # noqa: E402
-from harness.session import Sample, SessionInfo, rotate, run_session  # noqa: E402
-from harness.stats import fmt_ms, fmt_size, percentile  # noqa: E402
-from scenarios import keystrokes, minified, minified_unnamed  # noqa: E402
-from scenarios.edits import make_plan, validation_check  # noqa: E402
-from scenarios.json_report import render_report  # noqa: E402
-from scenarios.json_workflow import load_document  # noqa: E402
+from harness.report import result_record, write_raw, write_report
+from harness.session import Sample, SessionInfo, rotate, run_session
+from harness.stats import fmt_ms, fmt_size, percentile
+from scenarios import keystrokes, minified, minified_unnamed
+from scenarios.edits import make_plan, validation_check
+from scenarios.json_report import render_report
+from scenarios.json_workflow import load_document
 
 log = make_log("bench")
 #: The scenarios run after the edit cycle, in this order (each: NAME, SERVERS, sizes, load,

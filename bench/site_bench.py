@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness.paths import BENCH_DIR  # noqa: E402
-from harness.report import KEPT_SECTIONS, write_section  # noqa: E402
-from scenarios.site import MARKERS, failed, report, run  # noqa: E402
+from harness.paths import BENCH_DIR
+from harness.report import KEPT_SECTIONS, write_section
+from scenarios.site import MARKERS, failed, report, run
 
 __all__ = ["main", "report", "run"]
 

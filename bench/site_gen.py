@@ -195,7 +195,7 @@ def verify_yaml(site: Site) -> int:
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     for p in site.files:
-        doc = yaml.load(p.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - safe loader
+        doc = yaml.load(p.read_text(encoding="utf-8"), Loader=loader)  # a safe loader
         if not isinstance(doc, dict) or "id" not in doc:
             raise ValueError(f"{p.name}: not a config entity")
         if (

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import generate  # noqa: E402
-from harness.paths import BENCH_DIR  # noqa: E402
-from harness.report import write_section  # noqa: E402
-from scenarios.site_open import SECTION, report, run  # noqa: E402
+import generate
+from harness.paths import BENCH_DIR
+from harness.report import write_section
+from scenarios.site_open import SECTION, report, run
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -33,9 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import generate  # noqa: E402
-import generate_yaml  # noqa: E402
-from harness.engine import WorkflowDocument  # noqa: E402
+import generate
+import generate_yaml
+from harness.engine import WorkflowDocument
 
 # 80 keystrokes, as in the issue.
 TYPED = '{"id": "typed_tool.1", "type": "calculator", "data": {"label": "Typed Tool 8"}},'

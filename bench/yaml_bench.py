@@ -53,14 +53,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import generate  # noqa: E402
-from harness.paths import BENCH_DIR, CACHE, parse_names, parse_sizes  # noqa: E402
-from harness.peers import default_server, wrapper_proof, yaml_specs, yls_version  # noqa: E402
-from harness.report import YAML_SECTION, result_record, write_raw  # noqa: E402
-from harness.report import write_section as _write_section  # noqa: E402
-from harness.session import Sample, SessionInfo, rotate, run_session  # noqa: E402
-from harness.stats import fmt_ms, fmt_size, percentile  # noqa: E402
-from scenarios.yaml_labels import (  # noqa: E402
+import generate
+from harness.paths import BENCH_DIR, CACHE, parse_names, parse_sizes
+from harness.peers import default_server, wrapper_proof, yaml_specs, yls_version
+from harness.report import YAML_SECTION, result_record, write_raw
+from harness.report import write_section as _write_section
+from harness.session import Sample, SessionInfo, rotate, run_session
+from harness.stats import fmt_ms, fmt_size, percentile
+from scenarios.yaml_labels import (
     check_validates,
     load_yaml_document,
     log,

@@ -26,6 +26,7 @@ import argparse
 import importlib.util
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 # The package's reader, loaded by its path: importing the package would import the very module
@@ -47,7 +48,7 @@ OUTPUT = Path("flowdrop_lsp/core/expressions/twig/names_generated.py")
 KINDS = ("filters", "functions", "tests", "tags")
 
 
-def _reader(root: Path):  # noqa: ANN202 - a small closure
+def _reader(root: Path) -> Callable[[str], str | None]:
     def read(path: str) -> str | None:
         full = root / path
         return full.read_text(encoding="utf-8") if full.is_file() else None

@@ -11,7 +11,7 @@ from harness.paths import REPO
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from flowdrop_lsp.core.engine.document import WorkflowDocument  # noqa: E402
-from flowdrop_lsp.lsp.convert import to_diagnostic  # noqa: E402
+from flowdrop_lsp.core.engine.document import WorkflowDocument
+from flowdrop_lsp.lsp.convert import to_diagnostic
 
 __all__ = ["WorkflowDocument", "to_diagnostic"]

@@ -341,7 +341,7 @@ class Recorder:
 
     def __exit__(self, *exc: object) -> None:
         if self._tees is not None:
-            sys.stdout, sys.stderr = (tee._stream for tee in self._tees)  # noqa: SLF001
+            sys.stdout, sys.stderr = (tee._stream for tee in self._tees)  # noqa: SLF001 - this module's own tees
 
     def finish(self, code: int) -> None:
         """Record the run (after `__exit__`): only a run that judged files (exit 0 or 1)."""

@@ -66,7 +66,7 @@ class DoctorRoutes:
             raise Refusal(400, bad.error_code, bad.message) from None
         except Busy as busy:
             raise Refusal(429, BUSY, str(busy), headers={"Retry-After": "1"}) from None
-        except Exception:
+        except Exception:  # noqa: BLE001 - any failure of the analysis is a 422, logged
             LOG.exception("the Doctor's analysis failed")
             raise Refusal(
                 422,

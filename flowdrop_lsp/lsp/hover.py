@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 def wants_markdown(ls: FlowdropServer) -> bool:
     """The client's first choice among the formats we write (plaintext when it names none)."""
-    formats = ls._capability("text_document", "hover", "content_format") or []
+    formats = ls.capability("text_document", "hover", "content_format") or []
     for kind in formats:
         value = getattr(kind, "value", kind)
         if value == types.MarkupKind.Markdown.value:

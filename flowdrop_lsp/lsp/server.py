@@ -174,7 +174,9 @@ class FlowdropServer(LanguageServer):
     def encoding(self):  # type: ignore[no-untyped-def]
         return encoding_of(self.workspace.position_encoding)
 
-    def _capability(self, *path: str) -> Any:
+    def capability(self, *path: str) -> Any:
+        """What the client said at `path` of its capabilities (`"text_document", "hover",
+        "content_format"`), None where it said nothing: asked by the feature modules too."""
         value: Any = self.client_capabilities
         for name in path:
             value = getattr(value, name, None)
@@ -184,19 +186,19 @@ class FlowdropServer(LanguageServer):
 
     @property
     def supports_related_information(self) -> bool:
-        return bool(self._capability("text_document", "publish_diagnostics", "related_information"))
+        return bool(self.capability("text_document", "publish_diagnostics", "related_information"))
 
     @property
     def supports_document_changes(self) -> bool:
-        return bool(self._capability("workspace", "workspace_edit", "document_changes"))
+        return bool(self.capability("workspace", "workspace_edit", "document_changes"))
 
     @property
     def supports_pull_diagnostics(self) -> bool:
-        return self._capability("text_document", "diagnostic") is not None
+        return self.capability("text_document", "diagnostic") is not None
 
     @property
     def supports_configuration(self) -> bool:
-        return bool(self._capability("workspace", "configuration"))
+        return bool(self.capability("workspace", "configuration"))
 
     # ----- logging ----------------------------------------------------------------------------
     def report_server_error(self, error: Exception, source: Any) -> None:
@@ -507,7 +509,7 @@ class FlowdropServer(LanguageServer):
             self.read_workspace_later()
         # Inlay hints and code lenses are pulled by the client after edits, not after a settings
         # change: ask for them again where the client lets us.
-        if self._capability("workspace", "inlay_hint", "refresh_support"):
+        if self.capability("workspace", "inlay_hint", "refresh_support"):
             self.workspace_inlay_hint_refresh(None)
-        if self._capability("workspace", "code_lens", "refresh_support"):
+        if self.capability("workspace", "code_lens", "refresh_support"):
             self.workspace_code_lens_refresh(None)

@@ -160,7 +160,7 @@ def register(server: FlowdropServer) -> None:
         if document is None or not ls.is_flowdrop(document):
             return None
         groups = document_symbols(ls, document)
-        hierarchical = ls._capability(
+        hierarchical = ls.capability(
             "text_document", "document_symbol", "hierarchical_document_symbol_support"
         )
         return groups if hierarchical else flat_symbols(groups, document.uri)

@@ -164,7 +164,7 @@ def _valid_id(value: Any) -> bool:
 def _answer_error(protocol: JsonRPCProtocol, msg_id: Any, error: JsonRpcException) -> None:
     # Written by hand: pygls's converter drops `"id": null`, which JSON-RPC requires here.
     body = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": error.code, "message": error.message}}
-    protocol._send_data(body)
+    protocol._send_data(body)  # noqa: SLF001 - pygls sends a raw body no other way
 
 
 def _decode(body: bytes) -> Any:
@@ -236,7 +236,7 @@ def dispatch_message(protocol: JsonRPCProtocol, data: Any) -> None:
         return
     try:
         protocol.handle_message(message)
-    except Exception:  # noqa: BLE001 - one bad message never stops the server
+    except Exception:  # one bad message never stops the server (logged: not a blind except)
         log.exception("handling %r failed", method)
 
 
@@ -278,7 +278,7 @@ class ClientOutput(StdoutWriter):
 def serve_stdio(server: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Serve `server` over stdio; the exit code LSP asks for (0 after shutdown, else 1)."""
     stream = stdin or sys.stdin.buffer
-    server._stop_event = threading.Event()
+    server._stop_event = threading.Event()  # noqa: SLF001 - pygls's serve loop's, replaced here
     server.protocol.set_writer(ClientOutput(stdout or sys.stdout.buffer))
     reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="flowdrop-stdin")
 
@@ -310,11 +310,12 @@ def serve_tcp(server: Any, host: str, port: int) -> int:
         server.shutdown()
 
     async def listen() -> None:
-        server._server = await asyncio.start_server(connection, host, port)
-        async with server._server:
-            await server._server.serve_forever()
+        listening = await asyncio.start_server(connection, host, port)
+        server._server = listening  # noqa: SLF001 - pygls's shutdown closes it
+        async with listening:
+            await listening.serve_forever()
 
-    server._stop_event = threading.Event()
+    server._stop_event = threading.Event()  # noqa: SLF001 - pygls's serve loop's, replaced here
     try:
         asyncio.run(listen())
     except SystemExit as stop:

@@ -80,7 +80,7 @@ class Progress:
         self._reported = 0.0
 
     async def begin(self, title: str) -> None:
-        if not self._ls._capability("window", "work_done_progress"):
+        if not self._ls.capability("window", "work_done_progress"):
             return
         token = f"flowdrop-sites-{uuid.uuid4().hex}"
         try:
@@ -239,7 +239,7 @@ async def indexed(ls: FlowdropServer) -> None:
 
 # ----- watching the disk ----------------------------------------------------------------------------
 def supports_watching(ls: FlowdropServer) -> bool:
-    return bool(ls._capability("workspace", "did_change_watched_files", "dynamic_registration"))
+    return bool(ls.capability("workspace", "did_change_watched_files", "dynamic_registration"))
 
 
 def start_watching(ls: FlowdropServer) -> None:

@@ -117,7 +117,7 @@ def test_bench_edit_plan_utf16_ranges() -> None:
     same text as pygls' own incremental sync, and every step leaves valid JSON."""
     import json
 
-    from lsprotocol import types as T
+    from lsprotocol import types as lsp
     from pygls.workspace import TextDocument
 
     bench = _load_bench_run()
@@ -133,13 +133,14 @@ def test_bench_edit_plan_utf16_ranges() -> None:
     assert [k for k, _ in plan] == ["label", "add_edge", "label", "delete", "label", "paste"]
     client = LspClient(["true"])
     client._docs[doc.uri] = _Doc(doc.uri, doc.text, 1, "json")
-    td = TextDocument(doc.uri, doc.text, version=1, sync_kind=T.TextDocumentSyncKind.Incremental)
+    td = TextDocument(doc.uri, doc.text, version=1, sync_kind=lsp.TextDocumentSyncKind.Incremental)
     for kind, edits in plan:
         for ch in client.make_changes(doc.uri, edits):
             r = ch["range"]
             td.apply_change(
-                T.TextDocumentContentChangePartial(
-                    range=T.Range(T.Position(**r["start"]), T.Position(**r["end"])), text=ch["text"]
+                lsp.TextDocumentContentChangePartial(
+                    range=lsp.Range(lsp.Position(**r["start"]), lsp.Position(**r["end"])),
+                    text=ch["text"],
                 )
             )
         assert td.source == client.text(doc.uri), kind
@@ -153,7 +154,7 @@ def test_bench_typing_and_minified_plans() -> None:
     schema error where the manifest says."""
     import json
 
-    from lsprotocol import types as T
+    from lsprotocol import types as lsp
     from pygls.workspace import TextDocument
 
     bench = _load_bench_run()
@@ -168,13 +169,14 @@ def test_bench_typing_and_minified_plans() -> None:
     assert len(plan) == len(TYPED_NODE) + 1 and {k for k, _ in plan} == {"keystroke"}
     client = LspClient(["true"])
     client._docs[doc.uri] = _Doc(doc.uri, doc.text, 1, "json")
-    td = TextDocument(doc.uri, doc.text, version=1, sync_kind=T.TextDocumentSyncKind.Incremental)
+    td = TextDocument(doc.uri, doc.text, version=1, sync_kind=lsp.TextDocumentSyncKind.Incremental)
     for _, edits in plan:
         for ch in client.make_changes(doc.uri, edits):
             r = ch["range"]
             td.apply_change(
-                T.TextDocumentContentChangePartial(
-                    range=T.Range(T.Position(**r["start"]), T.Position(**r["end"])), text=ch["text"]
+                lsp.TextDocumentContentChangePartial(
+                    range=lsp.Range(lsp.Position(**r["start"]), lsp.Position(**r["end"])),
+                    text=ch["text"],
                 )
             )
     assert td.source == client.text(doc.uri)

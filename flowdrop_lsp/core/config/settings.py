@@ -182,7 +182,7 @@ class Settings:
             problems.extend(f"{path}: {problem}" for problem in found)
         return replace(settings, config_dir=path.resolve().parent)
 
-    def with_overrides(
+    def with_overrides(  # noqa: C901 - one branch per setting, every setting read in one place
         self,
         values: Mapping[str, Any],
         *,

@@ -149,7 +149,7 @@ def dumps(value: Any) -> bytes:
 
 
 def loads(data: bytes) -> Any:
-    return pickle.loads(data)  # noqa: S301 - the tool's own cache, see the module docstring
+    return pickle.loads(data)  # unpickling: the tool's own cache, see the module docstring
 
 
 class ResultCache:

@@ -21,7 +21,7 @@ from flowdrop_lsp.core.text.positions import Span
 
 if str(Path(__file__).resolve().parents[3] / "bench") not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-from generate import generate_text  # noqa: E402
+from generate import generate_text
 
 ANALYSIS_TYPES = (WorkflowDocument, ElementList, Element, Node, Edge, Span)
 TEXT = generate_text(200)

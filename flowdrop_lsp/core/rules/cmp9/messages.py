@@ -147,7 +147,7 @@ class FindingBuilder:
         """The names taken for `leaf` renamed instead of `others`, one by one (what
         `label_instead` answers at once; a test compares the two)."""
         replaced = self.replaced(others)
-        return lambda name: self.plan._taken_instead(leaf, name, replaced)
+        return lambda name: self.plan._taken_instead(leaf, name, replaced)  # noqa: SLF001 - the plan's own step, which a test compares
 
     def keep_fix(self, node: Node, others: list[str]) -> Fix | None:
         """Rename the others planned to be renamed; `node` keeps its name."""

@@ -294,7 +294,7 @@ class _Parser(ElementRecovery):
                 if level == 0:
                     return None
 
-    def parse_object(self, depth: int, shape: Any) -> JObject:
+    def parse_object(self, depth: int, shape: Any) -> JObject:  # noqa: C901 - the tolerant parser's object loop, a branch per recovery (hot)
         _, start, end = self.peek()
         self.advance()
         members: list[JMember] = []

@@ -112,7 +112,7 @@ def _closed(block: _Open, end: int) -> JsonValue:
     return JObject(block.start, end, block.items, block.last)
 
 
-def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue:  # noqa: C901
+def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue:  # noqa: C901 - one pass, no call per line (the docstring)
     """One pass over the lines with a stack of the open collections (no call per line: the
     loop is what a site's read costs)."""
     lines = source.split("\n")
