@@ -28,6 +28,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # The package's reader, loaded by its path: importing the package would import the very module
 # this script writes (and fail on a broken one). The reader imports nothing of the package.
@@ -39,7 +40,10 @@ assert _spec is not None and _spec.loader is not None
 php_extensions = importlib.util.module_from_spec(_spec)
 sys.modules["php_extensions"] = php_extensions  # dataclasses look their module up
 _spec.loader.exec_module(php_extensions)
-ReadExtensions = php_extensions.ReadExtensions
+if TYPE_CHECKING:  # the same class, named for the type checker (nothing imported at run time)
+    from flowdrop_lsp.core.expressions.twig.php_extensions import ReadExtensions
+else:
+    ReadExtensions = php_extensions.ReadExtensions
 constructed_classes = php_extensions.constructed_classes
 read_extensions = php_extensions.read_extensions
 twig_extension_services = php_extensions.twig_extension_services

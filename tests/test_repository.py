@@ -61,7 +61,7 @@ def test_licence_is_declared_consistently() -> None:
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
+        import tomli as tomllib
 
     assert (REPO / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]

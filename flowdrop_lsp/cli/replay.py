@@ -336,7 +336,7 @@ class Recorder:
     def __enter__(self) -> Recorder:
         if self.options is not None:
             self._tees = (_Tee(sys.stdout), _Tee(sys.stderr))
-            sys.stdout, sys.stderr = self._tees  # type: ignore[assignment]
+            sys.stdout, sys.stderr = self._tees
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -29,7 +29,7 @@ _SEVERITY = {
 
 def encoding_of(kind: object) -> Encoding:
     value = getattr(kind, "value", kind)
-    return value if value in ("utf-8", "utf-16", "utf-32") else "utf-16"  # type: ignore[return-value]
+    return value if value in ("utf-8", "utf-16", "utf-32") else "utf-16"
 
 
 def to_position(lines: Positions, offset: int, encoding: Encoding) -> types.Position:

@@ -96,7 +96,7 @@ class FlowdropProtocol(LanguageServerProtocol):
 
     # pygls creates its Workspace in `initialize`; every one it sets is made buffers-only
     # (lsp/current.py), so no feature can read a document's text from disk by accident.
-    @property  # type: ignore[override]
+    @property
     def _workspace(self) -> Any:
         return self.__dict__.get("_buffers_only_workspace")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _load_hover_bench():  # type: ignore[no-untyped-def]
+def _load_hover_bench():
     sys.path.insert(0, str(REPO / "bench"))
     spec = importlib.util.spec_from_file_location(
         "flowdrop_hover_bench", REPO / "bench" / "hover_bench.py"

@@ -21,10 +21,10 @@ def _yaml_blocks(text: str) -> list[object]:
     return [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.S)]
 
 
-def _actions_workflow() -> dict:  # type: ignore[type-arg]
+def _actions_workflow() -> dict:
     blocks = [b for b in _yaml_blocks(CI_DOC) if isinstance(b, dict) and "jobs" in b]
     assert len(blocks) == 1
-    workflow: dict = blocks[0]  # type: ignore[type-arg]
+    workflow: dict = blocks[0]
     return workflow
 
 

@@ -92,7 +92,7 @@ def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def try_repo(hook_repository: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def try_repo(hook_repository: Path, tmp_path_factory: pytest.TempPathFactory):
     """Run `pre-commit try-repo <hook repository> flowdrop-lsp --files …` in a git repository
     holding a collision, a clean workflow, a Drupal workflow and a JSON file that is none."""
     assert shutil.which("git"), "git is needed by pre-commit"
@@ -131,26 +131,26 @@ def try_repo(hook_repository: Path, tmp_path_factory: pytest.TempPathFactory):  
     return run
 
 
-def test_try_repo_fails_on_a_collision(try_repo) -> None:  # type: ignore[no-untyped-def]
+def test_try_repo_fails_on_a_collision(try_repo) -> None:
     result = try_repo("collision.flowdrop.json")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Failed" in result.stdout
     assert 'error CMP-9 [*] tool name "web_search"' in result.stdout
 
 
-def test_try_repo_passes_on_a_clean_workflow(try_repo) -> None:  # type: ignore[no-untyped-def]
+def test_try_repo_passes_on_a_clean_workflow(try_repo) -> None:
     result = try_repo("clean.flowdrop.json")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Passed" in result.stdout
 
 
-def test_try_repo_checks_drupal_workflow_yaml(try_repo) -> None:  # type: ignore[no-untyped-def]
+def test_try_repo_checks_drupal_workflow_yaml(try_repo) -> None:
     result = try_repo(f"config/sync/{DRUPAL_WORKFLOW.name}")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "CMP-9" in result.stdout
 
 
-def test_try_repo_skips_json_that_is_no_workflow_name(try_repo) -> None:  # type: ignore[no-untyped-def]
+def test_try_repo_skips_json_that_is_no_workflow_name(try_repo) -> None:
     result = try_repo("notes.json")
     assert result.returncode == 0, result.stdout + result.stderr
     # The hook runs on every commit (always_run); with no site file passed or staged, it
@@ -158,9 +158,7 @@ def test_try_repo_skips_json_that_is_no_workflow_name(try_repo) -> None:  # type
     assert "Passed" in result.stdout
 
 
-def test_try_repo_fails_a_commit_deleting_a_called_workflow(  # type: ignore[no-untyped-def]
-    try_repo, tmp_path: Path
-) -> None:
+def test_try_repo_fails_a_commit_deleting_a_called_workflow(try_repo, tmp_path: Path) -> None:
     """A commit staging only the deletion of a workflow the site calls: pre-commit passes no
     file, the hook runs anyway and judges the callers."""
     site = tmp_path / "site"

@@ -17,7 +17,7 @@ from tests.support.doctor_front import FakeDoctor, ServeDoctor
 
 @pytest.fixture
 async def serve_doctor() -> AsyncIterator[ServeDoctor]:
-    started: list[tuple[TestClient, DoctorWorker, FakeDoctor]] = []  # type: ignore[type-arg]
+    started: list[tuple[TestClient, DoctorWorker, FakeDoctor]] = []
 
     async def serve(
         fake: FakeDoctor | None = None,
@@ -25,7 +25,7 @@ async def serve_doctor() -> AsyncIterator[ServeDoctor]:
         token: str | None = None,
         origins: Iterable[str] = (),
         limits: Limits | None = None,
-    ) -> TestClient:  # type: ignore[type-arg]
+    ) -> TestClient:
         service = fake or FakeDoctor()
         worker = DoctorWorker((limits or Limits()).max_queued)
         await worker.start(lambda site: service, None)

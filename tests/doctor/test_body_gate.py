@@ -38,7 +38,7 @@ async def refused(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status == status, await response.text()
     body = await response.json()
     assert body["success"] is False and body["error_code"] == code and body["error"]
-    return body  # type: ignore[no-any-return]
+    return body
 
 
 async def test_a_body_of_exactly_8_mib_is_read(serve_doctor: ServeDoctor) -> None:

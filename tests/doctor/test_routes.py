@@ -129,7 +129,7 @@ async def test_an_analysis_that_breaks_is_a_422_logged_never_a_5xx(
 
 async def test_an_answer_that_is_not_json_is_a_422(serve_doctor: ServeDoctor) -> None:
     class Unencodable(FakeDoctor):
-        def diagnose(self, workflow_id: str, draft: dict) -> list:  # type: ignore[type-arg]
+        def diagnose(self, workflow_id: str, draft: dict) -> list:
             return [{"id": "p", "message": object()}]
 
     client = await serve_doctor(Unencodable())

@@ -20,7 +20,7 @@ from tests.support.lsp import Session, replace_span
 from tests.support.samples import SITE_YAML
 
 
-async def hints(session: Session, uri: str, text: str, start: int = 0, end: int | None = None):  # type: ignore[no-untyped-def]
+async def hints(session: Session, uri: str, text: str, start: int = 0, end: int | None = None):
     end = len(text) if end is None else end
     answer = await session.client.text_document_inlay_hint_async(
         types.InlayHintParams(

@@ -33,8 +33,8 @@ async def test_definition_from_an_endpoint_and_from_a_handle(session: Session, s
             types.DefinitionParams(**doc_position(uri, text, offset, enc))
         )
         assert isinstance(found, list) and len(found) == 1
-        assert found[0].uri == uri  # type: ignore[union-attr]
-        assert span_of(text, found[0].range, enc) == (declaration, declaration + len(AGENT))  # type: ignore[union-attr]
+        assert found[0].uri == uri
+        assert span_of(text, found[0].range, enc) == (declaration, declaration + len(AGENT))
     nothing = await session.client.text_document_definition_async(
         types.DefinitionParams(**doc_position(uri, text, text.index("研究エージェント"), enc))
     )

@@ -117,7 +117,7 @@ async def wait_for_messages(client: LanguageClient, count: int) -> list[types.Sh
     return list(client.messages)
 
 
-async def open_and_check(client: LanguageClient, options: dict[str, object]):  # type: ignore[no-untyped-def]
+async def open_and_check(client: LanguageClient, options: dict[str, object]):
     session = await start_session(client, client.flowdrop_kind, options)  # type: ignore[attr-defined]
     session.open(URI, EXAMPLE)
     diagnostics = await session.publishes.wait_for(URI, 1)

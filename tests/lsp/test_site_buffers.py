@@ -56,7 +56,7 @@ def insert(session: Session, uri: str, text: str, offset: int, new: str, version
     return text[:offset] + new + text[offset:]
 
 
-async def latest_with(session: Session, uri: str, version: int, wanted) -> list[types.Diagnostic]:  # type: ignore[no-untyped-def]
+async def latest_with(session: Session, uri: str, version: int, wanted) -> list[types.Diagnostic]:
     """The diagnostics of the latest publish of `version` once they meet `wanted`."""
     import asyncio
 

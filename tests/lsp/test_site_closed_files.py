@@ -38,7 +38,7 @@ def calls(diagnostics: list[types.Diagnostic]) -> list[tuple[int, int]]:
     ]
 
 
-async def latest(session: Session, path: Path, wanted) -> list[types.Diagnostic]:  # type: ignore[no-untyped-def]
+async def latest(session: Session, path: Path, wanted) -> list[types.Diagnostic]:
     publishes = session.publishes
 
     async def wait() -> list[types.Diagnostic]:

@@ -155,7 +155,7 @@ def test_a_failing_output_is_reported_once_not_recursively(
     report is only logged (it recursed a thousand levels deep, each logging its traceback)."""
     server = create_server()
     output = FailingOutput()
-    server.protocol.set_writer(output)  # type: ignore[arg-type]
+    server.protocol.set_writer(output)
     with caplog.at_level(logging.ERROR):
         server.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message="x"))
     assert output.writes == 2  # the message, then its error report; nothing more

@@ -69,7 +69,7 @@ def ours(diagnostics: list[types.Diagnostic]) -> list[types.Diagnostic]:
     return [d for d in diagnostics if d.code == CODE]
 
 
-async def until(session: Session, path: Path, condition, timeout: float = WAIT):  # type: ignore[no-untyped-def]
+async def until(session: Session, path: Path, condition, timeout: float = WAIT):
     """The diagnostics of the first publish for `path` (from now on or already received, the
     latest) that meet `condition`."""
     publishes = session.publishes
@@ -95,7 +95,7 @@ async def start(
     features = lsp.protocol.fm.features
     features[types.WINDOW_WORK_DONE_PROGRESS_CREATE] = lambda *args: None
 
-    def on_progress(*args):  # type: ignore[no-untyped-def]
+    def on_progress(*args):
         params = args[-1]
         progress.append((params.token, params.value))
 
@@ -124,7 +124,7 @@ async def test_closed_files_get_their_findings_and_progress_is_reported(lsp, tmp
     for path in site.glob("flowdrop_workflow.flowdrop_workflow.*.yml"):
         await until(session, path, lambda d: True)
     # Work-done progress: begin, reports with percentages, end.
-    progress = session.progress  # type: ignore[attr-defined]
+    progress = session.progress
 
     async def ended() -> None:
         while not any(isinstance(v, dict) and v.get("kind") == "end" for _, v in progress):
@@ -135,7 +135,7 @@ async def test_closed_files_get_their_findings_and_progress_is_reported(lsp, tmp
     assert kinds[0] == "begin" and kinds[-1] == "end"
     percentages = [v["percentage"] for _, v in progress if v.get("kind") == "report"]
     assert percentages == sorted(percentages) and percentages[-1] == 100
-    assert progress[-2][1]["message"] == "106/106 files checked"  # type: ignore[index]
+    assert progress[-2][1]["message"] == "106/106 files checked"
     # The watch is registered.
     assert any(r.id == "flowdrop.site.watch" for r in session.registrations)
 
@@ -164,7 +164,7 @@ async def test_an_open_buffer_wins_over_the_disk(lsp, tmp_path):
     # The disk changing under an open buffer changes nothing.
     watched(session, (site / MISSING_TYPE, types.FileChangeType.Deleted))
     await asyncio.sleep(0.3)
-    assert not ours(list(session.publishes.latest(uri(site / PLANTED)).diagnostics))  # type: ignore[union-attr]
+    assert not ours(list(session.publishes.latest(uri(site / PLANTED)).diagnostics))
     session.client.text_document_did_close(
         types.DidCloseTextDocumentParams(
             text_document=types.TextDocumentIdentifier(uri=uri(site / MISSING_TYPE))
@@ -210,8 +210,8 @@ async def test_pull_diagnostics_answer_closed_files(lsp, tmp_path):
     site = planted_site(tmp_path)
     session = await start(lsp, tmp_path, kind="neovim")  # its capabilities include pull
     provider = session.result.capabilities.diagnostic_provider
-    assert provider is not None and provider.workspace_diagnostics  # type: ignore[union-attr]
-    assert provider.inter_file_dependencies  # type: ignore[union-attr]
+    assert provider is not None and provider.workspace_diagnostics
+    assert provider.inter_file_dependencies
     report = await lsp.workspace_diagnostic_async(
         types.WorkspaceDiagnosticParams(previous_result_ids=[])
     )
@@ -223,7 +223,7 @@ async def test_pull_diagnostics_answer_closed_files(lsp, tmp_path):
             text_document=types.TextDocumentIdentifier(uri(site / PLANTED))
         )
     )
-    assert ours(list(pulled.items))  # type: ignore[union-attr]
+    assert ours(list(pulled.items))
 
 
 async def test_malformed_watched_file_events_do_not_crash(lsp, tmp_path):

@@ -23,7 +23,7 @@ from aiohttp.test_utils import TestClient
 from flowdrop_lsp.core.doctor import BadRemedy, ProblemGone
 
 # The `serve_doctor` fixture's type (tests/doctor/conftest.py): a started front, its test client.
-ServeDoctor = Callable[..., Awaitable[TestClient]]  # type: ignore[type-arg]
+ServeDoctor = Callable[..., Awaitable[TestClient]]
 
 
 def draft(name: str = "research", **extra: Any) -> dict[str, Any]:
@@ -118,7 +118,7 @@ class FakeDoctor:
 
 
 async def send_raw(
-    client: TestClient,  # type: ignore[type-arg]
+    client: TestClient,
     head: str,
     body: bytes = b"",
     *,

@@ -199,7 +199,7 @@ def accept_registrations(lsp_client: LanguageClient) -> list[types.Registration]
     returned list (the server registers its node-type watch where the client supports it)."""
     registrations: list[types.Registration] = []
 
-    def on_register(*args):  # type: ignore[no-untyped-def]
+    def on_register(*args):
         registrations.extend(args[-1].registrations)
 
     lsp_client.protocol.fm.features[types.CLIENT_REGISTER_CAPABILITY] = on_register
@@ -220,7 +220,7 @@ async def start_session(
     features = lsp_client.protocol.fm.features
     original = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
 
-    def on_publish(*args):  # type: ignore[no-untyped-def]
+    def on_publish(*args):
         publishes.record(args[-1])
         return original(*args)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+    import tomli as tomllib
 
 PROJECT_FILE = "flowdrop-lsp.toml"
 PYPROJECT_TABLE = "flowdrop-lsp"

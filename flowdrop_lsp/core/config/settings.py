@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # the registry module imports this one
 try:  # Python 3.11+
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+    import tomli as tomllib
 
 # docs/domain.md §3: the spec's `toolbox` and Drupal's "Tool Box" forward tools.
 DEFAULT_PASSTHROUGH_TYPES = frozenset({"toolbox", "flowdrop_node_processor_toolbox"})

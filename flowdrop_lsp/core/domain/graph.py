@@ -100,7 +100,7 @@ class RouteOutline(NamedTuple):
         return cls(route, len(route), route[-1] if route else None)
 
 
-class _Ordered(list):  # type: ignore[type-arg]
+class _Ordered(list):
     """A list of nodes or edges kept in document order."""
 
     def add(self, item: Node | Edge) -> None:
@@ -483,7 +483,7 @@ class ToolGraph:
 
     def _find_toolbox_cycles(self) -> list[list[str]]:
         successors: dict[str, list[str]] = {
-            box: [e.target for e in self.outgoing.get(box, ()) if e.target in self.passthroughs]  # type: ignore[misc]
+            box: [e.target for e in self.outgoing.get(box, ()) if e.target in self.passthroughs]
             for box in self.passthroughs
         }
         cycles = [

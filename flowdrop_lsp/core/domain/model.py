@@ -151,7 +151,7 @@ class Node:
 
     @property
     def spans(self) -> NodeSpans:
-        return self.detail.get()  # type: ignore[no-any-return]
+        return self.detail.get()
 
     def strings_equal_to(self, values: frozenset[str]) -> tuple[DataString, ...]:
         """The string values in `data` equal to one of `values`, in document order. Strings in
@@ -226,7 +226,7 @@ class Edge:
 
     @property
     def spans(self) -> EdgeSpans:
-        return self.detail.get()  # type: ignore[no-any-return]
+        return self.detail.get()
 
     source_span = _span_field("source_span")
     target_span = _span_field("target_span")

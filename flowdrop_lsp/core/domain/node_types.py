@@ -212,12 +212,12 @@ class NodeTypeCatalog:
         object.__setattr__(self, "_hash", hash(self.definitions))
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined, no-any-return]
+        return self._hash  # type: ignore[attr-defined]
 
     def get(self, type_id: str | None) -> NodeTypeDefinition | None:
         if type_id is None:
             return None
-        return self._by_id.get(type_id)  # type: ignore[attr-defined, no-any-return]
+        return self._by_id.get(type_id)  # type: ignore[attr-defined]
 
     @property
     def ids(self) -> list[str]:

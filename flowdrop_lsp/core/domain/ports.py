@@ -231,7 +231,7 @@ def _own(node: Holder) -> OwnPorts:
     memo = node.ports_memo
     if not memo:
         memo.append(own_ports(node.config, node.stored_ports))
-    return memo[0]  # type: ignore[no-any-return]
+    return memo[0]
 
 
 def _own_or_default(

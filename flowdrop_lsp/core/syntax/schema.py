@@ -110,7 +110,7 @@ def _array_validator(kind: str) -> Callable[[Any], bool] | None:
         "items": {"$ref": f"#/$defs/{kind}"},
         "$defs": schema["$defs"],
     }
-    return jsonschema_rs.Draft202012Validator(array).is_valid  # type: ignore[no-any-return]
+    return jsonschema_rs.Draft202012Validator(array).is_valid
 
 
 _BLOCK = 256  # items validated in one call; a block that fails is validated item by item

@@ -17,12 +17,12 @@ from tests.support.builders import CORPUS_CONFIG, at
 WEATHER = Path(CORPUS_CONFIG) / "flowdrop_workflow.flowdrop_workflow.aincient_weather.yml"
 
 
-def _node(document: WorkflowDocument, node_id: str):  # type: ignore[no-untyped-def]
+def _node(document: WorkflowDocument, node_id: str):
     document.findings()
     return document.graph.nodes_by_id[node_id]
 
 
-def _edge(document: WorkflowDocument, edge_id: str):  # type: ignore[no-untyped-def]
+def _edge(document: WorkflowDocument, edge_id: str):
     document.findings()
     [edge] = document.graph.edges_by_id[edge_id]
     return edge

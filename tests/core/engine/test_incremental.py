@@ -22,7 +22,7 @@ from tests.support.engine import (
 
 
 @pytest.mark.hypothesis
-def test_incremental_equals_from_scratch(request) -> None:  # type: ignore[no-untyped-def]
+def test_incremental_equals_from_scratch(request) -> None:
     examples = 400 if request.config.getoption("--slow") else 40
     run = settings(
         max_examples=examples,

@@ -81,7 +81,7 @@ class WithNonObjectItems(IncrementalEqualsScratch):
 
 
 @pytest.mark.hypothesis
-def test_incremental_equals_from_scratch_with_non_object_items(request) -> None:  # type: ignore[no-untyped-def]
+def test_incremental_equals_from_scratch_with_non_object_items(request) -> None:
     examples = 200 if request.config.getoption("--slow") else 25
     # (run_state_machine_as_test: the parent class may already carry a @settings decorator.)
     run_state_machine_as_test(

@@ -12,7 +12,7 @@ from flowdrop_lsp.core.text.positions import LineIndex
 from tests.support.operation_cases import mapper_yaml
 
 
-def _r11(text: str) -> tuple[LineIndex, list]:  # type: ignore[type-arg]
+def _r11(text: str) -> tuple[LineIndex, list]:
     found = [f for f in analyze(text, syntax="yaml").findings if f.code == "R11"]
     return LineIndex(text), found
 

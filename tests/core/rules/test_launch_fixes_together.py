@@ -25,7 +25,7 @@ def _text(syntax: str, yaml_text: str) -> str:
     return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
-def _loads(text: str, syntax: str) -> dict:  # type: ignore[type-arg]
+def _loads(text: str, syntax: str) -> dict:
     return yaml.safe_load(text) if syntax == "yaml" else json.loads(text)
 
 

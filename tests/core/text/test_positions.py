@@ -80,7 +80,7 @@ def test_columns_in_each_encoding() -> None:
     assert lines.position(span.start, "utf-16") == (2, len(prefix.encode("utf-16-le")) // 2)
     assert lines.position(span.start, "utf-8") == (2, len(prefix.encode("utf-8")))
     for encoding in ("utf-8", "utf-16", "utf-32"):
-        assert lines.offset(*lines.position(span.start, encoding), encoding) == span.start  # type: ignore[arg-type]
+        assert lines.offset(*lines.position(span.start, encoding), encoding) == span.start
 
 
 def test_line_index_clamps_out_of_range_positions() -> None:

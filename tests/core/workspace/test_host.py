@@ -182,7 +182,7 @@ def test_a_workflow_closed_before_its_site_is_read_is_not_read_again(tmp_path: P
     analysed: list[str] = []
     original = host._analyse
 
-    def counting(text: str, settings: Settings, syntax: str, site_file: bool):  # type: ignore[no-untyped-def]
+    def counting(text: str, settings: Settings, syntax: str, site_file: bool):
         analysed.append(text[:40])
         return original(text, settings, syntax, site_file)
 

@@ -68,7 +68,7 @@ def test_findings_are_cached_and_recomputed_only_for_the_files_an_edit_affects(
     index = loaded(folder)
     checked: list[str] = []
 
-    def counting(ctx):  # type: ignore[no-untyped-def]
+    def counting(ctx):
         checked.append(ctx.path)
         return ()
 

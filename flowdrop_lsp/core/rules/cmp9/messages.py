@@ -35,8 +35,8 @@ class ConsumerEntry(dict[str, Any]):
     def _read_only(self, *args: object, **kwargs: object) -> Any:
         raise TypeError("a ConsumerEntry is read-only")
 
-    __setitem__ = __delitem__ = _read_only  # type: ignore[assignment]
-    update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = _read_only
+    update = pop = popitem = clear = setdefault = _read_only
 
 
 def _name(ctx: RuleContext, node_id: str) -> str:

@@ -98,7 +98,7 @@ def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # too. So does an integer longer than Python's int-from-string limit (4300 digits): the tolerant
 # parser reads that one (JNumber.value) — a custom `parse_int` would instead cost a Python call
 # for every integer of every document.
-C_SCAN = json.scanner.make_scanner(  # type: ignore[attr-defined]
+C_SCAN = json.scanner.make_scanner(
     json.JSONDecoder(parse_constant=_raise_constant, object_pairs_hook=_pairs_without_duplicates)  # type: ignore[arg-type]
 )
 
