@@ -86,7 +86,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     chosen = config.getoption("--clients")
     if chosen == "all":
         return
-    kept, left_out = [], []
+    kept: list[pytest.Item] = []
+    left_out: list[pytest.Item] = []
     for item in items:
         profile = client_profile(item)
         if chosen == "first":

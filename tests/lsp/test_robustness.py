@@ -92,7 +92,7 @@ def test_what_is_not_a_json_rpc_request_gets_invalid_request(
 
 # ----- 2. params that do not deserialise --------------------------------------------------------
 GOOD_RANGE = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}
-CONTEXT = {"diagnostics": []}
+CONTEXT: dict[str, list[Any]] = {"diagnostics": []}
 
 
 @pytest.mark.parametrize(

@@ -111,7 +111,7 @@ def fake_site_rule(context: SiteContext) -> Iterator[Finding]:
             )
     node_type = context.node_type
     if node_type is not None:
-        users = getattr(site, "users_of", lambda _type: [])(node_type.id)
+        users: list[str] = getattr(site, "users_of", lambda _type: [])(node_type.id)
         if not users:
             where = node_type.located_id.span
             yield Finding(FAKE_CODE, Severity.ERROR, "fake: no workflow uses it", where)

@@ -3,12 +3,13 @@ messages out, for tests about what no real client would send."""
 
 from __future__ import annotations
 
+import io
 import json
 import queue
 import subprocess
 import sys
 import threading
-from typing import Any
+from typing import Any, cast
 
 from flowdrop_lsp.lsp.transport import Body, Framer
 
@@ -52,14 +53,16 @@ class RawServer:
     def _read(self) -> None:
         framer = Framer()
         assert self.process.stdout is not None
-        while data := self.process.stdout.read1(65536):
+        stdout = cast(io.BufferedReader, self.process.stdout)  # Popen's, buffered
+        while data := stdout.read1(65536):
             for item in framer.feed(data):
                 assert isinstance(item, Body), item  # the server itself always frames right
                 self.messages.put(json.loads(item.data))
 
     def _read_stderr(self) -> None:
         assert self.process.stderr is not None
-        while data := self.process.stderr.read1(65536):
+        stderr = cast(io.BufferedReader, self.process.stderr)
+        while data := stderr.read1(65536):
             self.stderr += data
 
     def send(self, data: bytes) -> None:

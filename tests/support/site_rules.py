@@ -40,7 +40,7 @@ def check(context: SiteContext) -> Iterator[Finding]:
         callee_id = context.site.callee_of(node)
         callee = context.site.workflow(callee_id) if callee_id is not None else None
         if callee is not None and "BROKEN" in (callee.facts.label or ""):
-            related = ()
+            related: tuple[RelatedLocation, ...] = ()
             if callee.facts.id is not None:
                 related = (RelatedLocation(callee.facts.id.span, "the callee", callee.path),)
             yield Finding(
@@ -54,7 +54,7 @@ def check(context: SiteContext) -> Iterator[Finding]:
 
 
 def plant() -> None:
-    site.SITE_RULES = (*site.SITE_RULES, (RULE, check))  # type: ignore[misc]
+    site.SITE_RULES = (*site.SITE_RULES, (RULE, check))
 
 
 if __name__ == "__main__":
