@@ -20,7 +20,7 @@ from flowdrop_lsp.core.rules.site_contract.contract import (
 )
 from flowdrop_lsp.core.rules.site_contract.rule import finding, listed
 from flowdrop_lsp.core.syntax.name_tokens import name_rewrite
-from flowdrop_lsp.core.text.suggestions import close_names
+from flowdrop_lsp.core.text.suggestions import close_names, did_you_mean, quoted
 
 
 def edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Finding]:
@@ -42,7 +42,7 @@ def edges_into_calls(ctx: SiteContext, workflow: WorkflowFacts) -> Iterator[Find
         meant = [renamed[1]] if renamed is not None and renamed[0] == port else []
         meant = meant or close_names(port, names)
         hint = (
-            "did you mean " + " or ".join(f"'{id_text(name)}'" for name in meant) + "?"
+            did_you_mean(quoted(id_text(name) for name in meant))
             if meant
             else f"its inputs: {listed(names)}"
         )

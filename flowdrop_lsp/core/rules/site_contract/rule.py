@@ -37,16 +37,7 @@ def finding(
 ) -> Finding:
     """`identity`: what the finding is about, as its message says it (the kind of mismatch and
     the names it is between): most of them have no node, and several may be in one file."""
-    return Finding(
-        RULE.code,
-        RULE.default_severity,
-        message,
-        span,
-        node=node,
-        related=related,
-        fixes=fixes,
-        identity=identity,
-    )
+    return RULE.finding(span, message, node=node, related=related, fixes=fixes, identity=identity)
 
 
 EXPLANATION = RULE.explained(
