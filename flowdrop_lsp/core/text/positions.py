@@ -191,17 +191,26 @@ def line_start_array(text: str) -> array[int]:
     """`line_starts` as a compact array, computed window by window so that a large document
     leaves no million temporary objects behind (they would keep the process's memory high)."""
     starts = array("q", [0])
-    # Without a \r, LSP's line breaks are exactly the \n that str.split("\n") splits at (it
-    # ignores \v, \f, U+2028… as LSP does, unlike str.splitlines).
-    if "\r" in text:  # rare: exact but slower
-        starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
-        return starts
-    for at in range(0, len(text), _WINDOW):
-        parts = text[at : at + _WINDOW].split("\n")
-        # Line k of the window starts after the lengths of parts 0..k plus k+1 line breaks.
-        ends = map(add, accumulate(map(len, parts[:-1])), range(at + 1, at + len(parts)))
-        starts.extend(ends)
+    at = 0
+    while at < len(text):
+        found, at = _window_line_starts(text, at)
+        starts.extend(found)
     return starts
+
+
+def _window_line_starts(text: str, at: int) -> tuple[Iterable[int], int]:
+    """The starts of the lines beginning in the window of `text` from `at` (about `_WINDOW`
+    long, ending after a line break, so that no \r\n is split between two windows), and where
+    the window ends."""
+    end = text.find("\n", min(at + _WINDOW, len(text)) - 1)
+    end = len(text) if end < 0 else end + 1
+    if "\r" in text[at:end]:  # rare: exact but slower
+        return (match.end() for match in _LINE_BREAK.finditer(text, at, end)), end
+    # Without a \r, LSP's line breaks are exactly the \n that str.split("\n") splits at (it
+    # ignores \v, \f, U+2028… as LSP does, unlike str.splitlines). Line k of the window starts
+    # after the lengths of parts 0..k plus k+1 line breaks.
+    parts = text[at:end].split("\n")
+    return map(add, accumulate(map(len, parts[:-1])), range(at + 1, at + len(parts))), end
 
 
 class Positions(Protocol):
@@ -229,23 +238,9 @@ class LineIndex:
 
     def _scan_to(self, offset: int) -> None:
         """Line starts found at least up to `offset` (and the start of the line after it)."""
-        text = self.text
-        while self._scanned <= offset and self._scanned < len(text):
-            at = self._scanned
-            # A window ends after a line break, so no \r\n is split between two windows.
-            end = text.find("\n", min(at + _WINDOW, len(text)) - 1)
-            end = len(text) if end < 0 else end + 1
-            if "\r" in text[at:end]:  # rare: exact but slower
-                window_starts: Iterable[int] = (
-                    match.end() for match in _LINE_BREAK.finditer(text, at, end)
-                )
-            else:
-                parts = text[at:end].split("\n")
-                window_starts = map(
-                    add, accumulate(map(len, parts[:-1])), range(at + 1, at + len(parts))
-                )
-            self._starts.extend(start for start in window_starts if start <= len(text))
-            self._scanned = end
+        while self._scanned <= offset and self._scanned < len(self.text):
+            found, self._scanned = _window_line_starts(self.text, self._scanned)
+            self._starts.extend(found)
 
     @property
     def line_starts(self) -> list[int]:
