@@ -34,7 +34,7 @@ README = REPO / "README.md"
 STANDING_PAGE = REPO / "docs" / "spec-standing.md"
 # The README's markers (its opening one names the test that checks the list).
 RULES_BEGIN = (
-    "<!-- rules: generated from flowdrop_lsp/core/rules/registry.py by tests/test_docs.py -->"
+    "<!-- rules: generated from flowdrop_lsp/core/rules/registry.py by `make generate` -->"
 )
 RULES_END = "<!-- end of rules -->"
 
