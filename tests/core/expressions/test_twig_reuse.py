@@ -26,11 +26,11 @@ def test_reused_answers_equal_whole_parses() -> None:
     templates = [*real_templates(), *VALID]
     for template in templates:
         reuse = Reuse()
-        reuse.parse(template, lambda text: _parse_whole(text, TWIG_CORE))
+        reuse.parse(template, lambda text, near: _parse_whole(text, TWIG_CORE, near))
         text = template
         for _ in range(12):
             text = _edited(text, rng)
-            reused = reuse.parse(text, lambda t: _parse_whole(t, TWIG_CORE))
+            reused = reuse.parse(text, lambda t, near: _parse_whole(t, TWIG_CORE, near))
             assert reused == _parse_whole(text, TWIG_CORE)[0], (template, text)
 
 
@@ -41,9 +41,9 @@ def test_prose_typed_into_a_long_template_is_not_parsed_again() -> None:
     whole_parses = []
     reuse = Reuse()
 
-    def whole(text: str):
+    def whole(text: str, near):
         whole_parses.append(text)
-        return _parse_whole(text, TWIG_CORE)
+        return _parse_whole(text, TWIG_CORE, near)
 
     reuse.parse(template, whole)
     at = template.index("and some prose", template.index("Line 100:")) + len("and")

@@ -6,13 +6,15 @@ which names it binds itself; and what may be typed at an offset."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 
 from flowdrop_lsp.core.expressions.base import NameRead, Parsed, Problem, ProblemKind
 from flowdrop_lsp.core.expressions.twig.expressions import TwigSyntaxError
-from flowdrop_lsp.core.expressions.twig.lexer import T, Token, tokenize
+from flowdrop_lsp.core.expressions.twig.lexer import T, Token
 from flowdrop_lsp.core.expressions.twig.parser import TemplateParser
-from flowdrop_lsp.core.expressions.twig.reuse import Reuse, TextStretches
+from flowdrop_lsp.core.expressions.twig.relex import Lexed, lex, relex
+from flowdrop_lsp.core.expressions.twig.reuse import Reuse
 from flowdrop_lsp.core.expressions.twig.scope import names_in_scope, twig_completion_place
 from flowdrop_lsp.core.expressions.twig.signatures import SIGNATURES
 from flowdrop_lsp.core.expressions.twig.vocabulary import (
@@ -41,17 +43,21 @@ def parse_twig(source: str, vocabulary: TwigVocabulary = TWIG_CORE) -> Parsed:
     """The template's facts. Like Twig, it stops at the first syntax error; unknown filters,
     functions and tests do not stop it (Twig refuses the first one: it is the first problem).
     A template that differs from one parsed lately only inside a stretch of its text is
-    answered from that one's facts, moved (`reuse.py`: a keystroke in a prompt's prose)."""
+    answered from that one's facts, moved (`reuse.py`: a keystroke in a prompt's prose); one
+    that differs from it a little elsewhere is lexed from that one's lexing (`relex.py`)."""
     reuse = _REUSE.get(vocabulary)
     if reuse is None:
         reuse = _REUSE.setdefault(vocabulary, Reuse())
-    return reuse.parse(source, lambda text: _parse_whole(text, vocabulary))
+    return reuse.parse(source, lambda text, near: _parse_whole(text, vocabulary, near))
 
 
-def _parse_whole(source: str, vocabulary: TwigVocabulary) -> tuple[Parsed, TextStretches]:
-    """The template's facts, and the stretches its lexer read as text."""
-    tokens, lex_error = tokenize(source)
-    stretches = tuple((t.start, t.end) for t in tokens if t.type is T.TEXT)
+def _parse_whole(
+    source: str, vocabulary: TwigVocabulary, near: Lexed | None = None
+) -> tuple[Parsed, Lexed]:
+    """The template's facts, and its lexing (re-lexed from `near`'s, a template like it, when
+    given: the same tokens as a whole lexing)."""
+    lexed = lex(source) if near is None else relex(near, source)
+    tokens, lex_error = lexed.tokens, lexed.error
     parser = TemplateParser(source, tokens, vocabulary)
     problems: list[Problem] = []
     try:
@@ -90,10 +96,10 @@ def _parse_whole(source: str, vocabulary: TwigVocabulary) -> tuple[Parsed, TextS
         symbols=tuple(facts.symbols),
         bindings=tuple(sorted(facts.bindings, key=lambda binding: binding.start)),
     )
-    return parsed, stretches
+    return parsed, lexed
 
 
-def _at_unclosed_print(problem: Problem, source: str, tokens: list[Token]) -> Problem:
+def _at_unclosed_print(problem: Problem, source: str, tokens: Sequence[Token]) -> Problem:
     """A syntax error inside a `{{` left open, on a later line than it: Twig reads on into the
     text after it and stops at the first thing no expression holds (a `;` three lines down, a
     word), which is no place to look for the mistake. The problem is placed on the `{{` that

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from flowdrop_lsp.core.expressions.base import Binding, Problem, ProblemKind, SymbolKind, SymbolUse
-from flowdrop_lsp.core.expressions.twig.lexer import NAME_PATTERN, T, Token
+from flowdrop_lsp.core.expressions.twig.lexer import NAME_PATTERN, T, Token, Tokens
 from flowdrop_lsp.core.expressions.twig.vocabulary import TwigVocabulary
 
 _NAME_START = re.compile(NAME_PATTERN)
@@ -92,7 +92,7 @@ def english(token: Token) -> str:
 
 
 class ExpressionParser:
-    def __init__(self, source: str, tokens: list[Token], vocabulary: TwigVocabulary) -> None:
+    def __init__(self, source: str, tokens: Tokens, vocabulary: TwigVocabulary) -> None:
         self.source = source
         self.tokens = tokens
         self.at = 0

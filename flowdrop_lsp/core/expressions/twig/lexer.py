@@ -5,8 +5,9 @@ anywhere is the error Twig reports, even after a parse error earlier in the text
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 
 class T(Enum):
@@ -33,6 +34,10 @@ class Token(NamedTuple):
     value: str
     start: int
     end: int
+
+
+# A template's tokens as the parser reads them: a list, or a re-lexed one (twig/relex.py).
+Tokens = Sequence[Token]
 
 
 class TwigLexError(Exception):
@@ -153,12 +158,49 @@ def tokenize(source: str) -> tuple[list[Token], TwigLexError | None]:
     """The tokens, ending with EOF; on a lexer error, the tokens before it (then an EOF where
     the error is) and the error."""
     tokens: list[Token] = []
+    return tokens, lex_into(_Lexer(source, tokens))
+
+
+def lex_into(lexer: _Lexer) -> TwigLexError | None:
+    """Run `lexer` from its cursor to the end (its tokens end with EOF), answering its error;
+    `Resynced` goes through (twig/relex.py)."""
     try:
-        _Lexer(source, tokens).run()
+        lexer.run()
     except TwigLexError as error:
-        tokens.append(Token(T.EOF, "", error.start, error.start))
-        return tokens, error
-    return tokens, None
+        lexer.tokens.append(Token(T.EOF, "", error.start, error.start))
+        return error
+    return None
+
+
+class Mark(NamedTuple):
+    """A point where the lexer's future depends only on the text from `offset` on and this
+    state (twig/relex.py resumes or stops there): the tokens made before it, and, inside a tag
+    (`brackets` not None), its open brackets, where the tag opened and whether it is a block."""
+
+    offset: int
+    tokens_before: int
+    brackets: tuple[tuple[str, int], ...] | None = None
+    block_start: int = 0
+    is_block: bool = False
+
+
+class Resynced(Exception):
+    """The lexer reached a point an earlier lexing of the same text (moved) marked in the same
+    state: the rest is that lexing's (twig/relex.py)."""
+
+    def __init__(self, old: Mark) -> None:
+        super().__init__()
+        self.old = old
+
+
+class Watch(Protocol):
+    """What twig/relex.py watches for while re-lexing after an edit (`Resynced` when found)."""
+
+    def check(self, lexer: _Lexer, inside: bool, is_block: bool) -> None: ...
+
+
+# How many tokens of a tag apart its marks are (its data-state marks are at every tag's end).
+MARK_EVERY = 16
 
 
 class _Exhausted(Exception):
@@ -167,21 +209,42 @@ class _Exhausted(Exception):
 
 
 class _Lexer:
-    def __init__(self, source: str, tokens: list[Token]) -> None:
+    def __init__(
+        self, source: str, tokens: list[Token], cursor: int = 0, watch: Watch | None = None
+    ) -> None:
         self.code = source
         self.end = len(source)
         self.tokens = tokens
-        self.cursor = 0
-        # Open brackets and double quotes: (character, offset).
-        self.brackets: list[tuple[str, int]] = []
+        self.cursor = cursor
+        # Open brackets and double quotes: (character, offset); a tuple, so that a mark keeps
+        # it as it was without a copy.
+        self.brackets: tuple[tuple[str, int], ...] = ()
         self.block_start = 0
+        self.marks: list[Mark] = []
+        self.next_mark = 0  # how many tokens make the next mark inside a tag due
+        self.watch = watch
+
+    def point(self, inside: bool, is_block: bool = False) -> None:
+        """A point where lexing may resume or stop (`Mark`): watched, and marked at every tag's
+        end and every `MARK_EVERY` tokens inside a tag."""
+        if self.watch is not None:
+            self.watch.check(self, inside, is_block)
+        count = len(self.tokens)
+        if not inside:
+            self.marks.append(Mark(self.cursor, count))
+        elif count >= self.next_mark:
+            self.marks.append(Mark(self.cursor, count, self.brackets, self.block_start, is_block))
+        elif self.watch is None:
+            return
+        self.next_mark = count + MARK_EVERY if self.watch is None else 0
 
     def push(self, type_: T, value: str, start: int, end: int) -> None:
         self.tokens.append(Token(type_, value, start, end))
 
     def run(self) -> None:
         code = self.code
-        for start in _TOKEN_START.finditer(code):
+        self.point(inside=False)
+        for start in _TOKEN_START.finditer(code, self.cursor):
             if start.start() < self.cursor:
                 continue
             if start.start() > self.cursor:
@@ -224,6 +287,7 @@ class _Lexer:
                         ) from None
                     self.push(T.EOF, "", self.end, self.end)
                     return
+            self.point(inside=False)
         if self.cursor < self.end:
             self.push(T.TEXT, code[self.cursor :], self.cursor, self.end)
         self.push(T.EOF, "", self.end, self.end)
@@ -244,6 +308,8 @@ class _Lexer:
                 self.push(type_, "", closer_at, closer_end)
                 self.cursor = end.end()
                 return
+            if len(self.tokens) >= self.next_mark:  # always, while watched
+                self.point(inside=True, is_block=is_block)
             self.lex_expression(is_block)
         raise _Exhausted
 
@@ -274,18 +340,19 @@ class _Lexer:
             self.push(T.NUMBER, value, cursor, end)
         elif kind == "punctuation":
             if value in "([{":
-                self.brackets.append((value, cursor))
+                self.brackets += ((value, cursor),)
             elif value in ")]}":
                 if not self.brackets:
                     raise TwigLexError(f'Unexpected "{value}".', cursor, cursor + 1)
-                expected, opened = self.brackets.pop()
+                expected, opened = self.brackets[-1]
+                self.brackets = self.brackets[:-1]
                 if value != _CLOSING.get(expected):
                     raise TwigLexError(f'Unclosed "{expected}".', opened, opened + 1)
             self.push(T.PUNCTUATION, value, cursor, end)
         elif kind == "string":
             self.push(T.STRING, value[1:-1], cursor, end)
         else:  # a double quote: an interpolated string
-            self.brackets.append(('"', cursor))
+            self.brackets += (('"', cursor),)
             self.cursor = end
             self.lex_string()
             return
@@ -297,7 +364,7 @@ class _Lexer:
         while self.cursor < self.end:
             cursor = self.cursor
             if interpolation := _INTERPOLATION_START.match(code, cursor):
-                self.brackets.append(("#{", cursor))
+                self.brackets += (("#{", cursor),)
                 self.push(T.INTERPOLATION_START, "#{", cursor, cursor + 2)
                 self.cursor = interpolation.end()
                 while not (
@@ -307,14 +374,14 @@ class _Lexer:
                     if self.cursor >= self.end:
                         raise _Exhausted
                     self.lex_expression(is_block=False)
-                self.brackets.pop()
+                self.brackets = self.brackets[:-1]
                 self.push(T.INTERPOLATION_END, "}", end.end() - 1, end.end())
                 self.cursor = end.end()
             elif (part := _DQ_PART.match(code, cursor)) and part.end() > cursor:
                 self.push(T.STRING, part.group(), cursor, part.end())
                 self.cursor = part.end()
             elif code[cursor] == '"':
-                self.brackets.pop()
+                self.brackets = self.brackets[:-1]
                 self.cursor += 1
                 return
             else:

@@ -5,7 +5,8 @@ template (its problems, reads, calls, bindings) is the same, every offset after 
 moved by what it added. `Reuse` keeps the last few templates parsed with the TEXT stretches
 their lexer saw, and answers a new text from one of them when the two differ in one stretch
 strictly inside one of those TEXT tokens and nothing there can start a tag (no `{` in the new
-characters or beside them: `{{`, `{%`, `{#` all start with one). Anything else is parsed whole.
+characters or beside them: `{{`, `{%`, `{#` all start with one). Anything else is parsed
+again, its lexing re-read from the nearest template's (twig/relex.py: a print being typed).
 The answer equals a whole parse's (tests/core/expressions/test_twig_reuse.py compares them on
 random edits).
 """
@@ -18,35 +19,43 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from flowdrop_lsp.core.expressions.base import Parsed
+from flowdrop_lsp.core.expressions.twig.relex import Lexed, TextStretches, edited_stretch
 
-TextStretches = tuple[tuple[int, int], ...]
-WholeParse = Callable[[str], tuple[Parsed, TextStretches]]
+# A template parsed from its text and, when known, the lexing of a template like it to re-lex
+# from: its facts and its own lexing.
+Parse = Callable[[str, Lexed | None], tuple[Parsed, Lexed]]
 KEPT = 8  # templates remembered: the ones being typed into, a few at a time
+# How much may differ between a template and the one it is re-lexed from (a keystroke, a word
+# pasted): beyond it a whole lexing costs no more.
+RELEX_REACH = 64
 
 
 class Reuse:
     """The last templates parsed (per vocabulary: one `Reuse` each), and their TEXT stretches."""
 
     def __init__(self) -> None:
-        self._recent: OrderedDict[str, tuple[Parsed, TextStretches]] = OrderedDict()
+        # Each template's facts, the stretches its lexer read as text, and its lexing (None
+        # when its facts were moved from another's: it was not lexed).
+        self._recent: OrderedDict[str, tuple[Parsed, TextStretches, Lexed | None]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def parse(self, source: str, whole: WholeParse) -> Parsed:
+    def parse(self, source: str, parse: Parse) -> Parsed:
         with self._lock:
             known = self._recent.get(source)
             candidates = list(reversed(self._recent.items())) if known is None else []
         if known is not None:
             return known[0]
-        for old, (parsed, stretches) in candidates:
+        for old, (parsed, stretches, _lexed) in candidates:
             moved = _moved(old, parsed, stretches, source)
             if moved is not None:
-                self._keep(source, moved)
+                self._keep(source, (*moved, None))
                 return moved[0]
-        result = whole(source)
-        self._keep(source, result)
-        return result[0]
+        near = next((lexed for old, (*_, lexed) in candidates if _near(old, source, lexed)), None)
+        parsed, lexed = parse(source, near)
+        self._keep(source, (parsed, lexed.text_stretches, lexed))
+        return parsed
 
-    def _keep(self, source: str, result: tuple[Parsed, TextStretches]) -> None:
+    def _keep(self, source: str, result: tuple[Parsed, TextStretches, Lexed | None]) -> None:
         with self._lock:
             self._recent[source] = result
             self._recent.move_to_end(source)
@@ -54,39 +63,22 @@ class Reuse:
                 self._recent.popitem(last=False)
 
 
-def _common_prefix(a: str, b: str) -> int:
-    """How many leading characters `a` and `b` share (slice comparisons: C speed)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    """How many trailing characters `a` and `b` share, at most `limit`."""
-    low, high = 0, limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[len(a) - middle :] == b[len(b) - middle :]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
+def _near(old: str, new: str, lexed: Lexed | None) -> bool:
+    """Whether `new` is `old` with one stretch of at most `RELEX_REACH` characters changed, and
+    `old`'s lexing is known (what `relex` re-lexes from)."""
+    if lexed is None or abs(len(new) - len(old)) > RELEX_REACH:
+        return False
+    start, old_end, new_end = edited_stretch(old, new)
+    return max(old_end, new_end) - start <= RELEX_REACH
 
 
 def _moved(
     old: str, parsed: Parsed, stretches: TextStretches, new: str
 ) -> tuple[Parsed, TextStretches] | None:
     """`parsed` moved to `new`, when `new` differs from `old` inside one TEXT stretch only."""
-    if abs(len(new) - len(old)) > 64:
+    if abs(len(new) - len(old)) > RELEX_REACH:
         return None  # a paste, not a keystroke: parse it
-    start = _common_prefix(old, new)
-    tail = _common_suffix(old, new, min(len(old), len(new)) - start)
-    old_end, new_end = len(old) - tail, len(new) - tail
+    start, old_end, new_end = edited_stretch(old, new)
     inside = any(a < start and old_end < b for a, b in stretches)
     if not inside:
         return None
