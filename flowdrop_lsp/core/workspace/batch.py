@@ -41,7 +41,7 @@ from flowdrop_lsp.core.workspace.cache import (
     loads,
     settings_fingerprint,
 )
-from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, TooLarge, read_site_bytes
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles
 from flowdrop_lsp.core.workspace.site import (
     SiteIndex,
     read_facts,
@@ -249,35 +249,20 @@ class Batch:
 
     def site(self, root: Path, known: Mapping[str, tuple[str, Facts]]) -> SiteIndex:
         """The site index of folder `root`: every site file of it, the facts of those in
-        `known` (absolute path → text, facts) as given, the others' read from disk."""
-        index = _FreshSiteIndex(root, node_types=self.node_types)
-        files = index.scan()
-        index.filling = True
-        for path in files:
+        `known` (absolute path → text, facts) as given, the others' read from disk (through
+        the house's reader: a run's `ReadOnce` gives the texts its registries read)."""
+        index = SiteIndex(root, node_types=self.node_types)
+        for path in index.scan():
             key = str(path)
             if key in known:
                 text, facts = known[key]
             else:
-                try:
-                    data = read_site_bytes(path)
-                    text = data.decode("utf-8")
-                except (OSError, UnicodeDecodeError, TooLarge):
-                    continue
-                facts = self.facts_of(path, text, data)
-            index.update(key, text, facts)
-        index.filling = False
+                file = self.node_types.read_file(path)
+                if file.text is None:
+                    continue  # in the site by its name alone (its own check says why)
+                text, facts = file.text, self.facts_of(path, file.text, file.data)
+            index.read(key, text, facts)
         return index
-
-
-class _FreshSiteIndex(SiteIndex):
-    """A site index filled in one go: while `filling`, an update asks for no dependants (the
-    index is new, no finding is kept yet to invalidate), which would rebuild the joined view
-    once per file."""
-
-    filling = False
-
-    def _dependants(self, key: str) -> set[str]:
-        return set() if self.filling else super()._dependants(key)
 
 
 def is_site_workflow(path: Path) -> bool:

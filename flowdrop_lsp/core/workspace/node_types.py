@@ -4,7 +4,10 @@ found per folder and read once.
 `NodeTypeFiles` reads definition files (core/domain/node_types.py turns a text into a record)
 and remembers each by its path and text: the settings' registry (`NodeTypeLocator`) and the
 site index (core/workspace/site.py) ask it for the same file and get the same record, so a
-definition is parsed once however many parts of the house read it (`parsed` counts).
+definition is parsed once however many parts of the house read it (`parsed` counts). It also
+carries how the house reads a site file from disk (`read_file`, core/workspace/reading.py):
+the registry, the batch and the site read through it, so that a CLI run, which gives it its
+`ReadOnce`, reads each file once.
 
 `NodeTypeLocator` finds the registry of a workflow: the definition files in its own folder plus
 the folders, files or globs of the `node-types` setting (relative to the settings file's
@@ -16,15 +19,14 @@ built-in defaults stand. What each folder holds is read once and cached until `i
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from wcmatch import glob
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import (
     CONFIG_SUFFIXES,
-    MAX_SITE_FILE_BYTES,
     NODE_TYPE_CONFIG_PREFIX,
     is_node_type_file,
 )
@@ -39,37 +41,50 @@ from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.base import NodeTypeContext
 from flowdrop_lsp.core.rules.document import syntax_findings
 from flowdrop_lsp.core.rules.registry import NODE_TYPE_RULES
+from flowdrop_lsp.core.workspace.reading import ReadSiteFile, SiteFile, read_site_file
 
 _GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 
-ReadText = Callable[[Path], str]
 Definition = NodeTypeDefinition | str  # a record, or the problem that kept it from being one
 
 
+# ----- the one reader's answers as exceptions, for the host's callers not yet switched to the
+# record (core/workspace/host.py, checking.py, preloading.py); they go when those do.
 class TooLarge(Exception):
     """A site file over MAX_SITE_FILE_BYTES: never loaded into memory."""
 
 
 def read_site_text(path: Path) -> str:
-    """A site file's text from disk: UTF-8, at most MAX_SITE_FILE_BYTES (checked before
-    reading), else TooLarge, OSError or UnicodeDecodeError."""
-    return read_site_bytes(path).decode("utf-8")
+    """`read_site_file`'s text, else TooLarge, OSError or UnicodeDecodeError."""
+    file = read_site_file(path)
+    if file.text is None:
+        _raise(file)
+    return file.text
 
 
 def read_site_bytes(path: Path) -> bytes:
-    """A site file's bytes, at most MAX_SITE_FILE_BYTES, else TooLarge or OSError."""
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_SITE_FILE_BYTES + 1)
-    if len(data) > MAX_SITE_FILE_BYTES:
-        raise TooLarge(path)
-    return data
+    """`read_site_file`'s bytes (UTF-8 or not), else TooLarge or OSError."""
+    file = read_site_file(path)
+    if file.too_large or file.unreadable:
+        _raise(file)
+    return file.data
+
+
+def _raise(file: SiteFile) -> NoReturn:
+    if file.too_large:
+        raise TooLarge(file.path)
+    if file.undecodable is not None:
+        file.data.decode("utf-8")  # raises the decoder's own error, its offsets in it
+    raise OSError(file.error)
 
 
 class NodeTypeFiles:
     """Definition files read once: each path's last text and what it holds (with the syntax
-    tree it was read from, which the node-type rules judge: no second parse)."""
+    tree it was read from, which the node-type rules judge: no second parse); and `read_file`,
+    how the house reads a site file from disk (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, read_file: ReadSiteFile = read_site_file) -> None:
+        self.read_file = read_file
         self._read: dict[Path, tuple[str, NodeTypeRead]] = {}
         self.parsed = 0  # how many texts were parsed (a test and the bench count them)
 
@@ -123,14 +138,8 @@ def _has_magic(pattern: str) -> bool:
 class NodeTypeLocator:
     """Finds and caches the node-type registry of each workflow (see the module docstring)."""
 
-    def __init__(
-        self,
-        base: Path | None = None,
-        read_text: ReadText = read_site_text,
-        files: NodeTypeFiles | None = None,
-    ) -> None:
+    def __init__(self, base: Path | None = None, files: NodeTypeFiles | None = None) -> None:
         self.base = base
-        self._read_text = read_text
         self.files = files if files is not None else NodeTypeFiles()
         self.overlay: dict[Path, str] = {}
         self._folders: dict[Path, tuple[tuple[NodeTypeDefinition, ...], tuple[str, ...]]] = {}
@@ -211,14 +220,16 @@ class NodeTypeLocator:
         definitions: list[NodeTypeDefinition] = []
         problems: list[str] = []
         for path in sorted(paths):
-            try:
-                text = self.overlay[path] if path in self.overlay else self._read_text(path)
-            except TooLarge:
-                problems.append(too_large(path))
-                continue
-            except (OSError, UnicodeDecodeError) as error:
-                problems.append(f"{path}: cannot read: {error}")
-                continue
+            text = self.overlay.get(path)
+            if text is None:
+                file = self.files.read_file(path)
+                if file.too_large:
+                    problems.append(too_large(path))
+                    continue
+                if file.text is None:
+                    problems.append(f"{path}: cannot read: {file.error}")
+                    continue
+                text = file.text
             read = self.files.definition(path, text)
             if isinstance(read, str):
                 problems.append(read)

@@ -46,7 +46,8 @@ from flowdrop_lsp.core.config.settings import (
 )
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
-from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, NodeTypeLocator
+from flowdrop_lsp.core.workspace.reading import ReadSiteFile, read_site_file
 from flowdrop_lsp.core.workspace.twig_extensions import TwigExtensionScanner
 
 # The rule catalogue the settings are checked against, in the documented order.
@@ -108,13 +109,17 @@ class SettingsResolver:
             self._project_settings(config)
 
     @classmethod
-    def for_check(cls, config: Path | None, cwd: Path) -> SettingsResolver:
+    def for_check(
+        cls, config: Path | None, cwd: Path, read_file: ReadSiteFile = read_site_file
+    ) -> SettingsResolver:
         """The CLI's settings, strict: a bad settings file raises SettingsError naming it.
         Paths are resolved, as the walk resolves the folders it finds; `per-file-ignores`
-        without a settings file are relative to the working directory `cwd`."""
+        without a settings file are relative to the working directory `cwd`. Site files are
+        read by `read_file` (a `check`'s `ReadOnce`: the registries, the check and the sites
+        share each file's one read)."""
         return cls(
             config=config,
-            node_types=NodeTypeLocator(base=cwd),
+            node_types=NodeTypeLocator(base=cwd, files=NodeTypeFiles(read_file)),
             # Once per path in a run (a path is asked for several times: its settings, its
             # registry, its folder's), not a system call each time.
             canonical=functools.lru_cache(maxsize=16384)(Path.resolve),

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flowdrop_lsp.core.config.site_files import (
-    MAX_SITE_FILE_BYTES,
     SERVICES_SUFFIX,
     code_folder_candidates,
     skipped_folder,
@@ -36,6 +35,7 @@ from flowdrop_lsp.core.expressions.twig.php_extensions import (
     read_extensions,
     twig_extension_services,
 )
+from flowdrop_lsp.core.workspace.reading import read_site_file
 
 # Inside a module: only `modules/` may hold more modules (submodules); the rest is its code.
 _NOT_WALKED = frozenset({"tests", "src", "config", "templates", "js", "css", "assets"})
@@ -150,12 +150,7 @@ def _modules(folder: Path) -> list[tuple[str, Path]]:
 
 
 def _read(path: str) -> str | None:
-    """A PHP or services file's text (None: absent, unreadable or over the size limit)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_SITE_FILE_BYTES + 1)
-    except OSError:
-        return None
-    if len(data) > MAX_SITE_FILE_BYTES:
-        return None
-    return data.decode("utf-8", errors="replace")
+    """A PHP or services file's text, bytes that are not UTF-8 replaced (None: absent,
+    unreadable or over the size limit): core/workspace/reading.py's read."""
+    file = read_site_file(Path(path))
+    return None if file.too_large or file.unreadable else file.shown

@@ -17,7 +17,8 @@ from flowdrop_lsp.core.config.settings import (
 )
 from flowdrop_lsp.core.config.site_files import MAX_SITE_FILE_BYTES as MAX_DEFINITION_BYTES
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry, read_definition
-from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, NodeTypeLocator
+from flowdrop_lsp.core.workspace.reading import SiteFile, read_site_file
 from tests.support.builders import corpus_codes, node, tool_edge, workflow
 
 SYNC = Path(__file__).resolve().parents[3] / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
@@ -255,11 +256,11 @@ def test_the_locator_caches_per_folder_and_overlays_win(tmp_path: Path) -> None:
     definition.write_text(_definition("a"))
     reads: list[Path] = []
 
-    def read(path: Path) -> str:
+    def read(path: Path) -> SiteFile:
         reads.append(path)
-        return path.read_text()
+        return read_site_file(path)
 
-    locator = NodeTypeLocator(read_text=read)
+    locator = NodeTypeLocator(files=NodeTypeFiles(read))
     first = locator.for_workflow(tmp_path / "one.json", Settings())
     second = locator.for_workflow(tmp_path / "two.json", Settings())
     assert first is second and reads == [definition]
