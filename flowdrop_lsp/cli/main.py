@@ -45,6 +45,7 @@ from flowdrop_lsp.core.workspace.host import (
     Candidate,
     CheckedFile,
     Host,
+    ReadOnce,
     SettingsResolver,
     Skipped,
     syntax_of,
@@ -63,17 +64,6 @@ def _settings_of_path(resolver: SettingsResolver, path: Path) -> Settings:
     if path.is_dir():
         return resolver.for_folder(path)
     return resolver.for_workflow(path)
-
-
-def _read(path: Path) -> bytes:
-    if str(path) == "-":
-        buffer = getattr(sys.stdin, "buffer", None)
-        if buffer is not None:  # bytes, so that \r\n survives as it does for files
-            return bytes(buffer.read())
-        return sys.stdin.read().encode("utf-8", "surrogatepass")
-    # Bytes decoded whole: \r\n stays (spans count it), and a decoding error has the whole
-    # content and the error's offset in it.
-    return path.read_bytes()
 
 
 def _verbose_graph(display: str, analysis: Any) -> None:
@@ -170,8 +160,11 @@ def run_check(args: argparse.Namespace) -> int:  # noqa: C901 - check's steps in
     if problem:
         print(f"flowdrop-lsp: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    # The run's reads: each file read once, for the settings' node-type registries, the check
+    # and the sites alike.
+    reads = ReadOnce()
     try:
-        resolver = SettingsResolver.for_check(args.config, Path.cwd())
+        resolver = SettingsResolver.for_check(args.config, Path.cwd(), reads)
     except SettingsError as error:
         print(f"flowdrop-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -219,24 +212,26 @@ def run_check(args: argparse.Namespace) -> int:  # noqa: C901 - check's steps in
         judged_as = Path(args.stdin_filename) if named else item.path
         try:
             settings = _settings_of_file(resolver, choice, judged_as, args.stdin_filename)
-            data = _read(item.path)
-            text = data.decode("utf-8")
         except SettingsError as error:
             print(f"flowdrop-lsp: {error}", file=sys.stderr)
             return EXIT_USAGE
-        except UnicodeDecodeError as error:
-            # Not UTF-8 (a Latin-1 export, a stray byte): one finding at the first bad byte,
-            # never a fix (writing would change bytes nobody asked to change).
-            raw = error.object if isinstance(error.object, bytes) else b""
-            shown, finding = host.undecodable(raw, error)
-            findings = (finding,) if finding.code not in settings.ignore else ()
-            slots.append(FileResult(display, shown, findings, settings.docs_url))
-            continue
-        except OSError as error:
-            failures.append(FileFailure(display, f"cannot read {display}: {error}"))
+        # Standard input judged as the file it stands for; a file through the run's reads
+        # (with the bytes the walk's content check read, when it did).
+        read = reads.stream(judged_as, sys.stdin) if from_stdin else reads(item.path, item.data)
+        if read.unreadable:
+            failures.append(FileFailure(display, f"cannot read {display}: {read.error}"))
             print(f"flowdrop-lsp: {failures[-1].message}", file=sys.stderr)
             continue
-        _note_node_types(resolver, judged_as, args.verbose, noted)
+        if read.undecodable is None:
+            _note_node_types(resolver, judged_as, args.verbose, noted)
+        if read.text is None:
+            # Not UTF-8 (a Latin-1 export, a stray byte): one finding at the first bad byte,
+            # never a fix (writing would change bytes nobody asked to change). Over the size
+            # limit, never loaded: a workflow's one finding (STORE-1), told from its size.
+            findings = read.findings(settings)
+            slots.append(FileResult(display, read.shown, findings, settings.docs_url))
+            continue
+        text = read.text
         folder = None if str(judged_as) == "-" else judged_as.parent.resolve()
         registry = "" if folder is None else prints.get(folder, "")
         if folder is not None and folder not in prints:
@@ -249,7 +244,7 @@ def run_check(args: argparse.Namespace) -> int:  # noqa: C901 - check's steps in
             _verbose_graph(display, host.analysis(text, settings, syntax, allow_comments))
         resolved = judged_as if folder is None else folder / judged_as.name
         file = CheckedFile(
-            resolved, text, data, settings, syntax, allow_comments, registry, stdin=from_stdin
+            resolved, text, read.data, settings, syntax, allow_comments, registry, stdin=from_stdin
         )
         slots.append(Checked(item.path, display, file, unsafe=_unsafe_of(args, settings)))
     # 2. Each file's own analysis (cached, in parallel), 3. the sites' cross-file findings:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 import pathspec
@@ -84,6 +84,9 @@ def text_is_flowdrop(text: str, syntax: str = "json") -> bool:
 class Candidate:
     path: Path
     explicit: bool
+    # A workflow found by its content: the bytes the content check read, so that the check
+    # does not read the file again (core/workspace/reading.py `ReadOnce`).
+    data: bytes | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -126,16 +129,19 @@ class _GitIgnores:
         return False
 
 
-def _content_verdict(path: Path) -> tuple[bool, str]:
+def _content_verdict(path: Path) -> tuple[bytes | None, str]:
+    """A file judged by its content: its bytes when it is a workflow (the check takes them),
+    else None and why it is skipped."""
     try:
         if path.stat().st_size > MAX_SNIFF_BYTES:
-            return False, "larger than 64 MiB and not named like a workflow"
-        text = path.read_text(encoding="utf-8")
+            return None, "larger than 64 MiB and not named like a workflow"
+        data = path.read_bytes()
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return False, f"unreadable: {error}"
+        return None, f"unreadable: {error}"
     if text_is_flowdrop(text, syntax_of(path.name)):
-        return True, ""
-    return False, "not a FlowDrop workflow (no top-level 'nodes' and 'edges' of FlowDrop nodes)"
+        return data, ""
+    return None, "not a FlowDrop workflow (no top-level 'nodes' and 'edges' of FlowDrop nodes)"
 
 
 def walk(
@@ -173,8 +179,8 @@ def walk(
             elif named_as_workflow(path, settings, base) or is_node_type_file(name):
                 yield Candidate(shown, explicit=False)
             elif name.endswith((".json", *YAML_SUFFIXES)):
-                is_workflow, reason = _content_verdict(path)
-                yield Candidate(shown, explicit=False) if is_workflow else Skipped(shown, reason)
+                data, reason = _content_verdict(path)
+                yield Skipped(shown, reason) if data is None else Candidate(shown, False, data)
 
 
 def _shown(path: Path, given: Path, top: Path) -> Path:

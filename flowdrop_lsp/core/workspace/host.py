@@ -60,6 +60,7 @@ from flowdrop_lsp.core.workspace.node_types import (
     read_site_text,
 )
 from flowdrop_lsp.core.workspace.preloading import Preloading
+from flowdrop_lsp.core.workspace.reading import ReadOnce as ReadOnce  # the CLI's reads
 from flowdrop_lsp.core.workspace.resolver import (
     SettingsResolver,
     current_rule_codes,
