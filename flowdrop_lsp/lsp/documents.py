@@ -258,8 +258,8 @@ def site_path(uri: str) -> Path | None:
 
 
 class OpenBuffer:
-    """An open document as the host asks it (core/workspace/host.py `OpenFile`): its buffer,
-    its own findings (a workflow's: `is_flowdrop` says which documents are) and its
+    """An open document as the host asks it (core/workspace/host_state.py `OpenFile`): its
+    buffer, its own findings (a workflow's: `is_flowdrop` says which documents are) and its
     site facts, from the engine's analysis of it."""
 
     def __init__(self, document: Document, is_flowdrop: Callable[[Document], bool]) -> None:

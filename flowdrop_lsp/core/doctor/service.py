@@ -66,7 +66,7 @@ class BadRemedy(Exception):
 
 
 class _DraftBuffer:
-    """A draft as the host asks an open buffer (core.workspace.host.OpenFile)."""
+    """A draft as the host asks an open buffer (core.workspace.host_state.OpenFile)."""
 
     def __init__(self, draft: dict[str, Any], settings_of: Any) -> None:
         self.draft = Draft(draft)

@@ -1,9 +1,9 @@
 """What only the CLI asks of the host (core/workspace/host.py): a run's files checked at once
 (their own analyses through the batch: cached, in parallel; then the site of each site file's
 folder joined once), a fixed file analysed again, the node types of the folders walked (with
-their cross-file findings), and the little a run needs besides (its cache, the registry's
-fingerprint, a file that is not UTF-8, the fixes to apply). The host inherits it, so that the
-CLI, like the server, reaches the core through the host."""
+their cross-file findings), and the little a run needs besides (its cache and processes, the
+registry's fingerprint). The host owns a `Checking` over its state and answers the CLI through
+it, so that the CLI, like the server, asks the host."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from flowdrop_lsp.core.config.project import check_cache_folder
 from flowdrop_lsp.core.config.settings import Settings
@@ -21,30 +20,35 @@ from flowdrop_lsp.core.config.site_files import (
     is_node_type_file,
     is_workflow_config_file,
 )
-from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.domain.site_view import config_id
-from flowdrop_lsp.core.engine.document import WorkflowDocument
-from flowdrop_lsp.core.findings import Finding, TextEdit
-from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
-from flowdrop_lsp.core.rules.document import undecodable_finding
-from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, analyse_file
+from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch, Facts, analyse_file
 from flowdrop_lsp.core.workspace.cache import (
     CACHE_DIR_ENV,
     ResultCache,
     registry_fingerprint,
 )
+from flowdrop_lsp.core.workspace.host_state import HostState, OwnFindings
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
-from flowdrop_lsp.core.workspace.site import SiteIndex
-
-if TYPE_CHECKING:
-    from flowdrop_lsp.core.workspace.host import Host
 
 SettingsFor = Callable[[Path], Settings]
 
 
-def real_folder(folder: Path) -> Path:
-    """A folder's real path (links and `..` resolved): how the host keys a site."""
-    return Path(os.path.realpath(folder))
+def check_batch(
+    resolver: SettingsResolver, *, cache: bool, cache_dir: str | None, jobs: int | None
+) -> Batch:
+    """The CLI's batch: its result cache (`cache_dir`, else $FLOWDROP_LSP_CACHE_DIR, else
+    `.flowdrop_lsp_cache` in the project's folder — the settings file's, else the top of the
+    repository, else the working directory: `check_cache_folder`; none without `cache`) and its
+    worker processes (`jobs`, default: the cores)."""
+    store = None
+    if cache:
+        chosen = cache_dir or os.environ.get(CACHE_DIR_ENV)
+        if chosen:
+            store = ResultCache(Path(chosen))
+        else:
+            store = ResultCache(check_cache_folder(Path.cwd(), resolver.config))
+    return Batch(store, jobs, node_types=resolver.node_types.files)
 
 
 @dataclass(frozen=True)
@@ -93,61 +97,42 @@ class CheckedFile:
 
 
 class Checking:
-    """The CLI's half of the host (see the module docstring); it reads and writes the host's
-    state declared here."""
+    """The CLI's part of the host (see the module docstring): the host owns one and asks it.
+    It reads and writes the host's state (`HostState`: the files' records, the site folders)
+    and asks the host's `findings` of a node type it walked."""
 
-    resolver: SettingsResolver
-    batch: Batch
-    _indexes: dict[Path, SiteIndex]
-    _own: dict[str, tuple[str, Settings, tuple[Finding, ...]]]
-    _given: dict[str, Settings]
-    settings_for: SettingsFor
-
-    # The host's own answers, which the CLI's half uses.
-    _real_folder: Callable[[Path], Path]
-    index_of: Callable[[Path], SiteIndex | None]
-    findings: Callable[[Path | str], tuple[Finding, ...]]
-
-    @classmethod
-    def for_check(
-        cls,
+    def __init__(
+        self,
+        state: HostState,
         resolver: SettingsResolver,
+        batch: Batch,
         settings_for: SettingsFor,
-        *,
-        cache: bool = True,
-        cache_dir: str | None = None,
-        jobs: int | None = None,
-    ) -> Host:
-        """The CLI's host: its result cache (`cache_dir`, else $FLOWDROP_LSP_CACHE_DIR, else
-        `.flowdrop_lsp_cache` in the project's folder — the settings file's, else the top of
-        the repository, else the working directory: `check_cache_folder`; none without `cache`) and its worker processes (`jobs`, default: the
-        cores)."""
-        store = None
-        if cache:
-            chosen = cache_dir or os.environ.get(CACHE_DIR_ENV)
-            if chosen:
-                store = ResultCache(Path(chosen))
-            else:
-                store = ResultCache(check_cache_folder(Path.cwd(), resolver.config))
-        batch = Batch(store, jobs, node_types=resolver.node_types.files)
-        return cls(resolver, settings_for, batch=batch)  # type: ignore[call-arg, return-value]
+        findings: Callable[[str], tuple[Finding, ...]],
+    ) -> None:
+        self.state = state
+        self.resolver = resolver
+        self.batch = batch
+        self.settings_for = settings_for
+        self.findings = findings
 
     def check(self, files: Sequence[CheckedFile]) -> None:
         """Each file's own analysis (through the batch: cached, in parallel), then the site of
         each site file's folder joined once (its other files read for their facts)."""
         on_disk = [f for f in files if not f.is_anonymous and not is_node_type_file(f.path)]
         analyses = self.batch.analyse([f.job() for f in on_disk])
-        by_folder: dict[Path, dict[str, tuple[str, WorkflowFacts | None]]] = {}
+        by_folder: dict[Path, dict[str, tuple[str, Facts]]] = {}
         for checked, analysis in zip(on_disk, analyses, strict=True):
-            self._own[str(checked.path)] = (checked.text, checked.settings, analysis.findings)
-            self._given[str(checked.path)] = checked.settings
+            record = self.state.file(str(checked.path))
+            record.own = OwnFindings(checked.text, checked.settings, analysis.findings)
+            record.given = checked.settings
             if is_workflow_config_file(checked.path):
                 known = by_folder.setdefault(checked.path.parent, {})
-                known[str(checked.path)] = (checked.text, analysis.facts)  # type: ignore[assignment]
+                known[str(checked.path)] = (checked.text, analysis.facts)
         for checked in files:
             if checked.is_anonymous:
                 analysis = analyse_file(checked.job())
-                self._own["-"] = (checked.text, checked.settings, analysis.findings)
+                own = OwnFindings(checked.text, checked.settings, analysis.findings)
+                self.state.file("-").own = own
             elif is_node_type_file(checked.path):
                 known = by_folder.setdefault(checked.path.parent, {})
                 if checked.stdin:  # the definition as given, in place of the file's text
@@ -155,21 +140,21 @@ class Checking:
                     self.resolver.node_types_changed()
                     known[str(checked.path)] = (checked.text, None)
         for folder, known in by_folder.items():
-            real = self._real_folder(folder)
-            if real not in self._indexes:
-                self._indexes[real] = self.batch.site(folder, known)
+            site = self.state.folder(folder)
+            if site is None or site.index is None:
+                self.state.add_site(folder, self.batch.site(folder, known))
 
     def dependents(self, path: Path) -> list[str]:
         """The workflows of the site of `path` whose cross-file findings a change to the site
         file `path` (added, changed or deleted) can change: those using it (a node type) or
         calling it (a workflow), as the site on disk says. `check --staged` asks it."""
         folder = path.parent
-        real = self._real_folder(folder)
-        index = self._indexes.get(real)
+        index = self.state.index_of(path)
         if index is None:
             if not folder.is_dir():
                 return []
-            index = self._indexes[real] = self.batch.site(folder, {})
+            index = self.batch.site(folder, {})
+            self.state.add_site(folder, index)
         if is_node_type_file(path):
             type_id = config_id(str(path), NODE_TYPE_CONFIG_PREFIX)
             using = index.users_of(type_id) if type_id else []
@@ -180,45 +165,14 @@ class Checking:
             return []
         return sorted({file for file, _ in using})
 
-    @staticmethod
-    def is_node_type(path: Path) -> bool:
-        """Whether `path` is named as a site's node-type definition (the walk skips those: no
-        workflow, but their site's checks judge them)."""
-        return is_node_type_file(path)
-
     def registry_print(self, path: Path) -> str:
         """The fingerprint of the node-type registry a file is checked against (part of its
         cache key)."""
         return registry_fingerprint(self.resolver.registry_for(path))
 
-    @staticmethod
-    def undecodable(raw: bytes, error: UnicodeDecodeError) -> tuple[str, Finding]:
-        """A file that is not UTF-8: its text as shown (bad bytes replaced) and its one
-        FD-SYNTAX finding, at the first bad byte."""
-        offset = len(raw[: error.start].decode("utf-8", "replace"))
-        shown = raw.decode("utf-8", "replace")
-        return shown, undecodable_finding(shown, offset, raw[error.start] if raw else 0)
-
-    @staticmethod
-    def analysis(
-        text: str, settings: Settings, syntax: str, allow_comments: bool
-    ) -> WorkflowDocument:
-        """A text analysed once, its graph kept (`check --verbose` shows what each consumer
-        sees)."""
-        return WorkflowDocument(text, settings, syntax=syntax, allow_comments=allow_comments)
-
-    @staticmethod
-    def fixes(findings: Sequence[Finding], unsafe: bool) -> list[TextEdit]:
-        """The edits of the fixes to apply together (core/fixes.py: whole or not at all)."""
-        return preferred_edits(findings, unsafe)
-
-    @staticmethod
-    def fixed(text: str, edits: Sequence[TextEdit]) -> str:
-        return apply_edits(text, edits)
-
     def stdin_findings(self) -> tuple[Finding, ...]:
-        kept = self._own.get("-")
-        return kept[2] if kept is not None else ()
+        record = self.state.files.get("-")
+        return record.own.findings if record is not None and record.own is not None else ()
 
     def refresh(self, checked: CheckedFile, text: str) -> CheckedFile:
         """A file changed (`--fix`): analysed afresh (never from the cache), its site told. A
@@ -229,8 +183,8 @@ class Checking:
             return self._refresh_node_type(checked, text)
         analysis = analyse_file(checked.job(text))
         key = "-" if checked.is_anonymous else str(checked.path)
-        self._own[key] = (text, checked.settings, analysis.findings)
-        index = None if checked.is_anonymous else self.index_of(checked.path)
+        self.state.file(key).own = OwnFindings(text, checked.settings, analysis.findings)
+        index = None if checked.is_anonymous else self.state.index_of(checked.path)
         if index is not None:
             index.update(key, text, analysis.facts)
         return CheckedFile(
@@ -247,7 +201,7 @@ class Checking:
     def _refresh_node_type(self, checked: CheckedFile, text: str) -> CheckedFile:
         self.resolver.node_types.set_overlay(checked.path, text)
         self.resolver.node_types_changed()
-        index = self.index_of(checked.path)
+        index = self.state.index_of(checked.path)
         if index is not None:
             index.update(str(index.root / checked.path.name), text, None)
         return replace(checked, text=text, data=text.encode("utf-8", "surrogatepass"))
@@ -259,7 +213,7 @@ class Checking:
             return checked
         settings = self.settings_for(checked.path)
         registry = registry_fingerprint(self.resolver.registry_for(checked.path))
-        self._given[str(checked.path)] = settings
+        self.state.file(str(checked.path)).given = settings
         return self.refresh(replace(checked, settings=settings, registry=registry), checked.text)
 
     def walked_node_types(
@@ -270,7 +224,10 @@ class Checking:
         by path. The run counts them among the files it checked."""
         walked = list(walked)
         found = []
-        for index in self._indexes.values():
+        for site in self.state.folders.values():
+            index = site.index
+            if index is None:
+                continue
             root = index.root
             if not any(root == top or root.is_relative_to(top) for top in walked):
                 continue

@@ -5,7 +5,9 @@ its analyses from the cache; the cache is where a check by the CLI would put it 
 (core/workspace/cache.py `editor_cache_folder`), so that the two share their entries.
 
 The server runs `preload` in a thread while the loop serves requests: it touches only the
-batch and, at its end, `_preloaded`, which `load` (on the loop) takes from.
+batch and, at its end, the `preloaded` field of the files' records, which `preload_jobs` made on
+the loop (the thread adds nothing to the host's dicts, which the loop reads meanwhile); the
+host's `load` (on the loop) takes them.
 """
 
 from __future__ import annotations
@@ -19,27 +21,35 @@ from flowdrop_lsp.core.workspace.batch import (
     MIN_FILES_FOR_POOL,
     AnalysisJob,
     Batch,
-    FileAnalysis,
     start_workers_early,
 )
 from flowdrop_lsp.core.workspace.cache import ResultCache, editor_cache_folder
-from flowdrop_lsp.core.workspace.node_types import TooLarge, read_site_bytes
+from flowdrop_lsp.core.workspace.host_state import HostState, Preloaded
+from flowdrop_lsp.core.workspace.node_types import TooLarge
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
-from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
+from flowdrop_lsp.core.workspace.site import syntax_of_path
 
 
 class Preloading:
-    """The editor's half of the host for a site's first read (it reads and writes the host's
-    state declared here)."""
+    """The editor's part of the host for a site's first read: the host owns one and asks it.
+    It reads the host's state (`HostState`) and sets the files' `preloaded` analyses; it reads
+    a file through the host's one reader (`read_file`: bytes and text)."""
 
-    resolver: SettingsResolver
-    batch: Batch
-    settings_for: Callable[[Path], Settings]
-    index_of: Callable[[Path], SiteIndex | None]
-    registry_print: Callable[[Path], str]
-    _buffers: set[str]
-    _open: dict
-    _preloaded: dict[str, tuple[str, Settings, FileAnalysis]]
+    def __init__(
+        self,
+        state: HostState,
+        resolver: SettingsResolver,
+        batch: Batch,
+        settings_for: Callable[[Path], Settings],
+        registry_print: Callable[[Path], str],
+        read_file: Callable[[Path], tuple[bytes, str]],
+    ) -> None:
+        self.state = state
+        self.resolver = resolver
+        self.batch = batch
+        self.settings_for = settings_for
+        self.registry_print = registry_print
+        self.read_file = read_file
 
     def start_workers(self, files: int) -> None:
         """About to analyse `files` site files: start what the workers come from now, when
@@ -63,15 +73,15 @@ class Preloading:
         jobs: list[tuple[str, AnalysisJob]] = []
         prints: dict[Path, str] = {}
         for path in paths:
-            index = self.index_of(path)
+            index = self.state.index_of(path)
             key = str(index.root / path.name) if index is not None else ""
             if not key or not is_workflow_config_file(path):
                 continue
-            if key in self._buffers or key in self._open:
+            record = self.state.file(key)  # made here, on the loop: `preload` only fills it
+            if record.site_holds_buffer or record.buffer is not None:
                 continue  # its buffer is judged
             try:
-                data = read_site_bytes(path)
-                text = data.decode("utf-8")
+                data, text = self.read_file(path)
             except (OSError, UnicodeDecodeError, TooLarge):
                 continue  # `load` tells what is wrong with it
             registry = prints.get(path.parent)
@@ -89,8 +99,13 @@ class Preloading:
         Answers how many were taken from the cache."""
         computed = self.batch.computed
         analyses = self.batch.analyse([job for _, job in jobs])
-        self._preloaded.update(
-            (key, (job.text, job.settings, analysis))
-            for (key, job), analysis in zip(jobs, analyses, strict=True)
-        )
+        for (key, job), analysis in zip(jobs, analyses, strict=True):
+            self.state.file(key).preloaded = Preloaded(job.text, job.settings, analysis)
         return len(jobs) - (self.batch.computed - computed)  # taken from the cache
+
+    def forget(self, root: Path | None) -> None:
+        """The site of folder `root` is read (None: a folder that holds none): the analyses it
+        did not take are dropped, judged under what may change from now on."""
+        for key, record in self.state.files.items():
+            if record.preloaded is not None and (root is None or Path(key).parent == root):
+                record.preloaded = None

@@ -155,7 +155,9 @@ def test_a_site_is_one_site_however_its_folder_is_spelled(tmp_path: Path) -> Non
     assert len(host.indexes()) == 1
 
 
-def test_a_saved_buffer_closing_reads_nothing(tmp_path: Path) -> None:
+def test_a_saved_buffer_closing_reads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = copy_site(tmp_path)
     host = _host(folder)
     path = folder / COLOUR
@@ -163,12 +165,14 @@ def test_a_saved_buffer_closing_reads_nothing(tmp_path: Path) -> None:
     host.open(path, buffer)
     host.sync_buffer(path)
     before = host.findings(path)
-    host._read_into = None  # type: ignore[method-assign, assignment]  # any read would fail
+    monkeypatch.setattr(host._reading, "read_into", None)  # any read would fail
     host.close(path)
     assert host.findings(path) == before
 
 
-def test_a_workflow_closed_before_its_site_is_read_is_not_read_again(tmp_path: Path) -> None:
+def test_a_workflow_closed_before_its_site_is_read_is_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Opened and closed as saved while its site was not read yet (the server reads it in the
     # background after the buffer's own publish): the site's read takes the buffer's findings
     # and facts for the same text instead of analysing the file again.
@@ -180,13 +184,13 @@ def test_a_workflow_closed_before_its_site_is_read_is_not_read_again(tmp_path: P
     assert host.sync_buffer(path).needs_site == folder
     host.close(path)
     analysed: list[str] = []
-    original = host._analyse
+    original = host._reading.analyse
 
     def counting(text: str, settings: Settings, syntax: str, site_file: bool):
         analysed.append(text[:40])
         return original(text, settings, syntax, site_file)
 
-    host._analyse = counting  # type: ignore[method-assign]
+    monkeypatch.setattr(host._reading, "analyse", counting)
     for file in host.open_site(folder):
         host.load(file)
     host.finish(folder)
