@@ -1,9 +1,10 @@
 """The house's shape, enforced: the layers of docs/architecture.md point one way, no module imports
 itself back through others (function-local imports count: hiding an import inside a function
 does not remove the dependency), the core imports no protocol library, the three front ends (the
-CLI, the server, the Doctor's HTTP front) never import each other, the LSP layer asks the core
-through a handful of modules and the Doctor through its facade alone, and only the syntax layer
-knows a format.
+CLI, the server, the Doctor's HTTP front) never import each other, each front asks the core
+through its facades alone and takes from them only the names their `__all__` lists (the CLI and
+the server: core/facade.py, the server a buffer's core/ide/service.py too; the Doctor
+core/doctor/), and only the syntax layer knows a format.
 
 Each checker is a plain function over an import graph, and each is tested on a planted graph
 too, so that a checker that silently finds nothing fails here."""
@@ -11,6 +12,7 @@ too, so that a checker that silently finds nothing fails here."""
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -33,7 +35,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("flowdrop_lsp.core.rules",),
     ("flowdrop_lsp.core.engine",),
     ("flowdrop_lsp.core.workspace",),
-    ("flowdrop_lsp.core.ide", "flowdrop_lsp.core.analysis", "flowdrop_lsp.core.doctor"),
+    (
+        "flowdrop_lsp.core.ide",
+        "flowdrop_lsp.core.analysis",
+        "flowdrop_lsp.core.doctor",
+        "flowdrop_lsp.core.facade",
+    ),
     ("flowdrop_lsp.cli", "flowdrop_lsp.lsp", "flowdrop_lsp.doctor"),
     ("flowdrop_lsp.entry", "flowdrop_lsp.__main__"),
 )
@@ -45,19 +52,10 @@ STRANGERS = (
     ("flowdrop_lsp.core.ide", "flowdrop_lsp.core.analysis"),
 )
 PROTOCOL = ("pygls", "lsprotocol", "aiohttp")  # the server's, and the Doctor's HTTP
-# What the LSP layer may import from the core: the editor features' facades (a buffer's, the sites'), the findings it
-# translates, positions, settings and their resolver, the node-type registry it keeps current.
-LSP_MAY_IMPORT = frozenset(
-    {
-        "flowdrop_lsp.core.ide.service",
-        "flowdrop_lsp.core.workspace.host",
-        "flowdrop_lsp.core.findings",
-        "flowdrop_lsp.core.text.positions",
-        "flowdrop_lsp.core.config.settings",
-        "flowdrop_lsp.core.workspace.node_types",
-        "flowdrop_lsp.core.workspace.resolver",
-    }
-)
+# The fronts' facade (the host, and the vocabulary the CLI and the server share with it).
+FACADE = "flowdrop_lsp.core.facade"
+# What the LSP layer may import from the core: the facade, and a buffer's editor features.
+LSP_MAY_IMPORT = frozenset({FACADE, "flowdrop_lsp.core.ide.service"})
 
 
 # --- the scan ------------------------------------------------------------------------------
@@ -269,35 +267,18 @@ def test_core_imports_no_protocol_library() -> None:
     assert protocol_in_core(GRAPH) == set()
 
 
-def test_the_lsp_layer_asks_the_core_through_a_handful_of_modules() -> None:
+def test_the_lsp_layer_asks_the_core_through_its_two_facades() -> None:
     assert lsp_reaches_past_the_facade(GRAPH) == set()
-    used = {
-        target
-        for module, imported in GRAPH.items()
-        if _is_under(module, "flowdrop_lsp.lsp")
-        for target in imported
-        if target in LSP_MAY_IMPORT
-    }
-    assert len(used) <= len(LSP_MAY_IMPORT) <= 7
+    assert core_modules_used(GRAPH, "flowdrop_lsp.lsp") == LSP_MAY_IMPORT
 
 
-# What the CLI may import from the core: the host (its way in, as the buffer's facade is the
-# server's), the settings and their resolver, the findings it reports and the positions it
-# prints, the baseline it applies, and the rule catalogue it lists and documents.
-CLI_MAY_IMPORT = frozenset(
-    {
-        "flowdrop_lsp.core.workspace.host",
-        "flowdrop_lsp.core.workspace.resolver",
-        "flowdrop_lsp.core.config.settings",
-        "flowdrop_lsp.core.config.baseline",
-        "flowdrop_lsp.core.findings",
-        "flowdrop_lsp.core.text.positions",
-        "flowdrop_lsp.core.rules.registry",
-        # The replay of an unchanged run must find the run's cache folder without importing
-        # the checker (the host): this module is standard library only.
-        "flowdrop_lsp.core.config.project",
-    }
-)
+# The replay of an unchanged run must find the run's cache folder without importing the
+# checker (the host, which the facade imports): core/config/project.py is standard library only.
+PROJECT = "flowdrop_lsp.core.config.project"
+REPLAY_TAKES = frozenset({"CACHE_DIR_ENV", "check_cache_folder"})
+# What the CLI may import from the core: the facade (its way in, as the server's), and the
+# replay's light one.
+CLI_MAY_IMPORT = frozenset({FACADE, PROJECT})
 
 
 def test_the_cli_asks_the_core_through_as_few_modules_as_the_server() -> None:
@@ -414,6 +395,95 @@ def test_the_doctor_asks_the_core_through_its_facade_alone() -> None:
     assert core_modules_used(GRAPH, "flowdrop_lsp.doctor") == {"flowdrop_lsp.core.doctor"}
 
 
+# --- the fronts take the core's names from its facades, by name ----------------------------
+
+# The front ends and the facades each may take names from: a name a front imports from the core
+# must be in its facade's `__all__` (the replay's two names of PROJECT, REPLAY_TAKES).
+FRONTS = {
+    "flowdrop_lsp.cli": (FACADE, PROJECT),
+    "flowdrop_lsp.lsp": (FACADE, "flowdrop_lsp.core.ide.service"),
+    "flowdrop_lsp.doctor": ("flowdrop_lsp.core.doctor",),
+}
+
+
+def core_names_taken(root: Path = PACKAGE, package: str = NAME) -> set[tuple[str, str, str]]:
+    """(module, core module, name) for each name a module outside the core takes from it:
+    `from flowdrop_lsp.core.x import a` wherever it is (in a function, under TYPE_CHECKING);
+    a core module imported whole (`import flowdrop_lsp.core.x`) takes the name `*`."""
+    core = f"{package}.core"
+    taken: set[tuple[str, str, str]] = set()
+    for path in sorted(root.rglob("*.py")):
+        name = module_name(path, root, package)
+        if _is_under(name, core):
+            continue
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for item in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(item, ast.ImportFrom):
+                source = item.module or ""
+                if item.level:
+                    parts = here.split(".")[: len(here.split(".")) - item.level + 1]
+                    source = ".".join(parts + ([item.module] if item.module else []))
+                if _is_under(source, core):
+                    taken.update((name, source, alias.name) for alias in item.names)
+            elif isinstance(item, ast.Import):
+                taken.update(
+                    (name, alias.name, "*") for alias in item.names if _is_under(alias.name, core)
+                )
+    return taken
+
+
+def names_past_the_facades(
+    taken: Iterable[tuple[str, str, str]], allowed: Mapping[str, frozenset[str]]
+) -> set[str]:
+    """The names a front takes from the core that its facades do not list (and any name a
+    module that is no front takes from it): `allowed` maps each facade a front may take from
+    to the names it may take."""
+    problems = set()
+    for module, source, name in taken:
+        front = next((front for front in FRONTS if _is_under(module, front)), None)
+        may = front is not None and source in FRONTS[front] and name in allowed.get(source, ())
+        if not may:
+            problems.add(f"{module} takes {name} from {source}")
+    return problems
+
+
+def unused_names(
+    taken: Iterable[tuple[str, str, str]], facade: str, names: Iterable[str]
+) -> set[str]:
+    """The names of `facade` that no front takes from it."""
+    return set(names) - {name for _, source, name in taken if source == facade}
+
+
+def _all_of(module: str) -> frozenset[str]:
+    """A facade's `__all__`, each name of which it defines."""
+    imported = importlib.import_module(module)
+    assert all(hasattr(imported, name) for name in imported.__all__)
+    return frozenset(imported.__all__)
+
+
+def test_the_fronts_take_only_what_their_facades_list() -> None:
+    taken = core_names_taken()
+    allowed = {
+        source: _all_of(source)
+        for sources in FRONTS.values()
+        for source in sources
+        if source != PROJECT
+    }
+    allowed[PROJECT] = REPLAY_TAKES
+    assert names_past_the_facades(taken, allowed) == set()
+    assert {module for module, source, _ in taken if source == PROJECT} == {
+        "flowdrop_lsp.cli.replay"
+    }
+    # …and the facade lists nothing they do not use (the Doctor's lists nothing else either).
+    assert unused_names(taken, FACADE, allowed[FACADE]) == set()
+    doctor = "flowdrop_lsp.core.doctor"
+    assert unused_names(taken, doctor, allowed[doctor]) == set()
+    # The facade is the fronts' door: no core module goes through it.
+    assert {m for m, imported in GRAPH.items() if FACADE in imported} <= {
+        m for m in GRAPH if any(_is_under(m, front) for front in FRONTS)
+    }
+
+
 # --- the checkers catch what they are for: planted packages --------------------------------
 
 
@@ -493,10 +563,10 @@ def test_an_lsp_import_of_an_engine_internal_is_found(tmp_path: Path) -> None:
         tmp_path,
         {
             "lsp/hover.py": (
-                "from flowdrop_lsp.core.findings import Finding\n"
+                "from flowdrop_lsp.core.facade import Finding\n"
                 "def answer():\n    from flowdrop_lsp.core.engine.document import WorkflowDocument\n"
             ),
-            "core/findings.py": "X = 1\n",
+            "core/facade.py": "Finding = 1\n",
             "core/engine/document.py": "X = 1\n",
         },
     )
@@ -505,25 +575,68 @@ def test_an_lsp_import_of_an_engine_internal_is_found(tmp_path: Path) -> None:
     }
 
 
-def test_a_planted_cli_reaching_into_the_batch_is_found(tmp_path: Path) -> None:
+def test_a_planted_cli_reaching_into_the_batch_or_the_host_is_found(tmp_path: Path) -> None:
     graph = _plant(
         tmp_path,
         {
             "cli/main.py": (
-                "from flowdrop_lsp.core.workspace.host import Host\n"
+                "from flowdrop_lsp.core.facade import Host\n"
+                "from flowdrop_lsp.core.workspace.host import Changes\n"
                 "from flowdrop_lsp.core.workspace.batch import Batch\n"
             ),
-            "core/workspace/host.py": "Host = 1\n",
+            "core/facade.py": "Host = 1\n",
+            "core/workspace/host.py": "Host = Changes = 1\n",
             "core/workspace/batch.py": "Batch = 1\n",
         },
     )
     assert reaches_past(graph, "flowdrop_lsp.cli", CLI_MAY_IMPORT) == {
         "flowdrop_lsp.cli.main imports flowdrop_lsp.core.workspace.batch",
+        "flowdrop_lsp.cli.main imports flowdrop_lsp.core.workspace.host",
     }
     assert core_modules_used(graph, "flowdrop_lsp.cli") == {
+        FACADE,
         "flowdrop_lsp.core.workspace.host",
         "flowdrop_lsp.core.workspace.batch",
     }
+
+
+def test_planted_names_past_the_facades_are_found_by_name(tmp_path: Path) -> None:
+    _plant(
+        tmp_path,
+        {
+            # A name the facade does not list, one taken from the host itself (under
+            # TYPE_CHECKING: still taken), a facade imported whole, and a relative import.
+            "cli/main.py": (
+                "from typing import TYPE_CHECKING\n"
+                "from flowdrop_lsp.core.facade import Host, Batch\n"
+                "if TYPE_CHECKING:\n    from flowdrop_lsp.core.workspace.host import Changes\n"
+            ),
+            "cli/report.py": "from ..core.facade import Finding\n",
+            "cli/replay.py": "from flowdrop_lsp.core.config.project import PROJECT_FILE\n",
+            "lsp/server.py": (
+                "import flowdrop_lsp.core.facade\n"
+                "from flowdrop_lsp.core.ide.service import WorkflowService\n"
+                "def later():\n    from flowdrop_lsp.core.facade import walk\n"
+            ),
+            "doctor/app.py": "from flowdrop_lsp.core.facade import Host\n",
+            "core/facade.py": "from flowdrop_lsp.core.workspace.host import Host\n",
+            "core/workspace/host.py": "Host = Changes = 1\n",
+        },
+    )
+    taken = core_names_taken(tmp_path / "flowdrop_lsp")
+    allowed = {
+        FACADE: frozenset({"Host", "Finding", "walk", "Settings"}),
+        "flowdrop_lsp.core.ide.service": frozenset({"WorkflowService"}),
+        PROJECT: REPLAY_TAKES,
+    }
+    assert names_past_the_facades(taken, allowed) == {
+        "flowdrop_lsp.cli.main takes Batch from flowdrop_lsp.core.facade",
+        "flowdrop_lsp.cli.main takes Changes from flowdrop_lsp.core.workspace.host",
+        "flowdrop_lsp.cli.replay takes PROJECT_FILE from flowdrop_lsp.core.config.project",
+        "flowdrop_lsp.lsp.server takes * from flowdrop_lsp.core.facade",
+        "flowdrop_lsp.doctor.app takes Host from flowdrop_lsp.core.facade",
+    }
+    assert unused_names(taken, FACADE, allowed[FACADE]) == {"Settings"}
 
 
 def test_a_planted_doctor_reaching_past_its_facade_or_into_a_front_is_found(

@@ -20,9 +20,14 @@ from pathlib import Path
 from flowdrop_lsp.cli.formats import FileFailure
 from flowdrop_lsp.cli.report import ReadOnlyError, Reporter, err, write_atomically
 from flowdrop_lsp.cli.text import fix_summary
-from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
-from flowdrop_lsp.core.workspace.host import CheckedFile, Host
+from flowdrop_lsp.core.facade import (
+    RULES_BY_CODE,
+    CheckedFile,
+    Finding,
+    Host,
+    apply_edits,
+    preferred_edits,
+)
 
 # Enough for any chain a rule makes today (two passes: a branch, then its edges); a run that
 # still changes files after this many is reported rather than looped for ever.
@@ -98,10 +103,10 @@ def _next_text(slot: Checked, host: Host, reporter: Reporter) -> tuple[str, int,
     findings they fix; the text unchanged when there is nothing to fix."""
     text = slot.file.text
     reported = reporter.peek(slot.display, host.findings(slot.file.path))
-    edits = host.fixes(reported, slot.unsafe)
+    edits = preferred_edits(reported, slot.unsafe)
     if not edits:
         return text, 0, []
-    return host.fixed(text, edits), len(edits), _taken(reported, edits, slot.unsafe)
+    return apply_edits(text, edits), len(edits), _taken(reported, edits, slot.unsafe)
 
 
 def fix_until_stable(

@@ -29,17 +29,20 @@ from typing import Any, Protocol
 from urllib.parse import quote
 
 from flowdrop_lsp import __version__
-from flowdrop_lsp.core.config.baseline import fingerprints
-from flowdrop_lsp.core.config.settings import DEFAULT_DOCS_URL
-from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.rules.registry import (
+from flowdrop_lsp.core.facade import (
     ALL_RULES,
+    DEFAULT_DOCS_URL,
     RULES_BY_CODE,
+    Finding,
+    LineIndex,
+    RelatedLocation,
+    Severity,
+    Span,
     docs_home,
+    fingerprints,
     rule_page,
     rule_url,
 )
-from flowdrop_lsp.core.text.positions import LineIndex, Span
 
 FORMATS = ("text", "json", "sarif", "github")
 STDIN_DISPLAY = "<stdin>"  # what `check -` calls standard input without --stdin-filename

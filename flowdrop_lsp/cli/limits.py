@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from flowdrop_lsp.cli.fixing import Checked
 from flowdrop_lsp.cli.formats import FileResult
-from flowdrop_lsp.core.findings import Severity
+from flowdrop_lsp.core.facade import Severity
 
 
 def warning_limit(text: str) -> int:

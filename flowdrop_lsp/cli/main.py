@@ -38,15 +38,18 @@ from flowdrop_lsp.cli.report import (
     write_report,
 )
 from flowdrop_lsp.cli.staged import StagedError, paths_to_check
-from flowdrop_lsp.core.config.baseline import Baseline, BaselineError
-from flowdrop_lsp.core.config.settings import Settings, SettingsError
-from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.workspace.host import (
+from flowdrop_lsp.core.facade import (
+    Baseline,
+    BaselineError,
     Candidate,
     CheckedFile,
+    Finding,
     Host,
     ReadOnce,
+    Settings,
+    SettingsError,
     SettingsResolver,
+    Severity,
     Skipped,
     syntax_of,
     syntax_of_text,

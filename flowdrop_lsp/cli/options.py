@@ -12,11 +12,11 @@ from pathlib import Path
 from flowdrop_lsp.cli.fixing import MAX_FIX_PASSES
 from flowdrop_lsp.cli.formats import FORMATS
 from flowdrop_lsp.cli.limits import warning_limit
-from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
-from flowdrop_lsp.core.workspace.host import (
+from flowdrop_lsp.core.facade import (
     CACHE_DIR_ENV,
     CACHE_DIR_NAME,
+    RULES_BY_CODE,
+    Settings,
     current_rule_codes,
     unknown_rule_codes,
 )

@@ -14,8 +14,7 @@ from typing import TextIO
 
 from flowdrop_lsp.cli.formats import FORMATTERS, FileFailure, FileResult
 from flowdrop_lsp.cli.text import format_statistics, format_text, summary
-from flowdrop_lsp.core.config.baseline import Baseline, BaselineError, baseline_json
-from flowdrop_lsp.core.findings import Finding
+from flowdrop_lsp.core.facade import Baseline, BaselineError, Finding, baseline_json
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -14,15 +14,15 @@ import inspect
 import re
 import sys
 
-from flowdrop_lsp.core.config.settings import near_code
-from flowdrop_lsp.core.rules.registry import (
+from flowdrop_lsp.core.facade import (
     ALL_RULES,
     RULE_MODULES,
     RULES_BY_CODE,
+    current_rule_codes,
+    near_code,
     rule_text,
     standing_markdown,
 )
-from flowdrop_lsp.core.workspace.host import current_rule_codes
 
 EXIT_OK, EXIT_USAGE = 0, 2
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from flowdrop_lsp.core.workspace.host import Host, is_site_file
+from flowdrop_lsp.core.facade import Host, is_site_file
 
 GIT_TIMEOUT_S = 60
 JSON_WORKFLOW_SUFFIX = ".flowdrop.json"

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flowdrop_lsp.cli.formats import FileFailure, FileResult
-from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.registry import ALL_RULES, RULES_BY_CODE
+from flowdrop_lsp.core.facade import ALL_RULES, RULES_BY_CODE, Finding, Severity
 
 FIXED_BY_FIX = "[*]"
 FIXED_BY_UNSAFE_FIXES = "[~]"

@@ -28,7 +28,7 @@ from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.guard import answers_on_failure
 
 if TYPE_CHECKING:
-    from flowdrop_lsp.core.findings import Finding
+    from flowdrop_lsp.core.facade import Finding
     from flowdrop_lsp.lsp.documents import Document
     from flowdrop_lsp.lsp.server import FlowdropServer
 

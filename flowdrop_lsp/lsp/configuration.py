@@ -21,9 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.workspace.node_types import NodeTypeLocator
-from flowdrop_lsp.core.workspace.resolver import SettingsResolver
+from flowdrop_lsp.core.facade import NodeTypeLocator, Settings, SettingsResolver
 from flowdrop_lsp.lsp.documents import uri_path
 
 SECTION = "flowdrop"

@@ -13,9 +13,17 @@ from typing import Any
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.findings import Finding, Fix, Severity
+from flowdrop_lsp.core.facade import (
+    EditableText,
+    Encoding,
+    Finding,
+    Fix,
+    Positions,
+    Severity,
+    Span,
+    units_in,
+)
 from flowdrop_lsp.core.ide.service import rule_url
-from flowdrop_lsp.core.text.positions import EditableText, Encoding, Positions, Span, units_in
 
 SOURCE = "flowdrop"
 

@@ -19,16 +19,16 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from flowdrop_lsp.core.facade import LineIndex
 from flowdrop_lsp.core.ide.service import SiteNavigation
-from flowdrop_lsp.core.text.positions import LineIndex
 from flowdrop_lsp.lsp.convert import to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import uri_path
 from flowdrop_lsp.lsp.guard import answers_on_failure
 
 if TYPE_CHECKING:
+    from flowdrop_lsp.core.facade import Span
     from flowdrop_lsp.core.ide.service import Occurrence, SiteLocation
-    from flowdrop_lsp.core.text.positions import Span
     from flowdrop_lsp.lsp.documents import Document
     from flowdrop_lsp.lsp.server import FlowdropServer
 

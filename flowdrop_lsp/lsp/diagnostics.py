@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.workspace.host import Changes
+from flowdrop_lsp.core.facade import Changes
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.documents import (
     Change,

@@ -16,11 +16,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.findings import Edit, Finding
+from flowdrop_lsp.core.facade import Edit, EditableText, Encoding, Finding, Settings, is_site_file
 from flowdrop_lsp.core.ide.service import WorkflowFacts, WorkflowService, syntax_of
-from flowdrop_lsp.core.text.positions import EditableText, Encoding
-from flowdrop_lsp.core.workspace.host import is_site_file
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from flowdrop_lsp import __version__
-from flowdrop_lsp.core.config.settings import Settings
-from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.text.positions import LineIndex, Positions
-from flowdrop_lsp.core.workspace.host import Changes, Host
+from flowdrop_lsp.core.facade import Changes, Finding, Host, LineIndex, Positions, Settings
 from flowdrop_lsp.lsp.configuration import SCOPE_WORKSPACE, SettingsManager
 from flowdrop_lsp.lsp.convert import encoding_of, to_diagnostic
 from flowdrop_lsp.lsp.current import BuffersOnlyWorkspace

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from flowdrop_lsp.core.facade import Span
 from flowdrop_lsp.core.ide.service import (
     EdgeSymbol,
     NodeSymbol,
@@ -25,7 +26,6 @@ from flowdrop_lsp.core.ide.service import (
     SiteNavigation,
     SymbolKind,
 )
-from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.lsp.convert import RangeSweep, to_range
 from flowdrop_lsp.lsp.current import document_at
 from flowdrop_lsp.lsp.definition import site_locations, site_path

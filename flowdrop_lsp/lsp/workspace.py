@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from flowdrop_lsp.core.workspace.host import (
+from flowdrop_lsp.core.facade import (
     WATCH_GLOBS,
     Changes,
     find_site_folders,

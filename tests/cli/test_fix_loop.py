@@ -17,9 +17,8 @@ from flowdrop_lsp.cli.fixing import Checked, fix_until_stable
 from flowdrop_lsp.cli.report import Reporter
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
-from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.text.positions import Span
-from flowdrop_lsp.core.workspace.host import CheckedFile
+from flowdrop_lsp.core.workspace.checking import CheckedFile
 from tests.support.cli import WORKFLOW_PREFIX, copy_site, finding_lines, run, texts_of
 
 AGENTS = ("audit", "chrome", "image", "pages")
@@ -147,9 +146,6 @@ class _Host:
             ),
         )
 
-    fixes = staticmethod(preferred_edits)
-    fixed = staticmethod(apply_edits)
-
     def refresh(self, checked: CheckedFile, text: str) -> CheckedFile:
         self.refreshed += 1
         self.text = text
@@ -224,9 +220,6 @@ class _SiteHost:
         edit = TextEdit(Span(at, at + 1), right)
         fix = Fix(right, (edit,), preferred=True)
         return (Finding("X", Severity.ERROR, wrong, Span(at, at + 1), fixes=(fix,)),)
-
-    fixes = staticmethod(preferred_edits)
-    fixed = staticmethod(apply_edits)
 
     def refresh(self, checked: CheckedFile, text: str) -> CheckedFile:
         self.texts[checked.path.name] = text

@@ -73,6 +73,7 @@ __all__ = [
     "SymbolKind",
     "ToolSet",
     "ToolsLens",
+    "WorkflowFacts",
     "WorkflowService",
     "combined_hover",
     "rule_url",

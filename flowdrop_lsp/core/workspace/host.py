@@ -18,9 +18,8 @@ changes: `open`/`close` a buffer, `sync_buffer` after an edit (its text and fact
 site), `disk_changed` for a watched file. Each answers the files whose findings may have
 changed (`Changes`): the server re-publishes them. The CLI makes its host with `for_check`
 (its cache and processes), `check`s the files, asks `findings` for each and `refresh`es a file
-it fixed (checking.py, the host's CLI part). As core/ide/service.py is the server's facade over
-a buffer, this module is the CLI's way into the core: what a run needs besides the host is named
-here (`__all__`).
+it fixed (checking.py, the host's CLI part). Both reach the host, and the little else of the
+core they use, through core/facade.py.
 """
 
 from __future__ import annotations
@@ -30,16 +29,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flowdrop_lsp.core.config.selection import (
-    Candidate,
-    Skipped,
-    syntax_of,
-    syntax_of_text,
-    walk,
-)
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import (
-    WATCH_GLOBS,
     is_config_file,
     is_node_type_file,
     is_project_settings_file,
@@ -49,10 +40,8 @@ from flowdrop_lsp.core.config.site_files import (
     skipped_folder,
 )
 from flowdrop_lsp.core.engine.document import WorkflowDocument, apply_settings
-from flowdrop_lsp.core.findings import Edit, Finding, TextEdit, through_edits
-from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
+from flowdrop_lsp.core.findings import Finding, through_edits
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch
-from flowdrop_lsp.core.workspace.cache import CACHE_DIR_ENV, CACHE_DIR_NAME
 from flowdrop_lsp.core.workspace.checking import CheckedFile, Checking, check_batch
 from flowdrop_lsp.core.workspace.host_reading import HostReading
 from flowdrop_lsp.core.workspace.host_state import (
@@ -66,38 +55,8 @@ from flowdrop_lsp.core.workspace.host_state import (
 )
 from flowdrop_lsp.core.workspace.node_types import definition_findings
 from flowdrop_lsp.core.workspace.preloading import Preloading
-from flowdrop_lsp.core.workspace.reading import ReadOnce as ReadOnce  # the CLI's reads
-from flowdrop_lsp.core.workspace.resolver import (
-    SettingsResolver,
-    current_rule_codes,
-    unknown_rule_codes,
-)
+from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
-
-# What the CLI and the server ask here besides the host.
-__all__ = [
-    "SITE_SYNC_CHARS",
-    "WATCH_GLOBS",
-    "CACHE_DIR_ENV",
-    "CACHE_DIR_NAME",
-    "Candidate",
-    "Changes",
-    "CheckedFile",
-    "Edit",
-    "Host",
-    "OpenFile",
-    "SettingsResolver",
-    "Skipped",
-    "find_site_folders",
-    "is_project_settings_file",
-    "is_services_file",
-    "is_site_file",
-    "current_rule_codes",
-    "syntax_of",
-    "syntax_of_text",
-    "unknown_rule_codes",
-    "walk",
-]
 
 # An open site file larger than this is given to its site once typing pauses (the caller's
 # timer), not on every change: the largest real workflow is ~50 kB.
@@ -578,12 +537,3 @@ class Host:
         """A text analysed once, its graph kept (`check --verbose` shows what each consumer
         sees)."""
         return WorkflowDocument(text, settings, syntax=syntax, allow_comments=allow_comments)
-
-    @staticmethod
-    def fixes(findings: Sequence[Finding], unsafe: bool) -> list[TextEdit]:
-        """The edits of the fixes to apply together (core/fixes.py: whole or not at all)."""
-        return preferred_edits(findings, unsafe)
-
-    @staticmethod
-    def fixed(text: str, edits: Sequence[TextEdit]) -> str:
-        return apply_edits(text, edits)
