@@ -1,8 +1,12 @@
 """The host (core/workspace/host.py): the one answer to "the findings of this file", on copies of
 the real site. A keystroke in an open node-type buffer makes stale the files that use the type,
 not the site; each definition is parsed once however many readers ask; a file that is not
-UTF-8 has its FD-SYNTAX finding; a site is one site however its folder is spelled; a buffer
-saved and closed costs no read."""
+UTF-8 has its FD-SYNTAX finding (told as the CLI tells it); a site is one site however its
+folder is spelled; a buffer saved and closed costs no read. Its state is records
+(core/workspace/host_state.py): what the host and its parts hold of a file is its `HostedFile`
+and of a folder its `SiteFolder`, nothing beside; a record's fields follow a buffer through
+open, sync and close; the preload, run in a thread, fills the records the loop made and adds
+none."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Edit, Finding
 from flowdrop_lsp.core.workspace.host import Host
+from flowdrop_lsp.core.workspace.host_state import HostedFile, HostState, SiteFolder
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from tests.support.site import BRAND_STUDIO, COLOUR, NODE_TYPE, copy_site
 
@@ -197,3 +202,82 @@ def test_a_workflow_closed_before_its_site_is_read_is_not_read_again(
     assert len(analysed) == 14  # every other workflow of the site, not this one
     fresh = _host(folder)
     assert host.findings(path) == fresh.findings(path)
+
+
+# ----- the host's state as records ---------------------------------------------------------
+
+
+def _maps_beside_the_state(host: Host) -> dict[str, str]:
+    """Each attribute of the host or of a part it owns that is a map, set or list of its own."""
+    parts = [host, host._reading, host._checking, host._preloading]
+    return {
+        f"{type(part).__name__}.{name}": type(value).__name__
+        for part in parts
+        for name, value in vars(part).items()
+        if isinstance(value, dict | set | frozenset | list)
+    }
+
+
+def test_the_host_and_its_parts_hold_files_in_its_records_alone(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    host = _host(folder)
+    path = folder / COLOUR
+    host.open(path, Buffer(path.read_text(encoding="utf-8"), host.settings_for(path), True))
+    host.sync_buffer(path)
+    host.findings(folder / BRAND_STUDIO)
+    assert _maps_beside_the_state(host) == {}
+    assert isinstance(host.state, HostState)
+    assert all(isinstance(record, HostedFile) for record in host.state.files.values())
+    assert list(host.state.folders.values()) == [SiteFolder(host.index_of(path))]
+
+
+def test_a_buffers_record_follows_it_through_open_sync_and_close(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    host = _host(folder)
+    path = folder / COLOUR
+    key = host.key(path)
+    read = host.state.files[key]
+    assert read.own is not None and read.buffer is None  # its own findings, as the site read it
+    buffer = Buffer(path.read_text(encoding="utf-8"), host.settings_for(path), workflow=True)
+    host.open(path, buffer)
+    assert host.state.files[key] is read and read.buffer is buffer
+    assert not read.site_holds_buffer
+    host.sync_buffer(path)
+    assert read.site_holds_buffer
+    host.close(path)  # as saved: its findings and facts are the disk's
+    assert (read.buffer, read.site_holds_buffer, read.closed) == (None, False, None)
+    assert read.own is not None and read.own.made_under(buffer.text, buffer.settings)
+    assert read.own.findings == buffer.own_findings()
+
+
+def test_the_preload_fills_the_records_the_loop_made_and_adds_none(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    host = Host(SettingsResolver(report=lambda _problem: None))
+    files = host.open_site(folder)
+    jobs = host.preload_jobs(files)
+    assert len(jobs) == 15
+    made = dict(host.state.files)
+    assert set(made) == {key for key, _ in jobs}
+    host.preload(jobs)  # (the server runs it in a thread, while the loop reads the dicts)
+    assert host.state.files == made and all(host.state.files[k] is made[k] for k in made)
+    assert all(made[key].preloaded is not None for key, _ in jobs)
+    for file in files:
+        host.load(file)
+    host.finish(folder)
+    assert all(record.preloaded is None for record in host.state.files.values())
+    assert host.findings(folder / BRAND_STUDIO) == _host(folder).findings(folder / BRAND_STUDIO)
+
+
+def test_a_site_file_that_is_not_utf8_is_told_as_the_cli_tells_it(tmp_path: Path) -> None:
+    folder = copy_site(tmp_path)
+    path = folder / COLOUR
+    raw = path.read_bytes().replace(b"Colour", b"Col\xe9our", 1)
+    path.write_bytes(raw)
+    host = _host(folder)
+    with pytest.raises(UnicodeDecodeError) as raised:
+        raw.decode("utf-8")
+    told = Host.undecodable(raw, raised.value)
+    record = host.state.files[host.key(path)]
+    assert record.undecodable == told
+    assert host.text(path) == told.text and "\ufffd" in told.text
+    assert host.findings(path) == (told.finding,)
