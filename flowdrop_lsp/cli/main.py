@@ -51,6 +51,8 @@ from flowdrop_lsp.core.facade import (
     SettingsResolver,
     Severity,
     Skipped,
+    WorkflowDocument,
+    is_node_type_file,
     syntax_of,
     syntax_of_text,
     walk,
@@ -241,10 +243,13 @@ def run_check(args: argparse.Namespace) -> int:  # noqa: C901 - check's steps in
             registry = prints[folder] = host.registry_print(judged_as)
         syntax = syntax_of(display) if str(judged_as) != "-" else syntax_of_text(text)
         allow_comments = judged_as.suffix == ".jsonc"
-        if args.verbose and Host.is_node_type(judged_as):
+        if args.verbose and is_node_type_file(judged_as):
             err(f"node type {display}: judged by the node-type rules and its site's checks")
         elif args.verbose:  # (the graph of a fresh analysis: this output is for a person)
-            _verbose_graph(display, host.analysis(text, settings, syntax, allow_comments))
+            document = WorkflowDocument(
+                text, settings, syntax=syntax, allow_comments=allow_comments
+            )
+            _verbose_graph(display, document)
         resolved = judged_as if folder is None else folder / judged_as.name
         file = CheckedFile(
             resolved, text, read.data, settings, syntax, allow_comments, registry, stdin=from_stdin

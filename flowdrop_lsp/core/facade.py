@@ -15,10 +15,12 @@ from flowdrop_lsp.core.config.selection import Candidate, Skipped, syntax_of, sy
 from flowdrop_lsp.core.config.settings import DEFAULT_DOCS_URL, Settings, SettingsError, near_code
 from flowdrop_lsp.core.config.site_files import (
     WATCH_GLOBS,
+    is_node_type_file,
     is_project_settings_file,
     is_services_file,
     is_site_file,
 )
+from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Edit, Finding, Fix, RelatedLocation, Severity
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.rules.registry import (
@@ -59,6 +61,8 @@ __all__ = [
     "Skipped",
     "find_site_folders",
     "walk",
+    # A text analysed once, its graph kept (`check --verbose` shows what each consumer sees)
+    "WorkflowDocument",
     # Settings, their resolver, the node types it keeps current, the rule codes it knows
     "DEFAULT_DOCS_URL",
     "NodeTypeLocator",
@@ -72,6 +76,7 @@ __all__ = [
     "CACHE_DIR_ENV",
     "CACHE_DIR_NAME",
     "WATCH_GLOBS",
+    "is_node_type_file",
     "is_project_settings_file",
     "is_services_file",
     "is_site_file",

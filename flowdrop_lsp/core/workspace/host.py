@@ -39,7 +39,7 @@ from flowdrop_lsp.core.config.site_files import (
     is_workflow_config_file,
     skipped_folder,
 )
-from flowdrop_lsp.core.engine.document import WorkflowDocument, apply_settings
+from flowdrop_lsp.core.engine.document import apply_settings
 from flowdrop_lsp.core.findings import Finding, through_edits
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, Batch
 from flowdrop_lsp.core.workspace.checking import CheckedFile, Checking, check_batch
@@ -50,8 +50,6 @@ from flowdrop_lsp.core.workspace.host_state import (
     OpenFile,
     OwnFindings,
     SiteFolder,
-    Undecodable,
-    undecodable,
 )
 from flowdrop_lsp.core.workspace.node_types import definition_findings
 from flowdrop_lsp.core.workspace.preloading import Preloading
@@ -519,21 +517,3 @@ class Host:
 
     def preload(self, jobs: Sequence[tuple[str, AnalysisJob]]) -> int:
         return self._preloading.preload(jobs)
-
-    # What the CLI's reading of a file (cli/main.py) asks besides: the core's own functions,
-    # the one not-UTF-8 finding among them.
-    @staticmethod
-    def undecodable(raw: bytes, error: UnicodeDecodeError) -> Undecodable:
-        return undecodable(raw, error)
-
-    @staticmethod
-    def is_node_type(path: Path) -> bool:
-        return is_node_type_file(path)
-
-    @staticmethod
-    def analysis(
-        text: str, settings: Settings, syntax: str, allow_comments: bool
-    ) -> WorkflowDocument:
-        """A text analysed once, its graph kept (`check --verbose` shows what each consumer
-        sees)."""
-        return WorkflowDocument(text, settings, syntax=syntax, allow_comments=allow_comments)

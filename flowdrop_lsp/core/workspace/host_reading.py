@@ -1,6 +1,7 @@
-"""How the host (core/workspace/host.py) reads a site file from disk: the one reader of a site
-file's bytes and text (`read_file`: the size limit, UTF-8), the one not-UTF-8 finding it keeps
-for a file that is not (`host_state.undecodable`), and a file read into its site's index
+"""How the host (core/workspace/host.py) reads a site file from disk: through the house's one
+reader (core/workspace/reading.py, as the site's node types carry it: a `check`'s `ReadOnce`,
+the server's fresh reads), a file that is not UTF-8 kept with the reader's one finding, and a
+file read into its site's index
 (`read_into`): a workflow analysed in the same read — or taken, for the same text and settings,
 from what a buffer closed as saved told of it or from the analyses preloaded for its site
 (core/workspace/preloading.py) — its own findings kept in its record."""
@@ -14,8 +15,9 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import is_workflow_config_file
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.workspace.batch import AnalysisJob, FileAnalysis, analyse_file
-from flowdrop_lsp.core.workspace.host_state import HostedFile, HostState, OwnFindings, undecodable
-from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, TooLarge, read_site_bytes
+from flowdrop_lsp.core.workspace.host_state import HostedFile, HostState, OwnFindings, Undecodable
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles
+from flowdrop_lsp.core.workspace.reading import SiteFile
 from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
 
 
@@ -30,25 +32,18 @@ class HostReading:
         self.settings_for = settings_for
         self.node_types = node_types
 
-    def read_file(self, path: Path) -> tuple[bytes, str]:
-        """A site file's bytes and text (at most MAX_SITE_FILE_BYTES, UTF-8), else OSError,
-        TooLarge or UnicodeDecodeError: the one way the host and its parts read one."""
-        data = read_site_bytes(path)
-        return data, data.decode("utf-8")
-
-    def read_text(self, path: Path) -> str:
-        return self.read_file(path)[1]
+    def read_file(self, path: Path) -> SiteFile:
+        """A site file as the house reads one (its text, or why it has none): the one way the
+        host and its parts read one."""
+        return self.node_types.read_file(path)
 
     def disk_text(self, path: Path) -> str | None:
-        """The file's text on disk, None when it cannot be read (or is not UTF-8)."""
-        try:
-            return self.read_text(path)
-        except (OSError, UnicodeDecodeError, TooLarge):
-            return None
+        """The file's text on disk, None when it has none (unreadable, too large, not UTF-8)."""
+        return self.read_file(path).text
 
     def new_index(self, root: Path) -> SiteIndex:
         """An empty index of the site folder `root`, reading its files as the host does."""
-        return SiteIndex(root, self.read_text, self.node_types)
+        return SiteIndex(root, self.read_file, self.node_types)
 
     def read_into(self, index: SiteIndex, path: Path, *, update: bool = False) -> set[str]:
         """Read a site file from disk into its index (a workflow analysed in the same read);
@@ -57,11 +52,11 @@ class HostReading:
         record = self.state.file(key)
         kept_own, kept_facts = record.own, record.closed
         record.own = record.closed = record.undecodable = None
-        try:
-            text = self.read_text(path)
-        except (OSError, UnicodeDecodeError, TooLarge) as error:
-            if isinstance(error, UnicodeDecodeError):
-                record.undecodable = undecodable(error.object, error)
+        file = self.read_file(path)
+        text = file.text
+        if text is None:
+            if file.undecodable is not None:
+                record.undecodable = Undecodable(file.shown, file.undecodable)
             # In the site all the same, without facts: a call of it is no call of a missing
             # workflow (its own finding says what is wrong).
             return index.update(key) if update else set()

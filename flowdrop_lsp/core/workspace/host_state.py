@@ -17,7 +17,6 @@ from typing import NamedTuple, Protocol
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.findings import Edit, Finding
-from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.workspace.batch import FileAnalysis
 from flowdrop_lsp.core.workspace.site import SiteIndex
 
@@ -59,18 +58,10 @@ class OwnFindings:
 
 class Undecodable(NamedTuple):
     """A file that is not UTF-8: its text as shown (bad bytes replaced) and its one FD-SYNTAX
-    finding, at the first bad byte."""
+    finding, at the first bad byte (the reader's: core/workspace/reading.py `SiteFile`)."""
 
     text: str
     finding: Finding
-
-
-def undecodable(raw: bytes, error: UnicodeDecodeError) -> Undecodable:
-    """The one way a file that is not UTF-8 is shown and told, for the host and the CLI alike:
-    `raw` its bytes, `error` what decoding them said."""
-    offset = len(raw[: error.start].decode("utf-8", "replace"))
-    shown = raw.decode("utf-8", "replace")
-    return Undecodable(shown, undecodable_finding(shown, offset, raw[error.start] if raw else 0))
 
 
 @dataclass(frozen=True, slots=True)

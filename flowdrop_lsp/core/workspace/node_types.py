@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NoReturn
 
 from wcmatch import glob
 
@@ -41,41 +40,11 @@ from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.rules.base import NodeTypeContext
 from flowdrop_lsp.core.rules.document import syntax_findings
 from flowdrop_lsp.core.rules.registry import NODE_TYPE_RULES
-from flowdrop_lsp.core.workspace.reading import ReadSiteFile, SiteFile, read_site_file
+from flowdrop_lsp.core.workspace.reading import ReadSiteFile, read_site_file
 
 _GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 
 Definition = NodeTypeDefinition | str  # a record, or the problem that kept it from being one
-
-
-# ----- the one reader's answers as exceptions, for the host's callers not yet switched to the
-# record (core/workspace/host.py, checking.py, preloading.py); they go when those do.
-class TooLarge(Exception):
-    """A site file over MAX_SITE_FILE_BYTES: never loaded into memory."""
-
-
-def read_site_text(path: Path) -> str:
-    """`read_site_file`'s text, else TooLarge, OSError or UnicodeDecodeError."""
-    file = read_site_file(path)
-    if file.text is None:
-        _raise(file)
-    return file.text
-
-
-def read_site_bytes(path: Path) -> bytes:
-    """`read_site_file`'s bytes (UTF-8 or not), else TooLarge or OSError."""
-    file = read_site_file(path)
-    if file.too_large or file.unreadable:
-        _raise(file)
-    return file.data
-
-
-def _raise(file: SiteFile) -> NoReturn:
-    if file.too_large:
-        raise TooLarge(file.path)
-    if file.undecodable is not None:
-        file.data.decode("utf-8")  # raises the decoder's own error, its offsets in it
-    raise OSError(file.error)
 
 
 class NodeTypeFiles:

@@ -25,7 +25,7 @@ from flowdrop_lsp.core.workspace.batch import (
 )
 from flowdrop_lsp.core.workspace.cache import ResultCache, editor_cache_folder
 from flowdrop_lsp.core.workspace.host_state import HostState, Preloaded
-from flowdrop_lsp.core.workspace.node_types import TooLarge
+from flowdrop_lsp.core.workspace.reading import ReadSiteFile
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.core.workspace.site import syntax_of_path
 
@@ -33,7 +33,7 @@ from flowdrop_lsp.core.workspace.site import syntax_of_path
 class Preloading:
     """The editor's part of the host for a site's first read: the host owns one and asks it.
     It reads the host's state (`HostState`) and sets the files' `preloaded` analyses; it reads
-    a file through the host's one reader (`read_file`: bytes and text)."""
+    a file through the host's one reader (`read_file`: a `SiteFile`)."""
 
     def __init__(
         self,
@@ -42,7 +42,7 @@ class Preloading:
         batch: Batch,
         settings_for: Callable[[Path], Settings],
         registry_print: Callable[[Path], str],
-        read_file: Callable[[Path], tuple[bytes, str]],
+        read_file: ReadSiteFile,
     ) -> None:
         self.state = state
         self.resolver = resolver
@@ -80,10 +80,11 @@ class Preloading:
             record = self.state.file(key)  # made here, on the loop: `preload` only fills it
             if record.site_holds_buffer or record.buffer is not None:
                 continue  # its buffer is judged
-            try:
-                data, text = self.read_file(path)
-            except (OSError, UnicodeDecodeError, TooLarge):
+            file = self.read_file(path)
+            text = file.text
+            if text is None:
                 continue  # `load` tells what is wrong with it
+            data = file.data
             registry = prints.get(path.parent)
             if registry is None:
                 registry = prints[path.parent] = self.registry_print(path)

@@ -49,10 +49,10 @@ from flowdrop_lsp.core.rules.registry import SITE_RULES
 from flowdrop_lsp.core.syntax.door import may_be_too_large, utf8_size
 from flowdrop_lsp.core.syntax.reader import reader_for
 from flowdrop_lsp.core.syntax.tree import JObject
-from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles, TooLarge, read_site_text
+from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles
+from flowdrop_lsp.core.workspace.reading import ReadSiteFile, read_site_file
 from flowdrop_lsp.core.workspace.site_join import JoinedSite
 
-ReadText = Callable[[Path], str]
 Facts = WorkflowFacts | NodeTypeDefinition | None
 
 
@@ -100,11 +100,11 @@ class SiteIndex:
     def __init__(
         self,
         root: Path,
-        read_text: ReadText = read_site_text,
+        read_file: ReadSiteFile = read_site_file,
         node_types: NodeTypeFiles | None = None,
     ) -> None:
         self.root = root
-        self._read_text = read_text
+        self._read_file = read_file
         self.node_type_files = node_types if node_types is not None else NodeTypeFiles()
         self._texts: dict[str, str] = {}
         self._workflows: dict[str, WorkflowFacts] = {}
@@ -157,10 +157,7 @@ class SiteIndex:
     def read_text(self, path: Path | str) -> str | None:
         """A file's text from disk as the index reads it (None: unreadable, or too large: the
         reader keeps the limit)."""
-        try:
-            return self._read_text(Path(path))
-        except (OSError, UnicodeDecodeError, TooLarge):
-            return None
+        return self._read_file(Path(path)).text
 
     def read(self, path: Path | str, text: str | None = None, facts: Facts = None) -> None:
         """Read one file while the site is being filled (the one way to fill it: `scan`, then

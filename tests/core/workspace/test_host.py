@@ -22,6 +22,7 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Edit, Finding
 from flowdrop_lsp.core.workspace.host import Host
 from flowdrop_lsp.core.workspace.host_state import HostedFile, HostState, SiteFolder
+from flowdrop_lsp.core.workspace.reading import read_site_file
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from tests.support.site import BRAND_STUDIO, COLOUR, NODE_TYPE, copy_site
 
@@ -274,10 +275,9 @@ def test_a_site_file_that_is_not_utf8_is_told_as_the_cli_tells_it(tmp_path: Path
     raw = path.read_bytes().replace(b"Colour", b"Col\xe9our", 1)
     path.write_bytes(raw)
     host = _host(folder)
-    with pytest.raises(UnicodeDecodeError) as raised:
-        raw.decode("utf-8")
-    told = Host.undecodable(raw, raised.value)
+    told = read_site_file(path)  # what the CLI reads and reports of it
+    assert told.text is None and told.undecodable is not None
     record = host.state.files[host.key(path)]
-    assert record.undecodable == told
-    assert host.text(path) == told.text and "\ufffd" in told.text
-    assert host.findings(path) == (told.finding,)
+    assert record.undecodable == (told.shown, told.undecodable)
+    assert host.text(path) == told.shown and "\ufffd" in told.shown
+    assert host.findings(path) == told.findings(Settings())

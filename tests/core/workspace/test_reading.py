@@ -1,6 +1,6 @@
 """The one reader of a file (core/workspace/reading.py): the size limit kept before anything is
 loaded, the UTF-8 decode with its one finding, what is unreadable; a run's reads kept once
-however a path is spelled; and the exceptions the callers not switched yet still get."""
+however a path is spelled."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from flowdrop_lsp.core.config.site_files import MAX_SITE_FILE_BYTES
 from flowdrop_lsp.core.findings import Severity
 from flowdrop_lsp.core.rules.document import undecodable_finding
 from flowdrop_lsp.core.workspace import reading
-from flowdrop_lsp.core.workspace.node_types import TooLarge, read_site_bytes, read_site_text
 from flowdrop_lsp.core.workspace.reading import (
     ReadOnce,
     read_site_file,
@@ -157,26 +156,6 @@ def test_a_runs_reads_keep_each_file_once_however_it_is_spelled(
     given = reads(folder / "b.json", b'{"nodes": []}')
     assert reads(Path("sync/b.json")) is given and given.text == '{"nodes": []}'
     assert reads.reads == 1
-
-
-def test_the_exceptions_of_the_callers_not_switched_yet(tmp_path: Path) -> None:
-    """host.py, checking.py and preloading.py still catch exceptions: the one reader's answers
-    raise the same ones they did."""
-    latin1 = tmp_path / "latin1.yml"
-    latin1.write_bytes(b"id: caf\xe9\n")
-    with pytest.raises(UnicodeDecodeError) as decoding:
-        read_site_text(latin1)
-    assert decoding.value.start == 7
-    assert read_site_bytes(latin1) == b"id: caf\xe9\n"
-    big = _sparse(tmp_path / "big.yml", MAX_SITE_FILE_BYTES + 1)
-    for read in (read_site_text, read_site_bytes):
-        with pytest.raises(TooLarge):
-            read(big)
-        with pytest.raises(OSError, match="No such file"):
-            read(tmp_path / "gone.yml")
-    good = tmp_path / "good.yml"
-    good.write_bytes(b"id: x\r\n")
-    assert read_site_text(good) == "id: x\r\n" and read_site_bytes(good) == b"id: x\r\n"
 
 
 def test_site_file_of_keeps_the_limit_on_bytes_given() -> None:
