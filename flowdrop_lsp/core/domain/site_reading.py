@@ -203,15 +203,18 @@ def workflow_header(
     if obj is None:
         return None
     reading = _Reading(text, span)
-    label = _plain_string(obj.get("label")) or _plain_string(obj.get("name"))
+    # (A fast path reads scalars whole too: a string is a string however it was read.)
+    label = _plain_string(reading.full(obj.get("label"))) or _plain_string(
+        reading.full(obj.get("name"))
+    )
     schema = _object(reading.full(obj.get("parameter_schema")))
     first_after = next(
         (m.key for m in obj.members if m.key.value not in KEYS_BEFORE_DEPENDENCIES), None
     )
     return WorkflowFacts(
-        id=reading.located(obj.get("id")),
+        id=reading.located(reading.full(obj.get("id"))),
         label=label,
-        description=_plain_string(obj.get("description")),
+        description=_plain_string(reading.full(obj.get("description"))),
         dependencies=reading.config_list(obj),
         input_ports=reading.port_bindings(obj.get("input_ports")),
         output_ports=reading.port_bindings(obj.get("output_ports")),

@@ -75,3 +75,19 @@ def test_the_facts_follow_every_edit(data: st.DataObject, path: Path) -> None:
         incremental += not document.stats.full_reread
         assert facts == _fresh(text)
     assert document.incremental_failures == []
+
+
+def test_a_json_top_level_read_whole_by_the_fast_path_gives_its_strings() -> None:
+    # A valid JSON document's top-level scalars are read whole by the fast path (opaque values):
+    # its id, label and description are facts all the same, as when the tolerant parser read
+    # them (a duplicate key sends the whole text there).
+    valid = (
+        '{"id": "w", "name": "Weather", "description": "Looks it up", '
+        '"nodes": [{"id": "a", "type": "http_request"}], "edges": []}'
+    )
+    tolerant = valid.replace('"edges": []', '"edges": [], "edges": []')
+    facts = WorkflowDocument(valid).site_facts()
+    assert facts is not None and facts.id is not None
+    assert (facts.id.value, facts.label, facts.description) == ("w", "Weather", "Looks it up")
+    assert facts == WorkflowDocument(tolerant).site_facts()
+    assert facts == read_workflow_facts(valid, "json")
