@@ -20,7 +20,8 @@ LABELS = ["🔎 Lookup {i}", "天気予報 Weather {i}", "数据 Export {i} 📦
 
 def minified_workflow(nodes: int = 250) -> str:
     """One agent, `nodes` tools wired to it (two of them colliding: CMP-9 findings with
-    fixes), on one line with a line break at its end, as API exports write it."""
+    fixes), a top level around them (a schema error after the arrays), on one line with a line
+    break at its end, as API exports write it."""
     tools = [
         {
             "id": f"tool_{i}",
@@ -39,7 +40,14 @@ def minified_workflow(nodes: int = 250) -> str:
         }
         for tool in tools
     ]
-    doc = {"nodes": [agent, *tools], "edges": edges}
+    doc = {
+        "id": "export-1",
+        "name": "Export 🚀 数据",
+        "nodes": [agent, *tools],
+        "edges": edges,
+        "description": 5,  # FD-SCHEMA at the top level, after the arrays
+        "metadata": {"generator": "tests"},
+    }
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
@@ -59,11 +67,14 @@ def comparable(document: Document) -> list[tuple[object, ...]]:
 
 def where_to_type(text: str) -> dict[str, tuple[int, int, str]]:
     """Edits (start, end, new text) before, after and at an astral character, and in a CJK
-    label, deep into the line."""
+    label, deep into the line; at the top level (re-read alone) before and after the arrays."""
     middle = text.index('"tool_200"')
     emoji = text.index("🔎", middle)
     cjk = text.index("天気", middle)
+    rocket = text.index("🚀")
+    generator = text.index('"generator":"') + len('"generator":"')
     return {
+        "the top-level name, after an emoji": (rocket + 1, rocket + 1, "数"),
         "before an emoji": (emoji, emoji, "x"),
         "after an emoji": (emoji + 1, emoji + 1, "🔧"),
         "the emoji replaced": (emoji, emoji + 1, "数"),
@@ -73,6 +84,7 @@ def where_to_type(text: str) -> dict[str, tuple[int, int, str]]:
             text.index('"web-search"') + 4,
             "Web",
         ),
+        "the metadata after the arrays": (generator, generator, "🔧"),
     }
 
 
@@ -120,6 +132,7 @@ def test_a_keystroke_on_a_long_line_lands_exactly_and_is_incremental(
         for f in document.findings()
     ]
     assert any(d.code == "CMP-9" and d.data["fixes"] for d in diagnostics)
+    assert any(d.code == "FD-SCHEMA" and "description" in d.message for d in diagnostics)
     for finding, diagnostic in zip(document.findings(), diagnostics, strict=True):
         span = finding.span.resolve()
         got = diagnostic.range

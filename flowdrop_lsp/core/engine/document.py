@@ -9,20 +9,25 @@ updates only what the edit touched:
   everything after it moves by the edit's length without being touched (its spans are anchored
   to its element, see text.Span);
 - the tool graph (graph.ToolGraph) by removing the old and adding the new elements, and the
-  per-consumer rules (CMP-9, CMP-10) for only the consumers the change can reach.
+  per-consumer rules (CMP-9, CMP-10) for only the consumers the change can reach;
+- outside the arrays (the top level: `id`, `name`, `metadata`…), the top level alone, read with
+  the arrays' elements left out (core.engine.header): an edit is located by its offset, so a
+  one-line export's top level is no more a whole read than a pretty-printed one's.
 
 A syntax error inside `nodes`/`edges` stays local (JSON): the stretch it is in is re-read as a
 whole read reads it, so a half-typed element becomes an element (what the tolerant parser
 recovers of it, with its FD-SYNTAX finding, anchored to it) and a stray comma a finding between
 elements (`ElementList.gaps`); the next edits there re-read that stretch again. An edit that
 breaks the structure above the elements (an array no longer closed by its ']', a token running
-past it), an edit outside the arrays' interiors, or any syntax error in YAML falls back to
-re-reading everything; once the structure is whole again, the next edit is incremental again.
+past it, a syntax error at the top level, the `"nodes"` key touched), an edit of the arrays'
+brackets, an edit at YAML's top level or any syntax error in YAML falls back to re-reading
+everything; once the structure is whole again, the next edit is incremental again.
 `analyze()` is this engine reading a text from scratch, so the CLI, the server and the
 incremental path share every line of analysis; `stats` says what the last change re-did.
 
 Here: the document, its whole read and its findings. Its elements are core.engine.elements;
-reading them, core.engine.element_reading; the incremental re-read, core.engine.incremental.
+reading them, core.engine.element_reading; the incremental re-read, core.engine.incremental;
+its top level, core.engine.header.
 """
 
 from __future__ import annotations
@@ -40,16 +45,12 @@ from flowdrop_lsp.core.domain.site_facts import SiteEdge, SiteNode, WorkflowFact
 from flowdrop_lsp.core.domain.site_reading import site_edge, site_node, workflow_header
 from flowdrop_lsp.core.domain.tree_reading import looks_like_workflow
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
+from flowdrop_lsp.core.engine.header import HeaderEdits
 from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
 from flowdrop_lsp.core.findings import Edit, Finding
-from flowdrop_lsp.core.rules.base import (
-    TOP_LEVEL_KEYS,
-    RuleContext,
-    TopMember,
-)
+from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.capping import cap_with_summary
 from flowdrop_lsp.core.rules.document import (
-    SCHEMA_RULE,
     element_schema_finding,
     not_workflow_finding,
     syntax_findings,
@@ -58,12 +59,11 @@ from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
 from flowdrop_lsp.core.rules.store_door import door_finding
 from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, Refusal, may_be_too_large
 from flowdrop_lsp.core.syntax.reader import reader_for
-from flowdrop_lsp.core.syntax.schema import document_is_valid, path_text, root_problems
+from flowdrop_lsp.core.syntax.schema import document_is_valid
 from flowdrop_lsp.core.syntax.shape import shaped_verdict
 from flowdrop_lsp.core.syntax.tree import (
     JArray,
     JObject,
-    JsonValue,
     ScannedArray,
     SyntaxProblem,
     to_python,
@@ -104,10 +104,10 @@ def refused_by_size(size: int, text_length: int, settings: Settings) -> tuple[Fi
     return apply_settings((door_finding(Refusal(size), text_length),), settings)
 
 
-class WorkflowDocument(IncrementalEdits):
+class WorkflowDocument(HeaderEdits, IncrementalEdits):
     """One workflow document kept analysed as it is edited (see the module's docstring). The
-    reading of elements (core.engine.element_reading) and the incremental re-read
-    (core.engine.incremental) are its other two halves."""
+    reading of elements (core.engine.element_reading), the incremental re-read
+    (core.engine.incremental) and its top level's (core.engine.header) are its other parts."""
 
     def __init__(
         self,
@@ -237,18 +237,7 @@ class WorkflowDocument(IncrementalEdits):
                 if inside:
                     self.lists[name].gaps = list(syntax_findings(inside))
                     problems = [p for p in problems if not array_start < p.start < array_end]
-            for path, message, start, end in (
-                [] if self._all_valid else root_problems(root, text, self.reader.spell)
-            ):
-                self.root_findings.append(
-                    SCHEMA_RULE.finding(
-                        Span(start, end),
-                        f"{path_text(path)}: {message}",
-                        identity=tuple(str(step) for step in path),
-                    )
-                )
-            self._site_header = workflow_header(root, text, self._top_level_span)
-            self.context.top_level = self._top_members(root)
+            self._read_top_level(root, text, check_schema=not self._all_valid)
             self._site_elements = {}
             add = self.graph.add
             for name in ARRAYS:  # all nodes before any edge: endpoints resolve as they are added
@@ -282,36 +271,10 @@ class WorkflowDocument(IncrementalEdits):
         self._all_valid = False  # elements re-read by later edits are validated one by one
         self.buffer.release()
 
-    def _top_members(self, root: JObject) -> dict[str, TopMember]:
-        """The members of the top level the rules read (`TOP_LEVEL_KEYS`), spans anchored."""
-        found: dict[str, TopMember] = {}
-        for key in TOP_LEVEL_KEYS:
-            member = root.member(key)
-            if member is None:
-                continue
-            value = member.value
-            key_span = self._top_level_span(member.key)
-            found[key] = TopMember(
-                to_python(value) if value is not None else None,
-                key_span,
-                self._top_level_span(value) if value is not None else key_span,
-            )
-        return found
-
-    def _top_level_span(self, value: JsonValue) -> Span:
-        """The span of a top-level token (not inside `nodes` or `edges`): it moves with the
-        edits made inside the arrays before it (the only edits not re-read whole)."""
-        before = [
-            self.array_shift[name]
-            for name, (start, _end) in self.array_spans.items()
-            if start < value.start
-        ]
-        return Span(value.start, value.end, _TopLevelShift(before) if before else None)
-
     def site_facts(self) -> WorkflowFacts | None:
         """The file's site facts as its text is now (None when it is no object), spans absolute:
-        the top level as the last whole read read it, moved by the edits since; each node and
-        edge from its current model."""
+        the top level as it was last read (whole, or alone: core.engine.header), moved by the
+        edits since; each node and edge from its current model."""
         self._fresh()
         header = self._site_header
         if header is None:
@@ -437,11 +400,18 @@ class WorkflowDocument(IncrementalEdits):
         self.context.recomputed.clear()
         usable = not self._stale and not self.settings.full_recompute and self.incremental
         plan = self._plan(start, end) if usable else None
+        # Outside the arrays (the top level of a one-line export shares their line): the top
+        # level alone is re-read (core.engine.header).
+        header = usable and plan is None and self._header_plan(start, end)
         self.buffer.replace(start, end, new_text)
-        if plan is not None and self._past_the_door(new_text):
-            plan = None  # a whole read: the door decides (core/syntax/door.py)
+        if (plan is not None or header) and self._past_the_door(new_text):
+            plan, header = None, False  # a whole read: the door decides (core/syntax/door.py)
+        delta = len(new_text) - (end - start)
         try:
-            done = plan is not None and self._apply(plan, start, end, len(new_text) - (end - start))
+            if plan is not None:
+                done = self._apply(plan, start, end, delta)
+            else:
+                done = header and self._reread_header(end, delta)
         except Exception as error:  # noqa: BLE001 - never worse than a whole re-read
             # An unexpected failure half-way through an incremental update must not leave a
             # wrong analysis behind: the whole text is re-read, and the failure is kept for
@@ -489,19 +459,6 @@ class WorkflowDocument(IncrementalEdits):
     def is_workflow(self) -> bool:
         self._fresh()
         return self._is_workflow
-
-
-class _TopLevelShift:
-    """How far a top-level token has moved: the sum of the edits made inside the arrays that
-    start before it (each array's running total, kept by the incremental re-read)."""
-
-    __slots__ = ("_totals",)
-
-    def __init__(self, totals: list[list[int]]) -> None:
-        self._totals = totals
-
-    def offset(self) -> int:
-        return sum(total[0] for total in self._totals)
 
 
 def _locator(node: Node) -> Callable[[tuple[str | int, ...]], Span | None]:

@@ -119,7 +119,7 @@ class WorkflowService:
 
     def site_facts(self) -> WorkflowFacts | None:
         """The file's site facts as its text is now, from what the engine read (no second
-        parse): its top level at the last whole read, its nodes and edges from their models."""
+        parse): its top level as last read, its nodes and edges from their models."""
         return self._document.site_facts()
 
     # ----- the buffer -----------------------------------------------------------------------

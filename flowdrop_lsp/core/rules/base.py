@@ -229,8 +229,8 @@ class RuleContext:
     # one that is no object): in constant time, for a rule about a position (R5's first node
     # past the bound).
     item_at: Callable[[str, int], Node | Edge | None] = field(default=lambda array, index: None)
-    # The members of the top level named in `TOP_LEVEL_KEYS` that the document has, as of its
-    # last whole read: for a rule about the workflow itself (STORE-2, its name).
+    # The members of the top level named in `TOP_LEVEL_KEYS` that the document has, as of the
+    # last read of its top level: for a rule about the workflow itself (STORE-2, its name).
     top_level: dict[str, TopMember] = field(default_factory=dict)
     _flat: dict[str, FlatToolSet] = field(default_factory=dict)
 
@@ -274,7 +274,8 @@ class RuleContext:
 
 
 # The members of a workflow's top level the rules read (beside `nodes` and `edges`): the
-# engine keeps these at each whole read (an edit outside the arrays re-reads the whole text).
+# engine reads these at each whole read and again at each edit outside the arrays (it re-reads
+# the top level then, core/engine/header.py).
 TOP_LEVEL_KEYS = ("id", "name", "label", "schema_version")
 
 

@@ -11,7 +11,7 @@ schema's (FD-SCHEMA types `name` as a string). The spec's bound on its length (a
 code points accepted, more allowed) names no limit to judge.
 
 No fix: the name is the author's to choose. Read from the top level kept at each whole read
-(`RuleContext.top_level`): an edit there re-reads the text."""
+(`RuleContext.top_level`): an edit there re-reads the top level."""
 
 from __future__ import annotations
 

@@ -87,6 +87,13 @@ class WorkflowReader(Protocol):
         door without knowing it."""
         ...
 
+    def read_around_arrays(self, pieces: Sequence[str]) -> WholeRead | None:
+        """The text around `nodes` and `edges` read as `read` reads the whole: `pieces` are the
+        text before the first array, between the two, after the last, and an empty array
+        stands in each array's place (the engine re-reads the top level so after an edit
+        there). None when the format cannot stand an empty array in for its elements' text."""
+        ...
+
     def depth(self, text: str) -> int:
         """How deep `text` (a whole text, or an element's) nests, as the door measures it."""
         ...
@@ -218,6 +225,11 @@ class JsonReader:
         parsed = parse_json(text, allow_comments=self.allow_comments)
         return WholeRead(parsed, False, not self.allow_comments)
 
+    def read_around_arrays(self, pieces: Sequence[str]) -> WholeRead | None:
+        # `[]` reads as an empty array wherever an array's text stood: what is around it reads
+        # as it read beside the elements.
+        return self.read("[]".join(pieces))
+
     def depth(self, text: str) -> int:
         return json_depth(text, self.allow_comments)
 
@@ -321,6 +333,9 @@ class YamlReader:
         parsed, aliased = read_yaml(text)
         self.shared = parsed.shared
         return WholeRead(parsed, False, not aliased)
+
+    def read_around_arrays(self, pieces: Sequence[str]) -> WholeRead | None:
+        return None  # a block sequence's place is lines and indentation: the whole is re-read
 
     def depth(self, text: str) -> int:
         return yaml_depth(text, REFUSED_DEPTH)
