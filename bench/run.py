@@ -55,7 +55,7 @@ from harness.peers import (
 from harness.report import result_record, write_raw, write_report
 from harness.session import Sample, SessionInfo, rotate, run_session
 from harness.stats import fmt_ms, fmt_size, percentile
-from scenarios import keystrokes, minified, minified_unnamed
+from scenarios import keystrokes, minified, minified_header, minified_unnamed
 from scenarios.edits import make_plan, validation_check
 from scenarios.json_report import render_report
 from scenarios.json_workflow import load_document
@@ -70,6 +70,7 @@ EXTRA_SCENARIOS = [
     minified.LINES,
     minified.TWIN_LINES,
     minified_unnamed,
+    minified_header,
 ]
 
 

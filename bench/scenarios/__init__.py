@@ -40,6 +40,10 @@ SCENARIOS = [
         "the same one-line document named `.json`: judged by content, at no cost per edit",
     ),
     Scenario(
+        "minified-header", "minified_header", "run.py",
+        "the one-line document's top level typed into (name, id, metadata), ours vs a pretty label edit",
+    ),
+    Scenario(
         "yaml", "yaml_labels", "yaml_bench.py",
         "label edits in Drupal config-export YAML, against yaml-language-server",
     ),

@@ -30,6 +30,7 @@ KIND_TITLES = {
     "paste": "paste 20 nodes",
     "structural": "structural (all)",
     "keystroke": "keystroke",
+    "top_level": "top-level +1 char",
 }
 
 

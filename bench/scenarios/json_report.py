@@ -202,6 +202,15 @@ def target_rows(samples, infos) -> list[Target]:
                 pct(oi, 10000, "label", 0.5, twin),
             )
         )
+    rows.append(
+        ratio(
+            "top-level edit p50, 10k: ours minified / ours pretty-printed label edit",
+            3.0,
+            "≤ 3",
+            pct(oi, 10000, "top_level", 0.5, "minified-header"),
+            pct(oi, 10000, "label", 0.5, "minified-twin"),
+        )
+    )
     return rows
 
 

@@ -124,6 +124,14 @@ def ratio_p50(samples: list[Sample], size: int, scenario: str, twin: str) -> flo
     return a / b if a is not None and b else None
 
 
+def top_level_ratio_p50(samples: list[Sample], size: int) -> float | None:
+    """Top-level edits in the minified document (scenarios/minified_header.py) against the
+    label edits in the pretty-printed one, same run: what a one-line export's `name` costs."""
+    a = percentile(values(samples, SERVERS[0], size, "top_level", "minified-header"), 0.5)
+    b = percentile(values(samples, SERVERS[0], size, "label", TWIN.NAME), 0.5)
+    return a / b if a is not None and b else None
+
+
 def section(samples, infos: list[SessionInfo], servers: list[str]) -> list[str]:
     mini = [s for s in samples if s.scenario.startswith("minified")]
     if not mini:
@@ -136,7 +144,9 @@ def section(samples, infos: list[SessionInfo], servers: list[str]) -> list[str]:
         "same label edits in both (same leaves, same characters), sent as the character typed "
         "and as the whole line it was typed on (a line-diffing client; on one line, the whole "
         "document). Findings: each step's published diagnostics, positions left out, equal to "
-        "the pretty-printed twin's same step.",
+        "the pretty-printed twin's same step. The top level's row: one character typed into the "
+        "workflow's `name`, `id`, `description` or `metadata` of the one-line document, against "
+        "the pretty-printed label edits.",
         "",
         "| server | nodes | edits sent as | minified | pretty-printed, same edits | minified / pretty (p50) | findings equal | didOpen, minified | failures |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -157,6 +167,16 @@ def section(samples, infos: list[SessionInfo], servers: list[str]) -> list[str]:
                 f"{equal}/{compared} steps | "
                 f"{cell(values(samples, server, size, 'open', scenario))} | "
                 f"{fmt_failures(fails)} |"
+            )
+        top_level = values(samples, server, size, "top_level", "minified-header")
+        if top_level:
+            ratio = top_level_ratio_p50(samples, size)
+            out.append(
+                f"| {server} | {fmt_size(size)} | the character, at the top level (`name`, "
+                f"`id`, `description`, `metadata`) | {cell(top_level)} | "
+                f"{cell(values(samples, server, size, 'label', TWIN.NAME))} (label edits) | "
+                f"{f'{ratio:.2f}×' if ratio is not None else '–'} | – | – | "
+                f"{fmt_failures(failures(samples, server, size, 'minified-header'))} |"
             )
         unnamed = values(samples, server, size, "label", "minified-unnamed")
         if unnamed:

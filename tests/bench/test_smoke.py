@@ -81,8 +81,8 @@ def test_bench_smoke(tmp_path: Path) -> None:
     assert rss and rss[0] > 10 * 2**20
     checks = [s["check"] for s in result["sessions"] if s["server"] == "ours-incremental"]
     # the edit cycle, typing, minified (the character, its line, and each one's pretty-printed
-    # twin), and minified named `.json` (judged by content)
-    assert len(checks) == 7 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
+    # twin), minified named `.json` (judged by content), and its top level typed into
+    assert len(checks) == 8 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
 
     typed = [s for s in result["samples"] if s["scenario"] == "typing"]
     assert [s["kind"] for s in typed] == ["open"] + ["keystroke"] * 5, typed
@@ -94,6 +94,9 @@ def test_bench_smoke(tmp_path: Path) -> None:
     unnamed = [s for s in result["samples"] if s["scenario"] == "minified-unnamed"]
     assert [s["kind"] for s in unnamed] == ["open", "label", "label"], unnamed
     assert all(s["status"] == "ok" and s["ms"] > 0 for s in unnamed), unnamed
+    top_level = [s for s in result["samples"] if s["scenario"] == "minified-header"]
+    assert [s["kind"] for s in top_level] == ["open", "top_level", "top_level"], top_level
+    assert all(s["status"] == "ok" and s["ms"] > 0 for s in top_level), top_level
     # Each minified step published the same findings as its pretty-printed twin's same step.
     for scenario, twin in (
         ("minified", "minified-twin"),
@@ -108,6 +111,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
     assert "## Typing a node object" in report and "## Minified" in report
     assert "| 3/3 steps |" in report  # the minified section's findings check
     assert "| typing p50, 1k: ours (ms) | ≤ 10 ms |" in report
+    assert "| ours-incremental | 1k | the character, at the top level" in report
     assert raw.exists()
     assert elapsed < 90, f"smoke run took {elapsed:.0f} s"
 
