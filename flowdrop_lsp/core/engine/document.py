@@ -20,8 +20,9 @@ recovers of it, with its FD-SYNTAX finding, anchored to it) and a stray comma a 
 elements (`ElementList.gaps`); the next edits there re-read that stretch again. An edit that
 breaks the structure above the elements (an array no longer closed by its ']', a token running
 past it, a syntax error at the top level, the `"nodes"` key touched), an edit of the arrays'
-brackets, an edit at YAML's top level or any syntax error in YAML falls back to re-reading
-everything; once the structure is whole again, the next edit is incremental again.
+brackets or of the lines that hold a YAML sequence in place, or any syntax error in YAML falls
+back to re-reading everything; once the structure is whole again, the next edit is
+incremental again.
 `analyze()` is this engine reading a text from scratch, so the CLI, the server and the
 incremental path share every line of analysis; `stats` says what the last change re-did.
 
@@ -46,7 +47,7 @@ from flowdrop_lsp.core.domain.site_reading import site_edge, site_node, workflow
 from flowdrop_lsp.core.domain.tree_reading import looks_like_workflow
 from flowdrop_lsp.core.engine.elements import ARRAYS, PLAIN, Element, ElementList, ElementSource
 from flowdrop_lsp.core.engine.header import HeaderEdits
-from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
+from flowdrop_lsp.core.engine.incremental import ChangeStats
 from flowdrop_lsp.core.findings import Edit, Finding
 from flowdrop_lsp.core.rules.base import RuleContext
 from flowdrop_lsp.core.rules.capping import cap_with_summary
@@ -104,7 +105,7 @@ def refused_by_size(size: int, text_length: int, settings: Settings) -> tuple[Fi
     return apply_settings((door_finding(Refusal(size), text_length),), settings)
 
 
-class WorkflowDocument(HeaderEdits, IncrementalEdits):
+class WorkflowDocument(HeaderEdits):
     """One workflow document kept analysed as it is edited (see the module's docstring). The
     reading of elements (core.engine.element_reading), the incremental re-read
     (core.engine.incremental) and its top level's (core.engine.header) are its other parts."""

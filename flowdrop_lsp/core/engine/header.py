@@ -14,10 +14,13 @@ about the graph reads the top level but through `top_level`, asked afresh on eve
 It is taken only when that read is what a whole read of the edited text reads around the
 arrays (`_header_plan`, `_reread_header`): the arrays whole (no half-typed element, no stray
 comma between elements: their text then reads alone as it reads in place), the edit outside
-them (their brackets included), and the text around them read without a syntax error, with
-`nodes` and `edges` still the root's members, each at its array's place. Anything else (a quote
-deleted, the `"nodes"` key renamed, a bracket touched, a format that cannot stand an empty
-array in for its elements: YAML) is a whole read.
+them (their brackets included), and the text around them read without a syntax error or an
+alias, with `nodes` and `edges` still the root's members, each at its array's place. In YAML
+(Drupal config) the sequences' items also read by the lines around them — their key's line
+(its column, its properties), the line that ends them (its indentation closes the last item)
+— so an edit must keep off those lines too (`_lines_around`); a flow `[]` then stands where
+the first `-` stood. Anything else (a quote deleted, the `"nodes"` key renamed, a bracket
+touched, the line of `edges:` in YAML) is a whole read.
 """
 
 from __future__ import annotations
@@ -29,15 +32,13 @@ from functools import partial
 
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.domain.site_reading import workflow_header
-from flowdrop_lsp.core.engine.elements import ARRAYS, ElementList
-from flowdrop_lsp.core.engine.incremental import ChangeStats
-from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.rules.base import TOP_LEVEL_KEYS, RuleContext, TopMember
+from flowdrop_lsp.core.engine.elements import ARRAYS
+from flowdrop_lsp.core.engine.incremental import ChangeStats, IncrementalEdits
+from flowdrop_lsp.core.rules.base import TOP_LEVEL_KEYS, TopMember
 from flowdrop_lsp.core.rules.document import SCHEMA_RULE, syntax_findings
-from flowdrop_lsp.core.syntax.reader import WorkflowReader
 from flowdrop_lsp.core.syntax.schema import path_text, root_problems
 from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, SyntaxProblem, to_python
-from flowdrop_lsp.core.text.positions import EditableText, Span
+from flowdrop_lsp.core.text.positions import Span
 
 # An offset of the text read into the document's offsets (a whole read's: the same).
 ToDocument = Callable[[int], int]
@@ -76,19 +77,12 @@ class _AroundArrays:
         return offset + self._added[bisect_right(self._after, offset)]
 
 
-class HeaderEdits:
-    """The top-level half of WorkflowDocument (see core.engine.document), apart so that each
-    module stays readable; it reads and writes the document's state declared here."""
+class HeaderEdits(IncrementalEdits):
+    """The top-level part of WorkflowDocument (see core.engine.document), apart so that each
+    module stays readable; it reads and writes the document's state declared here and in
+    core.engine.incremental."""
 
-    buffer: EditableText
-    reader: WorkflowReader
-    context: RuleContext
-    lists: dict[str, ElementList]
-    array_spans: dict[str, list[int]]
-    array_shift: dict[str, list[int]]
-    root_findings: list[Finding]
     _site_header: WorkflowFacts | None
-    _stats: ChangeStats
 
     # ----- reading ----------------------------------------------------------------------------
     def _read_top_level(
@@ -144,7 +138,8 @@ class HeaderEdits:
     # ----- re-reading -------------------------------------------------------------------------
     def _header_plan(self, start: int, end: int) -> bool:
         """Whether an edit of `[start, end)` (old offsets) may be taken by re-reading the top
-        level alone: outside both arrays, brackets included, both whole."""
+        level alone: outside both arrays, brackets included, both whole; (items of lines)
+        off the lines that hold an array in place (`_lines_around`)."""
         if set(self.array_spans) != set(ARRAYS):
             return False
         for name, (array_start, array_end) in self.array_spans.items():
@@ -153,7 +148,29 @@ class HeaderEdits:
             owner = self.lists[name]
             if owner.broken or owner.gaps:
                 return False  # a broken stretch may read otherwise once its line moves
+            if self.reader.items_by_lines:
+                around = self._lines_around(array_start, array_end)
+                if around is None or (end >= around[0] and start <= around[1]):
+                    return False
         return True
+
+    def _lines_around(self, start: int, end: int) -> tuple[int, int] | None:
+        """(Items of lines) The lines a sequence's items are read by besides their own: from
+        its key's line (the last one before the first item but blank and comment lines: its
+        column and properties) to the line that ends it (after the blank lines that follow its
+        content: its indentation closes the last item), as `[first offset, last offset]`; None
+        when they cannot be told. An edit there is read whole: the items may read otherwise,
+        and an empty array standing in for them would not show it."""
+        buffer = self.buffer
+        key_line = buffer.line_of(start) - 1
+        while key_line >= 0 and _blank_or_comment(
+            buffer.slice(buffer.line_start(key_line), buffer.line_end(key_line))
+        ):
+            key_line -= 1
+        tail = self._sequence_tail(end)
+        if key_line < 0 or (tail == end and tail != len(buffer)):
+            return None  # no key before it, or more blank text after it than is looked at
+        return buffer.line_start(key_line), buffer.line_end(buffer.line_of(tail))
 
     def _reread_header(self, end: int, delta: int) -> bool:
         """Re-read the top level after an edit outside the arrays (planned by `_header_plan`,
@@ -171,8 +188,10 @@ class HeaderEdits:
             at = stop
         pieces.append(self.buffer.slice(at, len(self.buffer)))
         reading = self.reader.read_around_arrays(pieces)
-        if reading is None or reading.refused is not None:
-            return False
+        if reading is None or reading.refused is not None or not reading.local_edits:
+            return False  # (aliases: every edit is a whole read, as a whole read says)
+        if self._near_the_door("[]".join(pieces)):
+            return False  # the door decides, on the whole text
         root, problems = reading.parsed.root, reading.parsed.problems
         if not isinstance(root, JObject) or any(p.kind == "syntax" for p in problems):
             return False
@@ -195,6 +214,11 @@ class HeaderEdits:
         self.root_findings.extend(syntax_findings(_moved(p, to_document) for p in problems))
         self._stats = ChangeStats(False, 0, [])
         return True
+
+
+def _blank_or_comment(line: str) -> bool:
+    content = line.strip(" \t")
+    return not content or content.startswith("#")
 
 
 def _moved(problem: SyntaxProblem, to_document: ToDocument) -> SyntaxProblem:

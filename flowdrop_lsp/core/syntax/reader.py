@@ -335,7 +335,9 @@ class YamlReader:
         return WholeRead(parsed, False, not aliased)
 
     def read_around_arrays(self, pieces: Sequence[str]) -> WholeRead | None:
-        return None  # a block sequence's place is lines and indentation: the whole is re-read
+        # `[]` is a flow sequence where a block sequence's first `-` stood: the lines around
+        # read as they read beside its items (the engine keeps edits off those lines).
+        return self.read("[]".join(pieces))
 
     def depth(self, text: str) -> int:
         return yaml_depth(text, REFUSED_DEPTH)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, rule
 
@@ -26,6 +26,7 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.syntax.json.parser import parse_json
 from flowdrop_lsp.core.syntax.json.shapes import FULL
 from flowdrop_lsp.core.syntax.tree import JArray, JObject, JString
+from tests.support.drupal import workflow
 from tests.support.engine import SETTINGS, IncrementalEqualsScratch, comparable, make_document
 
 BENCH = Path(__file__).resolve().parents[3] / "bench"
@@ -447,3 +448,109 @@ def test_a_keystroke_anywhere_in_a_one_line_10k_export_is_never_a_whole_read(
         assert_like_a_whole_read(document, site_facts=False)
     finally:
         document.close()
+
+
+# ----- YAML (Drupal config): the top level's own lines --------------------------------------
+
+YAML_BASE = workflow("'Web Search'", "'web-search'", '"Calc 🤖"') + (
+    "metadata:\n  created: 1\n"
+    "input_ports:\n  -\n    name: q\n    node_id: http_request.1\n    port: x\n"
+    "schema_version: 1.0.0\n"
+)
+YAML_TYPED = st.sampled_from(
+    [
+        "x",
+        " ",
+        "''",
+        "'a b'",
+        "",
+        "'",
+        '"',
+        ":",
+        "#",
+        "-",
+        "|",
+        "&a ",
+        "*a",
+        "!!str ",
+        "{",
+        "}",
+        "[1]",
+        "\n",
+        "  ",
+        "\t",
+        "\n  - y",
+        "\nextra: 1",
+        "\n  extra: 1",
+        "\nlabel: ''",
+        "数据",
+        "\r\n",
+        "\u2028",
+    ]
+)
+
+
+def test_yaml_top_level_edits_equal_a_whole_read() -> None:
+    """Anywhere outside the sequences, their keys' lines and the lines after them included
+    (where an edit must be read whole): what is typed there gives what a whole read gives, and
+    most such edits are read alone."""
+    steps = {"top level": 0, "top level incremental": 0}
+
+    @settings(deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def typed_at_the_top_level(data: st.DataObject) -> None:
+        document = WorkflowDocument(YAML_BASE, syntax="yaml")
+        text = YAML_BASE
+        for _ in range(data.draw(st.integers(1, 10))):
+            fresh = WorkflowDocument(text, syntax="yaml")
+            spans = list(fresh.array_spans.values())
+            spots = [at for at in range(len(text) + 1) if all(not a <= at < b for a, b in spans)]
+            start = data.draw(st.sampled_from(spots))
+            end = min(len(text), start + data.draw(st.sampled_from([0, 0, 1, 2, 6])))
+            if any(start < b and end > a for a, b in spans):
+                end = start
+            new = "".join(data.draw(st.lists(YAML_TYPED, min_size=1, max_size=2)))
+            text = text[:start] + new + text[end:]
+            document.apply_edit(start, end, new)
+            scratch = WorkflowDocument(text, syntax="yaml")
+            assert comparable(document) == comparable(scratch)
+            assert document.site_facts() == scratch.site_facts()
+            assert document.looks_like_flowdrop == scratch.looks_like_flowdrop
+            if fresh.incremental:
+                steps["top level"] += 1
+                steps["top level incremental"] += not document.stats.full_reread
+        assert document.incremental_failures == []
+
+    typed_at_the_top_level()
+    print(steps)
+    assert steps["top level incremental"] > steps["top level"] * 0.2, steps
+
+
+@pytest.mark.parametrize(
+    ("marker", "typed", "taken_as"),
+    [
+        ("label: 'Research", "x", "the top level"),  # a value before the sequences
+        ("created: 1", "0", "the top level"),  # after them
+        ("schema_version: 1.0.0", ".1", "the top level"),  # STORE-8
+        ("nodes:", " # the nodes", "a whole read"),  # a sequence's key line
+        ("edges:", "", "a whole read"),  # …the line that ends `nodes`, the key of `edges`
+        ("metadata:", " ", "the items"),  # the line that ends `edges`: its last item's read
+    ],
+)
+def test_a_yaml_top_level_edit_is_read_alone_off_the_sequences_lines(
+    marker: str, typed: str, taken_as: str
+) -> None:
+    document = WorkflowDocument(YAML_BASE, syntax="yaml")
+    at = YAML_BASE.index(marker) + len(marker) - (not typed)
+    document.apply_edit(at, at + (not typed), typed)
+    stats = document.stats
+    assert taken_as == (
+        "a whole read"
+        if stats.full_reread
+        else "the items"
+        if stats.elements_reread
+        else "the top level"
+    )
+    scratch = WorkflowDocument(document.text, syntax="yaml")
+    assert comparable(document) == comparable(scratch)
+    assert document.site_facts() == scratch.site_facts()
