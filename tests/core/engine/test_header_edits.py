@@ -2,7 +2,8 @@
 re-read the top level alone (core/engine/header.py), one-line documents like pretty-printed ones,
 and give exactly what a whole read of the edited text gives: findings, the graph, the site facts,
 the content verdict. An edit that changes the structure around the arrays (a quote deleted, the
-`"nodes"` key touched, a bracket) is a whole read.
+`"nodes"` key touched, a bracket) is a whole read. So in YAML (Drupal config), off the lines that
+hold a sequence in place.
 
 A keystroke anywhere in a one-line 10,000-node export (the project's generator's, and one shaped
 like an API export, generated here) never re-reads the whole text: neither the edit, nor the
