@@ -221,22 +221,23 @@ class _Lexer:
         self.brackets: tuple[tuple[str, int], ...] = ()
         self.block_start = 0
         self.marks: list[Mark] = []
-        self.next_mark = 0  # how many tokens make the next mark inside a tag due
+        self.mark_due = 0  # how many tokens make the next mark inside a tag due
+        self.next_mark = 0  # when `lex_inside` asks `point` next
         self.watch = watch
 
     def point(self, inside: bool, is_block: bool = False) -> None:
-        """A point where lexing may resume or stop (`Mark`): watched, and marked at every tag's
-        end and every `MARK_EVERY` tokens inside a tag."""
+        """A point where lexing may resume or stop (`Mark`): watched at every token while
+        watched, and marked at every tag's end and every `MARK_EVERY` tokens inside a tag."""
         if self.watch is not None:
             self.watch.check(self, inside, is_block)
         count = len(self.tokens)
-        if not inside:
-            self.marks.append(Mark(self.cursor, count))
-        elif count >= self.next_mark:
-            self.marks.append(Mark(self.cursor, count, self.brackets, self.block_start, is_block))
-        elif self.watch is None:
-            return
-        self.next_mark = count + MARK_EVERY if self.watch is None else 0
+        if not inside or count >= self.mark_due:
+            brackets = self.brackets if inside else None
+            self.marks.append(Mark(self.cursor, count, brackets, self.block_start, is_block))
+            self.mark_due = count + MARK_EVERY
+        # Inside a tag `lex_inside` asks again at `next_mark` tokens: at the next mark due, or
+        # at every token while watched.
+        self.next_mark = 0 if self.watch is not None else self.mark_due
 
     def push(self, type_: T, value: str, start: int, end: int) -> None:
         self.tokens.append(Token(type_, value, start, end))

@@ -143,6 +143,12 @@ class _Edit:
         return None
 
 
+# How many tokens past an edit the re-lexing looks for the old lexing's state: a `(` typed
+# opens a bracket no old state has, and the rest of the template is then lexed anew; watching
+# every token of it would cost twice a whole lexing.
+WATCH_REACH = 256
+
+
 class _Watch:
     """Stops the re-lexing at the first point after the edit where the old lexing was in the
     same state (`Resynced`)."""
@@ -155,10 +161,16 @@ class _Watch:
         self.old_marks = {
             mark.offset + delta: mark for mark in old.marks if mark.offset >= edit.old_end + 2
         }
+        self.give_up_at: int | None = None  # (tokens) past the edit
 
     def check(self, lexer: _Lexer, inside: bool, is_block: bool) -> None:
         cursor = lexer.cursor
         if cursor < self.from_offset:
+            return
+        if self.give_up_at is None:
+            self.give_up_at = len(lexer.tokens) + WATCH_REACH
+        elif len(lexer.tokens) > self.give_up_at:
+            lexer.watch = None  # no resync soon: the rest is lexed at a whole lexing's pace
             return
         old = self.old_marks.get(cursor)
         if old is None or (old.brackets is not None) != inside:
