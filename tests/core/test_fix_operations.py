@@ -7,7 +7,6 @@ JSON it offers in YAML too: no fix is dropped by a format."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,55 +19,20 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
 from flowdrop_lsp.core.engine.rendering import same_value
-from flowdrop_lsp.core.findings import Finding, Fix
 from flowdrop_lsp.core.fixes import apply_edits
-from flowdrop_lsp.core.operations import TextOnly, apply_operations
+from flowdrop_lsp.core.operations import apply_operations
 from flowdrop_lsp.core.rules.registry import EXPLANATIONS, example_node_type
-from flowdrop_lsp.core.syntax.json.parser import parse_json
-from flowdrop_lsp.core.syntax.tree import to_python
-from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
 from tests.support.config_site import WORKFLOWS, site_settings
 from tests.support.drupal import workflow
-
-
-def read(text: str, syntax: str) -> Any:
-    """The workflow as the checker reads it (Drupal's rules for YAML scalars); None when the
-    text has a syntax problem."""
-    if syntax == "yaml":
-        parsed, _aliased = read_yaml(text)
-    else:
-        parsed = parse_json(text)
-    return None if parsed.problems else to_python(parsed.root)
+from tests.support.operation_cases import (
+    assert_rendered_as_operated,
+    fixes_of,
+    read_as_checked,
+)
 
 
 def as_yaml(text: str) -> str:
     return yaml.safe_dump(json.loads(text), sort_keys=False, allow_unicode=True)
-
-
-def fixes_of(findings: tuple[Finding, ...]) -> Iterator[tuple[Finding, Fix]]:
-    for finding in findings:
-        for fix in finding.fixes:
-            yield finding, fix
-
-
-def assert_rendered_as_operated(text: str, syntax: str, settings: Settings) -> int:
-    """Every fix with operations: its edits read back as its operations applied. Answers how
-    many were checked."""
-    before = read(text, syntax)
-    if before is None:
-        return 0  # a document with a syntax problem: what it holds is not one workflow
-    checked = 0
-    for finding, fix in fixes_of(analyze(text, settings, syntax=syntax).findings):
-        # Every fix is operations first: nothing is text a format would have to guess at.
-        assert fix.operations, (finding.code, fix.title)
-        if any(isinstance(op, TextOnly) for op in fix.operations):
-            continue  # outside the graph (Drupal's dependencies): no workflow value changes
-        expected = apply_operations(before, fix.operations)
-        after = read(apply_edits(text, fix.edits), syntax)
-        assert after is not None, (finding.code, fix.title, "the fix breaks the syntax")
-        assert same_value(after, expected), (finding.code, fix.title, fix.operations)
-        checked += 1
-    return checked
 
 
 def _example_settings(code: str) -> Settings:
@@ -185,5 +149,8 @@ def test_a_yaml_node_named_after_its_type_gets_its_rename() -> None:
         fixed = apply_edits(text, fix.edits)
         # One `label:` line more, at the members' indentation under `data` (Drupal's style).
         assert fixed.count("\n      label: ") == text.count("\n      label: ") + 1, fixed
-        assert same_value(read(fixed, "yaml"), apply_operations(read(text, "yaml"), fix.operations))
+        assert same_value(
+            read_as_checked(fixed, "yaml"),
+            apply_operations(read_as_checked(text, "yaml"), fix.operations),
+        )
         assert not [f for f in analyze(fixed, syntax="yaml").findings if f.code == "CMP-9"]
