@@ -1,6 +1,7 @@
 """Rename fixes: each CMP-9 finding carries them, and fix-all (every finding's preferred fix)
 leaves valid JSON with no CMP-9, nothing changed but label strings, and exactly one tool per
-collision group keeping its name."""
+collision group keeping its name. (Each fixture's findings and fixes, one by one: the cases of
+tests/cases/CMP-9.)"""
 
 from __future__ import annotations
 
@@ -22,10 +23,7 @@ from tests.support.builders import (
     SPEC_EXAMPLES,
     cmp9_by_node,
     findings,
-    node,
-    tool_edge,
     vendored,
-    workflow,
 )
 
 COLLISION_FIXTURES = sorted(FIXTURES.glob("collision-*.flowdrop.json"))
@@ -162,73 +160,6 @@ def test_fix_all_leaves_valid_json_without_cmp9_and_changes_only_labels(
     assert fixed.count("\n") == text.count("\n")
 
 
-def test_unlabelled_nodes_gain_a_label_without_a_duplicate_key() -> None:
-    text = (FIXTURES / "collision-type-fallback.flowdrop.json").read_text(encoding="utf-8")
-    fixed = fix_all(text)
-    assert "FD-DUPLICATE-KEY" not in {f.code for f in analyze(fixed).findings}
-    nodes = {n["id"]: n for n in json.loads(fixed)["nodes"]}
-    graph = analyze(fixed).graph
-    names = [graph.nodes_by_id[i].tool_name for i in "abcdefgh"]
-    assert len(set(names)) == len(names)
-    assert "data" not in nodes["a"]  # the first keeps its (type) name
-    assert [nodes[i]["data"]["label"] for i in "bcdefgh"] == [
-        *(f"http_request {n}" for n in range(2, 8)),
-        "HTTP Request 8",
-    ]
-    assert nodes["d"]["data"]["config"] == {"url": "x"}
-
-
-def test_non_object_data_is_never_replaced() -> None:
-    text = workflow(
-        [node("a", data={"x": 1}), node("b", data={"x": 1}), node("agent", "agent")],
-        [tool_edge("a", "agent"), tool_edge("b", "agent")],
-        indent=None,
-    ).replace('{"x": 1}', '"Web Search"')
-    assert json.loads(text)["nodes"][0]["data"] == "Web Search"
-    cmp9 = findings(text, "CMP-9")
-    assert [f.node for f in cmp9] == ["a", "b"]
-    for finding in cmp9:
-        assert finding.fixes == ()
-        assert finding.message.endswith(
-            '; no automatic rename of this tool: its "data" is not an object'
-        )
-    assert fix_all(text) == text
-
-
-def test_new_label_keeps_non_ascii_and_valid_escapes() -> None:
-    text = (FIXTURES / "collision-unicode.flowdrop.json").read_text(encoding="utf-8")
-    fixed = fix_all(text)
-    labels = {n["id"]: n["data"]["label"] for n in json.loads(fixed)["nodes"]}
-    # The first of each pair keeps its label; the second is renamed.
-    assert [labels[f"t.{i}"] for i in (1, 3, 5, 7, 9)] == [
-        "Café",
-        "数据",
-        "web-search",
-        'Say "Hi" \\ Back',
-        "📦 Über",
-    ]
-    assert labels["t.2"] == "Caf 2"
-    assert labels["t.4"] == "データ 📦 calculator 2"  # a label without ASCII gets its type
-    assert labels["t.6"] == "Web\tSearch 2"
-    assert labels["t.8"] == "say hi back 2"
-    assert labels["t.10"] == "ber 2"
-    # Raw non-ASCII stays raw; control characters and quotes stay escaped.
-    assert '"データ 📦 calculator 2"' in fixed
-    assert '"Web\\tSearch 2"' in fixed
-    assert '"Say \\"Hi\\" \\\\ Back"' in fixed
-
-
-def test_lone_surrogate_label_is_written_as_an_escape() -> None:
-    text = workflow(
-        [node("a", label="X"), node("b", label="x"), node("agent", "agent")],
-        [tool_edge("a", "agent"), tool_edge("b", "agent")],
-    ).replace('"X"', '"X\\ud83d"')
-    fixed = fix_all(text)
-    fixed.encode("utf-8")  # writable as UTF-8
-    assert json.loads(fixed)["nodes"][0]["data"]["label"].startswith("X\ud83d")
-    assert findings(fixed, "CMP-9") == []
-
-
 def test_json_string_escapes_only_what_json_needs() -> None:
     assert json_string('Café "x" \\ \n 数据') == '"Café \\"x\\" \\\\ \\n 数据"'
     assert json_string("\ud83d") == '"\\ud83d"'
@@ -242,54 +173,6 @@ def test_qualified_toolbox_form_is_offered_for_tools_arriving_through_a_toolbox(
         qualified = next(fix for fix in found[leaf][0].fixes if "Qualify" in fix.title)
         assert not qualified.preferred
         assert [e.new_text for e in qualified.edits] == [f'"My Tools: {label}"']
-
-
-def test_no_qualified_form_for_a_direct_tool() -> None:
-    text = workflow(
-        [node("a", label="Search"), node("b", label="search"), node("agent", "agent")],
-        [tool_edge("a", "agent"), tool_edge("b", "agent")],
-    )
-    for finding in findings(text, "CMP-9"):
-        assert not [fix for fix in finding.fixes if "Qualify" in fix.title]
-
-
-def test_qualified_form_uses_the_box_nearest_the_tool() -> None:
-    text = (FIXTURES / "collision-nested-drupal.flowdrop.json").read_text(encoding="utf-8")
-    found = cmp9_by_node(text)
-    titles = [fix.title for fix in found["http_request.1"][0].fixes]
-    assert any('"Inner Box: Fetch Page"' in title for title in titles)
-
-
-def test_preferred_renames_skip_names_already_taken() -> None:
-    text = (FIXTURES / "collision-numbering.flowdrop.json").read_text(encoding="utf-8")
-    fixed = fix_all(text)
-    labels = {n["id"]: n["data"]["label"] for n in json.loads(fixed)["nodes"]}
-    # Tools that collide with nothing keep their labels.
-    assert [labels["s4"], labels["s7"], labels["other"]] == ["Search 1", "Search 3", "Search 4"]
-    # s1 comes first and keeps "Search"; s2 and s3 reach both agents, where search_2, search_3
-    # and search_4 are taken, and avoid the names planned before them.
-    assert [labels["s1"], labels["s2"], labels["s3"]] == ["Search", "search 5", "SEARCH 6"]
-    # "Search 2" comes first and keeps its name; "search-2" has no " <number>" ending, so it
-    # gets one (numbering starts at 2: the tool keeping the name counts as the first).
-    assert [labels["s5"], labels["s6"]] == ["Search 2", "search-2 2"]
-
-
-def test_instance_title_setting_renames_the_title() -> None:
-    text = workflow(
-        [
-            node("a", label="Alpha", data={"config": {"instanceTitle": "Search"}}),
-            node("b", label="Beta", data={"config": {"instanceTitle": "search"}}),
-            node("agent", "agent"),
-        ],
-        [tool_edge("a", "agent"), tool_edge("b", "agent")],
-    )
-    assert findings(text, "CMP-9") == []
-    settings = Settings(use_instance_title=True)
-    assert {f.node for f in findings(text, "CMP-9", settings)} == {"a", "b"}
-    fixed = fix_all(text, settings)
-    assert findings(fixed, "CMP-9", settings) == []
-    nodes = json.loads(fixed)["nodes"]
-    assert [n["data"]["label"] for n in nodes[:2]] == ["Alpha", "Beta"]
 
 
 def test_apply_edits_drops_overlaps_and_duplicates() -> None:

@@ -1,7 +1,7 @@
-"""FD-UNKNOWN-NODE-TYPE's fixes as operations (issue 37): each place of the node naming the
-unknown type (`type`, `data.metadata.node_type_id`, `data.metadata.id`) patched with the
-replacement, in Drupal YAML and in JSON; and "Replace the node type", the choice among every
-type of the site that FlowDrop's editor offers (`Finding.choices`)."""
+"""FD-UNKNOWN-NODE-TYPE's "Replace the node type", the choice among every type of the site that
+FlowDrop's editor offers (`Finding.choices`), and its remedies kept between edits. (Its fixes as
+operations, each place of the node naming the unknown type patched: tests/cases/
+FD-UNKNOWN-NODE-TYPE.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import difflib
 import json
 
 import pytest
-import yaml
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
@@ -31,51 +30,6 @@ MISSPELT = "        node_type_id: aincient_reasn\n"
 def _found(text: str, syntax: str) -> list[Finding]:
     settings = site_settings()
     return [f for f in analyze(text, settings, syntax=syntax).findings if f.code == CODE]
-
-
-@pytest.mark.parametrize("syntax", SYNTAXES)
-def test_the_replacement_patches_the_metadata_naming_the_type(syntax: str) -> None:
-    original = corpus_workflow("reason")
-    text = _in(syntax, plant(original, TYPE_LINE, MISSPELT))
-    (finding,) = _found(text, syntax)
-    first = finding.fixes[0]
-    assert first.title == "Replace with 'aincient_reason'"
-    assert first.applicability is Applicability.UNSAFE and not first.preferred
-    assert first.destructive is None
-    (op,) = first.operations
-    assert isinstance(op, Update) and op.scope == "data"
-    assert op.patch["metadata"]["node_type_id"] == "aincient_reason"
-    fixed = _applied(text, syntax, first)
-    assert _found(fixed, syntax) == []
-    assert _load(fixed, syntax) == yaml.safe_load(original)
-    if syntax == "yaml":
-        assert fixed == original
-
-
-@pytest.mark.parametrize("syntax", SYNTAXES)
-def test_both_metadata_keys_naming_the_type_are_patched_together(syntax: str) -> None:
-    both = TYPE_LINE + "        id: aincient_reason\n"
-    original = plant(corpus_workflow("reason"), TYPE_LINE, both)
-    text = _in(syntax, plant(original, both, MISSPELT + "        id: aincient_reasn\n"))
-    (finding,) = _found(text, syntax)
-    fixed = _applied(text, syntax, finding.fixes[0])
-    assert _load(fixed, syntax) == yaml.safe_load(original)
-    assert _found(fixed, syntax) == []
-
-
-def test_a_type_named_at_the_node_and_in_its_metadata_is_patched_in_both() -> None:
-    text = workflow(
-        [node("a", "chat_inptu", "Chat", data={"metadata": {"id": "chat_inptu"}})],
-        [],
-    )
-    (finding,) = _found(text, "json")
-    fix = finding.fixes[0]
-    assert fix.title == "Replace with 'chat_input'"
-    assert [op.scope for op in fix.operations if isinstance(op, Update)] == ["node", "data"]
-    fixed = _applied(text, "json", fix)
-    (written,) = json.loads(fixed)["nodes"]
-    assert (written["type"], written["data"]["metadata"]["id"]) == ("chat_input", "chat_input")
-    assert _found(fixed, "json") == []
 
 
 def test_the_node_type_choice_ranks_every_type_of_the_site() -> None:

@@ -1,5 +1,7 @@
-"""Drupal config workflow YAML: the same analysis as JSON, exact positions, renames written as
-Drupal's dumper would, tolerance of what YAML allows and of what breaks it."""
+"""Drupal config workflow YAML: the real site read like YAML, a flow mapping with CRLF and a BOM,
+scalars written as Drupal's dumper would, tolerance of what YAML allows and of what breaks it.
+(A collision's positions and renames in every scalar style, through an alias, in a block scalar:
+the YAML cases of tests/cases/CMP-9.)"""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
 from flowdrop_lsp.core.syntax.yaml.writer import yaml_scalar
 from flowdrop_lsp.core.text.positions import LineIndex
 from flowdrop_lsp.entry import main
-from tests.support.builders import CORPUS_CONFIG, corpus_codes, token_span
-from tests.support.drupal import tool, wire, workflow
+from tests.support.builders import CORPUS_CONFIG, corpus_codes
+from tests.support.drupal import workflow
 
 WORKFLOWS = sorted(CORPUS_CONFIG.glob("flowdrop_workflow.flowdrop_workflow.*.yml"))
 NODE_TYPES = sorted(CORPUS_CONFIG.glob("flowdrop_node_type.flowdrop_node_type.*.yml"))
@@ -87,69 +89,7 @@ def test_a_workflow_yaml_by_content_is_checked(
     assert capsys.readouterr().out.count("CMP-9") == 2
 
 
-# ----- the same analysis, exact positions ------------------------------------------------------
-
-
-def test_collision_two_hops_away_is_found_on_both_label_scalars() -> None:
-    text = workflow("'Web Search'", "'web-search'").replace(
-        wire("toolbox.1", "aincient_reason.1"),
-        wire("toolbox.1", "toolbox.2") + wire("toolbox.2", "aincient_reason.1"),
-    )
-    text = text.replace("edges:\n", "edges:\n", 1).replace(
-        "nodes:\n",
-        "nodes:\n" + tool("toolbox.2", "'Outer Box'", "flowdrop_node_processor_toolbox"),
-        1,
-    )
-    found = {f.node: f for f in cmp9(text)}
-    assert set(found) == {"http_request.1", "http_request.2"}
-    assert found["http_request.1"].span == token_span(text, "'Web Search'")
-    assert found["http_request.2"].span == token_span(text, "'web-search'")
-    route = found["http_request.1"].extra_dict()["consumers"][0]["route"]
-    assert list(route) == ["toolbox.1", "toolbox.2"]
-
-
-@pytest.mark.parametrize(
-    "token",
-    [
-        "web-search",  # plain
-        "'web-search'",  # single-quoted
-        '"web\\u002dsearch"',  # double-quoted with an escape
-        "'Web ''Search'''",  # '' escaping
-    ],
-)
-def test_every_scalar_style_is_read_and_located(token: str) -> None:
-    text = workflow("'Web Search 🤖'", token)
-    found = {f.node: f for f in cmp9(text)}
-    assert set(found) == {"http_request.1", "http_request.2"}
-    assert found["http_request.2"].span == token_span(text, token)
-
-
-def test_positions_in_code_points_with_emoji_and_cjk() -> None:
-    text = workflow("'数据 🤖 Web Search'", "'web-search 数据'")
-    lines = LineIndex(text)
-    for finding in cmp9(text):
-        line, column = lines.position(finding.span.start)
-        assert text.splitlines()[line][column:].startswith("'")
-        assert text.splitlines()[line][:column] == "      label: "
-
-
-def test_block_scalar_labels_are_read_and_replaced_by_one_line() -> None:
-    text = workflow("|\n        Web Search", ">-\n        web-search")
-    found = {f.node: f for f in cmp9(text)}
-    assert text[found["http_request.1"].span.start : found["http_request.1"].span.end] == (
-        "|\n        Web Search"
-    )
-    fixed = fix_all(text)
-    assert labels(fixed)[2:] == ["Web Search\n", "web-search 2"]
-    assert "      label: 'web-search 2'\n" in fixed
-    assert cmp9(fixed) == []
-
-
-def test_a_label_given_through_an_alias_is_reported_on_the_alias() -> None:
-    text = workflow("&name 'Web Search'", "*name")
-    found = {f.node: f for f in cmp9(text)}
-    assert found["http_request.1"].span == token_span(text, "'Web Search'")
-    assert found["http_request.2"].span == token_span(text, "*name")
+# ----- the same analysis: flow mappings, CRLF, a BOM; scalars as Drupal writes them ------------
 
 
 def test_flow_mappings_crlf_and_bom() -> None:
@@ -168,25 +108,6 @@ def test_flow_mappings_crlf_and_bom() -> None:
         fixed = fix_all(document)
         assert cmp9(fixed) == []
         assert yaml.safe_load(fixed.lstrip("\ufeff")) is not None
-
-
-def test_three_way_collision_keeps_the_first_and_fixes_into_loadable_yaml() -> None:
-    text = workflow("'Web Search'", "web_search", '"WEB-SEARCH"')
-    fixed = fix_all(text)
-    assert labels(fixed)[2:] == ["Web Search", "web_search 2", "WEB-SEARCH 3"]
-    # Style kept where it can hold the text: plain cannot hold a space (Drupal quotes it).
-    assert "label: 'web_search 2'\n" in fixed and 'label: "WEB-SEARCH 3"\n' in fixed
-    assert cmp9(fixed) == []
-    before, after = yaml.safe_load(text), yaml.safe_load(fixed)
-    for node in (*before["nodes"], *after["nodes"]):
-        node["data"].pop("label")
-    assert before == after  # nothing else changed
-
-
-def test_only_the_label_scalars_change_byte_for_byte() -> None:
-    text = workflow("'Web Search'", "'web-search'")
-    fixed = fix_all(text)
-    assert fixed == text.replace("'web-search'", "'web-search 2'")
 
 
 @pytest.mark.parametrize(
