@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.findings import Finding
@@ -110,8 +112,45 @@ def workflow(
     return json.dumps({"nodes": nodes, "edges": edges}, indent=indent, ensure_ascii=False)
 
 
-def findings(text: str, code: str | None = None, settings: Settings | None = None) -> list[Finding]:
-    analysis = analyze(text, settings) if settings is not None else analyze(text)
+def as_json(yaml_text: str) -> str:
+    """The same workflow as a JSON document (what the editor and the API export)."""
+    return json.dumps(yaml.safe_load(yaml_text), indent=2, ensure_ascii=False)
+
+
+def in_syntax(syntax: str, yaml_text: str) -> str:
+    """A Drupal YAML workflow as written in `syntax`: itself, or the editor's JSON export."""
+    return yaml_text if syntax == "yaml" else as_json(yaml_text)
+
+
+def token(syntax: str, value: str, yaml_quote: str = "") -> str:
+    """How the string `value` is written in `syntax`: a JSON string, or a Drupal YAML scalar,
+    plain or in `yaml_quote` (as Drupal's dumper writes it); what a finding's span covers."""
+    if syntax == "yaml":
+        return f"{yaml_quote}{value}{yaml_quote}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def member(syntax: str, key: str, value: str, yaml_quote: str = "") -> str:
+    """A mapping's member `key: value` as written in `syntax` on one line (without the JSON
+    comma that may follow it)."""
+    return f"{token(syntax, key)}: {token(syntax, value, yaml_quote)}"
+
+
+def plant(text: str, old: str, new: str, count: int = 1, *, of: int | None = None) -> str:
+    """`text` with the first `count` occurrences of `old` replaced by `new`. `old` occurs exactly
+    `count` times, or `of` times when given (the first `count` of them replaced): a substitution
+    that silently did nothing, or landed somewhere else than meant, would test nothing."""
+    occurs = text.count(old)
+    assert occurs == (count if of is None else of), f"{old!r} occurs {occurs} times"
+    return text.replace(old, new, count)
+
+
+def findings(
+    text: str, code: str | None = None, settings: Settings | None = None, syntax: str = "json"
+) -> list[Finding]:
+    """The findings of `text` read as `syntax` (of `code` only, when given), judged with
+    `settings` (the defaults when None): what a test of a rule looks at."""
+    analysis = analyze(text, settings or Settings(), syntax=syntax)
     return [f for f in analysis.findings if code is None or f.code == code]
 
 

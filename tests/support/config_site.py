@@ -1,18 +1,15 @@
 """The real site's workflows and node types for the launch checks of config (R6): a workflow's
-YAML (and the same workflow as JSON), the site's settings with node types changed or added,
-and a defect planted by text substitution."""
+YAML, the site's settings with node types changed or added, and the other rules' findings a fix
+must leave. (The same workflow as JSON, a defect planted by text substitution, a rule's findings:
+tests/support/builders.py.)"""
 
 from __future__ import annotations
 
-import json
 from functools import cache
-
-import yaml
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.node_types import NodeTypeRegistry
-from flowdrop_lsp.core.findings import Finding
 from tests.support.builders import CORPUS_CONFIG
 
 WORKFLOWS = sorted(CORPUS_CONFIG.glob("flowdrop_workflow.*.yml"))
@@ -23,16 +20,6 @@ def corpus_workflow(workflow_id: str) -> str:
     return (CORPUS_CONFIG / f"flowdrop_workflow.flowdrop_workflow.{workflow_id}.yml").read_text(
         encoding="utf-8"
     )
-
-
-def as_json(yaml_text: str) -> str:
-    """The same workflow as a JSON document (what the editor exports)."""
-    return json.dumps(yaml.safe_load(yaml_text), indent=2, ensure_ascii=False)
-
-
-def in_syntax(syntax: str, yaml_text: str) -> str:
-    """A Drupal YAML workflow as written in `syntax`: itself, or the editor's JSON export."""
-    return yaml_text if syntax == "yaml" else as_json(yaml_text)
 
 
 def other_findings(
@@ -68,13 +55,3 @@ def site_settings(**node_types: str) -> Settings:
     """The real site's settings, with the definitions of `node_types` (id → YAML text) added or
     replacing the site's own."""
     return _site_settings(tuple(sorted(node_types.items())))
-
-
-def plant(text: str, old: str, new: str) -> str:
-    """`text` with its one occurrence of `old` replaced by `new`."""
-    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
-    return text.replace(old, new)
-
-
-def found(text: str, code: str, settings: Settings, syntax: str) -> list[Finding]:
-    return [f for f in analyze(text, settings, syntax=syntax).findings if f.code == code]

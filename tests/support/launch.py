@@ -1,6 +1,6 @@
-"""What the launch checks' tests share: the real site's workflows (Drupal YAML, and the same data
-as JSON) to plant a defect in, a finding's fix applied and the document re-analysed, and an
-incremental document compared with a from-scratch one (locators included)."""
+"""What the launch checks' tests share: the real site's workflows (Drupal YAML) to plant a defect
+in (`builders.plant`, `builders.as_json`), a finding's fix applied and the document re-analysed,
+and an incremental document compared with a from-scratch one (locators included)."""
 
 from __future__ import annotations
 
@@ -32,26 +32,10 @@ def corpus_yaml(workflow_id: str) -> str:
     return corpus_path(workflow_id).read_text(encoding="utf-8")
 
 
-def as_json(yaml_text: str) -> str:
-    """The same workflow as a JSON document (what the API exports)."""
-    return json.dumps(yaml.safe_load(yaml_text), indent=2, ensure_ascii=False)
-
-
 def corpus_workflows() -> list[tuple[str, str]]:
     """Every real workflow of the site, (workflow id, Drupal YAML text)."""
     paths = sorted(CORPUS_CONFIG.glob("flowdrop_workflow.flowdrop_workflow.*.yml"))
     return [(p.name.split(".")[-2], p.read_text(encoding="utf-8")) for p in paths]
-
-
-def planted(text: str, old: str, new: str, count: int = 1) -> str:
-    """`text` with the first `count` occurrences of `old` replaced by `new` (which must be
-    there: a substitution that silently did nothing would test nothing)."""
-    assert text.count(old) >= count, f"{old!r} occurs {text.count(old)} times"
-    return text.replace(old, new, count)
-
-
-def found(text: str, code: str, syntax: str = "json") -> list[Finding]:
-    return [f for f in analyze(text, syntax=syntax).findings if f.code == code]
 
 
 def described(findings: list[Finding] | tuple[Finding, ...]) -> Counter[tuple[Any, ...]]:

@@ -20,6 +20,7 @@ from flowdrop_lsp.core.operations import TextOnly, apply_operations
 from flowdrop_lsp.core.syntax.json.parser import parse_json
 from flowdrop_lsp.core.syntax.tree import to_python
 from flowdrop_lsp.core.syntax.yaml.reader import read_yaml
+from tests.support.builders import findings
 
 # Where a data mapper's one output value is, below its node.
 VALUE_PATH = ("data", "config", "dynamicOutputs", 0, "value")
@@ -68,23 +69,18 @@ def assert_rendered_as_operated(
     return checked
 
 
-def found(text: str, syntax: str, code: str, settings: Settings | None = None) -> list[Finding]:
-    analysis = analyze(text, settings or Settings(), syntax=syntax)
-    return [f for f in analysis.findings if f.code == code]
-
-
 def round_trip(
     text: str, syntax: str, code: str, title: str, settings: Settings | None = None
 ) -> tuple[Fix, str]:
     """The fix titled `title` of the one `code` finding, and the text it makes: it is made of
     operations, those applied to the plain workflow equal the fixed text read back, and the
     finding is gone."""
-    (finding,) = found(text, syntax, code, settings)
+    (finding,) = findings(text, code, settings, syntax)
     (fix,) = [f for f in finding.fixes if f.title == title]
     assert fix.operations and fix.edits
     fixed = apply_edits(text, fix.edits)
     assert apply_operations(read(text, syntax), fix.operations) == read(fixed, syntax)
-    assert found(fixed, syntax, code, settings) == []
+    assert findings(fixed, code, settings, syntax) == []
     return fix, fixed
 
 

@@ -1,17 +1,13 @@
 """The real site's workflows checked with its node types, as the launch checks on edges need
-them (FD-UNKNOWN-PORT, R7): in YAML as stored, or in JSON (the same value, dumped), and the
-findings of a text compared with those of a fresh read."""
+them (FD-UNKNOWN-PORT, R7): its settings (`site_settings`, for `builders.findings`), its
+workflows in YAML as stored, and the findings of a text compared with those of a fresh read."""
 
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
-import yaml
-
-from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
@@ -46,18 +42,6 @@ def real_workflow(name: str) -> str:
 
 def real_workflow_names() -> list[str]:
     return sorted(p.name.split(".")[-2] for p in CORPUS_CONFIG.glob(WORKFLOW.format("*")))
-
-
-def as_json(yaml_text: str) -> str:
-    """The same workflow as a JSON document."""
-    return json.dumps(yaml.safe_load(yaml_text), indent=2, ensure_ascii=False)
-
-
-def findings(
-    text: str, syntax: str, code: str | None = None, settings: Settings | None = None
-) -> list[Finding]:
-    found = analyze(text, settings or site_settings(), syntax=syntax).findings
-    return [f for f in found if code is None or f.code == code]
 
 
 def gist(found: Iterable[Finding]) -> list[tuple[str, str]]:

@@ -12,17 +12,14 @@ import yaml
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.ide.service import WorkflowService
-from tests.support.config_site import corpus_workflow, in_syntax, plant, site_settings
+from tests.support.builders import in_syntax, plant, token
+from tests.support.config_site import corpus_workflow, site_settings
 
 SYNTAXES = ["yaml", "json"]
 TOKENS = "        maxTokens: 8192\n"
 MISSPELT = plant(corpus_workflow("reason"), TOKENS, "        maxTokes: 8192\n")
 LABEL = "label: 'Reason (agent step)'"
 WIDE = "label: '推論 🤖 step'"
-
-
-def _token(syntax: str, key: str) -> str:
-    return key if syntax == "yaml" else f'"{key}"'
 
 
 def _hover(
@@ -40,8 +37,8 @@ def _hover(
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_an_unknown_key_is_said_ignored_with_its_close_key_and_the_parameters(syntax: str) -> None:
     text = in_syntax(syntax, plant(MISSPELT, LABEL, WIDE))
-    said, covered = _hover(text, syntax, _token(syntax, "maxTokes"))
-    assert covered == _token(syntax, "maxTokes")
+    said, covered = _hover(text, syntax, token(syntax, "maxTokes"))
+    assert covered == token(syntax, "maxTokes")
     lines = said.splitlines()
     assert lines[0] == (
         '**Config key** `maxTokes` of "推論 🤖 step" (`aincient_reason.1`) — ⚠ not one of the '
@@ -69,11 +66,11 @@ def test_an_unknown_key_is_said_ignored_with_its_close_key_and_the_parameters(sy
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_parameter_is_marked_among_the_others(syntax: str) -> None:
     text = in_syntax(syntax, corpus_workflow("reason"))
-    said, covered = _hover(text, syntax, _token(syntax, "temperature"))
-    assert covered == _token(syntax, "temperature")
+    said, covered = _hover(text, syntax, token(syntax, "temperature"))
+    assert covered == token(syntax, "temperature")
     assert said.splitlines()[0].endswith("— a parameter of node type `aincient_reason`")
     assert "- **`temperature`** ← here — default `0.0`" in said
-    said, _ = _hover(text, syntax, _token(syntax, "maxRetries"))
+    said, _ = _hover(text, syntax, token(syntax, "maxRetries"))
     assert "a key FlowDrop's editor adds to a node's config schema" in said
     assert "**`maxRetries`** ← here" in said
 
@@ -101,7 +98,7 @@ def test_nothing_without_the_sites_node_types() -> None:
 def test_a_handle_naming_no_port_shows_the_nodes_inputs(syntax: str) -> None:
     text = in_syntax(syntax, corpus_workflow("aincient_weather"))
     said, covered = _hover(text, syntax, "data_mapper.2-input-gf")
-    assert covered == _token(syntax, "data_mapper.2-input-gf").replace("'", "")
+    assert covered == token(syntax, "data_mapper.2-input-gf").replace("'", "")
     lines = said.splitlines()
     assert lines[0] == (
         '**Target handle** `data_mapper.2-input-gf` — ⚠ names input port `gf`, which "Data '

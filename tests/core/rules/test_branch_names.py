@@ -9,17 +9,9 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at, node, workflow
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    node_type_text,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, node, plant, workflow
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, node_type_text, site_settings
 
 CODE = "BR-3"
 SYNTAXES = ["yaml", "json"]
@@ -33,7 +25,7 @@ def test_colliding_branch_names_are_a_warning_on_the_later_one(
     syntax: str, settings: Settings
 ) -> None:
     text = _in(syntax, plant(corpus_workflow(AUDIT), PICK, "name: ' default'\n"))
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert finding.severity.value == "warning"
     assert at(text, finding.span) == ("Default" if syntax == "yaml" else '"Default"')
     assert finding.message == (
@@ -72,7 +64,7 @@ def test_a_type_without_branches_has_none() -> None:
     start = no_branches.index("  branches:\n")
     end = no_branches.index("  default_branch:\n")
     settings = site_settings(switch_gateway=no_branches[:start] + no_branches[end:])
-    assert found(text, CODE, settings, "yaml") == []
+    assert findings(text, CODE, settings, "yaml") == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

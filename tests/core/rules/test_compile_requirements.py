@@ -10,8 +10,8 @@ import pytest
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at, node, workflow
-from tests.support.launch import as_json, corpus_yaml, edit_replacing, found, planted, same_as_fresh
+from tests.support.builders import as_json, at, findings, node, plant, workflow
+from tests.support.launch import corpus_yaml, edit_replacing, same_as_fresh
 
 WEATHER = corpus_yaml("aincient_weather")
 SYNTAXES = ("yaml", "json")
@@ -37,7 +37,7 @@ def _id_token(text: str, syntax: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_node_whose_type_key_is_misspelt_has_no_type(syntax: str) -> None:
-    text = planted(_weather(syntax), _type_member(syntax), _type_member(syntax, "node_type"))
+    text = plant(_weather(syntax), _type_member(syntax), _type_member(syntax, "node_type"), of=3)
     [finding] = analyze(text, syntax=syntax).findings  # nothing else says anything
     assert (finding.code, finding.severity.value, finding.message) == ("CMP-3", "error", MESSAGE)
     assert (finding.locator_code, finding.locator, finding.node) == (
@@ -51,15 +51,15 @@ def test_a_node_whose_type_key_is_misspelt_has_no_type(syntax: str) -> None:
 
 def test_the_editor_render_type_names_no_type() -> None:
     text = workflow([node("a", "universalNode", "Fetch")], [])
-    [finding] = found(text, "CMP-3")
+    [finding] = findings(text, "CMP-3")
     assert finding.message.startswith('node "Fetch" (a) has no type')
     named = node("a", "universalNode", data={"metadata": {"id": "http_request"}})
-    assert found(workflow([named], []), "CMP-3") == []
+    assert findings(workflow([named], []), "CMP-3") == []
 
 
 def test_every_node_without_a_type_is_reported() -> None:
     text = workflow([node("a", None), node("b"), node("c", None)], [])
-    assert [f.node for f in found(text, "CMP-3")] == ["a", "c"]
+    assert [f.node for f in findings(text, "CMP-3")] == ["a", "c"]
 
 
 @pytest.mark.parametrize(
@@ -73,7 +73,7 @@ def test_every_node_without_a_type_is_reported() -> None:
 def test_a_workflow_without_a_node_is_reported_on_its_nodes(
     syntax: str, text: str, array: str
 ) -> None:
-    [finding] = found(text, "CMP-3", syntax)
+    [finding] = findings(text, "CMP-3", syntax=syntax)
     assert finding.message == "the workflow has no node: there is nothing to compile"
     assert (finding.span.start, at(text, finding.span)) == (text.index(array), array)
 
@@ -81,7 +81,7 @@ def test_a_workflow_without_a_node_is_reported_on_its_nodes(
 def test_the_workflow_identifier_and_node_ids_are_not_this_rules() -> None:
     """Shorthand documents carry no `id` (the store's key is the workflow's); a node without an
     id is FD-SCHEMA's."""
-    assert found(workflow([node("a")], []), "CMP-3") == []
+    assert findings(workflow([node("a")], []), "CMP-3") == []
     text = json.dumps({"nodes": [{"type": "http_request"}], "edges": []})
     assert [f.code for f in analyze(text).findings] == ["FD-SCHEMA"]
 
@@ -103,9 +103,9 @@ def test_incremental_edits_equal_a_fresh_analysis(syntax: str) -> None:
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
-    text = planted(_weather(syntax), "Chat Input", "Chat 🌦 天気 Input 😀")
-    text = planted(text, _type_member(syntax), _type_member(syntax, "node_type"))
-    [finding] = found(text, "CMP-3", syntax)
+    text = plant(_weather(syntax), "Chat Input", "Chat 🌦 天気 Input 😀", of=2)
+    text = plant(text, _type_member(syntax), _type_member(syntax, "node_type"), of=3)
+    [finding] = findings(text, "CMP-3", syntax=syntax)
     assert (finding.span.start, at(text, finding.span)) == _id_token(text, syntax)
 
 

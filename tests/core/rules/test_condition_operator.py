@@ -14,18 +14,9 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.condition_operator import pattern_error
-from tests.support.builders import at
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    node_type_text,
-    other_findings,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, plant
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, node_type_text, other_findings, site_settings
 
 CODE = "LANG-28"
 SYNTAXES = ["yaml", "json"]
@@ -43,7 +34,7 @@ def test_an_operator_outside_the_six_is_an_error_with_its_fix(syntax: str) -> No
     settings = site_settings()
     original = corpus_workflow(WEATHER)
     text = _in(syntax, plant(original, OPERATOR, "        operator: 'Not Equals'\n"))
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert finding.severity.value == "error"
     assert at(text, finding.span) == ("'Not Equals'" if syntax == "yaml" else '"Not Equals"')
     assert finding.message == (
@@ -51,11 +42,11 @@ def test_an_operator_outside_the_six_is_an_error_with_its_fix(syntax: str) -> No
         "contains, starts_with, ends_with, regex: the save is refused"
     )
     assert finding.locator == "node.if_else.1.config.operator"
-    assert found(text, CODE, Settings(), syntax) == [finding]  # `if_else` without node types
+    assert findings(text, CODE, Settings(), syntax) == [finding]  # `if_else` without node types
     (fix,) = finding.fixes
     assert fix.title == "Write 'not_equals'" and fix.preferred
     fixed = apply_edits(text, fix.edits)
-    assert found(fixed, CODE, settings, syntax) == []
+    assert findings(fixed, CODE, settings, syntax) == []
     assert _others(fixed, syntax, settings) == _others(text, syntax, settings)
     load = yaml.safe_load if syntax == "yaml" else json.loads
     assert load(fixed) == load(_in(syntax, original))
@@ -65,7 +56,7 @@ def test_an_operator_outside_the_six_is_an_error_with_its_fix(syntax: str) -> No
 def test_a_broken_regex_is_a_warning_on_the_pattern(syntax: str) -> None:
     text = plant(corpus_workflow(WEATHER), OPERATOR, "        operator: regex\n")
     text = _in(syntax, plant(text, MATCH, "        matchText: '^(Paris|Lyon'\n"))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "warning"
     assert at(text, finding.span) == ("'^(Paris|Lyon'" if syntax == "yaml" else '"^(Paris|Lyon"')
     assert finding.message == (
@@ -115,15 +106,15 @@ def test_other_operators_and_wrong_types_are_skipped() -> None:
     ):
         text = plant(weather, OPERATOR, f"        operator: {operator}\n")
         text = plant(text, MATCH, f"        matchText: {match}\n")
-        assert found(text, CODE, site_settings(), "yaml") == [], operator
+        assert findings(text, CODE, site_settings(), "yaml") == [], operator
 
 
 def test_a_site_type_on_the_if_else_executor_is_a_condition_node() -> None:
     text = plant(corpus_workflow(WEATHER), OPERATOR, "        operator: like\n")
     text = plant(text, "node_type_id: if_else\n", "node_type_id: guard\n")
     guard = node_type_text("if_else").replace("\nid: if_else\n", "\nid: guard\n")
-    assert found(text, CODE, Settings(), "yaml") == []  # unknown type: not a condition node
-    (finding,) = found(text, CODE, site_settings(guard=guard), "yaml")
+    assert findings(text, CODE, Settings(), "yaml") == []  # unknown type: not a condition node
+    (finding,) = findings(text, CODE, site_settings(guard=guard), "yaml")
     assert finding.locator == "node.if_else.1.config.operator"
 
 

@@ -10,8 +10,8 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
-from tests.support.builders import at, findings
-from tests.support.config_site import as_json, corpus_workflow, plant, site_settings
+from tests.support.builders import as_json, at, findings, plant
+from tests.support.config_site import corpus_workflow, site_settings
 
 NODE = {"id": "fetch", "type": "http_request", "data": {"label": "Fetch 🌐 取得", "config": 3}}
 

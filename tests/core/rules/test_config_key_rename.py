@@ -14,16 +14,9 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.config_unknown_key import close_config_keys, typo_of
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    node_type_text,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import findings, plant
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, node_type_text, site_settings
 
 CODE = "R6.c"
 SYNTAXES = ["yaml", "json"]
@@ -37,7 +30,7 @@ def _titles(finding: Finding) -> list[tuple[str, str, bool]]:
 
 
 def _one(text: str, syntax: str, settings: object = None) -> Finding:
-    (finding,) = found(text, CODE, settings or site_settings(), syntax)  # type: ignore[arg-type]
+    (finding,) = findings(text, CODE, settings or site_settings(), syntax)  # type: ignore[arg-type]
     return finding
 
 
@@ -66,7 +59,7 @@ def test_a_misspelt_key_is_renamed_keeping_its_value_byte_for_byte(
     assert finding.applied_fix() is finding.fixes[0]  # what plain --fix applies
     fixed = apply_edits(text, finding.fixes[0].edits)
     assert fixed == _in(syntax, site)  # only the key's token changed: the site's own file
-    assert found(fixed, CODE, site_settings(), syntax) == []
+    assert findings(fixed, CODE, site_settings(), syntax) == []
 
 
 def test_a_quoted_yaml_key_stays_quoted() -> None:
@@ -119,8 +112,8 @@ def test_two_keys_wanting_one_name_are_never_renamed_unreviewed(syntax: str) -> 
     """Both renamed by one `--fix` run would write `maxTokens` twice: neither is safe."""
     planted = "        maxTokes: 8192\n        max_tokens: 100\n"
     text = _in(syntax, plant(corpus_workflow(REASON), TOKENS, planted))
-    findings = found(text, CODE, site_settings(), syntax)
-    assert [_titles(f) for f in findings] == [
+    reported = findings(text, CODE, site_settings(), syntax)
+    assert [_titles(f) for f in reported] == [
         [
             ("Rename 'maxTokes' to 'maxTokens'", "unsafe", False),
             ("Remove 'maxTokes'", "unsafe", False),
@@ -130,10 +123,10 @@ def test_two_keys_wanting_one_name_are_never_renamed_unreviewed(syntax: str) -> 
             ("Remove 'max_tokens'", "unsafe", False),
         ],
     ]
-    assert [f.applied_fix() for f in findings] == [None, None]
+    assert [f.applied_fix() for f in reported] == [None, None]
     # One taken in the editor: the other's candidate is held now, only its removal is left.
-    fixed = apply_edits(text, findings[0].fixes[0].edits)
-    (left,) = found(fixed, CODE, site_settings(), syntax)
+    fixed = apply_edits(text, reported[0].fixes[0].edits)
+    (left,) = findings(fixed, CODE, site_settings(), syntax)
     assert _titles(left) == [("Remove 'max_tokens'", "unsafe", False)]
 
 

@@ -16,19 +16,9 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.text.positions import Span
-from tests.support.builders import at, node, tool_edge, workflow
-from tests.support.config_site import (
-    WORKFLOWS,
-    as_json,
-    corpus_workflow,
-    found,
-    node_type_text,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import as_json, at, findings, node, plant, tool_edge, workflow
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import WORKFLOWS, corpus_workflow, node_type_text, site_settings
 
 CODE = "R6.b"
 SYNTAXES = ["yaml", "json"]
@@ -74,7 +64,7 @@ def test_the_config_checks_report_nothing_on_the_real_site(syntax: str) -> None:
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_missing_required_key_is_reported_on_the_config_key(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "error"
     assert finding.message == MISSING_CHECK
     assert at(text, finding.span) == _key_token(syntax, "config")
@@ -93,7 +83,7 @@ def _nth(text: str, token: str, after: str = "policy_check.1") -> tuple[int, int
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_node_without_config_is_reported_on_its_label_without_a_fix(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(POLICY), "      config:\n" + CHECK, ""))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.message == (
         '"Internal links" (policy_check.1) has no config, and node type '
         "'aincient_flows_policy_check' requires its key 'check' (no edge can supply it): "
@@ -108,7 +98,7 @@ def test_a_node_without_config_is_reported_on_its_label_without_a_fix(syntax: st
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_null_counts_as_present(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(POLICY), CHECK, "        check: null\n"))
-    assert found(text, CODE, site_settings(), syntax) == []
+    assert findings(text, CODE, site_settings(), syntax) == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -120,7 +110,7 @@ def test_a_parameter_without_a_default_gets_no_fix(syntax: str) -> None:
     )
     settings = site_settings(aincient_flows_policy_check=no_default)
     text = _in(syntax, plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK))
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert finding.fixes == ()
 
 
@@ -133,18 +123,19 @@ def test_connectable_or_unconfigurable_parameters_are_not_required_in_config() -
         )
         settings = site_settings(aincient_flows_policy_check=changed)
         text = plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK)
-        assert found(text, CODE, settings, "yaml") == [], flags
+        assert findings(text, CODE, settings, "yaml") == [], flags
 
 
 def test_a_node_of_a_type_the_site_does_not_define_is_not_judged() -> None:
     """R6.j: no derived schema, no verdict (FD-UNKNOWN-NODE-TYPE reports the type)."""
     text = plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK)
     text = plant(text, "node_type_id: aincient_flows_policy_check", "node_type_id: policy_chek")
-    findings = analyze(text, site_settings(), syntax="yaml").findings
-    assert [f.code for f in findings] == ["FD-UNKNOWN-NODE-TYPE"]
+    reported = analyze(text, site_settings(), syntax="yaml").findings
+    assert [f.code for f in reported] == ["FD-UNKNOWN-NODE-TYPE"]
     # Without the site's node types nothing is judged at all.
     assert (
-        found(plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK), CODE, Settings(), "yaml") == []
+        findings(plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK), CODE, Settings(), "yaml")
+        == []
     )
 
 
@@ -156,12 +147,12 @@ def test_config_that_is_not_an_object_is_fd_schema_only(syntax: str) -> None:
             syntax,
             plant(corpus_workflow(POLICY), "      config:\n" + CHECK, f"      config: {value}\n"),
         )
-        findings = analyze(text, site_settings(), syntax=syntax).findings
-        about_config = [f for f in findings if f.locator_code == "R6_CONFIG_INVALID"]
+        reported = analyze(text, site_settings(), syntax=syntax).findings
+        about_config = [f for f in reported if f.locator_code == "R6_CONFIG_INVALID"]
         assert [f.code for f in about_config] == ["FD-SCHEMA"], value
         said = "is empty (null)" if value == "null" else "is not of type 'object'"
         assert said in about_config[0].message
-        assert not [f for f in findings if f.code.startswith("R6")]
+        assert not [f for f in reported if f.code.startswith("R6")]
 
 
 # ----- required-ness from the declared flags only (R6.b: never from the edges) ----------------
@@ -182,14 +173,14 @@ def test_a_tool_is_judged_like_any_node(syntax: str) -> None:
     workflow's actual edges" — a node in tool mode lacking a required key is refused too."""
     settings = _audit_site()
     audit = corpus_workflow(AUDIT)
-    (tagged,) = found(_in(syntax, audit), CODE, settings, syntax)  # config.nodeType: tool
+    (tagged,) = findings(_in(syntax, audit), CODE, settings, syntax)  # config.nodeType: tool
     assert tagged.locator == f"node.{AUDIT_TOOL}.1.config.node_id"
     untagged = plant(
         audit,
         "      label: 'Capability: Run page audit'\n      config:\n        nodeType: tool\n",
         "      label: 'Capability: Run page audit'\n      config:\n",
     )
-    assert [f.locator for f in found(_in(syntax, untagged), CODE, settings, syntax)] == [
+    assert [f.locator for f in findings(_in(syntax, untagged), CODE, settings, syntax)] == [
         tagged.locator
     ]
 
@@ -209,7 +200,7 @@ def _fetch_findings(
         ],
         edges,
     )
-    return found(text, CODE, settings, "json")
+    return findings(text, CODE, settings, "json")
 
 
 def test_edges_never_decide_required_ness() -> None:
@@ -240,7 +231,7 @@ def test_positions_after_emoji_and_cjk(syntax: str) -> None:
     text = plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK)
     text = plant(text, "label: 'Internal links'", "label: '🔗 内部リンク 🚀'")
     text = _in(syntax, text)
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.span == Span(*_nth(text, _key_token(syntax, "config")))
     assert '"🔗 内部リンク 🚀" (policy_check.1)' in finding.message
 
@@ -320,14 +311,14 @@ def test_the_fix_sets_the_default(syntax: str) -> None:
     settings = site_settings()
     original = plant(corpus_workflow(POLICY), CHECK, WITHOUT_CHECK)
     text = _in(syntax, original)
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     (fix,) = finding.fixes
     # The type's default is empty (`''`): a placeholder, offered but never applied unreviewed.
     assert fix.title == "Set 'check' to its empty default (fill it in)"
     assert not fix.preferred and fix.applicability.value == "unsafe" and bool(fix.operations)
     assert finding.applied_fix() is None
     fixed = apply_edits(text, fix.edits)
-    assert found(fixed, CODE, settings, syntax) == []
+    assert findings(fixed, CODE, settings, syntax) == []
     assert _others(fixed, syntax, settings) == _others(text, syntax, settings)
     expected = yaml.safe_load(original)
     expected["nodes"][0]["data"]["config"]["check"] = ""
@@ -338,22 +329,22 @@ def test_the_fix_sets_the_default(syntax: str) -> None:
 def test_the_fix_fills_an_empty_yaml_config() -> None:
     # Drupal writes an empty config `config: {  }`: filled, it becomes a block mapping.
     original = plant(corpus_workflow(POLICY), "      config:\n" + CHECK, "      config: {  }\n")
-    (finding,) = found(original, CODE, site_settings(), "yaml")
+    (finding,) = findings(original, CODE, site_settings(), "yaml")
     (fix,) = finding.fixes
     fixed = apply_edits(original, fix.edits)
     assert "      config:\n        check: ''\n" in fixed
     assert yaml.safe_load(fixed)["nodes"][0]["data"]["config"] == {"check": ""}
-    assert found(fixed, CODE, site_settings(), "yaml") == []
+    assert findings(fixed, CODE, site_settings(), "yaml") == []
 
 
 def test_the_fix_fills_an_empty_json_config() -> None:
     original = plant(corpus_workflow(POLICY), "      config:\n" + CHECK, "      config: {  }\n")
     text = as_json(original)
-    (finding,) = found(text, CODE, site_settings(), "json")
+    (finding,) = findings(text, CODE, site_settings(), "json")
     (fix,) = finding.fixes
     fixed = apply_edits(text, fix.edits)
     assert json.loads(fixed)["nodes"][0]["data"]["config"] == {"check": ""}
-    assert found(fixed, CODE, site_settings(), "json") == []
+    assert findings(fixed, CODE, site_settings(), "json") == []
 
 
 # ----- several required keys missing in one config: one fix sets them all ------------------------
@@ -391,9 +382,9 @@ def test_several_missing_defaults_are_set_by_one_fix_in_the_types_order(
     replaced = "      config:\n" + (config or "") if config else "      config: {  }\n"
     original = plant(corpus_workflow(WEATHER), "      config:\n" + HTTP_CONFIG, replaced)
     text = _in(syntax, original)
-    findings = found(text, CODE, settings, syntax)
-    assert len(findings) == 3
-    by_key = {f.locator.rsplit(".", 1)[1]: f for f in findings if f.locator}
+    reported = findings(text, CODE, settings, syntax)
+    assert len(reported) == 3
+    by_key = {f.locator.rsplit(".", 1)[1]: f for f in reported if f.locator}
     # `headers` defaults to `{}`: an empty placeholder, its own unsafe fix; the defaults that say
     # something are set by one safe fix, offered on each of their findings.
     (empty,) = by_key["headers"].fixes
@@ -407,11 +398,11 @@ def test_several_missing_defaults_are_set_by_one_fix_in_the_types_order(
     loaded = yaml.safe_load(fixed) if syntax == "yaml" else json.loads(fixed)
     node = next(n for n in loaded["nodes"] if n["id"] == "http_request.1")
     assert list(node["data"]["config"].items())[-2:] == [("method", "GET"), ("timeout", 30)]
-    (left,) = found(fixed, CODE, settings, syntax)
+    (left,) = findings(fixed, CODE, settings, syntax)
     assert left.locator == "node.http_request.1.config.headers"
     # Taken in the editor, the empty default fills the rest.
     refixed = apply_edits(fixed, left.fixes[0].edits)
     loaded = yaml.safe_load(refixed) if syntax == "yaml" else json.loads(refixed)
     node = next(n for n in loaded["nodes"] if n["id"] == "http_request.1")
     assert node["data"]["config"]["headers"] == {}
-    assert found(refixed, CODE, settings, syntax) == []
+    assert findings(refixed, CODE, settings, syntax) == []

@@ -12,7 +12,7 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.findings import Applicability, Finding
 from flowdrop_lsp.core.operations import PICKED, Update, apply_operations, with_picked
-from tests.support.config_site import in_syntax as _in
+from tests.support.builders import in_syntax as _in
 from tests.support.config_site import site_settings
 from tests.support.operation_cases import applied as _applied
 from tests.support.operation_cases import read as _load

@@ -15,17 +15,9 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.config_unknown_key import EDITOR_CONFIG_KEYS
 from flowdrop_lsp.core.text.positions import Span
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    node_type_text,
-    other_findings,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import findings, plant, token
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, node_type_text, other_findings, site_settings
 
 CODE = "R6.c"
 SYNTAXES = ["yaml", "json"]
@@ -36,10 +28,6 @@ MESSAGE = (
     "config key 'retries' of \"Reason (agent step)\" (aincient_reason.1) is not a parameter "
     "of node type 'aincient_reason': its value is ignored at execution"
 )
-
-
-def _token(syntax: str, key: str) -> str:
-    return key if syntax == "yaml" else f'"{key}"'
 
 
 def _span_after(text: str, token: str, after: str) -> Span:
@@ -54,10 +42,10 @@ def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str, 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_an_undeclared_key_is_a_warning_on_its_key(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(REASON), RETRIES, PLANTED))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "warning"
     assert finding.message == MESSAGE
-    assert finding.span == _span_after(text, _token(syntax, "retries"), "maxRetries")
+    assert finding.span == _span_after(text, token(syntax, "retries"), "maxRetries")
     assert finding.locator == "node.aincient_reason.1.config.retries"
     assert finding.locator_code is None  # the spec gives this warning no code
     assert finding.node == "aincient_reason.1"
@@ -79,8 +67,8 @@ def test_the_keys_flowdrop_writes_itself_are_never_unknown(syntax: str) -> None:
     written = sorted(set(EDITOR_CONFIG_KEYS) - {"maxRetries", "nodeType"})  # (one there already)
     keys = "".join(f"        {key}: 1\n" for key in written) + "        nodeType: default\n"
     text = _in(syntax, plant(corpus_workflow(REASON), RETRIES, RETRIES + keys))
-    assert found(text, CODE, site_settings(), syntax) == []
-    assert found(text, "SCH-20", site_settings(), syntax) == []
+    assert findings(text, CODE, site_settings(), syntax) == []
+    assert findings(text, "SCH-20", site_settings(), syntax) == []
 
 
 def _with_visual_types(visual: str, supported: str) -> str:
@@ -141,13 +129,15 @@ def test_a_key_for_a_parameter_that_takes_no_config_is_reported(syntax: str) -> 
             plant(corpus_workflow(REASON), "node_type_id: aincient_reason", "node_type_id: probe"),
         )
         text = text.replace("maxRetries", "url", 1)
-        reported = [f.locator for f in found(text, CODE, site_settings(probe=definition), syntax)]
+        reported = [
+            f.locator for f in findings(text, CODE, site_settings(probe=definition), syntax)
+        ]
         assert ("node.aincient_reason.1.config.url" in reported) is (flag == "")
 
 
 def test_only_nodes_of_a_defined_type_are_judged() -> None:
     planted = plant(corpus_workflow(REASON), RETRIES, PLANTED)
-    assert found(planted, CODE, Settings(), "yaml") == []  # no node types: nothing judged
+    assert findings(planted, CODE, Settings(), "yaml") == []  # no node types: nothing judged
     unknown = plant(planted, "node_type_id: aincient_reason", "node_type_id: aincient_reasn")
     codes = [f.code for f in analyze(unknown, site_settings(), syntax="yaml").findings]
     assert codes == ["FD-UNKNOWN-NODE-TYPE"]  # R6.j: R9's, and only R9's
@@ -158,8 +148,8 @@ def test_positions_after_emoji_and_cjk(syntax: str) -> None:
     text = plant(corpus_workflow(REASON), RETRIES, PLANTED)
     text = plant(text, "label: 'Reason (agent step)'", "label: '推論 🤖 step'")
     text = _in(syntax, text)
-    (finding,) = found(text, CODE, site_settings(), syntax)
-    assert finding.span == _span_after(text, _token(syntax, "retries"), "maxRetries")
+    (finding,) = findings(text, CODE, site_settings(), syntax)
+    assert finding.span == _span_after(text, token(syntax, "retries"), "maxRetries")
     assert '"推論 🤖 step" (aincient_reason.1)' in finding.message
 
 
@@ -168,13 +158,13 @@ def test_the_fix_removes_the_key_and_is_unsafe(syntax: str) -> None:
     settings = site_settings()
     original = corpus_workflow(REASON)
     text = _in(syntax, plant(original, RETRIES, PLANTED))
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     (fix,) = finding.fixes
     assert fix.title == "Remove 'retries'"
     assert fix.applicability.value == "unsafe" and not fix.preferred
     assert [edit.new_text for edit in fix.edits] == [""]
     fixed = apply_edits(text, fix.edits)
-    assert found(fixed, CODE, settings, syntax) == []
+    assert findings(fixed, CODE, settings, syntax) == []
     assert _others(fixed, syntax, settings) == _others(text, syntax, settings)
     loaded = yaml.safe_load(fixed) if syntax == "yaml" else json.loads(fixed)
     assert loaded == yaml.safe_load(original)
@@ -194,7 +184,7 @@ def test_several_keys_in_several_nodes() -> None:
         "        instanceTitle: geo_url\n",
         "        instanceTitle: geo_url\n        mapping: {  }\n",
     )
-    reported = found(text, CODE, site_settings(), "yaml")
+    reported = findings(text, CODE, site_settings(), "yaml")
     assert sorted(f.locator or "" for f in reported) == [
         "node.data_mapper.1.config.mapping",
         "node.http_request.1.config.redirects",

@@ -10,16 +10,9 @@ import pytest
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, plant
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, site_settings
 
 CODE = "STORE-8"
 SYNTAXES = ["yaml", "json"]
@@ -30,7 +23,7 @@ VERSION = "schema_version: 1.0.0\n"
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_two_part_version_is_a_warning_on_it(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(WEATHER), VERSION, "schema_version: '1.0'\n"))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "warning"
     assert at(text, finding.span) == ("'1.0'" if syntax == "yaml" else '"1.0"')
     assert finding.message == (
@@ -62,7 +55,7 @@ def test_what_a_version_is(value: object, reported: bool) -> None:
 
 def test_a_missing_version_is_left_alone() -> None:
     text = plant(corpus_workflow(WEATHER), VERSION, "")
-    assert found(text, CODE, site_settings(), "yaml") == []
+    assert findings(text, CODE, site_settings(), "yaml") == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

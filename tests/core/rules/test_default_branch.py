@@ -9,16 +9,9 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at, node, workflow
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, node, plant, workflow
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, site_settings
 
 CODE = "LANG-27"
 SYNTAXES = ["yaml", "json"]
@@ -30,7 +23,7 @@ DEFAULT = "        default_branch: default\n"
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_default_naming_no_branch_is_a_warning_on_it(syntax: str, settings: Settings) -> None:
     text = _in(syntax, plant(corpus_workflow(AUDIT), DEFAULT, "        default_branch: fallback\n"))
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert finding.severity.value == "warning"
     assert at(text, finding.span) == ("fallback" if syntax == "yaml" else '"fallback"')
     assert finding.message == (
@@ -44,7 +37,7 @@ def test_a_default_naming_no_branch_is_a_warning_on_it(syntax: str, settings: Se
 @pytest.mark.parametrize("default", ["default", " DEFAULT ", "pick BRAND", "''", "null", "[x]"])
 def test_what_names_a_branch_or_is_unset(default: str) -> None:
     text = plant(corpus_workflow(AUDIT), DEFAULT, f"        default_branch: {default}\n")
-    assert found(text, CODE, site_settings(), "yaml") == []
+    assert findings(text, CODE, site_settings(), "yaml") == []
 
 
 def test_the_type_s_default_branches_when_the_node_has_none() -> None:
@@ -54,11 +47,11 @@ def test_the_type_s_default_branches_when_the_node_has_none() -> None:
     text = corpus_workflow(AUDIT)
     end = text.index("      metadata:\n", start)
     own_none = text[:start] + text[end:]
-    assert found(own_none, CODE, site_settings(), "yaml") == []  # the type's `Default`
+    assert findings(own_none, CODE, site_settings(), "yaml") == []  # the type's `Default`
     text = plant(own_none, DEFAULT, "        default_branch: 'Pick brand'\n")
-    (finding,) = found(text, CODE, site_settings(), "yaml")
+    (finding,) = findings(text, CODE, site_settings(), "yaml")
     assert "('Default')" in finding.message
-    assert found(text, CODE, Settings(), "yaml") == []  # branches unknown without the type
+    assert findings(text, CODE, Settings(), "yaml") == []  # branches unknown without the type
 
 
 def test_unicode_positions() -> None:

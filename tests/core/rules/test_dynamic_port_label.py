@@ -9,8 +9,8 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
+from tests.support.builders import in_syntax as _in
 from tests.support.config_site import corpus_workflow, site_settings
-from tests.support.config_site import in_syntax as _in
 from tests.support.rule_cases import cases
 
 CODE = "DYN-2"

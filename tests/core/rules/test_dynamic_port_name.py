@@ -10,53 +10,42 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.rules.dynamic_port_name import RESERVED_NAMES, name_problem
-from tests.support.builders import at, node, workflow
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, member, node, plant, token, workflow
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, site_settings
 
 CODE = "DYN-3"
 SYNTAXES = ["yaml", "json"]
 WEATHER = "aincient_weather"
 
 
-def _token(syntax: str, yaml_token: str, json_token: str) -> str:
-    return yaml_token if syntax == "yaml" else json_token
-
-
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_non_ascii_name_is_an_error_on_its_name(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(WEATHER), "name: wx\n", "name: wëx\n"))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "error"
-    assert at(text, finding.span) == _token(syntax, "wëx", '"wëx"')
+    assert at(text, finding.span) == token(syntax, "wëx")
     assert finding.message == (
         "the name of dynamic input 'wëx' of \"Data Mapper\" (data_mapper.3) is not an ASCII "
         "letter followed by ASCII letters, digits or underscores: the definition is refused"
     )
     assert finding.locator == "node.data_mapper.3.config.dynamicInputs"
     assert finding.fixes == ()
-    assert found(text, CODE, Settings(), syntax) == [finding]
+    assert findings(text, CODE, Settings(), syntax) == [finding]
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_an_input_and_an_output_may_not_share_a_name(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(WEATHER), "name: url_full\n", "name: q\n"))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.message == (
         "dynamic output 'q' of \"Data Mapper\" (data_mapper.1) repeats the name of dynamic "
         "input 'q': dynamic port names are unique across a node's inputs and outputs, the "
         "definition is refused"
     )
-    name = _token(syntax, "q", '"q"')
-    first = text.index(_token(syntax, "name: q", '"name": "q"'))
-    second = text.index(_token(syntax, "name: q", '"name": "q"'), first + 1)
+    name = token(syntax, "q")
+    first = text.index(member(syntax, "name", "q"))
+    second = text.index(member(syntax, "name", "q"), first + 1)
     assert finding.span.start == text.index(name, second + 4)
     assert at(text, finding.span) == name
     (related,) = finding.related
@@ -68,19 +57,19 @@ def test_an_input_and_an_output_may_not_share_a_name(syntax: str) -> None:
 def test_a_reserved_name_and_a_missing_name(syntax: str) -> None:
     text = plant(corpus_workflow(WEATHER), "name: wx\n", "name: engine\n")
     text = _in(syntax, plant(text, "            name: g\n", ""))
-    reported = found(text, CODE, site_settings(), syntax)
+    reported = findings(text, CODE, site_settings(), syntax)
     assert [(f.message.split(" of ")[0], f.node) for f in reported] == [
         ("dynamic input #1", "data_mapper.2"),
         ("the name", "data_mapper.3"),
     ]
     assert reported[0].message.endswith("has no name: the definition is refused")
     assert "'engine'" in reported[1].message and "is a reserved name" in reported[1].message
-    assert at(text, reported[1].span) == _token(syntax, "engine", '"engine"')
+    assert at(text, reported[1].span) == token(syntax, "engine")
     # The nameless definition is reported on the item itself.
     assert (
         at(text, reported[0].span)
         .lstrip("-\n {")
-        .startswith(_token(syntax, "label: 'Geo Data'", '"label": "Geo Data"'))
+        .startswith(member(syntax, "label", "Geo Data", "'"))
     )
 
 
@@ -107,7 +96,7 @@ def test_wrong_types_are_skipped() -> None:
 def test_incremental_equals_from_scratch(syntax: str) -> None:
     settings = site_settings()
     document = WorkflowDocument(_in(syntax, corpus_workflow(WEATHER)), settings, syntax=syntax)
-    token = _token(syntax, "name: url_first", '"name": "url_first"')
+    token = member(syntax, "name", "url_first")
     start = document.text.index(token) + len(token) - len("url_first") - (syntax == "json")
     document.apply_edit(start, start + len("url_first"), "url_full")
     fresh = WorkflowDocument(document.text, settings, syntax=syntax).findings()

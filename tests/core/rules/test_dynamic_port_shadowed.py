@@ -9,17 +9,9 @@ import pytest
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    node_type_text,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, plant
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, node_type_text, site_settings
 
 CODE = "DYN-5"
 SYNTAXES = ["yaml", "json"]
@@ -37,7 +29,7 @@ WITH_WX = plant(
 def test_a_dynamic_input_named_like_a_parameter_is_a_warning_on_its_name(syntax: str) -> None:
     text = _in(syntax, corpus_workflow(WEATHER))
     settings = site_settings(data_mapper=WITH_WX)
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert finding.severity.value == "warning"
     assert at(text, finding.span) == ("wx" if syntax == "yaml" else '"wx"')
     assert finding.message == (
@@ -47,8 +39,8 @@ def test_a_dynamic_input_named_like_a_parameter_is_a_warning_on_its_name(syntax:
     )
     assert finding.locator == "node.data_mapper.3.config.dynamicInputs"
     assert finding.fixes == ()
-    assert found(text, CODE, site_settings(), syntax) == []  # the site as it is
-    assert found(text, CODE, Settings(), syntax) == []  # no node types: nothing judged
+    assert findings(text, CODE, site_settings(), syntax) == []  # the site as it is
+    assert findings(text, CODE, Settings(), syntax) == []  # no node types: nothing judged
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -56,9 +48,9 @@ def test_planted_in_the_workflow(syntax: str) -> None:
     # A second data_mapper-typed input named after another type's parameter is no collision;
     # the http_request node's own parameters are not the mapper's.
     text = plant(corpus_workflow(WEATHER), "name: wx\n", "name: method\n")
-    assert found(_in(syntax, text), CODE, site_settings(), syntax) == []
+    assert findings(_in(syntax, text), CODE, site_settings(), syntax) == []
     settings = site_settings(data_mapper=WITH_WX.replace("  wx:\n", "  method:\n"))
-    (finding,) = found(_in(syntax, text), CODE, settings, syntax)
+    (finding,) = findings(_in(syntax, text), CODE, settings, syntax)
     assert "dynamic input 'method'" in finding.message
 
 
@@ -66,14 +58,14 @@ def test_planted_in_the_workflow(syntax: str) -> None:
 def test_outputs_and_types_without_the_opt_in_are_not_judged(syntax: str) -> None:
     text = _in(syntax, corpus_workflow(WEATHER))
     with_envelop = plant(WITH_WX, "  wx:\n", "  envelop:\n")  # a dynamic output's name
-    assert found(text, CODE, site_settings(data_mapper=with_envelop), syntax) == []
+    assert findings(text, CODE, site_settings(data_mapper=with_envelop), syntax) == []
     opted_out = plant(
         WITH_WX,
         "  dynamicInputs:\n    configurable: true\n    connectable: false\n    required: false\n"
         "    default: {  }\n",
         "",
     )
-    assert found(text, CODE, site_settings(data_mapper=opted_out), syntax) == []
+    assert findings(text, CODE, site_settings(data_mapper=opted_out), syntax) == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -14,17 +14,9 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
-from tests.support.builders import at
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    node_type_text,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, plant
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, node_type_text, site_settings
 
 CODE = "DYN-7"
 SYNTAXES = ["yaml", "json"]
@@ -54,7 +46,7 @@ def test_an_edge_into_the_definitions_is_a_warning_on_its_handle(
     syntax: str, settings: Settings
 ) -> None:
     text = _in(syntax, plant(corpus_workflow(WEATHER), HANDLE, PLANTED))
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert finding.severity.value == "warning"
     handle = "data_mapper.2-input-dynamicInputs"
     assert at(text, finding.span) == (handle if syntax == "yaml" else f'"{handle}"')
@@ -73,12 +65,12 @@ def test_the_fix_removes_the_edge_and_is_unsafe(syntax: str) -> None:
     settings = site_settings()
     original = _in(syntax, corpus_workflow(WEATHER))
     text = _in(syntax, plant(corpus_workflow(WEATHER), HANDLE, PLANTED))
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     (fix,) = finding.fixes
     assert fix.title == "Remove the edge"
     assert fix.applicability.value == "unsafe" and not fix.preferred
     fixed = apply_edits(text, fix.edits)
-    assert found(fixed, CODE, settings, syntax) == []
+    assert findings(fixed, CODE, settings, syntax) == []
     assert _others(fixed, syntax, settings) == _others(text, syntax, settings)
     loaded = yaml.safe_load(fixed) if syntax == "yaml" else json.loads(fixed)
     expected = yaml.safe_load(original) if syntax == "yaml" else json.loads(original)
@@ -96,8 +88,8 @@ def test_a_type_without_the_parameter_leaves_it_to_fd_unknown_port(syntax: str) 
         "",
     )
     settings = site_settings(data_mapper=opted_out)
-    assert found(text, CODE, settings, syntax) == []
-    unknown = [f.message for f in found(text, "FD-UNKNOWN-PORT", settings, syntax)]
+    assert findings(text, CODE, settings, syntax) == []
+    unknown = [f.message for f in findings(text, "FD-UNKNOWN-PORT", settings, syntax)]
     assert any("dynamicInputs" in message for message in unknown)
 
 
@@ -107,7 +99,7 @@ def test_a_source_handle_and_an_unparsable_handle_are_not_judged() -> None:
         "sourceHandle: http_request.3-output-json\n    targetHandle: data_mapper.2-input-g\n",
         "sourceHandle: http_request.3-output-dynamicOutputs\n    targetHandle: dynamicInputs\n",
     )
-    assert found(text, CODE, Settings(), "yaml") == []
+    assert findings(text, CODE, Settings(), "yaml") == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -11,17 +11,8 @@ import pytest
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Applicability
-from tests.support.builders import at, node
-from tests.support.launch import (
-    as_json,
-    corpus_yaml,
-    edit_replacing,
-    fix_removes_only,
-    found,
-    loads,
-    planted,
-    same_as_fresh,
-)
+from tests.support.builders import as_json, at, findings, node, plant, token
+from tests.support.launch import corpus_yaml, edit_replacing, fix_removes_only, loads, same_as_fresh
 
 WEATHER = corpus_yaml("aincient_weather")
 SYNTAXES = ("yaml", "json")
@@ -42,17 +33,15 @@ def _category(syntax: str) -> str:
     return "      targetCategory: tools\n" if syntax == "yaml" else '"targetCategory": "tools",\n'
 
 
-def _with_condition(text: str, syntax: str, condition: str = CONDITION) -> str:
+def _with_condition(text: str, syntax: str, condition: str = CONDITION, of: int = 5) -> str:
+    """`text` with a condition after its first edge category (`of`: the categories it has, the
+    weather workflow's five edges)."""
     member = (
         f"      condition: '{condition}'\n"
         if syntax == "yaml"
         else f'        "condition": "{condition}",\n'
     )
-    return planted(text, _category(syntax), _category(syntax) + member)
-
-
-def _token(syntax: str, condition: str = CONDITION) -> str:
-    return f"'{condition}'" if syntax == "yaml" else f'"{condition}"'
+    return plant(text, _category(syntax), _category(syntax) + member, of=of)
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -61,12 +50,12 @@ def test_a_condition_is_warned_about_on_its_value_and_removed_by_an_unsafe_fix(
 ) -> None:
     original = _weather(syntax)
     text = _with_condition(original, syntax)
-    [finding] = found(text, "EDGE-8", syntax)
+    [finding] = findings(text, "EDGE-8", syntax=syntax)
     assert finding.severity.value == "warning"
     assert finding.message == MESSAGE
     assert (finding.locator_code, finding.locator) == (None, "edge.1")
-    assert finding.span.start == text.index(_token(syntax))
-    assert at(text, finding.span) == _token(syntax)
+    assert finding.span.start == text.index(token(syntax, CONDITION, "'"))
+    assert at(text, finding.span) == token(syntax, CONDITION, "'")
     [fix] = finding.fixes
     assert (fix.title, fix.preferred, fix.applicability) == (
         "Remove the condition",
@@ -80,7 +69,7 @@ def test_a_condition_is_warned_about_on_its_value_and_removed_by_an_unsafe_fix(
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_an_empty_condition_is_silent(syntax: str) -> None:
-    assert found(_with_condition(_weather(syntax), syntax, ""), "EDGE-8", syntax) == []
+    assert findings(_with_condition(_weather(syntax), syntax, ""), "EDGE-8", syntax=syntax) == []
 
 
 def test_a_condition_that_is_no_string_is_silent() -> None:
@@ -90,7 +79,7 @@ def test_a_condition_that_is_no_string_is_silent() -> None:
             "edges": [{"source": "a", "target": "b", "data": {"condition": True}}],
         }
     )
-    assert found(text, "EDGE-8") == []
+    assert findings(text, "EDGE-8") == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -98,24 +87,24 @@ def test_incremental_edits_equal_a_fresh_analysis(syntax: str) -> None:
     document = WorkflowDocument(_weather(syntax), syntax=syntax)
     document.findings()
     category = _category(syntax)
-    edit_replacing(document, category, _with_condition(category, syntax))
+    edit_replacing(document, category, _with_condition(category, syntax, of=1))
     rows = [row for row in same_as_fresh(document, syntax) if row[0] == "EDGE-8"]
     assert [(row[2], row[-1]) for row in rows] == [(MESSAGE, "edge.1")]
     edit_replacing(document, "Chat Input", "Chat 🌦 天気 Input 😀")  # a label edit above
     rows = [row for row in same_as_fresh(document, syntax) if row[0] == "EDGE-8"]
     assert [(row[2], row[-1]) for row in rows] == [(MESSAGE, "edge.1")]
-    assert document.text[rows[0][3] : rows[0][4]] == _token(syntax)
+    assert document.text[rows[0][3] : rows[0][4]] == token(syntax, CONDITION, "'")
     edit_replacing(document, CONDITION, "")  # emptied: silent again
     assert [row for row in same_as_fresh(document, syntax) if row[0] == "EDGE-8"] == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
-    text = planted(_weather(syntax), "Chat Input", "Chat 🌦 天気 Input 😀")
+    text = plant(_weather(syntax), "Chat Input", "Chat 🌦 天気 Input 😀", of=2)
     text = _with_condition(text, syntax)
-    [finding] = found(text, "EDGE-8", syntax)
-    assert finding.span.start == text.index(_token(syntax))
-    assert at(text, finding.span) == _token(syntax)
+    [finding] = findings(text, "EDGE-8", syntax=syntax)
+    assert finding.span.start == text.index(token(syntax, CONDITION, "'"))
+    assert at(text, finding.span) == token(syntax, CONDITION, "'")
     fixed = fix_removes_only(text, finding, finding.fixes[0], syntax)
     assert CONDITION not in fixed
 

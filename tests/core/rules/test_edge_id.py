@@ -10,13 +10,8 @@ import pytest
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import node
-from tests.support.launch import (
-    as_json,
-    corpus_yaml,
-    edit_replacing,
-    same_as_fresh,
-)
+from tests.support.builders import as_json, member, node
+from tests.support.launch import corpus_yaml, edit_replacing, same_as_fresh
 
 E0 = "xy-edge__chat_input.1chat_input.1-output-message-data_mapper.1data_mapper.1-input-q"
 E1 = "xy-edge__data_mapper.1data_mapper.1-output-url-http_request.1http_request.1-input-url"
@@ -28,10 +23,6 @@ def _weather(syntax: str) -> str:
     return WEATHER if syntax == "yaml" else as_json(WEATHER)
 
 
-def _id_member(syntax: str, edge_id: str) -> str:
-    return f"id: {edge_id}" if syntax == "yaml" else f'"id": "{edge_id}"'
-
-
 def _id_line(syntax: str, edge_id: str) -> str:
     return f"    id: {edge_id}\n" if syntax == "yaml" else f'      "id": "{edge_id}",\n'
 
@@ -41,7 +32,7 @@ def test_incremental_edits_equal_a_fresh_analysis(syntax: str) -> None:
     text = _weather(syntax)
     document = WorkflowDocument(text, syntax=syntax)
     assert [f for f in same_as_fresh(document, syntax) if f[0] == "R3"] == []
-    edit_replacing(document, _id_member(syntax, E1), _id_member(syntax, E0))
+    edit_replacing(document, member(syntax, "id", E1), member(syntax, "id", E0))
     assert [f[-2:] for f in same_as_fresh(document, syntax) if f[0] == "R3"] == [
         ("R3_EDGE_DUPLICATE_ID", "edge.1")
     ]

@@ -11,16 +11,8 @@ import json
 import pytest
 
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at, node, workflow
-from tests.support.launch import (
-    as_json,
-    corpus_workflows,
-    corpus_yaml,
-    edit_replacing,
-    found,
-    planted,
-    same_as_fresh,
-)
+from tests.support.builders import as_json, at, findings, node, plant, workflow
+from tests.support.launch import corpus_workflows, corpus_yaml, edit_replacing, same_as_fresh
 
 LOOP = corpus_yaml("aincient_operator_agent_loop")
 SYNTAXES = ("yaml", "json")
@@ -53,9 +45,9 @@ def _first_target(text: str, syntax: str) -> int:
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_loopback_handle_misspelt_closes_an_illegal_cycle(syntax: str) -> None:
     original = _loop(syntax)
-    assert found(original, "CMP-5", syntax) == []
-    text = planted(original, _handle(syntax, LOOPBACK_HANDLE), _handle(syntax, ORDINARY_HANDLE))
-    [finding] = found(text, "CMP-5", syntax)
+    assert findings(original, "CMP-5", syntax=syntax) == []
+    text = plant(original, _handle(syntax, LOOPBACK_HANDLE), _handle(syntax, ORDINARY_HANDLE))
+    [finding] = findings(text, "CMP-5", syntax=syntax)
     assert finding.severity.value == "error"
     assert finding.message == MESSAGE
     assert (finding.locator_code, finding.locator, finding.node) == (
@@ -81,8 +73,8 @@ def test_a_loopback_handle_misspelt_closes_an_illegal_cycle(syntax: str) -> None
 
 def test_the_real_site_has_no_illegal_cycle() -> None:
     for workflow_id, text in corpus_workflows():
-        assert found(text, "CMP-5", "yaml") == [], workflow_id
-        assert found(as_json(text), "CMP-5") == [], workflow_id
+        assert findings(text, "CMP-5", syntax="yaml") == [], workflow_id
+        assert findings(as_json(text), "CMP-5") == [], workflow_id
 
 
 def _ring(kinds: list[dict[str, object]]) -> str:
@@ -93,18 +85,18 @@ def _ring(kinds: list[dict[str, object]]) -> str:
 
 
 def test_tool_loopback_and_agent_result_edges_close_cycles_legally() -> None:
-    assert found(_ring([{"data": {"edgeType": "tool_availability"}}]), "CMP-5") == []
-    assert found(_ring([{"targetHandle": "a-input-tool"}]), "CMP-5") == []
-    assert found(_ring([{"targetHandle": "a-input-loop_back"}]), "CMP-5") == []
-    assert found(_ring([{"data": {"edgeType": "agent_result"}}]), "CMP-5") == []
+    assert findings(_ring([{"data": {"edgeType": "tool_availability"}}]), "CMP-5") == []
+    assert findings(_ring([{"targetHandle": "a-input-tool"}]), "CMP-5") == []
+    assert findings(_ring([{"targetHandle": "a-input-loop_back"}]), "CMP-5") == []
+    assert findings(_ring([{"data": {"edgeType": "agent_result"}}]), "CMP-5") == []
     # EDGE-4: only `loop_back` is the reserved port; `loopback` is an ordinary input.
-    assert len(found(_ring([{"targetHandle": "a-input-loopback"}]), "CMP-5")) == 1
-    assert len(found(_ring([{"data": {"edgeType": "data"}}]), "CMP-5")) == 1
+    assert len(findings(_ring([{"targetHandle": "a-input-loopback"}]), "CMP-5")) == 1
+    assert len(findings(_ring([{"data": {"edgeType": "data"}}]), "CMP-5")) == 1
 
 
 def test_a_self_edge_is_r12s_alone() -> None:
     text = workflow([node("a")], [{"source": "a", "target": "a"}])
-    assert found(text, "CMP-5") == [] and len(found(text, "R12")) == 1
+    assert findings(text, "CMP-5") == [] and len(findings(text, "R12")) == 1
 
 
 def test_one_finding_per_group_in_document_order() -> None:
@@ -117,10 +109,10 @@ def test_one_finding_per_group_in_document_order() -> None:
         {"source": "c", "target": "a"},
     ]
     text = workflow([node(n) for n in "abcxy"], edges)
-    findings = found(text, "CMP-5")
-    assert [(f.locator, f.node) for f in findings] == [("edge.0", "y"), ("edge.1", "b")]
+    reported = findings(text, "CMP-5")
+    assert [(f.locator, f.node) for f in reported] == [("edge.0", "y"), ("edge.1", "b")]
     # The shortest way back through the group's first edge: a → b → a, not via c.
-    assert findings[1].message.startswith("execution cycle: a (type http_request) → b ")
+    assert reported[1].message.startswith("execution cycle: a (type http_request) → b ")
 
 
 def test_ten_thousand_nodes_in_a_ring() -> None:
@@ -128,7 +120,7 @@ def test_ten_thousand_nodes_in_a_ring() -> None:
     nodes = [node(f"n{i}") for i in range(count)]
     edges = [{"source": f"n{i}", "target": f"n{(i + 1) % count}"} for i in range(count)]
     text = json.dumps({"nodes": nodes, "edges": edges})
-    [finding] = found(text, "CMP-5")
+    [finding] = findings(text, "CMP-5")
     assert finding.message.startswith(
         "execution cycle: n0 (type http_request) → n1 (type http_request) → n2 (type "
         "http_request) → n3 (type http_request) → … 9995 more … → n9999 (type http_request) → "
@@ -159,8 +151,8 @@ def test_incremental_edits_equal_a_fresh_analysis_and_labels_do_not_recompute(
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
-    text = planted(_loop(syntax), "Reason (agent step)", "Reason 🤖 推論 (agent step) 😀")
-    text = planted(text, _handle(syntax, LOOPBACK_HANDLE), _handle(syntax, ORDINARY_HANDLE))
-    [finding] = found(text, "CMP-5", syntax)
+    text = plant(_loop(syntax), "Reason (agent step)", "Reason 🤖 推論 (agent step) 😀")
+    text = plant(text, _handle(syntax, LOOPBACK_HANDLE), _handle(syntax, ORDINARY_HANDLE))
+    [finding] = findings(text, "CMP-5", syntax=syntax)
     assert finding.span.start == _first_target(text, syntax)
     assert at(text, finding.span).strip('"') == "boolean_gateway.1"

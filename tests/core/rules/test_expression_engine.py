@@ -13,17 +13,9 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
-from tests.support.builders import at, node, workflow
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    other_findings,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, node, plant, workflow
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, other_findings, site_settings
 
 CODE = "LANG-2"
 SYNTAXES = ["yaml", "json"]
@@ -42,7 +34,7 @@ def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str, 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_an_unknown_engine_is_an_error_on_its_value(syntax: str) -> None:
     text = _planted(syntax, "JSONPath")
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "error"
     assert at(text, finding.span) == ("JSONPath" if syntax == "yaml" else '"JSONPath"')
     assert finding.message == (
@@ -51,19 +43,19 @@ def test_an_unknown_engine_is_an_error_on_its_value(syntax: str) -> None:
         "refused"
     )
     assert finding.locator == "node.data_extractor.1.config.engine"
-    assert found(text, CODE, Settings(), syntax) == [finding]
+    assert findings(text, CODE, Settings(), syntax) == [finding]
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_the_engine_meant_is_a_safe_fix(syntax: str) -> None:
     settings = site_settings()
     text = _planted(syntax, "JSONPath")
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     (fix,) = finding.fixes
     assert fix.title == "Write 'jsonpath'" and fix.preferred
     assert fix.applicability.value == "safe"
     fixed = apply_edits(text, fix.edits)
-    assert found(fixed, CODE, settings, syntax) == []
+    assert findings(fixed, CODE, settings, syntax) == []
     assert _others(fixed, syntax, settings) == _others(text, syntax, settings)
     original = _in(syntax, corpus_workflow(AUDIT))
     load = yaml.safe_load if syntax == "yaml" else json.loads
@@ -73,11 +65,11 @@ def test_the_engine_meant_is_a_safe_fix(syntax: str) -> None:
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_close_engines_are_unsafe_fixes(syntax: str) -> None:
     text = _planted(syntax, "jsonpth")
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert [(f.title, f.applicability.value, f.preferred) for f in finding.fixes] == [
         ("Write 'jsonpath'", "unsafe", False)
     ]
-    (none,) = found(_planted(syntax, "velocity"), CODE, site_settings(), syntax)
+    (none,) = findings(_planted(syntax, "velocity"), CODE, site_settings(), syntax)
     assert none.fixes == ()
 
 

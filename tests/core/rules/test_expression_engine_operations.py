@@ -10,7 +10,8 @@ import pytest
 
 from flowdrop_lsp.core.findings import Fix
 from flowdrop_lsp.core.operations import Update
-from tests.support.operation_cases import found, round_trip
+from tests.support.builders import findings
+from tests.support.operation_cases import round_trip
 
 
 def node_json(type_id: str, config: dict[str, str]) -> str:
@@ -80,7 +81,7 @@ def test_close_engines_are_each_a_choice(syntax: str) -> None:
         if syntax == "json"
         else node_yaml("data_extractor", "        engine: jsonpat\n")
     )
-    (finding,) = found(text, syntax, "LANG-2")
+    (finding,) = findings(text, "LANG-2", syntax=syntax)
     assert finding.fixes and not any(f.preferred or f.is_safe for f in finding.fixes)
     fix, fixed = round_trip(text, syntax, "LANG-2", "Write 'jsonpath'")
     _only_update(fix, "engine", "jsonpath")

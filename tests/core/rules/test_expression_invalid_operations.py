@@ -9,14 +9,8 @@ from __future__ import annotations
 import pytest
 
 from flowdrop_lsp.core.operations import EditString, editor_operations
-from tests.support.operation_cases import (
-    VALUE_PATH,
-    found,
-    mapper_json,
-    mapper_yaml,
-    read,
-    round_trip,
-)
+from tests.support.builders import findings
+from tests.support.operation_cases import VALUE_PATH, mapper_json, mapper_yaml, read, round_trip
 
 CODE = "R11"
 
@@ -59,7 +53,7 @@ def test_a_misspelt_filter_is_renamed_in_place(case: str) -> None:
 def test_several_close_names_are_each_a_choice(syntax: str) -> None:
     template = "🌦️ {{ g.d|formatdate }}"
     text = mapper_json(template) if syntax == "json" else mapper_yaml(f"'{template}'")
-    (finding,) = found(text, syntax, CODE)
+    (finding,) = findings(text, CODE, syntax=syntax)
     assert [f.title for f in finding.fixes] == ["Write 'format_date'", "Write 'format'"]
     for fix in finding.fixes:
         assert not fix.preferred and not fix.is_safe

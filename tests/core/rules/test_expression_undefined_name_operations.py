@@ -7,14 +7,8 @@ from __future__ import annotations
 import pytest
 
 from flowdrop_lsp.core.operations import EditString
-from tests.support.operation_cases import (
-    VALUE_PATH,
-    found,
-    mapper_json,
-    mapper_yaml,
-    read,
-    round_trip,
-)
+from tests.support.builders import findings
+from tests.support.operation_cases import VALUE_PATH, mapper_json, mapper_yaml, read, round_trip
 
 EXPRESSION = "'天気 \"🌦️\"\\n' ~ pgae.title"
 EL_CASES = {
@@ -72,7 +66,7 @@ def test_several_close_inputs_are_each_a_choice(syntax: str) -> None:
         if syntax == "json"
         else mapper_yaml("usr.name", "expression_language", inputs)
     )
-    (finding,) = found(text, syntax, "LANG-6")
+    (finding,) = findings(text, "LANG-6", syntax=syntax)
     assert [f.title for f in finding.fixes] == ["Write 'user'", "Write 'users'"]
     assert not any(f.preferred or f.is_safe for f in finding.fixes)
     for fix, name in zip(finding.fixes, inputs, strict=True):

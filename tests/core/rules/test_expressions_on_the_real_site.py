@@ -11,21 +11,10 @@ import pytest
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.fixes import apply_edits
-from tests.support.builders import at
-from tests.support.config_site import (
-    WORKFLOWS,
-    as_json,
-    corpus_workflow,
-    found,
-    other_findings,
-    plant,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
-from tests.support.config_site import (
-    site_settings as undeclared_site_settings,
-)
+from tests.support.builders import as_json, at, findings, plant
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import WORKFLOWS, corpus_workflow, other_findings
+from tests.support.config_site import site_settings as undeclared_site_settings
 
 SYNTAXES = ["yaml", "json"]
 # The Twig functions the site's own modules add (their code is not in the corpus).
@@ -47,8 +36,8 @@ def site_settings():
 def test_every_expression_of_the_real_site_passes(path, syntax: str) -> None:
     text = path.read_text(encoding="utf-8")
     text = text if syntax == "yaml" else as_json(text)
-    findings = analyze(text, site_settings(), syntax=syntax).findings
-    assert [f for f in findings if f.code in EXPRESSION_CODES] == []
+    reported = analyze(text, site_settings(), syntax=syntax).findings
+    assert [f for f in reported if f.code in EXPRESSION_CODES] == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -58,8 +47,8 @@ def test_the_sites_own_functions_undeclared_are_warnings_naming_the_setting(synt
     for path in WORKFLOWS:
         text = path.read_text(encoding="utf-8")
         text = text if syntax == "yaml" else as_json(text)
-        findings = analyze(text, settings, syntax=syntax).findings
-        expression_findings = [f for f in findings if f.code in EXPRESSION_CODES]
+        reported = analyze(text, settings, syntax=syntax).findings
+        expression_findings = [f for f in reported if f.code in EXPRESSION_CODES]
         assert all(f.locator_code == "R11_UNKNOWN_TWIG_NAME" for f in expression_findings)
         assert all(f.severity.value == "warning" for f in expression_findings)
         for finding in expression_findings:
@@ -83,7 +72,7 @@ def test_a_misspelt_filter_is_refused_where_it_is_and_fixed(syntax: str) -> None
         syntax,
         plant(corpus_workflow(WEATHER), "(q|split(',')|first|trim)", "(q|split(',')|frist|trim)"),
     )
-    (finding,) = found(text, "R11", settings, syntax)
+    (finding,) = findings(text, "R11", settings, syntax)
     assert at(text, finding.span) == "frist"
     assert finding.severity.value == "error"
     assert finding.locator_code == "R11_EXPRESSION_INVALID"
@@ -103,11 +92,11 @@ def test_a_misspelt_input_name_renders_empty_and_is_said(syntax: str) -> None:
         syntax,
         plant(corpus_workflow(WEATHER), "{{ g.results[0].name }}", "{{ gg.results[0].name }}"),
     )
-    (finding,) = found(text, "LANG-7", settings, syntax)
+    (finding,) = findings(text, "LANG-7", settings, syntax)
     assert at(text, finding.span) == "gg"
     assert finding.severity.value == "warning"
     assert "renders as ''" in finding.message
-    assert found(text, "R11", settings, syntax) == []
+    assert findings(text, "R11", settings, syntax) == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -117,11 +106,11 @@ def test_a_close_input_name_is_fixed(syntax: str) -> None:
     planted = plant(corpus_workflow(WEATHER), "name: q\n", "name: query\n")
     planted = planted.replace("(q|split", "(querry|split")
     text = _in(syntax, planted)
-    findings = found(text, "LANG-7", settings, syntax)
-    assert [at(text, f.span) for f in findings] == ["querry", "querry"]
-    assert "did you mean 'query'?" in findings[0].message
-    repaired = _fixed(text, findings[0])
-    assert at(repaired, found(repaired, "LANG-7", settings, syntax)[0].span) == "querry"
+    reported = findings(text, "LANG-7", settings, syntax)
+    assert [at(text, f.span) for f in reported] == ["querry", "querry"]
+    assert "did you mean 'query'?" in reported[0].message
+    repaired = _fixed(text, reported[0])
+    assert at(repaired, findings(repaired, "LANG-7", settings, syntax)[0].span) == "querry"
     assert original  # the rest of the site is as it was
     assert other_findings(repaired, syntax, settings, "LANG-7") == other_findings(
         text, syntax, settings, "LANG-7"
@@ -139,7 +128,7 @@ def test_a_missing_endif_in_a_long_prompt_template(syntax: str) -> None:
             "          {{ site_destinations() }}\n",
         ),
     )
-    (finding,) = found(text, "R11", settings, syntax)
+    (finding,) = findings(text, "R11", settings, syntax)
     assert finding.locator == "node.prompt_template.3.config.template"
     assert "Twig template in config 'template'" in finding.message
     assert 'this "if" tag is not closed (by "endif"' in finding.message
@@ -152,7 +141,7 @@ def test_a_missing_endif_in_a_long_prompt_template(syntax: str) -> None:
 def test_a_broken_jsonpath_is_refused(syntax: str) -> None:
     settings = site_settings()
     text = _in(syntax, plant(corpus_workflow(AUDIT), "path: '$[0].name'", "path: '$[0.name'"))
-    (finding,) = found(text, "R11", settings, syntax)
+    (finding,) = findings(text, "R11", settings, syntax)
     assert finding.locator == "node.data_extractor.1.config.path"
     assert "JSONPath" in finding.message
     assert at(text, finding.span) in ("[", "$", "")
@@ -171,11 +160,11 @@ def test_expression_language_errors_and_unknown_names(syntax: str) -> None:
         "        engine: twig\n", "        engine: expression_language\n", 2
     )
     text = _in(syntax, yaml_text)
-    refused = found(text, "R11", settings, syntax)
+    refused = findings(text, "R11", settings, syntax)
     assert any(f.locator == "node.data_mapper.2.config.dynamicOutputs.0.value" for f in refused)
     fixed_paren = _in(syntax, yaml_text.replace("(gg.country'", "gg.country'"))
     (unknown,) = [
-        f for f in found(fixed_paren, "LANG-6", settings, syntax) if f.node == "data_mapper.2"
+        f for f in findings(fixed_paren, "LANG-6", settings, syntax) if f.node == "data_mapper.2"
     ][:1]
     assert at(fixed_paren, unknown.span) == "gg"
     assert unknown.severity.value == "error"

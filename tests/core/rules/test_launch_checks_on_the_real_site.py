@@ -5,8 +5,8 @@ each was launched as it is."""
 from __future__ import annotations
 
 from flowdrop_lsp.core.analysis import analyze
-from tests.support.builders import REPO, findings
-from tests.support.launch import LAUNCH_CODES, as_json, corpus_workflows
+from tests.support.builders import REPO, as_json, findings
+from tests.support.launch import LAUNCH_CODES, corpus_workflows
 
 
 def test_the_real_site_and_the_example_launch() -> None:

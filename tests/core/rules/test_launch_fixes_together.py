@@ -14,8 +14,9 @@ import yaml
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits, preferred_edits
+from tests.support.builders import as_json
 from tests.support.config_site import site_settings as config_site_settings
-from tests.support.port_site import as_json, real_workflow, same_as_fresh, site_settings
+from tests.support.port_site import real_workflow, same_as_fresh, site_settings
 
 SYNTAXES = ("yaml", "json")
 WEATHER = real_workflow("aincient_weather")

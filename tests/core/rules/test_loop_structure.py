@@ -11,16 +11,8 @@ import json
 import pytest
 
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at, node, workflow
-from tests.support.launch import (
-    as_json,
-    corpus_workflows,
-    corpus_yaml,
-    edit_replacing,
-    found,
-    planted,
-    same_as_fresh,
-)
+from tests.support.builders import as_json, at, findings, node, plant, workflow
+from tests.support.launch import corpus_workflows, corpus_yaml, edit_replacing, same_as_fresh
 
 LOOP = corpus_yaml("aincient_operator_agent_loop")
 SYNTAXES = ("yaml", "json")
@@ -45,7 +37,7 @@ def _ends(syntax: str, source: str) -> str:
 def _with_no_cycle(syntax: str) -> str:
     """The loopback edge's source moved upstream: the chat input is not downstream of the
     head."""
-    return planted(_loop(syntax), _ends(syntax, "boolean_gateway.2"), _ends(syntax, "chat_input.1"))
+    return plant(_loop(syntax), _ends(syntax, "boolean_gateway.2"), _ends(syntax, "chat_input.1"))
 
 
 def _first_edge(syntax: str, source: str, target: str) -> str:
@@ -64,7 +56,7 @@ def _first_edge(syntax: str, source: str, target: str) -> str:
 
 def _with_edge(text: str, syntax: str, source: str, target: str) -> str:
     old = "edges:\n" if syntax == "yaml" else '"edges": ['
-    return planted(text, old, _first_edge(syntax, source, target))
+    return plant(text, old, _first_edge(syntax, source, target))
 
 
 def _display(text: str, syntax: str, node_id: str) -> str:
@@ -77,16 +69,16 @@ def test_the_real_site_reports_nothing() -> None:
     loopbacks = 0
     for workflow_id, text in corpus_workflows():
         loopbacks += text.count("-input-loop_back\n")
-        assert found(text, "SG-18", "yaml") == [], workflow_id
-        assert found(as_json(text), "SG-18") == [], workflow_id
+        assert findings(text, "SG-18", syntax="yaml") == [], workflow_id
+        assert findings(as_json(text), "SG-18") == [], workflow_id
     assert loopbacks >= 10  # the site's agent loops are all there
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_loopback_from_upstream_closes_no_cycle(syntax: str) -> None:
-    assert found(_loop(syntax), "SG-18", syntax) == []
+    assert findings(_loop(syntax), "SG-18", syntax=syntax) == []
     text = _with_no_cycle(syntax)
-    [finding] = found(text, "SG-18", syntax)
+    [finding] = findings(text, "SG-18", syntax=syntax)
     head = _display(text, syntax, HEAD)
     assert finding.severity.value == "warning"
     assert finding.message == (
@@ -110,7 +102,7 @@ def test_two_tangled_loops_are_found_on_the_smaller(syntax: str) -> None:
     # gateway and the chat output, sharing three nodes with the agent loop, which holds the
     # head and the invoke the new one lacks; the agent loop's body is larger and keeps the key.
     text = _with_edge(_loop(syntax), syntax, "chat_output.1", "conversation_normalize.1")
-    [finding] = found(text, "SG-18", syntax)
+    [finding] = findings(text, "SG-18", syntax=syntax)
     name = lambda node_id: _display(text, syntax, node_id)  # noqa: E731
     assert finding.severity.value == "warning"
     assert finding.message == (
@@ -138,7 +130,7 @@ def test_two_tangled_loops_are_found_on_the_smaller(syntax: str) -> None:
 def test_a_nested_loop_keeps_its_own_round(syntax: str) -> None:
     # boolean_gateway.1 → conversation_normalize.1: a body strictly inside the agent loop's.
     text = _with_edge(_loop(syntax), syntax, "boolean_gateway.1", "conversation_normalize.1")
-    assert found(text, "SG-18", syntax) == []
+    assert findings(text, "SG-18", syntax=syntax) == []
 
 
 def test_loops_sharing_a_head_are_one_loop() -> None:
@@ -149,7 +141,7 @@ def test_loops_sharing_a_head_are_one_loop() -> None:
         {"source": "a", "target": "h", "targetHandle": "h-input-loop_back"},
         {"source": "b", "target": "h", "targetHandle": "h-input-loop_back"},
     ]
-    assert found(workflow([node(n) for n in "hgab"], edges), "SG-18") == []
+    assert findings(workflow([node(n) for n in "hgab"], edges), "SG-18") == []
 
 
 def test_the_narratives_two_loops_sharing_one_node() -> None:
@@ -163,7 +155,7 @@ def test_the_narratives_two_loops_sharing_one_node() -> None:
         {"source": "tail_b", "target": "head_b", "targetHandle": "head_b-input-loop_back"},
     ]
     names = ["head_a", "head_b", "shared", "tail_a", "tail_b"]
-    [finding] = found(workflow([node(n) for n in names], edges), "SG-18")
+    [finding] = findings(workflow([node(n) for n in names], edges), "SG-18")
     # Equal sizes: head_a sorts first and keeps the key; the finding is on head_b's loopback.
     assert (finding.locator, finding.node) == ("edge.5", "head_b")
     assert "share shared (type http_request) without" in finding.message
@@ -171,12 +163,12 @@ def test_the_narratives_two_loops_sharing_one_node() -> None:
 
 def test_a_self_loopback_and_an_undefined_end_are_other_rules() -> None:
     self_loop = [{"source": "a", "target": "a", "targetHandle": "a-input-loop_back"}]
-    assert found(workflow([node("a")], self_loop), "SG-18") == []
+    assert findings(workflow([node("a")], self_loop), "SG-18") == []
     dangling = [{"source": "ghost", "target": "a", "targetHandle": "a-input-loop_back"}]
-    assert found(workflow([node("a")], dangling), "SG-18") == []
+    assert findings(workflow([node("a")], dangling), "SG-18") == []
     # EDGE-4: `-input-loopback` is an ordinary edge, no loop at all.
     ordinary = [{"source": "b", "target": "a", "targetHandle": "a-input-loopback"}]
-    assert found(workflow([node("a"), node("b")], ordinary), "SG-18") == []
+    assert findings(workflow([node("a"), node("b")], ordinary), "SG-18") == []
 
 
 def test_tool_and_agent_result_edges_do_not_close_the_body() -> None:
@@ -190,7 +182,7 @@ def test_tool_and_agent_result_edges_do_not_close_the_body() -> None:
             {"source": "h", "target": "t", **kind},
             {"source": "t", "target": "h", "targetHandle": "h-input-loop_back"},
         ]
-        [finding] = found(workflow([node("h"), node("t")], edges), "SG-18")
+        [finding] = findings(workflow([node("h"), node("t")], edges), "SG-18")
         assert "closes no cycle" in finding.message
 
 
@@ -201,8 +193,8 @@ def test_wrong_type_values_never_crash() -> None:
             edge = {"source": "a", "target": "b", "targetHandle": "b-input-loop_back"}
             edge[member] = value
             text = workflow([node("a"), node("b")], [{"source": "b", "target": "a"}, edge])
-            found(text, "SG-18")
-            found(text, "SG-18", "yaml")  # JSON is YAML
+            findings(text, "SG-18")
+            findings(text, "SG-18", syntax="yaml")  # JSON is YAML
 
 
 def test_many_loopbacks_stay_cheap() -> None:
@@ -213,7 +205,7 @@ def test_many_loopbacks_stay_cheap() -> None:
         {"source": f"n{i + 1}", "target": f"n{i}", "targetHandle": f"n{i}-input-loop_back"}
         for i in range(0, count - 1, 2)
     ]
-    assert found(json.dumps({"nodes": nodes, "edges": edges}), "SG-18") == []
+    assert findings(json.dumps({"nodes": nodes, "edges": edges}), "SG-18") == []
 
 
 def test_a_thousand_nested_loops_are_not_compared_pairwise() -> None:
@@ -226,7 +218,7 @@ def test_a_thousand_nested_loops_are_not_compared_pairwise() -> None:
         for i in range(count - 1)
     ]
     text = json.dumps({"nodes": nodes, "edges": edges})
-    assert found(text, "SG-18") == []
+    assert findings(text, "SG-18") == []
     # Overlapping chains are not nested: {a, b, c} and {b, c, d}, equal in size.
     text = workflow(
         [node(n) for n in ("a", "b", "c", "d")],
@@ -238,7 +230,7 @@ def test_a_thousand_nested_loops_are_not_compared_pairwise() -> None:
             {"source": "d", "target": "b", "targetHandle": "b-input-loop_back"},
         ],
     )
-    [finding] = found(text, "SG-18")
+    [finding] = findings(text, "SG-18")
     assert (finding.locator, finding.node) == ("edge.4", "b")  # a sorts first and keeps the key
 
 
@@ -268,6 +260,6 @@ def test_incremental_edits_equal_a_fresh_analysis(syntax: str) -> None:
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
-    text = planted(_with_no_cycle(syntax), "Reason (agent step)", "Reason 🤖 推論 (agent step) 😀")
-    [finding] = found(text, "SG-18", syntax)
+    text = plant(_with_no_cycle(syntax), "Reason (agent step)", "Reason 🤖 推論 (agent step) 😀")
+    [finding] = findings(text, "SG-18", syntax=syntax)
     assert at(text, finding.span).strip('"') == LOOPBACK_HANDLE

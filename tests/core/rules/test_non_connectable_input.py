@@ -10,10 +10,8 @@ import yaml
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
-from tests.support.builders import at, node, workflow
+from tests.support.builders import as_json, at, findings, node, workflow
 from tests.support.port_site import (
-    as_json,
-    findings,
     gist,
     real_workflow,
     real_workflow_names,
@@ -42,14 +40,16 @@ def planted(syntax: str) -> str:
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_nothing_on_the_real_site(syntax: str) -> None:
     for name in real_workflow_names():
-        assert findings(text_of(real_workflow(name), syntax), syntax, CODE) == [], name
+        assert (
+            findings(text_of(real_workflow(name), syntax), CODE, site_settings(), syntax) == []
+        ), name
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_an_edge_into_a_configuration_parameter(syntax: str) -> None:
     """CFG-4 (SCH-3, DATA-1): chat_output's `format` is `connectable: false`."""
     text = planted(syntax)
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "warning"
     assert at(text, finding.span).strip('"') == HANDLE
     edges = yaml.safe_load(text)["edges"]
@@ -62,14 +62,14 @@ def test_an_edge_into_a_configuration_parameter(syntax: str) -> None:
     )
     # Nothing else changed but this finding.
     original = text_of(real_workflow(WORKSHOP), syntax)
-    assert gist(findings(text, syntax)) == sorted(
-        [*gist(findings(original, syntax)), (CODE, finding.message)]
+    assert gist(findings(text, None, site_settings(), syntax)) == sorted(
+        [*gist(findings(original, None, site_settings(), syntax)), (CODE, finding.message)]
     )
     # The fix removes the edge and the finding with it, nothing else.
     fixed = apply_edits(text, finding.fixes[0].edits)
     assert yaml.safe_load(fixed)["edges"] == edges[:index] + edges[index + 1 :]
-    assert gist(findings(fixed, syntax)) == [
-        g for g in gist(findings(text, syntax)) if g[0] != CODE
+    assert gist(findings(fixed, None, site_settings(), syntax)) == [
+        g for g in gist(findings(text, None, site_settings(), syntax)) if g[0] != CODE
     ]
 
 
@@ -85,8 +85,8 @@ def test_what_is_not_judged() -> None:
             {"source": "o", "target": "c", "sourceHandle": "o-output-format"},  # a source end
         ],
     )
-    assert findings(text, "json", CODE) == []
-    assert findings(planted("yaml"), "yaml", CODE, Settings()) == []
+    assert findings(text, CODE, site_settings(), "json") == []
+    assert findings(planted("yaml"), CODE, Settings(), "yaml") == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -8,8 +8,9 @@ import json
 import pytest
 
 from flowdrop_lsp.core.operations import Update
+from tests.support.builders import findings
 from tests.support.config_site import node_type_text, site_settings
-from tests.support.operation_cases import found, round_trip
+from tests.support.operation_cases import round_trip
 
 CODE = "LANG-23"
 TITLE = "Write 'jsonpath' as the engine"
@@ -84,5 +85,5 @@ def test_no_fix_when_the_engine_is_the_type_s_default(syntax: str) -> None:
         if syntax == "json"
         else extractor_yaml("        path: '$.results[0].name'\n")
     )
-    (finding,) = found(text, syntax, CODE, settings)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert finding.fixes == ()

@@ -14,11 +14,9 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Applicability
 from flowdrop_lsp.core.fixes import apply_edits
-from tests.support.builders import at, node, workflow
+from tests.support.builders import as_json, at, findings, node, workflow
 from tests.support.port_site import (
     WORKFLOW,
-    as_json,
-    findings,
     gist,
     real_workflow,
     real_workflow_names,
@@ -44,7 +42,7 @@ def test_nothing_on_the_real_site(syntax: str) -> None:
     for name in real_workflow_names():
         text = real_workflow(name)
         text = text if syntax == "yaml" else as_json(text)
-        assert findings(text, syntax, CODE) == [], name
+        assert findings(text, CODE, site_settings(), syntax) == [], name
 
 
 # ----- hidden through the node's config.ports -------------------------------------------------
@@ -69,7 +67,7 @@ def hidden_in_pages(syntax: str) -> str:
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_an_edge_into_an_input_the_node_hides(syntax: str) -> None:
     text = hidden_in_pages(syntax)
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "error"
     assert at(text, finding.span).strip('"') == HANDLE
     assert finding.message == (
@@ -87,22 +85,22 @@ def test_an_edge_into_an_input_the_node_hides(syntax: str) -> None:
     assert fix.applicability is Applicability.UNSAFE and not fix.preferred
     # Nothing else changed.
     original = real_workflow(PAGES) if syntax == "yaml" else as_json(real_workflow(PAGES))
-    assert gist(findings(text, syntax)) == sorted(
-        [*gist(findings(original, syntax)), (CODE, finding.message)]
+    assert gist(findings(text, None, site_settings(), syntax)) == sorted(
+        [*gist(findings(original, None, site_settings(), syntax)), (CODE, finding.message)]
     )
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_removing_the_edge(syntax: str) -> None:
     text = hidden_in_pages(syntax)
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     fixed = apply_edits(text, finding.fixes[0].edits)
     before, after = yaml.safe_load(text), yaml.safe_load(fixed)
     index = edge_index(text, "targetHandle", HANDLE)
     assert after["edges"] == before["edges"][:index] + before["edges"][index + 1 :]
     assert after["nodes"] == before["nodes"]
-    assert gist(findings(fixed, syntax)) == [
-        g for g in gist(findings(text, syntax)) if g[0] != CODE
+    assert gist(findings(fixed, None, site_settings(), syntax)) == [
+        g for g in gist(findings(text, None, site_settings(), syntax)) if g[0] != CODE
     ]
 
 
@@ -141,7 +139,7 @@ def test_an_edge_from_an_output_its_type_hides(syntax: str, hidden_by_type: Path
     settings = site_settings(hidden_by_type)
     yaml_text = (hidden_by_type / WORKFLOW.format(WORKSHOP)).read_text(encoding="utf-8")
     text = yaml_text if syntax == "yaml" else as_json(yaml_text)
-    (finding,) = findings(text, syntax, CODE, settings)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert at(text, finding.span).strip('"') == RESPONSE
     assert finding.locator_code == SOURCE
     assert finding.locator == f"edge.{edge_index(text, 'sourceHandle', RESPONSE)}"
@@ -152,13 +150,13 @@ def test_an_edge_from_an_output_its_type_hides(syntax: str, hidden_by_type: Path
     )
     # The node's override entry for `response` carries no `exposed`: it decides nothing. One
     # that exposes the port makes the edge legal (R7.c).
-    assert findings(text, syntax, CODE) == []  # the real site's types
+    assert findings(text, CODE, site_settings(), syntax) == []  # the real site's types
     entry = "              id: response\n"
     assert yaml_text.count(entry) == 1
     exposed = yaml_text.replace(entry, entry + "              exposed: true\n")
     exposed = exposed if syntax == "yaml" else as_json(exposed)
-    assert gist(findings(exposed, syntax, None, settings)) == [
-        g for g in gist(findings(text, syntax, None, settings)) if g[0] != CODE
+    assert gist(findings(exposed, None, settings, syntax)) == [
+        g for g in gist(findings(text, None, settings, syntax)) if g[0] != CODE
     ]
 
 
@@ -174,7 +172,7 @@ def test_an_output_its_type_marks_unexposed_stays_hidden(
     exposed = yaml_text.replace(entry, entry + "              exposed: true\n")
     for planted in (yaml_text, exposed):
         text = planted if syntax == "yaml" else as_json(planted)
-        (finding,) = findings(text, syntax, CODE, settings)
+        (finding,) = findings(text, CODE, settings, syntax)
         assert at(text, finding.span).strip('"') == RESPONSE
         assert finding.locator_code == SOURCE
         assert finding.message == (
@@ -227,7 +225,7 @@ def test_each_end_is_judged_on_its_own() -> None:
             },
         ],
     )
-    found = findings(text, "json", CODE)
+    found = findings(text, CODE, site_settings(), "json")
     assert [(f.locator, f.locator_code) for f in found] == [
         ("edge.0", TARGET),
         ("edge.1", TARGET),
@@ -261,7 +259,7 @@ def test_undeclared_ports_are_out_of_scope() -> None:
             {"source": "m", "target": "g", "sourceHandle": "m-output-never"},  # unknown
         ],
     )
-    found = findings(text, "json")
+    found = findings(text, None, site_settings(), "json")
     # The wiring runs g → m → g, an execution cycle: CMP-5's, beside what this test is about.
     assert [f.code for f in found if f.code not in ("CMP-5", "CMP-10")] == ["FD-UNKNOWN-PORT"]
 
@@ -279,7 +277,11 @@ def test_a_port_only_the_nodes_config_ports_names_is_judged_by_its_own_word() ->
             ],
             [{"source": "m", "target": "g", "sourceHandle": "m-output-nope"}],
         )
-        found = [f for f in findings(text, "json") if f.code in ("R7", "FD-UNKNOWN-PORT")]
+        found = [
+            f
+            for f in findings(text, None, site_settings(), "json")
+            if f.code in ("R7", "FD-UNKNOWN-PORT")
+        ]
         assert [f.code for f in found] == expected, exposed
         if found:
             assert "the node's config.ports sets exposed: false" in found[0].message
@@ -305,7 +307,7 @@ def test_an_edge_into_an_unexposed_loop_back(syntax: str) -> None:
         (dropped, "a reserved port, hidden by default, and the node does not expose it"),
     ):
         text = planted if syntax == "yaml" else as_json(planted)
-        found = findings(text, syntax, CODE)
+        found = findings(text, CODE, site_settings(), syntax)
         edges = yaml.safe_load(text)["edges"]
         into = [f"edge.{i}" for i, e in enumerate(edges) if e.get("targetHandle") == LOOP_BACK]
         assert len(into) == 2
@@ -318,9 +320,9 @@ def test_an_edge_into_an_unexposed_loop_back(syntax: str) -> None:
         )
         # Nothing else changed.
         original = yaml_text if syntax == "yaml" else as_json(yaml_text)
-        assert [g for g in gist(findings(text, syntax)) if g[0] != CODE] == gist(
-            findings(original, syntax)
-        )
+        assert [
+            g for g in gist(findings(text, None, site_settings(), syntax)) if g[0] != CODE
+        ] == gist(findings(original, None, site_settings(), syntax))
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -338,20 +340,20 @@ def test_the_reserved_error_output_follows_the_type(syntax: str, tmp_path: Path)
     yaml_text = (folder / WORKFLOW.format(name)).read_text(encoding="utf-8")
     settings = site_settings(folder)
     text = yaml_text if syntax == "yaml" else as_json(yaml_text)
-    assert findings(text, syntax, CODE, settings) == []  # the instance exposes it
+    assert findings(text, CODE, settings, syntax) == []  # the instance exposes it
     shown = "              id: error\n              exposed: true\n"
     assert yaml_text.count(shown) == 1
     planted = yaml_text.replace(shown, "              id: error\n")
     text = planted if syntax == "yaml" else as_json(planted)
-    (finding,) = findings(text, syntax, CODE, settings)
+    (finding,) = findings(text, CODE, settings, syntax)
     assert at(text, finding.span).strip('"') == "aincient_reason.2-output-error"
     assert finding.locator_code == SOURCE
     # With the type's reserved_port_exposure the node needs no override of its own.
-    assert findings(text, syntax, CODE) == []
+    assert findings(text, CODE, site_settings(), syntax) == []
 
 
 def test_nothing_without_the_sites_node_types() -> None:
-    assert findings(hidden_in_pages("yaml"), "yaml", CODE, Settings()) == []
+    assert findings(hidden_in_pages("yaml"), CODE, Settings(), "yaml") == []
 
 
 # ----- incremental == from scratch ------------------------------------------------------------
@@ -386,7 +388,7 @@ def test_exact_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
     yaml_text = hidden_in_pages("yaml").replace("label: 'Chat Output'", "label: '聊天 💬 Output'")
     text = yaml_text if syntax == "yaml" else as_json(yaml_text)
     assert "💬" in text
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert at(text, finding.span).strip('"') == HANDLE
     assert at(text, finding.related[0].span) == "false"
     document = WorkflowDocument(text, site_settings(), syntax=syntax)

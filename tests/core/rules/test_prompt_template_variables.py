@@ -15,9 +15,9 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.operations import EditString
-from tests.support.builders import at, token_span
-from tests.support.config_site import corpus_workflow, plant, site_settings
-from tests.support.config_site import in_syntax as _in
+from tests.support.builders import at, plant, token_span
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, site_settings
 from tests.support.operation_cases import read, round_trip
 
 CODE = "LANG-7"

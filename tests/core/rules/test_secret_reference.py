@@ -14,17 +14,9 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.secret_reference import corrected, malformed_strings
 from flowdrop_lsp.core.text.positions import Span
-from tests.support.builders import at
-from tests.support.config_site import (
-    corpus_workflow,
-    found,
-    other_findings,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import at, findings, plant
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, other_findings, site_settings
 
 CODE = "R6.l"
 SYNTAXES = ["yaml", "json"]
@@ -56,7 +48,7 @@ def _others(text: str, syntax: str, settings: Settings) -> list[tuple[str, str, 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_reference_without_its_dollar_is_a_warning_on_the_string(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(WEATHER), HEADERS, WITH_TOKEN))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "warning"
     assert finding.message == (
         "config 'headers.Authorization' of \"HTTP Request\" (http_request.1) writes "
@@ -71,7 +63,7 @@ def test_a_reference_without_its_dollar_is_a_warning_on_the_string(syntax: str) 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_nested_reference_is_found_too(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(WEATHER), URL, WITH_KEY))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.message.startswith("config 'dynamicOutputs[0].value' of \"Data Mapper\"")
     assert "{{ secrets.GEO_KEY }}" in at(text, finding.span)
     assert at(text, finding.span).startswith('"https://geocoding-api')
@@ -81,7 +73,7 @@ def test_a_nested_reference_is_found_too(syntax: str) -> None:
 def test_without_node_types_too() -> None:
     """Not a schema-driven check (R6.j names those): it needs no node type."""
     text = plant(corpus_workflow(WEATHER), HEADERS, WITH_TOKEN)
-    assert len(found(text, CODE, Settings(), "yaml")) == 1
+    assert len(findings(text, CODE, Settings(), "yaml")) == 1
 
 
 def test_the_spec_s_exact_pattern() -> None:
@@ -110,7 +102,7 @@ def test_positions_after_emoji_and_cjk(syntax: str) -> None:
         "label: '🌦️ 天気 HTTP'\n      config:\n        method: GET\n        headers:\n          Authorization",
     )
     text = _in(syntax, text)
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.span == _value_token(text, syntax, "Bearer {{ secrets.GEO_TOKEN }}")
     assert '"🌦️ 天気 HTTP" (http_request.1)' in finding.message
 
@@ -126,12 +118,12 @@ def test_the_fix_adds_the_dollar(syntax: str, planted: str) -> None:
     )
     original = plant(corpus_workflow(WEATHER), old, new)
     text = _in(syntax, original)
-    (finding,) = found(text, CODE, settings, syntax)
+    (finding,) = findings(text, CODE, settings, syntax)
     (fix,) = finding.fixes
     assert fix.title == "Write '${{ secrets.…'"
     assert fix.preferred and fix.applicability.value == "safe"
     fixed = apply_edits(text, fix.edits)
-    assert found(fixed, CODE, settings, syntax) == []
+    assert findings(fixed, CODE, settings, syntax) == []
     assert _others(fixed, syntax, settings) == _others(text, syntax, settings)
     expected = yaml.safe_load(original.replace(before, after))
     loaded = yaml.safe_load(fixed) if syntax == "yaml" else json.loads(fixed)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.config.settings import Settings
-from tests.support.builders import REPO, findings
+from tests.support.builders import REPO, as_json, findings
 from tests.support.config_site import site_settings
-from tests.support.launch import as_json, corpus_workflows
+from tests.support.launch import corpus_workflows
 
 STATIC_CODES = frozenset(
     {

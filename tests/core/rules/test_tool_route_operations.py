@@ -11,7 +11,7 @@ from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.operations import Update
 from tests.support.builders import CORPUS_CONFIG
-from tests.support.config_site import in_syntax as _in
+from tests.support.builders import in_syntax as _in
 from tests.support.operation_cases import applied as _applied
 from tests.support.operation_cases import read as _load
 

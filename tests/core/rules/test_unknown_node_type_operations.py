@@ -15,9 +15,9 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Applicability, Finding
 from flowdrop_lsp.core.operations import PICKED, Update, apply_operations, with_picked
 from flowdrop_lsp.core.rules.unknown_node_type import closest_types
-from tests.support.builders import node, workflow
-from tests.support.config_site import corpus_workflow, plant, site_settings
-from tests.support.config_site import in_syntax as _in
+from tests.support.builders import in_syntax as _in
+from tests.support.builders import node, plant, workflow
+from tests.support.config_site import corpus_workflow, site_settings
 from tests.support.operation_cases import applied as _applied
 from tests.support.operation_cases import read as _load
 

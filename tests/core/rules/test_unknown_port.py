@@ -12,10 +12,8 @@ from flowdrop_lsp.core.engine.document import WorkflowDocument
 from flowdrop_lsp.core.findings import Applicability, Finding
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.rules.unknown_port import closest_ports
-from tests.support.builders import at, node, workflow
+from tests.support.builders import as_json, at, findings, node, workflow
 from tests.support.port_site import (
-    as_json,
-    findings,
     gist,
     real_workflow,
     real_workflow_names,
@@ -53,7 +51,7 @@ def test_exactly_the_weather_workflows_three_leftover_ports(syntax: str) -> None
     reported: set[tuple[str, str]] = set()
     for name in real_workflow_names():
         text = text_of(name, syntax)
-        for finding in findings(text, syntax, CODE):
+        for finding in findings(text, CODE, site_settings(), syntax):
             reported.add((name, at(text, finding.span).strip('"')))
             assert finding.severity.value == "warning"
     assert reported == {
@@ -66,7 +64,7 @@ def test_exactly_the_weather_workflows_three_leftover_ports(syntax: str) -> None
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_the_weather_findings_say_which_ports_the_node_has(syntax: str) -> None:
     text = text_of("aincient_weather", syntax)
-    found = findings(text, syntax, CODE)
+    found = findings(text, CODE, site_settings(), syntax)
     quote = "" if syntax == "yaml" else '"'
     assert [at(text, f.span) for f in found] == [
         f"{quote}data_mapper.1-output-url{quote}",
@@ -100,7 +98,7 @@ def test_the_weather_findings_say_which_ports_the_node_has(syntax: str) -> None:
 
 def test_nothing_without_the_sites_node_types() -> None:
     text = real_workflow("aincient_weather")
-    assert findings(text, "yaml", CODE, Settings()) == []
+    assert findings(text, CODE, Settings(), "yaml") == []
 
 
 # ----- planted in copies of real workflows ----------------------------------------------------
@@ -121,7 +119,7 @@ def planted(syntax: str) -> str:
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_renamed_port_in_a_handle(syntax: str) -> None:
     text = planted(syntax)
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert at(text, finding.span).strip('"') == "chat_output.1-input-mesage"
     assert finding.message == (
         "edge into 'chat_output.1' names input port 'mesage', which the node does not have "
@@ -132,8 +130,8 @@ def test_a_renamed_port_in_a_handle(syntax: str) -> None:
     assert [fix.title for fix in finding.fixes] == ["Connect to 'message'", "Remove the edge"]
     # Nothing else changed: the real workflow's own findings are all still there.
     original = text_of(WORKSHOP, syntax)
-    assert gist(findings(text, syntax)) == sorted(
-        [*gist(findings(original, syntax)), (CODE, finding.message)]
+    assert gist(findings(text, None, site_settings(), syntax)) == sorted(
+        [*gist(findings(original, None, site_settings(), syntax)), (CODE, finding.message)]
     )
 
 
@@ -145,35 +143,37 @@ def apply_fix(text: str, finding: Finding, title: str) -> str:
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_connecting_to_the_closest_port_restores_the_workflow(syntax: str) -> None:
     text = planted(syntax)
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     fixed = apply_fix(text, finding, "Connect to 'message'")
     assert yaml.safe_load(fixed) == yaml.safe_load(text_of(WORKSHOP, syntax))
-    assert gist(findings(fixed, syntax)) == gist(findings(text_of(WORKSHOP, syntax), syntax))
+    assert gist(findings(fixed, None, site_settings(), syntax)) == gist(
+        findings(text_of(WORKSHOP, syntax), None, site_settings(), syntax)
+    )
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_removing_the_edge_leaves_the_rest(syntax: str) -> None:
     text = planted(syntax)
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     fixed = apply_fix(text, finding, "Remove the edge")
     before, after = yaml.safe_load(text), yaml.safe_load(fixed)
     index = int(str(finding.locator).split(".")[1])
     assert after["edges"] == before["edges"][:index] + before["edges"][index + 1 :]
     assert after["nodes"] == before["nodes"]
-    assert findings(fixed, syntax, CODE) == []
-    others = [g for g in gist(findings(text, syntax)) if g[0] != CODE]
-    assert gist(findings(fixed, syntax)) == others
+    assert findings(fixed, CODE, site_settings(), syntax) == []
+    others = [g for g in gist(findings(text, None, site_settings(), syntax)) if g[0] != CODE]
+    assert gist(findings(fixed, None, site_settings(), syntax)) == others
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_each_weather_fix_removes_its_finding_only(syntax: str) -> None:
     text = text_of("aincient_weather", syntax)
-    found = findings(text, syntax, CODE)
+    found = findings(text, CODE, site_settings(), syntax)
     for finding in found:
         for fix in finding.fixes:
             fixed = apply_edits(text, fix.edits)
             yaml.safe_load(fixed)
-            left = findings(fixed, syntax, CODE)
+            left = findings(fixed, CODE, site_settings(), syntax)
             assert finding.message not in {f.message for f in left}, fix.title
             assert len(left) == len(found) - 1, fix.title
 
@@ -188,7 +188,7 @@ def test_a_node_of_an_undefined_type_or_no_node_is_not_judged() -> None:
             {"source": "a", "target": "b", "targetHandle": "b-input-zzz"},
         ],
     )
-    found = findings(text, "json", CODE, settings)
+    found = findings(text, CODE, settings, "json")
     assert [f.message.split(",")[0] for f in found] == ["edge into 'b' names input port 'zzz'"]
 
 
@@ -210,7 +210,7 @@ def test_reserved_branch_and_dynamic_ports_are_ports() -> None:
             {"source": "g", "target": "o", "sourceHandle": "g-output-True"},
         ],
     )
-    found = findings(text, "json", CODE)
+    found = findings(text, CODE, site_settings(), "json")
     # The gateway's own branches replace the type's True/False.
     assert [f.message.split(",")[0] for f in found] == ["edge from 'g' names output port 'True'"]
     assert "(its outputs: Yes)" in found[0].message
@@ -283,7 +283,7 @@ def test_exact_positions_after_emoji_and_cjk_labels(syntax: str) -> None:
     )
     text = yaml_text if syntax == "yaml" else as_json(yaml_text)
     assert "🌦️" in text
-    found = findings(text, syntax, CODE)
+    found = findings(text, CODE, site_settings(), syntax)
     assert [at(text, f.span).strip('"') for f in found] == [
         "data_mapper.1-output-url",
         "data_mapper.2-input-gf",
@@ -312,14 +312,16 @@ def test_a_branch_port_in_another_case_is_the_branch(syntax: str) -> None:
     original = text_of(AUDIT, syntax)
     lower = yaml_text.replace(BRANCH_HANDLE, BRANCH_HANDLE.replace("True", "tRUE"))
     text = lower if syntax == "yaml" else as_json(lower)
-    assert gist(findings(text, syntax)) == gist(findings(original, syntax))
+    assert gist(findings(text, None, site_settings(), syntax)) == gist(
+        findings(original, None, site_settings(), syntax)
+    )
     # A name no branch has, in any case, is still unknown.
     typo = yaml_text.replace(BRANCH_HANDLE, BRANCH_HANDLE.replace("True", "Truth"))
     text = typo if syntax == "yaml" else as_json(typo)
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert at(text, finding.span).strip('"') == "boolean_gateway.3-output-Truth"
-    assert gist(findings(text, syntax)) == sorted(
-        [*gist(findings(original, syntax)), (CODE, finding.message)]
+    assert gist(findings(text, None, site_settings(), syntax)) == sorted(
+        [*gist(findings(original, None, site_settings(), syntax)), (CODE, finding.message)]
     )
 
 
@@ -344,15 +346,17 @@ def test_a_port_the_nodes_stored_metadata_lists_is_no_unknown_port(syntax: str) 
         "            name: Message\n            dataType: string\n",
     )
     text = stored if syntax == "yaml" else as_json(stored)
-    assert findings(text, syntax, CODE) == []
-    assert gist(findings(text, syntax)) == gist(findings(text_of(WORKSHOP, syntax), syntax))
+    assert findings(text, CODE, site_settings(), syntax) == []
+    assert gist(findings(text, None, site_settings(), syntax)) == gist(
+        findings(text_of(WORKSHOP, syntax), None, site_settings(), syntax)
+    )
     # On the other side it declares nothing: an output of that name is still unknown.
     other = stored.replace(
         "        inputs:\n          -\n            id: mesage",
         ("        outputs:\n          -\n            id: mesage"),
     )
     text = other if syntax == "yaml" else as_json(other)
-    assert [f.message.split(",")[0] for f in findings(text, syntax, CODE)] == [
+    assert [f.message.split(",")[0] for f in findings(text, CODE, site_settings(), syntax)] == [
         "edge into 'chat_output.1' names input port 'mesage'"
     ]
 
@@ -372,11 +376,11 @@ def test_a_port_the_nodes_config_ports_lists_is_no_unknown_port(syntax: str) -> 
             ),
         )
         text = listed if syntax == "yaml" else as_json(listed)
-        assert findings(text, syntax, CODE) == []
-        hidden = [f.locator_code for f in findings(text, syntax, "R7")]
+        assert findings(text, CODE, site_settings(), syntax) == []
+        hidden = [f.locator_code for f in findings(text, "R7", site_settings(), syntax)]
         assert hidden == (["R7_EDGE_TARGET_NOT_EXPOSED"] if exposed else [])
-        others = [g for g in gist(findings(text, syntax)) if g[0] != "R7"]
-        assert others == gist(findings(text_of(WORKSHOP, syntax), syntax))
+        others = [g for g in gist(findings(text, None, site_settings(), syntax)) if g[0] != "R7"]
+        assert others == gist(findings(text_of(WORKSHOP, syntax), None, site_settings(), syntax))
 
 
 def test_the_editors_export_stores_its_ports_in_metadata() -> None:
@@ -390,7 +394,7 @@ def test_the_editors_export_stores_its_ports_in_metadata() -> None:
             {"source": "c", "target": "o", "targetHandle": "o-input-massage"},
         ],
     )
-    found = findings(text, "json", CODE)
+    found = findings(text, CODE, site_settings(), "json")
     assert [f.message.split(",")[0] for f in found] == ["edge into 'o' names input port 'massage'"]
 
 

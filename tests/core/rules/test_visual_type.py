@@ -8,10 +8,8 @@ import pytest
 
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at, node, workflow
+from tests.support.builders import as_json, at, findings, node, workflow
 from tests.support.port_site import (
-    as_json,
-    findings,
     gist,
     real_workflow,
     real_workflow_names,
@@ -40,14 +38,16 @@ def planted(syntax: str) -> str:
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_nothing_on_the_real_site(syntax: str) -> None:
     for name in real_workflow_names():
-        assert findings(text_of(real_workflow(name), syntax), syntax, CODE) == [], name
+        assert (
+            findings(text_of(real_workflow(name), syntax), CODE, site_settings(), syntax) == []
+        ), name
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_a_visual_type_the_type_does_not_support(syntax: str) -> None:
     """SCH-20: chat_output supports default, simple and square; not gateway."""
     text = planted(syntax)
-    (finding,) = findings(text, syntax, CODE)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "warning"
     assert at(text, finding.span).strip('"') == "gateway"
     assert finding.locator == "node.chat_output.1.config.nodeType"
@@ -56,8 +56,8 @@ def test_a_visual_type_the_type_does_not_support(syntax: str) -> None:
         "node type 'chat_output' (it supports 'default', 'simple', 'square')"
     )
     original = text_of(real_workflow(WORKSHOP), syntax)
-    assert gist(findings(text, syntax)) == sorted(
-        [*gist(findings(original, syntax)), (CODE, finding.message)]
+    assert gist(findings(text, None, site_settings(), syntax)) == sorted(
+        [*gist(findings(original, None, site_settings(), syntax)), (CODE, finding.message)]
     )
 
 
@@ -70,8 +70,8 @@ def test_what_is_not_judged() -> None:
         ],
         [],
     )
-    assert findings(text, "json", CODE) == []
-    assert findings(planted("yaml"), "yaml", CODE, Settings()) == []
+    assert findings(text, CODE, site_settings(), "json") == []
+    assert findings(planted("yaml"), CODE, Settings(), "yaml") == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)

@@ -11,17 +11,9 @@ import pytest
 
 from flowdrop_lsp.core.analysis import analyze
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at
-from tests.support.config_site import (
-    as_json,
-    corpus_workflow,
-    found,
-    plant,
-    site_settings,
-)
-from tests.support.config_site import (
-    in_syntax as _in,
-)
+from tests.support.builders import as_json, at, findings, plant
+from tests.support.builders import in_syntax as _in
+from tests.support.config_site import corpus_workflow, site_settings
 
 CODE = "STORE-2"
 SYNTAXES = ["yaml", "json"]
@@ -32,7 +24,7 @@ LABEL = "label: 'Weather (demo tool)'\n"
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_an_empty_label_is_an_error_on_it(syntax: str) -> None:
     text = _in(syntax, plant(corpus_workflow(WEATHER), LABEL, "label: '  '\n"))
-    (finding,) = found(text, CODE, site_settings(), syntax)
+    (finding,) = findings(text, CODE, site_settings(), syntax)
     assert finding.severity.value == "error"
     assert at(text, finding.span) == ("'  '" if syntax == "yaml" else '"  "')
     assert finding.span.start < text.index("nodes")  # the top level's, not a node's label
@@ -69,7 +61,7 @@ def test_what_is_left_alone(top: dict[str, object]) -> None:
 
 def test_a_null_drupal_label_is_reported() -> None:
     text = plant(corpus_workflow(WEATHER), LABEL, "label: null\n")
-    (finding,) = found(text, CODE, site_settings(), "yaml")
+    (finding,) = findings(text, CODE, site_settings(), "yaml")
     assert at(text, finding.span) == "null"
 
 

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from flowdrop_lsp.core.engine.document import WorkflowDocument
-from tests.support.builders import at
-from tests.support.launch import corpus_yaml, found, planted, same_as_fresh
+from tests.support.builders import at, findings, plant, token
+from tests.support.launch import corpus_yaml, same_as_fresh
 
 WEATHER = corpus_yaml("aincient_weather")
 SYNTAXES = ("yaml", "json")
@@ -42,9 +42,9 @@ def _grown(syntax: str, nodes: int, edges: int = 0) -> str:
     # Drupal's own layout: items after the last node and the last edge.
     node_text = "".join(_yaml_item(n) for n in new_nodes)
     edge_text = "".join(_yaml_item(e) for e in new_edges)
-    text = planted(WEATHER, "\nedges:\n", "\n" + node_text.rstrip("\n") + "\nedges:\n")
+    text = plant(WEATHER, "\nedges:\n", "\n" + node_text.rstrip("\n") + "\nedges:\n")
     return (
-        planted(text, "\nmetadata:\n", "\n" + edge_text.rstrip("\n") + "\nmetadata:\n")
+        plant(text, "\nmetadata:\n", "\n" + edge_text.rstrip("\n") + "\nmetadata:\n")
         if edges
         else text
     )
@@ -55,40 +55,36 @@ def _yaml_item(item: dict[str, object]) -> str:
     return "  -\n" + "".join(f"    {line}\n" for line in body.splitlines())
 
 
-def _token(syntax: str, value: str) -> str:
-    return value if syntax == "yaml" else f'"{value}"'
-
-
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_too_many_nodes_is_reported_on_the_first_past_the_bound(syntax: str) -> None:
     text = _grown(syntax, 501 - REAL_NODES)
-    [finding] = found(text, "R5", syntax)
+    [finding] = findings(text, "R5", syntax=syntax)
     assert finding.severity.value == "error"
     assert finding.message == (
         "the workflow has 501 nodes, more than the 500 a workflow may have; node 501 is here"
     )
     assert (finding.locator_code, finding.locator) == ("R5_TOO_MANY_NODES", "node.extra.483")
-    assert at(text, finding.span) == _token(syntax, "extra.483")
+    assert at(text, finding.span) == token(syntax, "extra.483")
     assert finding.span.start == text.index(
-        _token(syntax, "extra.483") + ("\n" if syntax == "yaml" else "")
+        token(syntax, "extra.483") + ("\n" if syntax == "yaml" else "")
     )
-    assert found(_grown(syntax, 500 - REAL_NODES), "R5", syntax) == []
+    assert findings(_grown(syntax, 500 - REAL_NODES), "R5", syntax=syntax) == []
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
 def test_too_many_edges_is_reported_on_the_first_past_the_bound(syntax: str) -> None:
     nodes = 1001 - REAL_EDGES + 1  # a chain of notes long enough; too many nodes as well
     text = _grown(syntax, nodes, 1001 - REAL_EDGES)
-    findings = found(text, "R5", syntax)
-    assert [f.locator_code for f in findings] == ["R5_TOO_MANY_NODES", "R5_TOO_MANY_EDGES"]
-    edges = findings[1]
+    reported = findings(text, "R5", syntax=syntax)
+    assert [f.locator_code for f in reported] == ["R5_TOO_MANY_NODES", "R5_TOO_MANY_EDGES"]
+    edges = reported[1]
     assert edges.message == (
         "the workflow has 1,001 edges, more than the 1000 a workflow may have; edge 1001 is here"
     )
     assert edges.locator == "edge.1000"
     # The edge's target: `extra.984` (the 984th appended edge goes from extra.983).
-    assert at(text, edges.span) == _token(syntax, "extra.984")
-    assert len(found(_grown(syntax, nodes, 1000 - REAL_EDGES), "R5", syntax)) == 1
+    assert at(text, edges.span) == token(syntax, "extra.984")
+    assert len(findings(_grown(syntax, nodes, 1000 - REAL_EDGES), "R5", syntax=syntax)) == 1
 
 
 @pytest.mark.parametrize("syntax", SYNTAXES)
@@ -108,7 +104,7 @@ def test_incremental_edits_equal_a_fresh_analysis(syntax: str) -> None:
     document.apply_edit(first, first, item)
     [row] = [row for row in same_as_fresh(document, syntax) if row[0] == "R5"]
     assert row[-2:] == ("R5_TOO_MANY_NODES", "node.extra.482")
-    assert document.text[row[3] : row[4]] == _token(syntax, "extra.482")
+    assert document.text[row[3] : row[4]] == token(syntax, "extra.482")
     start = document.text.index(item)
     document.apply_edit(start, start + len(item), "")
     assert [row for row in same_as_fresh(document, syntax) if row[0] == "R5"] == []
