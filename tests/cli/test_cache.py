@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.core.workspace import batch, cache
-from tests.support.cli import WORKFLOW_PREFIX, copy_site, run, use_fake_site_rule
+from tests.support.cli import run, use_fake_site_rule
+from tests.support.site import WORKFLOW_PREFIX
 
 AUDIT = WORKFLOW_PREFIX + "aincient_audit_agent.yml"
 WORKFLOWS = 15
@@ -30,11 +31,10 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def site(site: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tests/cli/conftest.py's site, its cross-file findings the stand-in rule's."""
     use_fake_site_rule(monkeypatch)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)
-    return copy_site(tmp_path / "sync")
+    return site
 
 
 def check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import WORKFLOW_PREFIX, copy_site, run
+from tests.support.cli import run
+from tests.support.site import WORKFLOW_PREFIX, copy_site
 
 WEATHER = WORKFLOW_PREFIX + "aincient_weather.yml"
 PLAIN = "(q|split(',')|first|trim)|url_encode"
@@ -26,7 +27,7 @@ def _planted(site: Path, old: str, new: str, newline: str = "\n") -> Path:
 def test_a_misspelt_filter_is_printed_at_its_column_and_fixed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], newline: str
 ) -> None:
-    site = copy_site(tmp_path / "sync")
+    site = copy_site(tmp_path)
     # Emoji and CJK before the mistake, in the same line: columns count code points.
     planted = "🌦️天気 " + PLAIN.replace("first", "frist")
     path = _planted(

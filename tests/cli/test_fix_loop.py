@@ -19,16 +19,10 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.findings import Finding, Fix, Severity, TextEdit
 from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.core.workspace.checking import CheckedFile
-from tests.support.cli import WORKFLOW_PREFIX, copy_site, finding_lines, run, texts_of
+from tests.support.cli import finding_lines, run, texts_of
+from tests.support.site import WORKFLOW_PREFIX, copy_site
 
 AGENTS = ("audit", "chrome", "image", "pages")
-
-
-@pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    copy_site(tmp_path / "sync")
-    return tmp_path / "sync"
 
 
 def test_one_fix_run_converges_on_the_real_site(
@@ -69,7 +63,7 @@ def test_diff_shows_the_converged_result(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for name in ("fixed", "shown"):
-        copy_site(tmp_path / name / "sync")
+        copy_site(tmp_path / name)
     monkeypatch.chdir(tmp_path / "shown")
     before = texts_of(tmp_path / "shown" / "sync")
     code, diff, _ = run(capsys, "--no-cache", "--diff", "--unsafe-fixes", "sync")

@@ -11,19 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import copy_site, run, texts_of
+from tests.support.cli import run, texts_of
 
 NODE_TYPE_PREFIX = "flowdrop_node_type.flowdrop_node_type."
 SHAPE_TYPE = f"{NODE_TYPE_PREFIX}flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_shape.yml"
 COLOUR_TYPE = f"{NODE_TYPE_PREFIX}flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_colour.yml"
 COLOUR = "flowdrop_workflow.flowdrop_workflow.aincient_brand_specialist_colour.yml"
-
-
-@pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    copy_site(tmp_path / "sync")
-    return tmp_path / "sync"
 
 
 def _plant(path: Path, old: str, new: str) -> str:

@@ -23,13 +23,12 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def site(workdir: Path) -> Path:
     """The 15 JSON workflows beside the 90 node-type definitions, in the working directory."""
-    folder = tmp_path / "sync"
+    folder = workdir / "sync"
     folder.mkdir()
     for path in [*SYNC.glob(PREFIX + "*.yml"), *CORPUS_JSON.glob("*.json")]:
         shutil.copy(path, folder)
-    monkeypatch.chdir(tmp_path)
     return folder
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.core.workspace import batch
-from tests.support.cli import copy_site, run, use_fake_site_rule
+from tests.support.cli import run, use_fake_site_rule
+from tests.support.site import copy_site
 
 MODES = (
     ("--no-cache", "--jobs", "1"),
@@ -31,7 +32,7 @@ def test_serial_parallel_and_cached_runs_print_the_same(
     use_fake_site_rule(monkeypatch)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("FLOWDROP_LSP_CACHE_DIR", str(tmp_path / "cache"))
-    copy_site(tmp_path / "sync", copies=copies, broken_every=7)
+    copy_site(tmp_path, copies=copies, broken_every=7)
     runs = [run(capsys, "sync", "--format", output, *mode) for mode in MODES]
     assert all(r == runs[0] for r in runs[1:])
     assert runs[0][0] == 1  # errors found (the stand-in rule's, the planted breaks)
@@ -51,7 +52,7 @@ def test_a_cold_run_of_many_files_uses_the_pool(
 
     monkeypatch.setattr(batch, "ProcessPoolExecutor", counting)
     monkeypatch.chdir(tmp_path)
-    copy_site(tmp_path / "sync", copies=2)
+    copy_site(tmp_path, copies=2)
     run(capsys, "sync", "--no-cache", "--jobs", "2")
     assert pools == [2]
     run(capsys, "sync", "--no-cache", "--jobs", "1")

@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from tests.support.builders import REPO, node, tool_edge, workflow
+from tests.support.site import copy_site
 
 HOOKS = REPO / ".pre-commit-hooks.yaml"
 # What `pip install .` needs, and the hook definition.
@@ -26,7 +27,6 @@ SNAPSHOT = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml", 
 DRUPAL_WORKFLOW = (
     REPO / "examples/drupal-site/config/sync/flowdrop_workflow.flowdrop_workflow.research_agent.yml"
 )
-SITE = REPO / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
 CALLED = "flowdrop_workflow.flowdrop_workflow.aincient_brand_specialist_colour.yml"
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "test",
@@ -162,10 +162,7 @@ def test_try_repo_fails_a_commit_deleting_a_called_workflow(try_repo, tmp_path: 
     """A commit staging only the deletion of a workflow the site calls: pre-commit passes no
     file, the hook runs anyway and judges the callers."""
     site = tmp_path / "site"
-    sync = site / "config" / "sync"
-    sync.mkdir(parents=True)
-    for source in SITE.iterdir():
-        shutil.copyfile(source, sync / source.name)
+    copy_site(site, "config/sync")
     _git(site, "init", "-q")
     _git(site, "add", ".")
     _git(site, "commit", "-q", "-m", "the site")

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import flowdrop_lsp.cli.main as cli_main
-from tests.support.cli import copy_site, run
+from tests.support.cli import run
+from tests.support.site import copy_site
 
 WORKFLOW_GLOB = "flowdrop_workflow.flowdrop_workflow.*.yml"
 
@@ -28,22 +29,13 @@ def _age(folder: Path, seconds: float = 100.0) -> None:
 
 
 @pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)
-    sync = tmp_path / "config" / "sync"
-    copy_site(sync)
-    (tmp_path / ".flowdrop_lsp_cache").mkdir()
-    _age(tmp_path)
+def site(workdir: Path) -> Path:
+    """The real site in `config/sync` of the working directory, a cache folder beside it, every
+    file written long enough ago for a recording to trust it."""
+    sync = copy_site(workdir, "config/sync")
+    (workdir / ".flowdrop_lsp_cache").mkdir()
+    _age(workdir)
     return sync
-
-
-def _bare_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The real site in `tmp_path/sync`, the working directory, with no cache folder yet."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)
-    copy_site(tmp_path / "sync")
-    _age(tmp_path)
 
 
 def _forbid_checking(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,11 +145,12 @@ def test_settings_naming_node_types_elsewhere_are_not_recorded(
 
 
 def test_without_a_cache_folder_nothing_is_written(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _bare_site(tmp_path, monkeypatch)
+    copy_site(workdir)  # in `sync`, no cache folder yet
+    _age(workdir)
     run(capsys, "--no-cache", "sync")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["sync"]
+    assert sorted(p.name for p in workdir.iterdir()) == ["sync"]
 
 
 def test_only_the_latest_recordings_are_kept(
@@ -173,11 +166,12 @@ def test_only_the_latest_recordings_are_kept(
 
 
 def test_the_first_run_in_a_folder_records_into_the_cache_it_creates(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _bare_site(tmp_path, monkeypatch)
+    copy_site(workdir)  # in `sync`, no cache folder yet
+    _age(workdir)
     first = run(capsys, "sync")
-    assert len(list((tmp_path / ".flowdrop_lsp_cache" / "runs").iterdir())) == 1
+    assert len(list((workdir / ".flowdrop_lsp_cache" / "runs").iterdir())) == 1
     with monkeypatch.context() as patched:
         _forbid_checking(patched)
         assert run(capsys, "sync") == first
@@ -189,8 +183,7 @@ def test_inside_a_repositorys_site_the_cache_goes_to_the_repositorys_top(
     """Run from inside `config/sync` (no settings file): the cache folder is made at the top of
     the repository, never among the config Drupal imports, and the replay finds it there."""
     (tmp_path / ".git").mkdir()
-    sync = tmp_path / "config" / "sync"
-    copy_site(sync)
+    sync = copy_site(tmp_path, "config/sync")
     _age(tmp_path)
     monkeypatch.chdir(sync)
     monkeypatch.delenv("FLOWDROP_LSP_CACHE_DIR", raising=False)

@@ -9,25 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import (
-    FAKE_CODE,
-    WORKFLOW_PREFIX,
-    copy_site,
-    finding_lines,
-    run,
-    use_fake_site_rule,
-)
+from tests.support.cli import FAKE_CODE, finding_lines, run, use_fake_site_rule
+from tests.support.site import WORKFLOW_PREFIX
 
 AUDIT = WORKFLOW_PREFIX + "aincient_audit_agent.yml"
 NODE_TYPE_PREFIX = "flowdrop_node_type.flowdrop_node_type."
 
 
 @pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def site(site: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tests/cli/conftest.py's site, its cross-file findings the stand-in rule's."""
     use_fake_site_rule(monkeypatch)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FLOWDROP_LSP_CACHE_DIR", str(tmp_path / "cache"))
-    return copy_site(tmp_path / "sync")
+    return site
 
 
 def _fake(items: list[dict[str, object]]) -> list[dict[str, object]]:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import copy_site, run
+from tests.support.cli import run
+from tests.support.site import copy_site
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "test",
@@ -39,7 +40,7 @@ def _git(cwd: Path, *args: str) -> None:
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    copy_site(tmp_path / SYNC)
+    copy_site(tmp_path, SYNC.as_posix())
     _git(tmp_path, "init", "-q")
     _git(tmp_path, "add", ".")
     _git(tmp_path, "commit", "-q", "-m", "the site")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import copy_site, run, set_stdin
+from tests.support.cli import run, set_stdin
+from tests.support.site import copy_site
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "atelier-cms"
 
@@ -26,13 +27,14 @@ def _site_files() -> list[Path]:
 
 
 @pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    copy_site(tmp_path / "config" / "sync")
+def site(workdir: Path) -> Path:
+    """The working directory holding the real site in `config/sync` and its JSON exports in
+    `json`."""
+    copy_site(workdir, "config/sync")
     for source in (CORPUS / "json").iterdir():
-        (tmp_path / "json").mkdir(exist_ok=True)
-        (tmp_path / "json" / source.name).write_bytes(source.read_bytes())
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+        (workdir / "json").mkdir(exist_ok=True)
+        (workdir / "json" / source.name).write_bytes(source.read_bytes())
+    return workdir
 
 
 def _findings(out: str) -> list[dict[str, object]]:

@@ -20,10 +20,9 @@ from pathlib import Path
 import pytest
 
 from flowdrop_lsp.entry import main
+from tests.support.builders import CORPUS_CONFIG, CORPUS_JSON, REPO
 from tests.support.doctor_front import draft
 
-REPO = Path(__file__).resolve().parents[2]
-SITE = REPO / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
 FIRST_LINE = "flowdrop-lsp doctor listening on http://"
 
 
@@ -194,13 +193,13 @@ def test_a_missing_token_file_or_site_is_exit_2(
 
 
 def test_the_real_service_on_the_corpus_site(processes: list[subprocess.Popen[str]]) -> None:
-    process = start("--port", "0", str(SITE), real=True)
+    process = start("--port", "0", str(CORPUS_CONFIG), real=True)
     processes.append(process)
     first = read_line(process, timeout=120)
     assert first.startswith(FIRST_LINE)
     url = first.split(" on ", 1)[1].strip()
     read_line(process)
-    workflow = json.loads((REPO / "tests/corpus/atelier-cms/json/aincient_weather.flowdrop.json")
+    workflow = json.loads((CORPUS_JSON / "aincient_weather.flowdrop.json")
                           .read_text(encoding="utf-8"))  # fmt: skip
     status, body = post(f"{url}/workflow/{workflow['id']}/diagnose", workflow)
     assert status == 200 and body["success"] is True

@@ -17,18 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from tests.support.editors import (
-    DRUPAL_WORKFLOW,
-    EXAMPLE,
-    NON_WORKFLOWS,
-    REPO,
-    copy_export,
-    copy_site,
-    run_nvim,
-    run_nvim_json,
-    venv_bin,
-    write_non_workflows,
-)
+from tests.support.site import copy_site
+from tests.support.editors import DRUPAL_WORKFLOW, EXAMPLE, NON_WORKFLOWS, REPO, copy_export, run_nvim, run_nvim_json, venv_bin, write_non_workflows
 
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_e2e.lua"
 EXPRESSION_SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_expression_e2e.lua"
@@ -267,7 +257,7 @@ def test_neovim_misspelt_twig_filter_on_the_real_site(tmp_path: Path) -> None:
     fix, and applying the preferred fix makes the line read `first` again: the written file is
     the site's own."""
     project = tmp_path / "site"
-    sync = copy_site(project)
+    sync = copy_site(project, "config/sync", project_file=True)
     workflow = sync / WEATHER
     original = workflow.read_text(encoding="utf-8")
     assert original.count(GOOD) == 1

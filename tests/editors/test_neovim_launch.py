@@ -34,7 +34,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.editors import REPO, copy_site, run_nvim_json, venv_bin
+from tests.support.site import copy_site
+from tests.support.editors import REPO, run_nvim_json, venv_bin
 
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_launch_e2e.lua"
 SHIPPED = REPO / "editors" / "nvim"
@@ -165,7 +166,7 @@ def _plant(text: str) -> tuple[str, str, str]:
 
 def test_neovim_shows_launch_checks_and_applies_only_safe_fixes_in_bulk(tmp_path: Path) -> None:
     project = tmp_path / "site"
-    weather = copy_site(project) / WEATHER
+    weather = copy_site(project, "config/sync", project_file=True) / WEATHER
     pristine = weather.read_text(encoding="utf-8")
     assert pristine.endswith("\n")
     lines = _lines(pristine)
@@ -319,7 +320,7 @@ def test_neovim_repairs_a_misspelt_config_key_from_the_menu_keeping_its_value(
     type's parameters, `timeout` among them; the menu there offers the rename (safe, preferred)
     and the removal (unsafe); choosing the rename gives back the site's own line, 30 kept."""
     project = tmp_path / "site"
-    weather = copy_site(project) / WEATHER
+    weather = copy_site(project, "config/sync", project_file=True) / WEATHER
     lines = _lines(weather.read_text(encoding="utf-8"))
     node = _line_ending(lines, f"id: {NODE}")
     label = _line_ending(lines, f"label: {LABEL}", after=node)

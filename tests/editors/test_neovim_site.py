@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.editors import REPO, copy_site, run_nvim_json, venv_bin
+from tests.support.site import copy_site
+from tests.support.editors import REPO, run_nvim_json, venv_bin
 
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "flowdrop_site_e2e.lua"
 SHIPPED = REPO / "editors" / "nvim"
@@ -102,7 +103,7 @@ def _assert_client(seen: dict, project: Path, opened: Path, report: str) -> None
 
 def test_neovim_lists_a_finding_in_a_file_that_is_not_open(tmp_path: Path) -> None:
     project = tmp_path / "site"
-    sync = copy_site(project)
+    sync = copy_site(project, "config/sync", project_file=True)
     (sync / COLOUR_WORKFLOW).unlink()  # brand_studio's colour call now names no workflow
     node_type, brand_studio, opened = sync / COLOUR_TYPE, sync / BRAND_STUDIO, sync / UNRELATED
     plugin = _value_token(
@@ -173,7 +174,7 @@ def test_neovim_lists_a_finding_in_a_file_that_is_not_open(tmp_path: Path) -> No
 
 def test_neovim_goes_from_a_call_node_to_the_called_workflow(tmp_path: Path) -> None:
     project = tmp_path / "site"
-    sync = copy_site(project)
+    sync = copy_site(project, "config/sync", project_file=True)
     brand_studio = sync / BRAND_STUDIO
     node = _call_node_line(brand_studio)
     label = _value_token(brand_studio, "label", CALL_LABEL, after=node)
@@ -225,7 +226,7 @@ def test_neovim_goes_from_a_call_types_executor_plugin_to_the_called_workflow(
     """The shipped config attaches to node-type files too: `gd` on a call type's
     `executor_plugin` value opens the workflow it calls."""
     project = tmp_path / "site"
-    sync = copy_site(project)
+    sync = copy_site(project, "config/sync", project_file=True)
     node_type = sync / COLOUR_TYPE
     plugin = _value_token(
         node_type,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +21,9 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 from wcmatch import glob
 
-from tests.support.builders import CORPUS_CONFIG
 from tests.support.lsp import CLIENTS, WAIT, Session, server_command, start_session
 from tests.support.raw_lsp import notification
+from tests.support.site import copy_site
 from tests.support.site_agreement import Report, until_agreed, watched
 
 WORKFLOW = "flowdrop_workflow.flowdrop_workflow.{}.yml"
@@ -77,12 +76,6 @@ class Workspace:
         return self.report
 
 
-def copy_site(root: Path) -> Path:
-    site = root / "config" / "sync"
-    shutil.copytree(CORPUS_CONFIG, site)
-    return site
-
-
 def replace(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path.name}"
@@ -108,7 +101,7 @@ async def started_on_a_copy(
     lsp: LanguageClient, tmp_path: Path, kind: str = "visual-studio-code"
 ) -> Workspace:
     root = tmp_path / "ws"
-    copy_site(root)
+    copy_site(root, "config/sync")
     return await start(lsp, root, kind)
 
 
@@ -128,7 +121,7 @@ def send_raw(client: LanguageClient, method: str, params: object) -> None:
 @pytest.mark.parametrize("kind", CLIENTS)
 async def test_at_start_the_server_publishes_what_check_reports(lsp, tmp_path, kind):
     root = tmp_path / "ws"
-    site = copy_site(root)
+    site = copy_site(root, "config/sync")
     replace(site / STUDIO, CALLING_LABEL, CALLING_LABEL_WIDE)
     (site / CALLEE).unlink()  # FD-CALL on the wide label, in brand_studio and the calling type
     workspace = await start(lsp, root, kind)
@@ -138,7 +131,7 @@ async def test_at_start_the_server_publishes_what_check_reports(lsp, tmp_path, k
 @pytest.mark.parametrize("kind", CLIENTS)
 async def test_a_deleted_callee_gives_its_callers_fd_call(lsp, tmp_path, kind):
     root = tmp_path / "ws"
-    site = copy_site(root)
+    site = copy_site(root, "config/sync")
     replace(site / STUDIO, CALLING_LABEL, CALLING_LABEL_WIDE)
     workspace = await start(lsp, root, kind)
     (site / CALLEE).unlink()
@@ -164,7 +157,7 @@ async def test_a_callee_renamed_away_and_back(lsp, tmp_path):
 
 async def test_a_workflow_that_is_not_utf8_at_start_gets_fd_syntax(lsp, tmp_path):
     root = tmp_path / "ws"
-    site = copy_site(root)
+    site = copy_site(root, "config/sync")
     path = site / AUDIT
     path.write_bytes(
         path.read_bytes().replace(b"label: 'Page audit agent'", "label: 'Pàge'".encode("latin-1"))
@@ -247,7 +240,7 @@ async def test_a_settings_file_created_on_disk_applies(lsp, tmp_path, name):
 @pytest.mark.parametrize("name", sorted(SETTINGS_FILES))
 async def test_a_settings_file_changed_on_disk_applies(lsp, tmp_path, name):
     root = tmp_path / "ws"
-    copy_site(root)
+    copy_site(root, "config/sync")
     path = write_settings(root, name, IGNORING)
     workspace = await start(lsp, root)
     write_settings(root, name, DEMOTING)
@@ -258,7 +251,7 @@ async def test_a_settings_file_changed_on_disk_applies(lsp, tmp_path, name):
 @pytest.mark.parametrize("name", sorted(SETTINGS_FILES))
 async def test_a_settings_file_deleted_on_disk_stops_applying(lsp, tmp_path, name):
     root = tmp_path / "ws"
-    copy_site(root)
+    copy_site(root, "config/sync")
     path = write_settings(root, name, IGNORING)
     workspace = await start(lsp, root)
     path.unlink()
@@ -342,7 +335,7 @@ async def test_an_event_by_the_resolved_path_of_a_workspace_opened_through_a_sym
     lsp, tmp_path, edit
 ):
     real = tmp_path / "real"
-    copy_site(real)
+    copy_site(real, "config/sync")
     link = tmp_path / "link"
     link.symlink_to(real, target_is_directory=True)
     workspace = await start(lsp, real, spelt=link)
@@ -356,7 +349,7 @@ async def test_an_event_through_a_symlink_into_a_workspace_opened_by_its_real_pa
     lsp, tmp_path, edit
 ):
     real = tmp_path / "real"
-    copy_site(real)
+    copy_site(real, "config/sync")
     link = tmp_path / "link"
     link.symlink_to(real, target_is_directory=True)
     workspace = await start(lsp, real)
@@ -370,7 +363,7 @@ async def test_an_event_outside_every_workspace_folder(lsp, tmp_path, edit):
     """A copy of the site beside the workspace, not in it: an event there publishes nothing
     (the CLI, run on the workspace's site, reports nothing there) and changes nothing here."""
     workspace = await started_on_a_copy(lsp, tmp_path)
-    elsewhere = copy_site(tmp_path / "elsewhere")
+    elsewhere = copy_site(tmp_path / "elsewhere", "config/sync")
     name, kind = EDITS[edit](elsewhere)
     watched(workspace.session, (elsewhere / name, kind))
     # The workspace's own site changes too, so the step is visible; its event is sent after.

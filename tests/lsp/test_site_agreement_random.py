@@ -26,6 +26,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.support.builders import CORPUS_CONFIG
 from tests.support.lsp import CLIENTS, WAIT, server_command, start_session
+from tests.support.site import copy_site
 from tests.support.site_agreement import until_agreed, watched
 
 FILES = (
@@ -121,8 +122,7 @@ STEPS = st.lists(
 
 async def _agree_after_each(steps: list[tuple[str, int]], kind: str, folder: Path) -> None:
     root = folder / "ws"
-    site = root / "config" / "sync"
-    shutil.copytree(CORPUS_CONFIG, site)
+    site = copy_site(root, "config/sync")
     client = await ClientServerConfig(server_command=server_command()).start()
     assert isinstance(client, LanguageClient)
     try:

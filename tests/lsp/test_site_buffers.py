@@ -9,15 +9,14 @@ publish; under `flowdrop.diagnostics.scope: open` nothing else is read or publis
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from lsprotocol import types
 
 from flowdrop_lsp.core.workspace.host import SITE_SYNC_CHARS
 from tests.support.lsp import Session, position
+from tests.support.site import copy_site
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "atelier-cms" / "config" / "sync"
 STUDIO = "flowdrop_workflow.flowdrop_workflow.brand_studio.yml"
 STALE = "flowdrop_node_type.flowdrop_node_type.planted_gone"
 REAL_ENTRY = "    - flowdrop_node_type.flowdrop_node_type.boolean_gateway\n"
@@ -26,8 +25,7 @@ REAL_ENTRY = "    - flowdrop_node_type.flowdrop_node_type.boolean_gateway\n"
 def planted_site(tmp_path: Path, padding: int = 0) -> Path:
     """A copy of the real site whose brand_studio lists a node type the site lacks (an
     FD-DEPENDENCY error on that entry), its description padded by `padding` characters."""
-    site = tmp_path / "config" / "sync"
-    shutil.copytree(CORPUS, site)
+    site = copy_site(tmp_path, "config/sync")
     path = site / STUDIO
     text = path.read_text(encoding="utf-8")
     assert REAL_ENTRY in text

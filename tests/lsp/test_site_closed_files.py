@@ -5,7 +5,6 @@ both closed, with progress; the callee appearing on disk (a watched-file event) 
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 
 import pytest_lsp
@@ -13,8 +12,8 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.support.lsp import WAIT, Session, server_command, start_session
+from tests.support.site import copy_site
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "atelier-cms" / "config" / "sync"
 COLOUR = "aincient_brand_specialist_colour"
 CALLEE = f"flowdrop_workflow.flowdrop_workflow.{COLOUR}.yml"
 CALL_TYPE = (
@@ -61,8 +60,7 @@ def position_of(path: Path, needle: str) -> tuple[int, int]:
 async def test_a_missing_callee_is_reported_in_closed_files_and_cleared_when_it_appears(
     lsp: LanguageClient, tmp_path: Path
 ) -> None:
-    site = tmp_path / "config" / "sync"
-    shutil.copytree(CORPUS, site)
+    site = copy_site(tmp_path, "config/sync")
     kept = (site / CALLEE).read_text(encoding="utf-8")
     (site / CALLEE).unlink()
     progress: list[object] = []

@@ -10,7 +10,6 @@ and that node's label holds an emoji and CJK (the finding's message names it).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.support.builders import CORPUS_CONFIG
 from tests.support.lsp import CLIENTS, Session, replace_span, server_command, start_session
+from tests.support.site import copy_site
 from tests.support.site_agreement import Shown, check_report, until_agreed
 
 WEATHER = "flowdrop_workflow.flowdrop_workflow.aincient_weather.yml"
@@ -56,8 +55,7 @@ async def site_with_weather_label(lsp: LanguageClient, tmp_path: Path, kind: str
     """The server on the planted site, once it publishes what `check` reports; the weather
     workflow's path and text."""
     root = tmp_path / "ws"
-    site = root / "config" / "sync"
-    shutil.copytree(CORPUS_CONFIG, site)
+    site = copy_site(root, "config/sync")
     path = site / WEATHER
     text = path.read_text(encoding="utf-8")
     text = text.replace(CHAT_OUTPUT_ENTRY, "", 1).replace("label: 'Chat Output'", label, 1)

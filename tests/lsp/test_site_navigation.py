@@ -6,25 +6,18 @@ with emoji and CJK text before the tokens, for the column units."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from lsprotocol import types
 
 from flowdrop_lsp.core.text.positions import LineIndex
 from tests.support.lsp import Session, doc_position, span_of
+from tests.support.site import copy_site
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "atelier-cms" / "config" / "sync"
 WORKFLOW = "flowdrop_workflow.flowdrop_workflow.{}.yml"
 NODE_TYPE = "flowdrop_node_type.flowdrop_node_type.{}.yml"
 COLOUR = "aincient_brand_specialist_colour"
 COLOUR_LABEL = "'Run workflow: Brand colour & contrast specialist'"
-
-
-def copy_site(tmp_path: Path) -> Path:
-    site = tmp_path / "config" / "sync"
-    shutil.copytree(CORPUS, site)
-    return site
 
 
 async def open_file(session: Session, path: Path) -> tuple[str, str]:
@@ -50,7 +43,7 @@ def spanned(location: types.Location, encoding: str) -> str:
 async def test_definition_lands_in_the_closed_callee_and_node_type(
     session: Session, tmp_path: Path
 ) -> None:
-    site = copy_site(tmp_path)
+    site = copy_site(tmp_path, "config/sync")
     uri, text = await open_file(session, site / WORKFLOW.format("brand_studio"))
     enc = session.encoding
     found = await session.client.text_document_definition_async(
@@ -83,7 +76,7 @@ async def test_definition_lands_in_the_closed_callee_and_node_type(
 
 
 async def test_references_and_hover_reach_closed_files(session: Session, tmp_path: Path) -> None:
-    site = copy_site(tmp_path)
+    site = copy_site(tmp_path, "config/sync")
     uri, text = await open_file(session, site / WORKFLOW.format("brand_studio"))
     enc = session.encoding
     at = text.index("prompt_template", text.index("node_type_id: prompt_template")) + 4
@@ -111,7 +104,7 @@ async def test_references_and_hover_reach_closed_files(session: Session, tmp_pat
 
 
 async def test_workspace_symbols_find_a_workflow_not_open(session: Session, tmp_path: Path) -> None:
-    site = copy_site(tmp_path)
+    site = copy_site(tmp_path, "config/sync")
     await open_file(session, site / WORKFLOW.format("brand_studio"))
     found = await session.client.workspace_symbol_async(
         types.WorkspaceSymbolParams(query="aincient_weather")

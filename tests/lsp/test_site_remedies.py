@@ -6,14 +6,13 @@ under every client profile (UTF-16 and UTF-8 positions)."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 
 from lsprotocol import types
 
 from tests.support.lsp import WAIT, Session, _code_actions, apply_edits, edits_of, span_of
+from tests.support.site import copy_site
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "atelier-cms" / "config" / "sync"
 SHAPE_TYPE = (
     "flowdrop_node_type.flowdrop_node_type."
     "flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_shape.yml"
@@ -41,8 +40,7 @@ async def _first_with_call(session: Session, uri: str) -> list[types.Diagnostic]
 async def test_a_misspelt_callee_is_repaired_from_the_call_type_s_quick_fix(
     session: Session, tmp_path: Path
 ) -> None:
-    site = tmp_path / "config" / "sync"
-    shutil.copytree(CORPUS, site)
+    site = copy_site(tmp_path, "config/sync")
     path = site / SHAPE_TYPE
     pristine = path.read_text(encoding="utf-8")
     assert pristine.count(f"flowdrop_workflow:{RIGHT}'") == 1

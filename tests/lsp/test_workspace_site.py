@@ -8,7 +8,6 @@ FD-TEST-SITE), so these tests hold whatever the real cross-file rules say.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
 from pathlib import Path
 
@@ -16,9 +15,9 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.support.lsp import REPO, WAIT, Session, start_session
+from tests.support.lsp import WAIT, Session, start_session
+from tests.support.site import copy_site
 
-SITE = REPO / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
 CODE = "FD-TEST-SITE"
 MISSING_TYPE = "flowdrop_node_type.flowdrop_node_type.planted_missing_type.yml"
 PLANTED = "flowdrop_workflow.flowdrop_workflow.planted.yml"
@@ -55,8 +54,7 @@ async def lsp(lsp_client: LanguageClient):
 
 
 def planted_site(tmp_path: Path) -> Path:
-    site = tmp_path / "config" / "sync"
-    shutil.copytree(SITE, site)
+    site = copy_site(tmp_path, "config/sync")
     (site / PLANTED).write_text(PLANTED_TEXT, encoding="utf-8")
     return site
 

@@ -15,11 +15,13 @@ from flowdrop_lsp.core.domain.site_view import SiteContext
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
 from flowdrop_lsp.entry import main
 from tests.support.builders import (
+    CORPUS_CONFIG,
     FIXTURES,
     node,
     tool_edge,
     workflow,
 )
+from tests.support.site import WORKFLOW_PREFIX
 
 COLLISION = FIXTURES / "collision-nested-drupal.flowdrop.json"
 
@@ -58,32 +60,9 @@ def set_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
 
 
-SITE = Path(__file__).resolve().parents[1] / "corpus" / "atelier-cms" / "config" / "sync"
-WORKFLOW_PREFIX = "flowdrop_workflow.flowdrop_workflow."
 # The stand-in cross-file rule reports under a real code (so that settings can name it); its
 # messages start with "fake: ".
 FAKE_CODE = "R13"
-
-
-def copy_site(target: Path, copies: int = 0, broken_every: int = 0) -> Path:
-    """The real site's files in `target`; with `copies`, each workflow again `copies` times
-    under new ids (`<id>_c<n>`), and with `broken_every`, every n-th copy cut short (a YAML
-    error planted)."""
-    target.mkdir(parents=True, exist_ok=True)
-    for source in sorted(SITE.iterdir()):
-        shutil.copyfile(source, target / source.name)
-    planted = 0
-    for source in sorted(SITE.glob(WORKFLOW_PREFIX + "*.yml")):
-        workflow_id = source.name[len(WORKFLOW_PREFIX) : -len(".yml")]
-        text = source.read_text(encoding="utf-8")
-        for n in range(copies):
-            new_id = f"{workflow_id}_c{n}"
-            copied = text.replace(f"\nid: {workflow_id}\n", f"\nid: {new_id}\n", 1)
-            planted += 1
-            if broken_every and planted % broken_every == 0:
-                copied += "nodes: [\n"
-            (target / f"{WORKFLOW_PREFIX}{new_id}.yml").write_text(copied, encoding="utf-8")
-    return target
 
 
 def fake_site_rule(context: SiteContext) -> Iterator[Finding]:
@@ -134,5 +113,5 @@ ROUTE = WORKFLOW_PREFIX + "aincient_chrome_agent.yml"
 def route_copy(folder: Path) -> Path:
     """`ROUTE` copied into `folder` (the working directory of the test)."""
     target = folder / ROUTE
-    target.write_bytes((SITE / ROUTE).read_bytes())
+    target.write_bytes((CORPUS_CONFIG / ROUTE).read_bytes())
     return target

@@ -241,21 +241,6 @@ def run_nvim(
     return proc.stdout
 
 
-# The real site (issue 19): a Drupal `config/sync` whose brand_studio workflow calls three brand
-# specialist workflows through node types.
-SITE_SYNC = REPO / "tests" / "corpus" / "atelier-cms" / "config" / "sync"
-
-
-def copy_site(project: Path) -> Path:
-    """The real site's `config/sync` copied into `project`, with a `flowdrop-lsp.toml` at
-    `project`'s top: every editor's root marker, so the workspace folder is `project`, the
-    site's parent. Answers the copied `config/sync`."""
-    sync = project / "config" / "sync"
-    shutil.copytree(SITE_SYNC, sync)
-    (project / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
-    return sync
-
-
 def run_nvim_json(
     tmp_path: Path,
     script: Path,

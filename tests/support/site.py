@@ -1,5 +1,6 @@
-"""A copy of the real site (tests/corpus/atelier-cms/config/sync) to plant edits in, and where a
-site finding is, as a file name and a line and column computed from the text."""
+"""A copy of the real site (tests/corpus/atelier-cms/config/sync) to plant edits in — the one
+`copy_site` of the core, CLI, LSP and editor tests —, and where a site finding is, as a file name
+and a line and column computed from the text."""
 
 from __future__ import annotations
 
@@ -23,10 +24,39 @@ COLOUR_CALL_TYPE_ID = (
 COLOUR_CALL_TYPE = NODE_TYPE.format(COLOUR_CALL_TYPE_ID)
 
 
-def copy_site(tmp_path: Path) -> Path:
-    """A fresh copy of the real site's folder."""
-    folder = tmp_path / "sync"
-    shutil.copytree(CORPUS_CONFIG, folder)
+WORKFLOW_PREFIX = "flowdrop_workflow.flowdrop_workflow."
+
+
+def copy_site(
+    under: Path,
+    at: str = "sync",
+    *,
+    copies: int = 0,
+    broken_every: int = 0,
+    project_file: bool = False,
+) -> Path:
+    """A fresh copy of the real site's folder at `under/at` (`sync`, or `config/sync` as a Drupal
+    project keeps it), answered. With `copies`, each workflow again `copies` times under new ids
+    (`<id>_c<n>`), and with `broken_every`, every n-th copy cut short (a YAML error planted).
+    With `project_file`, an empty `flowdrop-lsp.toml` at `under`: every editor's root marker,
+    so that the workspace folder is `under`."""
+    folder = under / at
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in sorted(CORPUS_CONFIG.iterdir()):
+        shutil.copyfile(source, folder / source.name)
+    planted = 0
+    for source in sorted(CORPUS_CONFIG.glob(WORKFLOW_PREFIX + "*.yml")):
+        workflow_id = source.name[len(WORKFLOW_PREFIX) : -len(".yml")]
+        text = source.read_text(encoding="utf-8")
+        for n in range(copies):
+            new_id = f"{workflow_id}_c{n}"
+            copied = text.replace(f"\nid: {workflow_id}\n", f"\nid: {new_id}\n", 1)
+            planted += 1
+            if broken_every and planted % broken_every == 0:
+                copied += "nodes: [\n"
+            (folder / f"{WORKFLOW_PREFIX}{new_id}.yml").write_text(copied, encoding="utf-8")
+    if project_file:
+        (under / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
     return folder
 
 

@@ -20,17 +20,16 @@ import yaml
 
 from flowdrop_lsp.core.doctor import BadRemedy, DoctorService, ProblemGone
 from flowdrop_lsp.entry import main
+from tests.support.builders import CORPUS_JSON
 from tests.support.doctor_client import apply_remedy
+from tests.support.site import copy_site
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "atelier-cms"
 PREFIX = "flowdrop_workflow.flowdrop_workflow."
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("site")
-    shutil.copytree(CORPUS / "config", root / "config")
-    return root / "config" / "sync"
+    return copy_site(tmp_path_factory.mktemp("site"), "config/sync")
 
 
 @pytest.fixture
@@ -51,7 +50,7 @@ def another(folder: Path) -> Iterator[DoctorService]:
 
 
 def export(workflow_id: str) -> dict[str, Any]:
-    return json.loads((CORPUS / "json" / f"{workflow_id}.flowdrop.json").read_text("utf-8"))
+    return json.loads((CORPUS_JSON / f"{workflow_id}.flowdrop.json").read_text("utf-8"))
 
 
 def node(draft: dict[str, Any], node_id: str) -> dict[str, Any]:
@@ -235,8 +234,7 @@ def test_the_incremental_draft_equals_a_fresh_one(doctor: DoctorService) -> None
 
 
 def test_a_node_type_changed_on_disk_counts_at_the_next_diagnose(tmp_path: Path) -> None:
-    shutil.copytree(CORPUS / "config", tmp_path / "config")
-    sync = tmp_path / "config" / "sync"
+    sync = copy_site(tmp_path, "config/sync")
     with another(tmp_path) as doctor:
         _changed_on_disk(doctor, sync)
 

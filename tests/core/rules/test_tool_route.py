@@ -4,7 +4,6 @@ agent's flattened tool set — on the real site, on each data-flow shape, increm
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from flowdrop_lsp.entry import main
 from tests.support.builders import CORPUS_CONFIG, CORPUS_JSON, node, tool_edge
 from tests.support.engine import comparable
 from tests.support.samples import agent_loop, data_edge
+from tests.support.site import copy_site
 
 ROUTE = "FD-TOOL-ROUTE"
 DEAD = {
@@ -167,8 +167,7 @@ def test_label_edits_wiring_and_branch_edits_update_routes_incrementally() -> No
 def test_the_route_fix_writes_yaml_in_yaml(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    site = tmp_path / "config" / "sync"
-    shutil.copytree(CORPUS_CONFIG, site)
+    site = copy_site(tmp_path, "config/sync")
     path = site / "flowdrop_workflow.flowdrop_workflow.aincient_pages_agent.yml"
     text = path.read_text(encoding="utf-8").replace(
         "value: capability_quick_brand_picker", "value: capability_list_page"

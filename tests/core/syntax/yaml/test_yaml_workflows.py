@@ -5,7 +5,6 @@ the YAML cases of tests/cases/CMP-9.)"""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from flowdrop_lsp.core.text.positions import LineIndex
 from flowdrop_lsp.entry import main
 from tests.support.builders import CORPUS_CONFIG, corpus_codes
 from tests.support.drupal import workflow
+from tests.support.site import copy_site
 
 WORKFLOWS = sorted(CORPUS_CONFIG.glob("flowdrop_workflow.flowdrop_workflow.*.yml"))
 NODE_TYPES = sorted(CORPUS_CONFIG.glob("flowdrop_node_type.flowdrop_node_type.*.yml"))
@@ -51,8 +51,7 @@ def test_every_real_workflow_checks_clean_and_reads_like_yaml(path: Path) -> Non
 def test_the_real_config_directory_checks_clean_in_the_cli(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    site = tmp_path / "config" / "sync"
-    shutil.copytree(CORPUS_CONFIG, site)
+    copy_site(tmp_path, "config/sync")
     assert main(["check", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     # The site's node types are found beside the workflows: their launch checks run too.
@@ -193,10 +192,7 @@ def test_non_utf8_bytes_are_one_syntax_finding_at_the_byte(
 def test_a_site_toolbox_type_is_honoured_in_yaml(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    site = tmp_path / "config" / "sync"
-    shutil.copytree(CORPUS_CONFIG, site)
-    for path in site.iterdir():
-        path.chmod(0o644)
+    site = copy_site(tmp_path, "config/sync")
     box = site / "flowdrop_node_type.flowdrop_node_type.flowdrop_node_processor_toolbox.yml"
     mine = site / "flowdrop_node_type.flowdrop_node_type.my_site_toolbox.yml"
     mine.write_text(
