@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import run, texts_of
+from tests.support.site import plant
 
 NODE_TYPE_PREFIX = "flowdrop_node_type.flowdrop_node_type."
 SHAPE_TYPE = f"{NODE_TYPE_PREFIX}flowdrop_workflow_executor_flowdrop_workflow_aincient_brand_specialist_shape.yml"
@@ -19,19 +20,13 @@ COLOUR_TYPE = f"{NODE_TYPE_PREFIX}flowdrop_workflow_executor_flowdrop_workflow_a
 COLOUR = "flowdrop_workflow.flowdrop_workflow.aincient_brand_specialist_colour.yml"
 
 
-def _plant(path: Path, old: str, new: str) -> str:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return text
-
-
 def test_fix_repairs_a_misspelt_callee_in_its_node_type(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pristine = texts_of(site)
-    _plant(
-        site / SHAPE_TYPE,
+    plant(
+        site,
+        SHAPE_TYPE,
         "flowdrop_workflow:aincient_brand_specialist_shape'\n",
         "flowdrop_workflow:aincient_brand_specialist_shpae'\n",
     )
@@ -65,7 +60,7 @@ def test_unsafe_fixes_follow_a_renamed_input_in_the_call_type_never_both_ways(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pristine = texts_of(site)
-    _plant(site / COLOUR, "\n    name: ask\n", "\n    name: question\n")
+    plant(site, COLOUR, "\n    name: ask\n", "\n    name: question\n")
     code, out, _ = run(capsys, "--no-cache", "--show-fixes", "sync")
     assert code == 1
     # The callee's rename back: offered, chosen by hand only.

@@ -22,6 +22,7 @@ from flowdrop_lsp.core.engine.rendering import same_value
 from flowdrop_lsp.core.fixes import apply_edits
 from flowdrop_lsp.core.operations import apply_operations
 from flowdrop_lsp.core.rules.registry import EXPLANATIONS, example_node_type
+from tests.support.builders import as_json
 from tests.support.config_site import WORKFLOWS, site_settings
 from tests.support.drupal import workflow
 from tests.support.operation_cases import (
@@ -84,8 +85,7 @@ def test_every_fix_on_the_real_site_renders_as_its_operations() -> None:
     for path in WORKFLOWS:
         text = path.read_text(encoding="utf-8")
         checked += assert_rendered_as_operated(text, "yaml", site_settings())
-        as_json = json.dumps(yaml.safe_load(text), indent=2, ensure_ascii=False)
-        checked += assert_rendered_as_operated(as_json, "json", site_settings())
+        checked += assert_rendered_as_operated(as_json(text), "json", site_settings())
     assert checked >= 10  # the real site's own findings offer fixes (FD-UNKNOWN-PORT's…)
 
 

@@ -23,7 +23,7 @@ from wcmatch import glob
 
 from tests.support.lsp import CLIENTS, WAIT, Session, server_command, start_session
 from tests.support.raw_lsp import notification
-from tests.support.site import copy_site
+from tests.support.site import copy_site, plant
 from tests.support.site_agreement import Report, until_agreed, watched
 
 WORKFLOW = "flowdrop_workflow.flowdrop_workflow.{}.yml"
@@ -76,12 +76,6 @@ class Workspace:
         return self.report
 
 
-def replace(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path.name}"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-
-
 async def start(
     lsp: LanguageClient,
     root: Path,
@@ -122,7 +116,7 @@ def send_raw(client: LanguageClient, method: str, params: object) -> None:
 async def test_at_start_the_server_publishes_what_check_reports(lsp, tmp_path, kind):
     root = tmp_path / "ws"
     site = copy_site(root, "config/sync")
-    replace(site / STUDIO, CALLING_LABEL, CALLING_LABEL_WIDE)
+    plant(site, STUDIO, CALLING_LABEL, CALLING_LABEL_WIDE)
     (site / CALLEE).unlink()  # FD-CALL on the wide label, in brand_studio and the calling type
     workspace = await start(lsp, root, kind)
     assert any(shown.code == "FD-CALL" for shown in workspace.report[str(site / STUDIO)])
@@ -132,7 +126,7 @@ async def test_at_start_the_server_publishes_what_check_reports(lsp, tmp_path, k
 async def test_a_deleted_callee_gives_its_callers_fd_call(lsp, tmp_path, kind):
     root = tmp_path / "ws"
     site = copy_site(root, "config/sync")
-    replace(site / STUDIO, CALLING_LABEL, CALLING_LABEL_WIDE)
+    plant(site, STUDIO, CALLING_LABEL, CALLING_LABEL_WIDE)
     workspace = await start(lsp, root, kind)
     (site / CALLEE).unlink()
     watched(workspace.session, (site / CALLEE, DELETED))
@@ -192,7 +186,7 @@ def delete_call_type(site: Path) -> types.FileChangeType:
 
 
 def rename_call_type(site: Path) -> types.FileChangeType:
-    replace(site / CALL_TYPE, "\nid: flowdrop_workflow_executor_", "\nid: renamed_executor_")
+    plant(site, CALL_TYPE, "\nid: flowdrop_workflow_executor_", "\nid: renamed_executor_")
     return CHANGED
 
 
@@ -314,7 +308,7 @@ def delete_callee(site: Path) -> tuple[str, types.FileChangeType]:
 
 
 def drop_a_dependency(site: Path) -> tuple[str, types.FileChangeType]:
-    replace(site / WEATHER, CHAT_OUTPUT_ENTRY, "")
+    plant(site, WEATHER, CHAT_OUTPUT_ENTRY, "")
     return WEATHER, CHANGED
 
 
@@ -413,6 +407,6 @@ async def test_a_workflow_opened_and_closed_as_it_is_still_publishes_what_check_
     # The weather workflow's own findings (FD-UNKNOWN-PORT) and its site's are published again
     # as a closed file's; a change on disk afterwards is judged against them too.
     await workspace.agreed("opened and closed", changed=False)
-    replace(workspace.site / WEATHER, CHAT_OUTPUT_ENTRY, "")
+    plant(workspace.site, WEATHER, CHAT_OUTPUT_ENTRY, "")
     watched(workspace.session, (path, CHANGED))
     await workspace.agreed("a dependency dropped from the closed file")

@@ -13,6 +13,7 @@ from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.workspace.node_types import NodeTypeFiles
 from flowdrop_lsp.core.workspace.site import SiteIndex, read_facts
 from tests.support.builders import CORPUS_CONFIG
+from tests.support.builders import plant as planted_text
 
 WORKFLOW = "flowdrop_workflow.flowdrop_workflow.{}.yml"
 NODE_TYPE = "flowdrop_node_type.flowdrop_node_type.{}.yml"
@@ -60,13 +61,13 @@ def copy_site(
     return folder
 
 
-def plant(folder: Path, name: str, old: str, new: str, count: int = 1) -> str:
-    """Replace `old` (which must occur at least `count` times) by `new` in file `name`, the
-    first `count` times; answer the new text."""
+def plant(
+    folder: Path, name: str, old: str, new: str, count: int = 1, *, of: int | None = None
+) -> str:
+    """`builders.plant` in file `name` of `folder` (`old` there exactly `count` times, or `of`
+    times of which the first `count` are replaced); answers the new text."""
     path = folder / name
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) >= count, f"{old!r} not in {name}"
-    text = text.replace(old, new, count)
+    text = planted_text(path.read_text(encoding="utf-8"), old, new, count, of=of)
     path.write_text(text, encoding="utf-8")
     return text
 

@@ -7,14 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from flowdrop_lsp.core.analysis import analyze
-from flowdrop_lsp.core.findings import Finding
 from flowdrop_lsp.core.text.positions import LineIndex
+from tests.support.builders import findings
 from tests.support.drupal import audit_agent_with_collision, workflow
-
-
-def findings(text: str) -> list[Finding]:
-    return list(analyze(text, syntax="yaml").findings)
 
 
 def line_of(text: str, offset: int) -> int:
@@ -23,7 +18,7 @@ def line_of(text: str, offset: int) -> int:
 
 def test_the_planted_collision_shows_two_cmp9() -> None:
     text = audit_agent_with_collision()
-    found = findings(text)
+    found = findings(text, syntax="yaml")
     assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-TOOL-ROUTE"]
     assert [line_of(text, f.span.start) for f in found if f.code == "CMP-9"] == [383, 491]
 
@@ -32,7 +27,7 @@ def test_an_unterminated_label_far_away_is_reported_on_its_line_and_the_rest_sta
     text = audit_agent_with_collision().replace(
         "      label: 'Chat Input'\n", "      label: 'unterminated\n", 1
     )
-    found = findings(text)
+    found = findings(text, syntax="yaml")
     assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX", "FD-TOOL-ROUTE"]
     syntax = next(f for f in found if f.code == "FD-SYNTAX")
     assert line_of(text, syntax.span.start) == 34
@@ -59,7 +54,7 @@ def test_a_broken_line_in_an_item_is_reported_there_and_collisions_elsewhere_sta
 ) -> None:
     text = workflow("'Web Search'", "'web-search'", "'Other 数据 🤖'")
     text = text.replace("      label: 'Other 数据 🤖'\n", broken_line, 1)
-    found = findings(text)
+    found = findings(text, syntax="yaml")
     assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX"], found
     syntax = next(f for f in found if f.code == "FD-SYNTAX")
     line = line_of(text, syntax.span.start)
@@ -69,7 +64,7 @@ def test_a_broken_line_in_an_item_is_reported_there_and_collisions_elsewhere_sta
 def test_a_half_typed_label_counts_for_what_it_says() -> None:
     # As the JSON reader reads `"label": "Web Sea`, the unterminated label is its text so far.
     text = workflow("'Web Search'", "'Other'").replace("'Other'", "'web search", 1)
-    found = findings(text)
+    found = findings(text, syntax="yaml")
     assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX"]
 
 
@@ -77,7 +72,7 @@ def test_an_error_outside_nodes_and_edges_is_still_one_finding_at_its_line() -> 
     text = workflow("'Web Search'", "'web-search'").replace(
         "label: 'Research'\n", "label: 'Research\n"
     )
-    found = findings(text)
+    found = findings(text, syntax="yaml")
     assert [f.code for f in found] == ["FD-SYNTAX"]
     assert line_of(text, found[0].span.start) == text.splitlines().index("label: 'Research") + 1
 
@@ -143,7 +138,7 @@ def test_a_mis_indented_line_is_reported_there_and_nothing_else_changes(
     number: int, line: str, at_fault: int
 ) -> None:
     text = with_line(SMALL, number, line)
-    found = findings(text)
+    found = findings(text, syntax="yaml")
     # No R8 for an edge whose node is (in) the broken item; the collision elsewhere stays.
     assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX"], found
     syntax = next(f for f in found if f.code == "FD-SYNTAX")
@@ -162,7 +157,7 @@ def test_the_real_workflow_keeps_its_collision_past_a_mis_indented_line(
     number: int, line: str
 ) -> None:
     text = with_line(audit_agent_with_collision(), number, line)
-    found = findings(text)
+    found = findings(text, syntax="yaml")
     assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX", "FD-TOOL-ROUTE"], [
         (f.code, line_of(text, f.span.start), f.message) for f in found
     ]
@@ -179,7 +174,7 @@ def test_a_character_yaml_refuses_is_reported_there_and_the_rest_stays(char: str
     text = workflow("'Web Search'", "'web-search'", "'Other 数据 🤖'")
     at = text.index("数据")
     text = text[:at] + char + text[at:]
-    found = findings(text)
+    found = findings(text, syntax="yaml")
     assert sorted(f.code for f in found) == ["CMP-9", "CMP-9", "FD-SYNTAX"], found
     syntax = next(f for f in found if f.code == "FD-SYNTAX")
     assert (syntax.span.start, syntax.span.end) == (at, at + 1)
@@ -188,6 +183,6 @@ def test_a_character_yaml_refuses_is_reported_there_and_the_rest_stays(char: str
 
 def test_a_refused_character_outside_nodes_and_edges_is_reported_there() -> None:
     text = workflow("'Web Search'", "'web-search'").replace("label: 'Research'", "label: 'Re\x00'")
-    (syntax,) = findings(text)
+    (syntax,) = findings(text, syntax="yaml")
     assert syntax.code == "FD-SYNTAX"
     assert syntax.span.start == text.index("\x00")
