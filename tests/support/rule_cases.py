@@ -116,14 +116,14 @@ def cases(root: Path = CASES) -> list[Case]:
 
 
 @functools.cache
-def _resolver() -> SettingsResolver:
-    return SettingsResolver.for_check(None, CASES)
+def _resolver(root: Path) -> SettingsResolver:
+    return SettingsResolver.for_check(None, root)
 
 
 def case_settings(case: Case) -> Settings:
     """The settings `check` judges the case with (its folder's settings file, the node types it
     names), through the CLI's own resolver."""
-    return _resolver().for_file(case.path)
+    return _resolver(case.root).for_file(case.path)
 
 
 @dataclass(frozen=True)
@@ -134,10 +134,10 @@ class Run:
 
 
 @contextlib.contextmanager
-def _in_cases(stdin: str) -> Iterator[tuple[io.StringIO, io.StringIO]]:
+def _in(root: Path, stdin: str) -> Iterator[tuple[io.StringIO, io.StringIO]]:
     out, err = io.StringIO(), io.StringIO()
     before, saved_stdin = Path.cwd(), sys.stdin
-    os.chdir(CASES)
+    os.chdir(root)
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -147,11 +147,11 @@ def _in_cases(stdin: str) -> Iterator[tuple[io.StringIO, io.StringIO]]:
         os.chdir(before)
 
 
-def check(*args: str, stdin: str = "") -> Run:
-    """`flowdrop-lsp check --no-cache --jobs 1 ARGS` in this process, from tests/cases (so that
-    it reports the case by its name, with the settings found there); `stdin` is standard
+def check(*args: str, stdin: str = "", root: Path = CASES) -> Run:
+    """`flowdrop-lsp check --no-cache --jobs 1 ARGS` in this process, from the cases' `root`
+    (so that it reports a case by its name, with the settings found there); `stdin` is standard
     input's text."""
-    with _in_cases(stdin) as (out, err):
+    with _in(root, stdin) as (out, err):
         code = main(["check", "--no-cache", "--jobs", "1", *args])
     return Run(code, _anywhere(out.getvalue()), _anywhere(err.getvalue()))
 
@@ -166,7 +166,9 @@ def _anywhere(output: str) -> str:
 
 
 def _line_starts(text: str) -> list[int]:
-    """Where each line starts (found here, not by the checker's own line index)."""
+    """Where each line starts (found here, not by the checker's own line index, which also
+    breaks lines at a lone carriage return: a case has none)."""
+    assert "\r" not in text.replace("\r\n", ""), "a lone carriage return"
     return [0, *(index + 1 for index, char in enumerate(text) if char == "\n")]
 
 
@@ -227,8 +229,8 @@ def _report(case: Case) -> tuple[str, list[dict[str, Any]]]:
     key = (case, case.text())
     if key not in _REPORTS:
         select = ("--select", case.code)
-        text_run = check(*select, "--show-fixes", case.name)
-        json_run = check(*select, "--format", "json", case.name)
+        text_run = check(*select, "--show-fixes", case.name, root=case.root)
+        json_run = check(*select, "--format", "json", case.name, root=case.root)
         assert text_run.code in (0, 1) and not text_run.err, text_run
         assert json_run.code == text_run.code and not json_run.err, json_run
         _REPORTS[key] = (text_run.out, json.loads(json_run.out))
@@ -285,7 +287,11 @@ def _diff(case: Case, before: str, after: str, label: str) -> list[str]:
 def _left(case: Case, text: str) -> list[str]:
     """The rule's findings in `text` judged as the case's file (standard input under its
     name): the text report's finding lines."""
-    run = check("--select", case.code, "-q", "--stdin-filename", case.name, "-", stdin=text)
+    run = check(
+        *("--select", case.code, "-q", "--stdin-filename", case.name, "-"),
+        stdin=text,
+        root=case.root,
+    )
     assert run.code in (0, 1) and not run.err, run
     return [f"then: {line}" for line in run.out.splitlines()] or ["then: no findings"]
 
@@ -294,7 +300,11 @@ def _fix_run(case: Case, text: str, unsafe: bool) -> list[str]:
     """`check --fix` (with `--unsafe-fixes`) of the case, as a filter: the diff it makes, then
     what it still reports."""
     flags = ["--fix", *(["--unsafe-fixes"] if unsafe else [])]
-    run = check("--select", case.code, "-q", *flags, "--stdin-filename", case.name, "-", stdin=text)
+    run = check(
+        *("--select", case.code, "-q", *flags, "--stdin-filename", case.name, "-"),
+        stdin=text,
+        root=case.root,
+    )
     assert run.code in (0, 1), run
     report = [line for line in run.err.splitlines() if line]
     return [

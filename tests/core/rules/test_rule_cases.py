@@ -13,6 +13,7 @@ import pytest
 
 from flowdrop_lsp.core.rules.registry import RULES_BY_CODE
 from tests.support import rule_cases
+from tests.support.builders import node, tool_edge, workflow
 from tests.support.operation_cases import assert_rendered_as_operated
 from tests.support.rule_cases import (
     CASES,
@@ -159,6 +160,42 @@ def test_a_snapshot_no_longer_made_fails_as_stale(tmp_path: Path) -> None:
     snapshot.write_text("--- a\n+++ b\n", encoding="utf-8")
     with pytest.raises(pytest.fail.Exception, match="case.fix.diff is stale"):
         compare(snapshot, None, root=tmp_path)
+
+
+def test_a_new_case_fails_until_written_then_fails_when_its_rule_says_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole round, in a folder of cases of its own: no snapshot yet fails; UPDATE_GOLDEN
+    writes both; the same run then passes; an edit of the case fails with the diff."""
+    (tmp_path / "flowdrop-lsp.toml").write_text("", encoding="utf-8")
+    (tmp_path / "CMP-9").mkdir()
+    pair = workflow(
+        [node("a", label="Search"), node("b", label="search"), node("x", "agent")],
+        [tool_edge("a", "x"), tool_edge("b", "x")],
+    )
+    (tmp_path / "CMP-9" / "pair.json").write_text(pair, encoding="utf-8")
+    (case,) = cases(tmp_path)
+    findings, fixes = snapshots(case)
+    assert fixes is not None and '+        "label": "search 2"' in fixes
+    monkeypatch.delenv("UPDATE_GOLDEN", raising=False)
+    with pytest.raises(pytest.fail.Exception, match="CMP-9/pair.json.findings.txt is missing"):
+        compare(case.findings_snapshot, findings, root=tmp_path)
+    monkeypatch.setenv("UPDATE_GOLDEN", "1")
+    compare(case.findings_snapshot, findings, root=tmp_path)
+    compare(case.fixes_snapshot, fixes, root=tmp_path)
+    monkeypatch.delenv("UPDATE_GOLDEN")
+    assert snapshots(case) == (findings, fixes)
+    compare(case.findings_snapshot, findings, root=tmp_path)
+    compare(case.fixes_snapshot, fixes, root=tmp_path)
+    case.path.write_text(pair.replace('"search"', '"Lookup"'), encoding="utf-8")
+    now, none = snapshots(case)
+    assert none is None  # no collision left: no fix, so no fixes snapshot
+    with pytest.raises(pytest.fail.Exception, match="pair.json.fix.diff is stale"):
+        compare(case.fixes_snapshot, none, root=tmp_path)
+    with pytest.raises(pytest.fail.Exception) as failure:
+        compare(case.findings_snapshot, now, root=tmp_path)
+    assert "\n-CMP-9/pair.json:14:18: error CMP-9 [*] tool name" in str(failure.value)
+    assert "\n+no problems in 1 file" in str(failure.value)
 
 
 def test_update_golden_writes_and_removes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
