@@ -121,9 +121,10 @@ class Reporter:
 
 
 def write_output_file(path: Path, text: str) -> str | None:
-    """Write a report file; the error message when it cannot be written."""
+    """Write a report file (as stdout gets it: a lone surrogate as its escape); the error
+    message when it cannot be written."""
     try:
-        path.write_text(text, encoding="utf-8", newline="")
+        path.write_text(printable(text), encoding="utf-8", newline="")
     except OSError as error:
         return f"cannot write {path}: {error}"
     return None

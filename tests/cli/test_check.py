@@ -241,6 +241,11 @@ def test_lone_surrogate_in_a_label_is_printed_as_an_escape(
         code, out, _ = run(capsys, "--format", output_format, str(path))
         assert code == 1
         assert "X\\ud83d" in out
+        # The same report written to a file (`-o`): the same escape, no UnicodeEncodeError.
+        report = tmp_path / f"report.{output_format}"
+        code, _, _ = run(capsys, "--format", output_format, "-o", str(report), str(path))
+        assert code == 1
+        assert report.read_text(encoding="utf-8").count("X\\ud83d") == out.count("X\\ud83d")
     code, out, _ = run(capsys, "--fix", str(path))
     assert code == 1 and "CMP-9" not in out  # left: R8, an error (the agent "g" is no node)
     # "X\ud83d" keeps its name (it comes first); "x" is renamed.
