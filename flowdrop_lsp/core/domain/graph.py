@@ -159,7 +159,9 @@ class ToolGraph:
         # edges (CMP-5) is made of; a label edit or a tool wire added leaves it alone.
         self.execution_edge_version = 0
         self._change_logs: dict[str, list[tuple[bool, Node | Edge]]] = {}
-        self._everything: tuple[int, list[tuple[bool, Node | Edge]]] = (-1, [])
+        # Every node (with an id) and every edge as of `version`, built once for the rules of a
+        # whole read, which all ask at once (`everything`, `every_edge`).
+        self._everything: tuple[int, list[Node], list[Edge]] = (-1, [], [])
         self.version = 0  # bumped by every change: what caches of reachability key on
         self._consumers_of_leaf: dict[str, set[str]] = {}
         self._cached_version = -1
@@ -229,8 +231,8 @@ class ToolGraph:
             self.add_edge(model)
         else:
             return
-        if self._everything[1]:
-            self._everything = (-1, [])  # what the whole read's rules shared: stale now
+        if self._everything[0] >= 0:
+            self._everything = (-1, [], [])  # what the whole read's rules shared: stale now
         for log in self._change_logs.values():
             log.append((True, model))
 
@@ -243,8 +245,8 @@ class ToolGraph:
             self.remove_edge(model)
         else:
             return
-        if self._everything[1]:
-            self._everything = (-1, [])
+        if self._everything[0] >= 0:
+            self._everything = (-1, [], [])
         for log in self._change_logs.values():
             log.append((False, model))
 
@@ -259,26 +261,35 @@ class ToolGraph:
         that keeps findings per node or edge (a launch check) updates them from."""
         log = self._change_logs.get(subscriber)
         if log is None:
-            # The rules of a whole read all ask at once: one list for all of them.
-            if self._everything[0] != self.version:
-                every: list[tuple[bool, Node | Edge]] = [
-                    (True, node) for nodes in self.definitions.values() for node in nodes
-                ]
-                every += [(True, edge) for edge in self.every_edge()]
-                self._everything = (self.version, every)
-            self._change_logs[subscriber] = []
-            return self._everything[1]
+            nodes, edges = self.everything(subscriber)
+            return [(True, node) for node in nodes] + [(True, edge) for edge in edges]
         self._change_logs[subscriber] = []
         return log
 
+    def everything(self, subscriber: str) -> tuple[list[Node], list[Edge]]:
+        """`changes`' first answer to `subscriber` (from now on it gets a change log), kinds
+        apart: every node with an id, then every edge, in `changes`' order. The rules of a whole
+        read all ask at once: the lists are made once for all of them (not to be mutated)."""
+        self._change_logs[subscriber] = []
+        return self._every()
+
+    def _every(self) -> tuple[list[Node], list[Edge]]:
+        version, nodes, edges = self._everything
+        if version != self.version:
+            nodes = [node for same_id in self.definitions.values() for node in same_id]
+            seen: dict[int, Edge] = {}
+            for same_end in self.edges_by_endpoint.values():
+                for edge in same_end:
+                    seen[id(edge)] = edge
+            seen.update((id(edge), edge) for edge in self.edges_without_ends)
+            edges = list(seen.values())
+            self._everything = (self.version, nodes, edges)
+        return nodes, edges
+
     def every_edge(self) -> list[Edge]:
-        """Every edge (each once), in no particular order."""
-        seen: dict[int, Edge] = {}
-        for edges in self.edges_by_endpoint.values():
-            for edge in edges:
-                seen[id(edge)] = edge
-        seen.update((id(edge), edge) for edge in self.edges_without_ends)
-        return list(seen.values())
+        """Every edge (each once), in no particular order (a list shared until the graph
+        changes: not to be mutated)."""
+        return self._every()[1]
 
     def add_node(self, node: Node) -> None:
         if node.id is None:

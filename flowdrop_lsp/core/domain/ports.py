@@ -79,6 +79,11 @@ DYNAMIC_PARAMETERS = {Direction.INPUT: "dynamicInputs", Direction.OUTPUT: "dynam
 OVERRIDES_KEY = "ports"  # data.config.ports: {inputs: [{id, exposed}], outputs: [...]}
 
 
+# Each direction's marker word (`Direction.marker`), looked up without the enum's machinery:
+# `handle_port` runs for every edge end of a large document.
+_MARKERS = {Direction.INPUT: "-input-", Direction.OUTPUT: "-output-"}
+
+
 def handle_port(handle: str | None, node_id: str | None, direction: Direction) -> str | None:
     """The port a handle names (EDGE-1), or None when it names none.
 
@@ -89,17 +94,24 @@ def handle_port(handle: str | None, node_id: str | None, direction: Direction) -
     empty port cannot be parsed."""
     if not handle:
         return None
-    marker = direction.marker
+    marker = _MARKERS[direction]
     if node_id and handle.startswith(node_id + marker):
         return handle[len(node_id) + len(marker) :] or None
     # Where each direction's marker first occurs; the earlier of the two decides.
-    firsts = [(at, side) for side in Direction if (at := handle.find(side.marker)) >= 0]
-    if not firsts:
+    at_input, at_output = handle.find("-input-"), handle.find("-output-")
+    if at_input < 0 and at_output < 0:
         return None
-    at, side = min(firsts, key=lambda pair: pair[0])
-    if side is not direction:
+    first = Direction.INPUT if at_output < 0 or 0 <= at_input < at_output else Direction.OUTPUT
+    if first is not direction:
         return None
+    at = at_input if first is Direction.INPUT else at_output
     return handle[at + len(marker) :] or None
+
+
+def may_name(handle: str | None, ports: tuple[str, ...]) -> bool:
+    """Whether `handle` may name one of `ports` (`handle_port` answers the end of the handle,
+    or None): what rules nearly every edge out at once, for a rule about a few ports."""
+    return handle is not None and handle.endswith(ports)
 
 
 @dataclass(frozen=True)

@@ -414,7 +414,7 @@ def scoped_findings(
     graph = ctx.graph
     memo: dict[int, tuple[Node | Edge, list[Finding]]] = ctx.memo.setdefault(code, {})
     if not graph.subscribed(code):
-        _check_everything(ctx, graph.changes(code), memo, node_check, edge_check)
+        _check_everything(ctx, *graph.everything(code), memo, node_check, edge_check)
         return [
             _current_locator(finding, model) for model, found in memo.values() for finding in found
         ]
@@ -435,29 +435,34 @@ def scoped_findings(
 
 def _check_everything(
     ctx: RuleContext,
-    everything: list[tuple[bool, Node | Edge]],
+    nodes: list[Node],
+    edges: list[Edge],
     memo: dict[int, tuple[Node | Edge, list[Finding]]],
     node_check: NodeCheck | None,
     edge_check: EdgeScopedCheck | None,
 ) -> None:
     """The first question (a whole read): every node and edge there is, each once (no
-    neighbour is left to add), only the kinds the rule checks. Every model of a large document
-    passes here once per rule, so the loop is kept tight: what `half_typed` asks, inline."""
-    for _added, model in everything:
-        if isinstance(model, Node):
-            if node_check is None or not model.id:
+    neighbour is left to add), only the kinds the rule checks, nodes first. Every model of a
+    large document passes here once per rule, so the loops are kept tight: what `half_typed`
+    asks, inline; a kind the rule does not check is not walked."""
+    if node_check is not None:
+        for node in nodes:
+            if not node.id:
                 continue
-            check: Callable[[RuleContext, Any], Iterable[Finding]] = node_check
-        elif edge_check is None:
-            continue
-        else:
-            check = edge_check
-        editor = model.editor
-        if editor is not None and editor.broken:
-            continue  # half-typed: its syntax finding says all there is to say
-        found = list(check(ctx, model))
-        if found:
-            memo[id(model)] = (model, found)
+            editor = node.editor
+            if editor is not None and editor.broken:
+                continue  # half-typed: its syntax finding says all there is to say
+            found = [*node_check(ctx, node)]
+            if found:
+                memo[id(node)] = (node, found)
+    if edge_check is not None:
+        for edge in edges:
+            editor = edge.editor
+            if editor is not None and editor.broken:
+                continue
+            found = [*edge_check(ctx, edge)]
+            if found:
+                memo[id(edge)] = (edge, found)
 
 
 def scoped_with_node_types(

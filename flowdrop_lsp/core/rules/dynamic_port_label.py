@@ -68,6 +68,10 @@ class Definition:
         return f"{side} '{short_text(name)}'" if name else f"{side} #{self.index + 1}"
 
 
+# Each side and its parameter, in `Direction`'s order (a tuple: asked for every node).
+_SIDES = tuple((direction, DYNAMIC_PARAMETERS[direction]) for direction in Direction)
+
+
 def definitions(node: Node) -> Iterator[Definition]:
     """The node's dynamic port definitions, inputs then outputs, each in list order. A list that
     is no list (Drupal dumps an empty one as `{  }`) holds none; an item that is no object is
@@ -75,8 +79,7 @@ def definitions(node: Node) -> Iterator[Definition]:
     config = node.config
     if not isinstance(config, dict):
         return
-    for direction in Direction:
-        key = DYNAMIC_PARAMETERS[direction]
+    for direction, key in _SIDES:
         items = config.get(key)
         if not isinstance(items, list):
             continue

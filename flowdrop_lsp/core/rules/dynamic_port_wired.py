@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flowdrop_lsp.core.domain.model import Edge
-from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, edge_ends
+from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, edge_ends, may_name
 from flowdrop_lsp.core.domain.wording import id_text
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import (
@@ -36,9 +36,12 @@ RULE = Rule(
     spec_ids=("DYN-7",),
 )
 PARAMETERS = frozenset(DYNAMIC_PARAMETERS.values())
+_PARAMETER_NAMES = tuple(sorted(PARAMETERS))
 
 
 def _into_parameter(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
+    if not may_name(edge.target_handle, _PARAMETER_NAMES):
+        return  # nearly every edge: into no dynamic port definition parameter
     _source, target = edge_ends(edge)
     if target.port not in PARAMETERS or target.node_id is None:
         return

@@ -47,7 +47,7 @@ from flowdrop_lsp.core.domain.expressions import (
     twig_vocabulary_of,
 )
 from flowdrop_lsp.core.domain.model import Edge, Node
-from flowdrop_lsp.core.domain.ports import RESERVED_PORTS, Direction, edge_ends
+from flowdrop_lsp.core.domain.ports import RESERVED_PORTS, Direction, edge_ends, may_name
 from flowdrop_lsp.core.findings import Finding, Severity
 from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
 from flowdrop_lsp.core.rules.expression_undefined_name import name_findings
@@ -83,6 +83,8 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
 def check_variables_edge(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
     """A prompt template whose `variables` is fed by exactly this one edge, from a source
     whose value's keys are known (see the module)."""
+    if not may_name(edge.target_handle, (VARIABLES_PORT,)):
+        return  # nearly every edge: not into a `variables` port
     source, target = edge_ends(edge)
     if target.port != VARIABLES_PORT or target.node_id is None or source.port is None:
         return
