@@ -240,11 +240,14 @@ class WorkflowDocument(HeaderEdits):
                     problems = [p for p in problems if not array_start < p.start < array_end]
             self._read_top_level(root, text, check_schema=not self._all_valid)
             self._site_elements = {}
-            add = self.graph.add
-            for name in ARRAYS:  # all nodes before any edge: endpoints resolve as they are added
-                for element in self.lists[name].elements:
-                    if element is not PLAIN:
-                        add(element.model)
+            # All nodes before any edge (endpoints resolve as they are added), each array in
+            # its order: the graph's lists take them at their end.
+            self.graph.add_in_order(
+                element.model
+                for name in ARRAYS
+                for element in self.lists[name].elements
+                if element is not PLAIN
+            )
             self.context.refresh_all()
         else:
             self._site_header = workflow_header(root, text)
