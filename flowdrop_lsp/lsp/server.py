@@ -479,6 +479,7 @@ class FlowdropServer(LanguageServer):
         ):
             await asyncio.sleep(BURST_QUIET)
             waited += BURST_QUIET
+        published: list[Document] = []
         while self._dirty:
             uri = next(iter(self._dirty))
             del self._dirty[uri]
@@ -487,9 +488,15 @@ class FlowdropServer(LanguageServer):
                 continue
             try:
                 self.publish(document)
+                published.append(document)
             except Exception as error:  # noqa: BLE001
                 self.log_error(f"analysing {uri}", error)
             await asyncio.sleep(0)
+        # Every publish out: the line index the next edit needs, for a text just read whole
+        # (its findings were placed without one: core/text/positions.py, EditableText).
+        for document in published:
+            if self.documents.get(document.uri) is document:  # still open
+                document.lines.index_lines()
 
     def republish_all(self) -> None:
         """After a settings change: re-read every open document under its settings, publish."""

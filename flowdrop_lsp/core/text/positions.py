@@ -422,6 +422,10 @@ class EditableText:
     The text is kept in chunks of a few thousand code points (an edit rebuilds one or two
     chunks, never the whole string), and line starts in a PendingShift (an edit shifts every
     later line start lazily). `text` joins the chunks on demand, for whole-document parses.
+
+    The line starts are indexed when first needed (an edit, a line asked for), not when the
+    text arrives: until then `position` counts line breaks per chunk instead, so a document
+    just opened has its few findings placed without waiting for an index of every line.
     """
 
     def __init__(self, text: str) -> None:
@@ -429,7 +433,22 @@ class EditableText:
         self._recount()
         self.units = UnitCounts(self.chunks, self.chunk_starts)
         self._joined: str | None = text
-        self.lines = PendingShift(line_start_array(text))
+        self._lines: PendingShift | None = None
+        # Line breaks before each chunk (and in all), for `position` before the index is made;
+        # None: not counted yet, or the text has a \r (its line breaks are then indexed).
+        self._breaks_before: list[int] | None = None
+
+    def index_lines(self) -> None:
+        """Make the line index now (when idle), so that the next edit does not wait for it."""
+        self.lines  # noqa: B018 - made on first use
+
+    @property
+    def lines(self) -> PendingShift:
+        """The line starts (made on first use)."""
+        if self._lines is None:
+            text = self._joined if self._joined is not None else "".join(self.chunks)
+            self._lines = PendingShift(line_start_array(text))
+        return self._lines
 
     def _recount(self) -> None:
         starts = []
@@ -491,7 +510,10 @@ class EditableText:
         self._joined = None
 
     def _update_lines(self, start: int, end: int, new_text: str) -> None:
-        lines = self.lines
+        self._breaks_before = None
+        lines = self._lines
+        if lines is None:
+            return  # not indexed yet: indexed from the text as it will be, when needed
         # Line breaks of two characters (\r\n) may be split or joined by an edit next to a
         # \r or \n: recount the lines around such an edit from the text itself.
         touches_cr = (
@@ -504,7 +526,7 @@ class EditableText:
         after = lines.bisect_right(end)  # first line start after `end`
         if touches_cr:
             new_full = self.slice(0, start) + new_text + self.slice(end, self.length)
-            self.lines = PendingShift(line_start_array(new_full))
+            self._lines = PendingShift(line_start_array(new_full))
             return
         inserted = [start + m.end() for m in _LINE_BREAK.finditer(new_text)]
         lines.replace(first_inside, after, inserted)
@@ -531,14 +553,40 @@ class EditableText:
 
     def position(self, offset: int, encoding: Encoding = "utf-32") -> tuple[int, int]:
         offset = max(0, min(offset, self.length))
-        line = self.line_of(offset)
-        start = self.lines.value(line)
+        counted = self._counted_line(offset) if self._lines is None else None
+        if counted is not None:
+            line, start = counted
+        else:
+            line = self.line_of(offset)
+            start = self.lines.value(line)
         if encoding == "utf-32":
             return line, offset - start
         if offset - start <= _SHORT:
             return line, units_in(self.slice(start, offset), encoding)
         units = self.units
         return line, units.units_before(offset, encoding) - units.units_before(start, encoding)
+
+    def _counted_line(self, offset: int) -> tuple[int, int] | None:
+        """The line of `offset` and where it starts, found without the index: line breaks
+        counted (each chunk's once, then within the chunk of `offset`), the start found back
+        from `offset`. Only for a text whose line breaks are all \n (None otherwise: a \r
+        may end a line alone, or pair with a \n across two chunks)."""
+        before = self._breaks_before
+        if before is None:
+            if any("\r" in chunk for chunk in self.chunks):
+                return None
+            before = self._breaks_before = list(
+                accumulate((chunk.count("\n") for chunk in self.chunks), initial=0)
+            )
+        index = max(0, bisect_right(self.chunk_starts, offset) - 1)
+        local = offset - self.chunk_starts[index]
+        chunk = self.chunks[index]
+        line = before[index] + chunk.count("\n", 0, local)
+        at = chunk.rfind("\n", 0, local)
+        while at < 0 and index > 0 and before[index] > 0:
+            index -= 1  # the line began in an earlier chunk (one with a line break)
+            at = self.chunks[index].rfind("\n")
+        return line, (self.chunk_starts[index] + at + 1) if at >= 0 else 0
 
     def offset(self, line: int, column: int, encoding: Encoding = "utf-32") -> int:
         if line < 0:

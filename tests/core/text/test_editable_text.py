@@ -52,6 +52,39 @@ def test_editable_text_matches_a_plain_string(monkeypatch: pytest.MonkeyPatch, c
             assert editable.slice(first, first + 7) == text[first : first + 7]
 
 
+@pytest.mark.parametrize("chunk", [1, 3, 4, 65536])
+def test_positions_before_the_line_index_match_a_plain_string(
+    monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """A text just read has no line index: `position` counts line breaks per chunk instead
+    (\n only; a \r makes it index), and edits made before any index leave none. Every answer
+    is LineIndex's, and no index is made for it unless the text held a \r (once made, the
+    index is kept up to date)."""
+    monkeypatch.setattr(text_module, "_CHUNK", chunk)
+    rng = random.Random(chunk)
+    for _ in range(150):
+        pieces = PIECES if rng.random() < 0.3 else [p for p in PIECES if "\r" not in p]
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 60)))
+        editable = EditableText(text)
+        held_cr = False
+        for _ in range(4):
+            index = LineIndex(text)
+            held_cr = held_cr or "\r" in text
+            for offset in range(-1, len(text) + 2):
+                for encoding in ("utf-16", "utf-8", "utf-32"):
+                    assert editable.position(offset, encoding) == index.position(offset, encoding)
+            assert (editable._lines is None) == (not held_cr)
+            start = rng.randint(0, len(text))
+            end = rng.randint(start, min(len(text), start + 6))
+            new = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+            text = text[:start] + new + text[end:]
+            editable.replace(start, end, new)
+        editable.index_lines()
+        assert [editable.lines.value(i) for i in range(len(editable.lines))] == (
+            LineIndex(text).line_starts
+        )
+
+
 @pytest.mark.parametrize("max_marks", [1, 3, 48])
 def test_pending_shift_matches_a_plain_list(
     monkeypatch: pytest.MonkeyPatch, max_marks: int
