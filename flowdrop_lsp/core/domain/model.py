@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from flowdrop_lsp.core.domain.element_facts import NO_CONFIG, EdgeQuirks, ElementEditor
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
-from flowdrop_lsp.core.domain.string_hint import bits_of
+from flowdrop_lsp.core.domain.string_hint import StringHint, bits_of
 from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.text.positions import Span
 
@@ -129,8 +129,9 @@ class Node:
     routing: Routing | None = None
     item_finder: ItemFinder | None = field(default=None, compare=False, repr=False)
     # Which strings `data` may hold outside its label and metadata, as a bit mask over their
-    # hashes (see `string_bits`); None: unknown (every question goes to `string_finder`).
-    string_hint: int | None = field(default=None, compare=False, repr=False)
+    # hashes made when first asked (see `StringHint`); None: unknown (every question goes to
+    # `string_finder`).
+    string_hint: StringHint | None = field(default=None, compare=False, repr=False)
     # `data.config` as a plain value (NO_CONFIG: the node has none), for the launch checks.
     config: Any = field(default=NO_CONFIG, compare=False, repr=False)
     editor: ElementEditor | None = field(default=None, compare=False, repr=False)
@@ -160,7 +161,7 @@ class Node:
         if self.string_finder is None:
             return ()
         hint = self.string_hint
-        if hint is not None and not hint & bits_of(values):
+        if hint is not None and not hint.bits() & bits_of(values):
             # The usual case: looking a node's text over costs ≈30 µs, this well under 1.
             return ()
         return self.string_finder(values)

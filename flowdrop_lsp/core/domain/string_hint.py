@@ -21,12 +21,32 @@ def bits_of(values: frozenset[str]) -> int:
     return bits
 
 
-def string_bits(data: dict[str, Any]) -> int:
-    """A bit mask of the hashes of the string values in `data` outside its label and metadata:
-    a Bloom filter that answers "certainly not there" cheaply and exactly. A string's hash is
-    fixed for the process's life, which is as long as the mask lives."""
+class StringHint:
+    """A node's string hint, made when first asked for (`bits`): only a possible reference
+    makes anyone ask (CMP-9's fixes for a collision, a gateway's route), so a whole read of a
+    large document does not walk every node's data for it. It holds the values of `data` the
+    hint is made of (plain values, no way back to the node: no cycle to break)."""
+
+    __slots__ = ("_values", "_bits")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._values: list[Any] | None = [v for k, v in data.items() if k not in _NAME_MEMBERS]
+        self._bits: int | None = None
+
+    def bits(self) -> int:
+        """A bit mask of the hashes of the string values in `data` outside its label and
+        metadata: a Bloom filter that answers "certainly not there" cheaply and exactly. A
+        string's hash is fixed for the process's life, which is as long as the mask lives."""
+        if self._bits is None:
+            assert self._values is not None
+            self._bits = _bits_of_values(self._values)
+            self._values = None
+        return self._bits
+
+
+def _bits_of_values(stack: list[Any]) -> int:
+    """The mask of every string in `stack`'s values, at any depth (`stack` is consumed)."""
     bits = 0
-    stack: list[Any] = [v for k, v in data.items() if k not in _NAME_MEMBERS]
     while stack:
         value = stack.pop()
         kind = type(value)  # JSON values are exactly str, dict, list, int, float, bool, None

@@ -34,7 +34,7 @@ from flowdrop_lsp.core.domain.model import (
 )
 from flowdrop_lsp.core.domain.names import sanitize_tool_name
 from flowdrop_lsp.core.domain.node_type_resolution import node_type_choice
-from flowdrop_lsp.core.domain.string_hint import string_bits
+from flowdrop_lsp.core.domain.string_hint import StringHint
 from flowdrop_lsp.core.domain.tool_edges import classify_tool_edge
 from flowdrop_lsp.core.text.positions import Span
 
@@ -95,7 +95,7 @@ def read_node_value(
         strings,
         routing_of(data.get("config")) if data else None,
         items,
-        string_bits(data) if data is not None else None,
+        StringHint(data) if data is not None else None,
         data.get("config", NO_CONFIG) if data is not None else NO_CONFIG,
         editor,
         stored_ports=stored_ports(metadata) if metadata is not None else (),

@@ -1,4 +1,4 @@
-"""The string hint of nodes read by the fast path (model.string_bits): it may only rule a node
+"""The string hint of nodes read by the fast path (domain.string_hint.StringHint): it may only rule a node
 out when `data` certainly holds none of the strings asked about outside its label and metadata;
 anything else still goes to the exact finder."""
 
