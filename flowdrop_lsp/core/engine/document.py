@@ -60,14 +60,12 @@ from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
 from flowdrop_lsp.core.rules.store_door import door_finding
 from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, Refusal, may_be_too_large
 from flowdrop_lsp.core.syntax.reader import reader_for
-from flowdrop_lsp.core.syntax.schema import document_is_valid
 from flowdrop_lsp.core.syntax.shape import shaped_verdict
 from flowdrop_lsp.core.syntax.tree import (
     JArray,
     JObject,
     ScannedArray,
     SyntaxProblem,
-    to_python,
 )
 from flowdrop_lsp.core.text.changes import unchanged_ends
 from flowdrop_lsp.core.text.positions import EditableText, Span
@@ -188,8 +186,6 @@ class WorkflowDocument(HeaderEdits):
         reading = self.reader.read(text)
         parsed = reading.parsed
         root = parsed.root
-        # A whole, schema-valid document (the usual case) needs no per-element validation.
-        self._all_valid = reading.fast and document_is_valid(to_python(root))
         self._stale = False
         self._is_workflow = looks_like_workflow(root)
         self.graph = ToolGraph(self.settings)
@@ -238,7 +234,7 @@ class WorkflowDocument(HeaderEdits):
                 if inside:
                     self.lists[name].gaps = list(syntax_findings(inside))
                     problems = [p for p in problems if not array_start < p.start < array_end]
-            self._read_top_level(root, text, check_schema=not self._all_valid)
+            self._read_top_level(root, text)
             self._site_elements = {}
             # All nodes before any edge (endpoints resolve as they are added), each array in
             # its order: the graph's lists take them at their end.
@@ -272,7 +268,6 @@ class WorkflowDocument(HeaderEdits):
             True, sum(len(lst) for lst in self.lists.values()), sorted(self.context.recomputed)
         )
         self.context.recomputed.clear()
-        self._all_valid = False  # elements re-read by later edits are validated one by one
         self.buffer.release()
 
     def site_facts(self) -> WorkflowFacts | None:

@@ -51,7 +51,6 @@ class ElementReading:
     reader: WorkflowReader
     settings: Settings
     _source: ElementSource
-    _all_valid: bool
     _with_findings: set[Element]
 
     def _item_text(self, owner: ElementList, index: int) -> tuple[str, int]:
@@ -81,10 +80,10 @@ class ElementReading:
         elements = owner.elements
         starts, ends = array.starts, array.ends
         # One schema error must not cost a validation per element: only the elements of a
-        # block that fails as a whole are validated one by one (with their errors).
-        suspects: Container[int] = (
-            () if self._all_valid else items_that_may_be_invalid(KIND[owner.name], array.values)
-        )
+        # block that fails as a whole are validated one by one (with their errors). (Blocks,
+        # not the whole document first: a valid document costs the same, and one with a
+        # schema error is not validated twice.)
+        suspects: Container[int] = items_that_may_be_invalid(KIND[owner.name], array.values)
         plain = 0
         for index, value in enumerate(array.values):
             if type(value) is not dict:  # the C scanner makes exactly dicts of objects
@@ -192,7 +191,7 @@ class ElementReading:
                 owned is not None and any(p.kind == "syntax" for p in owned)
             )
             owner.broken += element.broken
-            validate = not self._all_valid and not element.broken
+            validate = not element.broken
             plain: Any = None  # the value as Python, made once for the shape and the schema
             if first_index + position < SNIFFED_ITEMS and not element.broken:
                 if isinstance(value, OpaqueValue):

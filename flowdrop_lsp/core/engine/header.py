@@ -85,16 +85,11 @@ class HeaderEdits(IncrementalEdits):
     _site_header: WorkflowFacts | None
 
     # ----- reading ----------------------------------------------------------------------------
-    def _read_top_level(
-        self, root: JObject, text: str, check_schema: bool, to_document: ToDocument = _same
-    ) -> None:
+    def _read_top_level(self, root: JObject, text: str, to_document: ToDocument = _same) -> None:
         """What the rules and the site read of the top level of `root` (read from `text`, whose
         offsets `to_document` turns into the document's): its schema findings outside the
-        elements (`check_schema`: a whole read of a valid document knows there are none), the
-        members named in `TOP_LEVEL_KEYS`, the file's site header."""
-        for path, message, start, end in (
-            root_problems(root, text, self.reader.spell) if check_schema else []
-        ):
+        elements, the members named in `TOP_LEVEL_KEYS`, the file's site header."""
+        for path, message, start, end in root_problems(root, text, self.reader.spell):
             self.root_findings.append(
                 SCHEMA_RULE.finding(
                     Span(to_document(start), to_document(end)),
@@ -210,7 +205,7 @@ class HeaderEdits(IncrementalEdits):
         # The top level is read afresh: its spans start unmoved by the arrays' edits.
         self.array_shift = {name: [0] for name in ARRAYS}
         self.root_findings = []
-        self._read_top_level(root, "[]".join(pieces), True, to_document)
+        self._read_top_level(root, "[]".join(pieces), to_document)
         self.root_findings.extend(syntax_findings(_moved(p, to_document) for p in problems))
         self._stats = ChangeStats(False, 0, [])
         return True

@@ -52,15 +52,6 @@ def _fast_is_valid() -> Callable[[Any], bool] | None:
     return jsonschema_rs.Draft202012Validator(workflow_schema()).is_valid
 
 
-def document_is_valid(instance: Any) -> bool:
-    """Whether a whole document is valid, answered fast (False when unsure)."""
-    fast = _fast_is_valid()
-    try:
-        return bool(fast is not None and fast(instance))
-    except ValueError:
-        return False
-
-
 def _locate(root: JsonValue, path: Sequence[Any], text: str) -> JsonValue:
     """The deepest value of the tree along `path` (a jsonschema absolute_path); a value read
     whole by a fast path (OpaqueValue) is re-read with inner spans on the way."""
