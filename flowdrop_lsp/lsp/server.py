@@ -492,11 +492,11 @@ class FlowdropServer(LanguageServer):
             except Exception as error:  # noqa: BLE001
                 self.log_error(f"analysing {uri}", error)
             await asyncio.sleep(0)
-        # Every publish out: the line index the next edit needs, for a text just read whole
-        # (its findings were placed without one: core/text/positions.py, EditableText).
+        # Every publish out: what a whole read left for later (its parse freed, the line index
+        # the next edit needs: WorkflowDocument.settle), done before the next message is read.
         for document in published:
             if self.documents.get(document.uri) is document:  # still open
-                document.lines.index_lines()
+                document.workflow.settle()
 
     def republish_all(self) -> None:
         """After a settings change: re-read every open document under its settings, publish."""

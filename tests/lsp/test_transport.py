@@ -3,19 +3,32 @@ reader against the real server; the output after `exit`, and a failing one."""
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import logging
+import os
 import random
+import sys
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
 
 from flowdrop_lsp.lsp.app import create_server
-from flowdrop_lsp.lsp.transport import Body, Broken, ClientOutput, Framer, Skipped
+from flowdrop_lsp.lsp.transport import (
+    PIPE_SIZE,
+    Body,
+    Broken,
+    ClientOutput,
+    Framer,
+    Skipped,
+    _widen_pipe,
+)
 from tests.support.raw_lsp import SEEDS, RawServer, frame, request
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "shutdown"}
+F_GETPIPE_SZ = 1032  # Linux's fcntl command
 
 
 def bodies(frames: list) -> list[bytes]:
@@ -160,3 +173,18 @@ def test_a_failing_output_is_reported_once_not_recursively(
         server.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message="x"))
     assert output.writes == 2  # the message, then its error report; nothing more
     assert sum("Error sending data" in r.getMessage() for r in caplog.records) == 2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux's")
+def test_stdin_as_a_pipe_is_widened_and_anything_else_left_alone(tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
+    try:
+        with os.fdopen(read_end, "rb", closefd=False) as stream:
+            _widen_pipe(stream)
+        assert fcntl.fcntl(read_end, F_GETPIPE_SZ) >= PIPE_SIZE
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    with (tmp_path / "file").open("wb+") as regular:
+        _widen_pipe(regular)  # a file: nothing to widen, nothing raised
+    _widen_pipe(io.BytesIO(b""))  # no descriptor at all

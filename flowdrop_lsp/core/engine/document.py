@@ -59,7 +59,7 @@ from flowdrop_lsp.core.rules.document import (
 from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
 from flowdrop_lsp.core.rules.store_door import door_finding
 from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, Refusal, may_be_too_large
-from flowdrop_lsp.core.syntax.reader import reader_for
+from flowdrop_lsp.core.syntax.reader import WholeRead, reader_for
 from flowdrop_lsp.core.syntax.shape import shaped_verdict
 from flowdrop_lsp.core.syntax.tree import (
     JArray,
@@ -139,6 +139,7 @@ class WorkflowDocument(HeaderEdits):
         self._source = ElementSource(self.buffer, self.reader, self.settings)
         self._stats = ChangeStats()
         self.incremental_failures: list[str] = []
+        self._spent: WholeRead | None = None  # the last whole read's parse, until `settle`
         self._load()
 
     # ----- reading ----------------------------------------------------------------------------
@@ -184,6 +185,10 @@ class WorkflowDocument(HeaderEdits):
         self._release_analysis()  # the previous analysis, if any: freed now, not by the collector
         text = self.buffer.text
         reading = self.reader.read(text)
+        # The parse outlives the read until `settle`, for a document whose owner calls it (the
+        # server, once its publish is out): freeing the values models do not keep (half of a
+        # large document's) is then no part of the wait for the first findings.
+        self._spent = reading if self.freeze_after_read else None
         parsed = reading.parsed
         root = parsed.root
         self._stale = False
@@ -342,8 +347,16 @@ class WorkflowDocument(HeaderEdits):
         return model if isinstance(model, Node | Edge) else None
 
     def _release_analysis(self) -> None:
+        self._spent = None
         for owner in getattr(self, "lists", {}).values():
             owner.release()
+
+    def settle(self) -> None:
+        """Do what a whole read left for later, now that the owner is idle (the server, after
+        publishing): free the parse (`_read_whole_text`), make the line index an edit needs
+        (core.text.positions.EditableText). Nothing when there is nothing left."""
+        self._spent = None
+        self.buffer.index_lines()
 
     # ----- findings ---------------------------------------------------------------------------
     def findings(self) -> tuple[Finding, ...]:

@@ -144,6 +144,10 @@ class WorkflowService:
     def close(self) -> None:
         self._document.close()
 
+    def settle(self) -> None:
+        """What the last whole read left for an idle moment, done (WorkflowDocument.settle)."""
+        self._document.settle()
+
     # ----- what it is -------------------------------------------------------------------------
     @property
     def is_workflow(self) -> bool:

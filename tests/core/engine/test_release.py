@@ -126,3 +126,24 @@ def test_closing_one_frozen_document_leaves_the_others_frozen() -> None:
     assert gc.get_freeze_count() > 0
     second.close()
     assert gc.get_freeze_count() == 0
+
+
+def test_a_server_document_frees_its_parse_and_indexes_its_lines_when_settled() -> None:
+    """What a whole read leaves for after the first publish (`settle`): the parse, kept until
+    then and only for an owner that settles (the server's documents), and the line index."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        document = WorkflowDocument(TEXT, freeze_after_read=True)
+        findings = document.findings()
+        before = tracemalloc.get_traced_memory()[0]
+        document.settle()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert before - after > 64 * 1024, (before, after)  # the values models do not keep
+    assert document.buffer._lines is not None
+    assert document.findings() == findings
+    document.settle()  # nothing left: nothing happens
+    document.close()
+    assert WorkflowDocument(TEXT)._spent is None  # the CLI's: freed with the read
