@@ -38,7 +38,8 @@ from flowdrop_lsp.core.syntax.tree import (
     SyntaxProblem,
     to_python,
 )
-from flowdrop_lsp.core.text.positions import PendingShift, Span
+from flowdrop_lsp.core.text.positions import Span
+from flowdrop_lsp.core.text.shifts import PendingShift
 
 # Whether an element's value looks like FlowDrop's, by array (core.syntax.shape).
 SHAPED = {"nodes": looks_like_node, "edges": looks_like_edge}

@@ -32,7 +32,8 @@ from flowdrop_lsp.core.syntax.tree import (
     to_python,
 )
 from flowdrop_lsp.core.text.changes import unchanged_ends
-from flowdrop_lsp.core.text.positions import EditableText, PendingShift, Span
+from flowdrop_lsp.core.text.positions import EditableText, Span
+from flowdrop_lsp.core.text.shifts import PendingShift
 
 ARRAYS = ("nodes", "edges")
 KIND = {"nodes": "node", "edges": "edge"}
