@@ -286,9 +286,11 @@ class ToolGraph:
         apart: every node with an id, then every edge, in `changes`' order. The rules of a whole
         read all ask at once: the lists are made once for all of them (not to be mutated)."""
         self._change_logs[subscriber] = []
-        return self._every()
+        return self.every()
 
-    def _every(self) -> tuple[list[Node], list[Edge]]:
+    def every(self) -> tuple[list[Node], list[Edge]]:
+        """Every node with an id, then every edge, in `changes`' order (lists shared until the
+        graph changes: not to be mutated)."""
         version, nodes, edges = self._everything
         if version != self.version:
             nodes = [node for same_id in self.definitions.values() for node in same_id]
@@ -304,7 +306,7 @@ class ToolGraph:
     def every_edge(self) -> list[Edge]:
         """Every edge (each once), in no particular order (a list shared until the graph
         changes: not to be mutated)."""
-        return self._every()[1]
+        return self.every()[1]
 
     def add_node(self, node: Node) -> None:
         if node.id is None:

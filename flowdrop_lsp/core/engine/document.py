@@ -56,7 +56,8 @@ from flowdrop_lsp.core.rules.document import (
     not_workflow_finding,
     syntax_findings,
 )
-from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES
+from flowdrop_lsp.core.rules.registry import CONSUMER_RULES, GRAPH_RULES, SCOPED_RULES
+from flowdrop_lsp.core.rules.scoped import check_scoped_together
 from flowdrop_lsp.core.rules.store_door import door_finding
 from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, Refusal, may_be_too_large
 from flowdrop_lsp.core.syntax.reader import WholeRead, reader_for
@@ -382,8 +383,11 @@ class WorkflowDocument(HeaderEdits):
                         )
                     )
             if self._is_workflow:
+                # A whole read's per-node and per-edge rules: one walk for all of them.
+                check_scoped_together(self.context, SCOPED_RULES)
                 for _rule, check in GRAPH_RULES:
                     found.extend(check(self.context))
+                self.context.walked.clear()
             # Capped after resolving (positions decide which are kept), before settings (an
             # ignored code drops its summary too; a per-code severity applies to it).
             capped = cap_with_summary(found, resolve=resolve_finding)

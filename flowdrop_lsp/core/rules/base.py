@@ -232,6 +232,10 @@ class RuleContext:
     # The members of the top level named in `TOP_LEVEL_KEYS` that the document has, as of the
     # last read of its top level: for a rule about the workflow itself (STORE-2, its name).
     top_level: dict[str, TopMember] = field(default_factory=dict)
+    # The first answers of per-node and per-edge rules found together in one walk
+    # (core/rules/scoped.py), by rule code, until each rule asks (`scoped_findings`): the graph
+    # version they are of, the checks they come from, the findings per model.
+    walked: dict[str, Walked] = field(default_factory=dict)
     _flat: dict[str, FlatToolSet] = field(default_factory=dict)
 
     def flat(self, consumer: str) -> FlatToolSet:
@@ -397,6 +401,8 @@ def half_typed(model: Node | Edge) -> bool:
 
 NodeCheck = Callable[["RuleContext", Node], Iterable[Finding]]
 EdgeScopedCheck = Callable[["RuleContext", Edge], Iterable[Finding]]
+ScopedMemo = dict[int, tuple[Node | Edge, list[Finding]]]
+Walked = tuple[int, "NodeCheck | None", "EdgeScopedCheck | None", ScopedMemo]
 
 
 def scoped_findings(
@@ -412,9 +418,19 @@ def scoped_findings(
     an edge's end nodes), since each check may read them. A from-scratch analysis checks every
     node and edge once, and gives the same findings."""
     graph = ctx.graph
-    memo: dict[int, tuple[Node | Edge, list[Finding]]] = ctx.memo.setdefault(code, {})
+    memo: ScopedMemo = ctx.memo.setdefault(code, {})
     if not graph.subscribed(code):
-        _check_everything(ctx, *graph.everything(code), memo, node_check, edge_check)
+        nodes, edges = graph.everything(code)
+        walked = ctx.walked.pop(code, None)
+        if (
+            walked is not None
+            and walked[0] == graph.version
+            and walked[1] is node_check
+            and walked[2] is edge_check
+        ):
+            memo.update(walked[3])  # found with the other rules' (core/rules/scoped.py)
+        else:
+            _check_everything(ctx, nodes, edges, memo, node_check, edge_check)
         return [
             _current_locator(finding, model) for model, found in memo.values() for finding in found
         ]
@@ -437,7 +453,7 @@ def _check_everything(
     ctx: RuleContext,
     nodes: list[Node],
     edges: list[Edge],
-    memo: dict[int, tuple[Node | Edge, list[Finding]]],
+    memo: ScopedMemo,
     node_check: NodeCheck | None,
     edge_check: EdgeScopedCheck | None,
 ) -> None:

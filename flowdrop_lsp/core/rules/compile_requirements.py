@@ -34,8 +34,8 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     half_typed,
     node_locator,
-    scoped_findings,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
@@ -54,7 +54,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield RULE.finding(
             Span(nodes[0], nodes[1]), "the workflow has no node: there is nothing to compile"
         )
-    yield from scoped_findings(ctx, RULE.code, node_check=_node_without_type)
+    yield from SCOPED.findings(ctx)
 
 
 def _node_without_type(ctx: RuleContext, node: Node) -> Iterator[Finding]:
@@ -67,6 +67,9 @@ def _node_without_type(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         node=node.id,
         locator=node_locator(node.id),
     )
+
+
+SCOPED = Scoped(RULE.code, node_check=_node_without_type)
 
 
 EXPLANATION = RULE.explained(

@@ -25,8 +25,9 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
 from flowdrop_lsp.core.rules.expression_engine import replacement_fixes
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "LANG-28",
@@ -126,8 +127,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

@@ -36,7 +36,8 @@ from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.operations import PICKED, Choice, Update
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "R6.b",
@@ -179,9 +180,12 @@ def _value_choice(node: Node, spec: ParameterSpec) -> tuple[Fix, ...]:
     )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node, node_types=True)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
     # Kept per node, recomputed for the nodes a change reaches.
-    return scoped_with_node_types(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXAMPLE_NODE_TYPE = """\

@@ -39,7 +39,8 @@ from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import Update
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.positions import Span
 from flowdrop_lsp.core.text.suggestions import alike_names, did_you_mean, likeness
 
@@ -212,8 +213,11 @@ def _removal_fix(node: Node, key: str) -> tuple[Fix, ...]:
     return () if removal is None else (removal,)
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node, node_types=True)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_with_node_types(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXAMPLE_NODE_TYPE = """\

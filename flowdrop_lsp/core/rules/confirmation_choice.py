@@ -25,7 +25,8 @@ from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
 from flowdrop_lsp.core.operations import Update
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "RT-GATE-8",
@@ -75,8 +76,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node, node_types=True)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_with_node_types(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXAMPLE_HTTP_REQUEST = """\

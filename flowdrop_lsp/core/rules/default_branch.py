@@ -20,8 +20,9 @@ from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.ports import branch_ports
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
 from flowdrop_lsp.core.rules.branch_names import branch_key, branch_names
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "LANG-27",
@@ -67,8 +68,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

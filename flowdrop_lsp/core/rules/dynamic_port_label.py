@@ -27,7 +27,8 @@ from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, Direction
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
@@ -145,8 +146,11 @@ def _label_fix(
     return () if fix is None else (fix,)
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

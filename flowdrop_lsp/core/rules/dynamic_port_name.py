@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, RelatedLocation, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
 from flowdrop_lsp.core.rules.dynamic_port_label import (
     Definition,
     blank,
@@ -29,6 +29,7 @@ from flowdrop_lsp.core.rules.dynamic_port_label import (
     locator,
     value_span,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.positions import Span
 
 RULE = Rule(
@@ -120,8 +121,11 @@ def _finding(
     )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

@@ -18,7 +18,7 @@ from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.ports import DYNAMIC_PARAMETERS, Direction
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
 from flowdrop_lsp.core.rules.dynamic_port_label import (
     definitions,
     identity,
@@ -26,6 +26,7 @@ from flowdrop_lsp.core.rules.dynamic_port_label import (
     value_span,
 )
 from flowdrop_lsp.core.rules.dynamic_port_name import valid_name
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "DYN-5",
@@ -58,8 +59,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node, node_types=True)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_with_node_types(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXAMPLE_NODE_TYPE = """\

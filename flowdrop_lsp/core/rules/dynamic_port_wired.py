@@ -24,8 +24,8 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     edge_identity,
     edge_removal_fixes,
-    scoped_findings,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "DYN-7",
@@ -62,8 +62,11 @@ def _into_parameter(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
     )
 
 
+SCOPED = Scoped(RULE.code, edge_check=_into_parameter)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, edge_check=_into_parameter)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

@@ -22,8 +22,8 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     edge_identity,
     half_typed,
-    scoped_findings,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "EDGE-8",
@@ -36,7 +36,7 @@ RULE = Rule(
 
 
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, edge_check=_condition)
+    return SCOPED.findings(ctx)
 
 
 def _condition(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
@@ -66,6 +66,9 @@ def _condition(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         edge=edge,
         identity=edge_identity(edge),
     )
+
+
+SCOPED = Scoped(RULE.code, edge_check=_condition)
 
 
 EXPLANATION = RULE.explained(

@@ -29,8 +29,8 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     edge_identity,
     half_typed,
-    scoped_findings,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "EDGE-9",
@@ -50,7 +50,7 @@ TRANSPORT_NAMES = {
 
 
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, edge_check=_execution_keys)
+    return SCOPED.findings(ctx)
 
 
 def _execution_keys(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
@@ -97,6 +97,9 @@ def _execution_keys(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
             edge=edge,
             identity=(*edge_identity(edge), key),
         )
+
+
+SCOPED = Scoped(RULE.code, edge_check=_execution_keys)
 
 
 EXPLANATION = RULE.explained(

@@ -20,7 +20,8 @@ from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.suggestions import alike_names
 
 RULE = Rule(
@@ -103,8 +104,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

@@ -61,7 +61,8 @@ from flowdrop_lsp.core.findings import (
     later,
 )
 from flowdrop_lsp.core.operations import EditString
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.suggestions import alike_names, did_you_mean, quoted
 
 RULE = Rule(
@@ -215,8 +216,11 @@ def renames_in_string(
     return tuple(fixes)
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

@@ -34,8 +34,9 @@ from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.expressions.base import Parsed
 from flowdrop_lsp.core.findings import Finding, Severity, later
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
 from flowdrop_lsp.core.rules.expression_invalid import renames_in_string
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.suggestions import did_you_mean, quoted
 
 RULE = Rule(
@@ -138,8 +139,11 @@ def name_findings(
         )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

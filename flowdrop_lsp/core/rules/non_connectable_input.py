@@ -36,8 +36,8 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     edge_identity,
     edge_removal_fixes,
-    scoped_with_node_types,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "CFG-4",
@@ -81,8 +81,11 @@ def check_edge_connectable(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
         )
 
 
+SCOPED = Scoped(RULE.code, edge_check=check_edge_connectable, node_types=True)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_with_node_types(ctx, RULE.code, edge_check=check_edge_connectable)
+    return SCOPED.findings(ctx)
 
 
 EXAMPLE_HTTP_REQUEST = """\

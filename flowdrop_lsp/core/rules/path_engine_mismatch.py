@@ -25,7 +25,8 @@ from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity
 from flowdrop_lsp.core.operations import Update
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "LANG-23",
@@ -71,8 +72,11 @@ def _engine_fix(node: Node) -> tuple[Fix, ...]:
     return () if fix is None else (fix,)
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

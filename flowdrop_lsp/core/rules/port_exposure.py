@@ -49,8 +49,8 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     edge_identity,
     edge_removal_fixes,
-    scoped_with_node_types,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "R7",
@@ -136,8 +136,11 @@ def check_edge_exposure(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
             yield _end_finding(end, node, seen)
 
 
+SCOPED = Scoped(RULE.code, edge_check=check_edge_exposure, node_types=True)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_with_node_types(ctx, RULE.code, edge_check=check_edge_exposure)
+    return SCOPED.findings(ctx)
 
 
 # The examples' node types: what their ports are.

@@ -83,6 +83,7 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     SiteCheck,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.rules.standing import render_standing, standing
 
 # What kind of rule a module is says which checks it provides, and when each runs:
@@ -228,6 +229,13 @@ ALL_RULES: tuple[Rule, ...] = tuple(rule for m in RULE_MODULES for rule in _rule
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 GRAPH_RULES: tuple[tuple[Rule, GraphCheck], ...] = tuple(
     (entry.module.RULE, entry.module.check) for entry in REGISTRY if entry.kind in GRAPH_KINDS
+)
+# The graph rules kept per node and per edge (a module's `SCOPED`, core/rules/scoped.py): a whole
+# read answers their first question in one walk over the nodes and edges.
+SCOPED_RULES: tuple[Scoped, ...] = tuple(
+    entry.module.SCOPED
+    for entry in REGISTRY
+    if entry.kind in GRAPH_KINDS and isinstance(getattr(entry.module, "SCOPED", None), Scoped)
 )
 CONSUMER_RULES: tuple[tuple[str, ConsumerCheck], ...] = tuple(
     (entry.module.RULE.code, entry.module.check_consumer)
@@ -412,6 +420,7 @@ __all__ = [
     "NODE_TYPE_RULES",
     "EDGE_RULES",
     "GRAPH_RULES",
+    "SCOPED_RULES",
     "RULES_BY_CODE",
     "Rule",
     "RuleContext",

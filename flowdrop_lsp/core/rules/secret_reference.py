@@ -20,7 +20,8 @@ from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Finding, Fix, Severity
 from flowdrop_lsp.core.operations import EditString, Operation
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "R6.l",
@@ -113,8 +114,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
         )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

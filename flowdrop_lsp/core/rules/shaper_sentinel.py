@@ -29,7 +29,8 @@ from flowdrop_lsp.core.domain.remedies import fix_from, node_ref
 from flowdrop_lsp.core.domain.wording import short_text
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
 from flowdrop_lsp.core.operations import EditString
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.suggestions import alike_names
 
 RULE = Rule(
@@ -96,8 +97,11 @@ def _sentinel_fix(
     return () if fix is None else (fix,)
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

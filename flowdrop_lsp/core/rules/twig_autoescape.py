@@ -30,7 +30,8 @@ from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.remedies import change_at, fix_from
 from flowdrop_lsp.core.expressions.twig.escaping import escaped_prints
 from flowdrop_lsp.core.findings import Applicability, Finding, Fix, Severity, later
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "FD-TWIG-AUTOESCAPE",
@@ -90,8 +91,11 @@ def _wrap_fix(node: Node, path: tuple[str | int, ...], source: str) -> tuple[Fix
     return () if fix is None else (fix,)
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

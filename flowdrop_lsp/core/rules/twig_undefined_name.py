@@ -49,8 +49,9 @@ from flowdrop_lsp.core.domain.expressions import (
 from flowdrop_lsp.core.domain.model import Edge, Node
 from flowdrop_lsp.core.domain.ports import RESERVED_PORTS, Direction, edge_ends, may_name
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_findings
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
 from flowdrop_lsp.core.rules.expression_undefined_name import name_findings
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "LANG-7",
@@ -148,8 +149,11 @@ def _judged(
     )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node, edge_check=check_variables_edge)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_findings(ctx, RULE.code, node_check=check_node, edge_check=check_variables_edge)
+    return SCOPED.findings(ctx)
 
 
 EXPLANATION = RULE.explained(

@@ -45,8 +45,8 @@ from flowdrop_lsp.core.rules.base import (
     RuleContext,
     edge_identity,
     edge_removal_fixes,
-    scoped_with_node_types,
 )
+from flowdrop_lsp.core.rules.scoped import Scoped
 from flowdrop_lsp.core.text.suggestions import likeness
 
 RULE = Rule(
@@ -140,8 +140,11 @@ def check_edge_ports(ctx: RuleContext, edge: Edge) -> Iterator[Finding]:
             yield _end_finding(end, node, definition)
 
 
+SCOPED = Scoped(RULE.code, edge_check=check_edge_ports, node_types=True)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_with_node_types(ctx, RULE.code, edge_check=check_edge_ports)
+    return SCOPED.findings(ctx)
 
 
 # The examples' node types: what their ports are.

@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from flowdrop_lsp.core.domain.model import Node
 from flowdrop_lsp.core.domain.wording import id_text, short_text
 from flowdrop_lsp.core.findings import Finding, Severity
-from flowdrop_lsp.core.rules.base import Rule, RuleContext, scoped_with_node_types
+from flowdrop_lsp.core.rules.base import Rule, RuleContext
+from flowdrop_lsp.core.rules.scoped import Scoped
 
 RULE = Rule(
     "SCH-20",
@@ -61,8 +62,11 @@ def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
     )
 
 
+SCOPED = Scoped(RULE.code, node_check=check_node, node_types=True)
+
+
 def check(ctx: RuleContext) -> list[Finding]:
-    return scoped_with_node_types(ctx, RULE.code, node_check=check_node)
+    return SCOPED.findings(ctx)
 
 
 EXAMPLE_HTTP_REQUEST = """\
