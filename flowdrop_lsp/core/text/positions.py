@@ -347,8 +347,20 @@ class EditableText:
     def lines(self) -> PendingShift:
         """The line starts (made on first use)."""
         if self._lines is None:
-            text = self._joined if self._joined is not None else "".join(self.chunks)
-            self._lines = PendingShift(line_start_array(text))
+            if self._joined is not None:
+                starts = line_start_array(self._joined)
+            elif any("\r" in chunk for chunk in self.chunks):  # a \r\n may straddle two chunks
+                starts = line_start_array("".join(self.chunks))
+            else:
+                # Chunk by chunk: the text joined again would be a second copy of it (four bytes
+                # a character with one emoji), most of it left resident once freed.
+                starts = array("q", [0])
+                for chunk, at in zip(self.chunks, self.chunk_starts, strict=True):
+                    parts = chunk.split("\n")
+                    starts.extend(
+                        map(add, accumulate(map(len, parts[:-1])), range(at + 1, at + len(parts)))
+                    )
+            self._lines = PendingShift(starts)
         return self._lines
 
     def _recount(self) -> None:
