@@ -55,7 +55,7 @@ from harness.peers import (
 from harness.report import result_record, write_raw, write_report
 from harness.session import Sample, SessionInfo, rotate, run_session
 from harness.stats import fmt_ms, fmt_size, percentile
-from scenarios import keystrokes, minified, minified_header, minified_unnamed
+from scenarios import export_open, keystrokes, minified, minified_header, minified_unnamed
 from scenarios.edits import make_plan, validation_check
 from scenarios.json_report import render_report
 from scenarios.json_workflow import load_document
@@ -71,6 +71,7 @@ EXTRA_SCENARIOS = [
     minified.TWIN_LINES,
     minified_unnamed,
     minified_header,
+    export_open,
 ]
 
 
@@ -128,6 +129,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--minified-sizes",
         default="10000",
         help="sizes of the minified (one-line) label-edit scenario ('' = none; default 10000)",
+    )
+    ap.add_argument(
+        "--export-sizes",
+        default="10000",
+        help="sizes of the open of an export-shaped document, ours vs vscode-json "
+        "(scenarios/export_open.py; '' = none; default 10000)",
     )
     ap.add_argument(
         "--push-sizes",
@@ -267,8 +274,10 @@ async def run_benchmark(cfg: argparse.Namespace) -> dict:
                     samples += s
                     infos.append(info)
                     ok = [x.ms for x in s if x.ms is not None and x.kind != "open"]
+                    op = next((x.ms for x in s if x.kind == "open"), None)
                     log(
-                        f"{scenario.NAME} {fmt_size(size):>4} r{r} {name:<17} p50 "
+                        f"{scenario.NAME} {fmt_size(size):>4} r{r} {name:<17} open "
+                        f"{fmt_ms(op):>6} ms, p50 "
                         f"{fmt_ms(percentile(ok, 0.5)):>6} ms p90 {fmt_ms(percentile(ok, 0.9)):>6} ms "
                         f"({len(ok)}/{len(plan)} ok), {time.perf_counter() - t:.1f} s"
                     )

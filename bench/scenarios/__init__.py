@@ -44,6 +44,10 @@ SCENARIOS = [
         "the one-line document's top level typed into (name, id, metadata), ours vs a pretty label edit",
     ),
     Scenario(
+        "export-open", "export_open", "run.py",
+        "the open of a 10k export-shaped JSON document (another tool's shape), against vscode-json",
+    ),
+    Scenario(
         "yaml", "yaml_labels", "yaml_bench.py",
         "label edits in Drupal config-export YAML, against yaml-language-server",
     ),

@@ -49,6 +49,8 @@ def test_bench_smoke(tmp_path: Path) -> None:
             "0.02",
             "--minified-sizes",
             "1000",
+            "--export-sizes",
+            "1000",
             "--think",
             "0.02",
             "--timeout-scale",
@@ -81,8 +83,9 @@ def test_bench_smoke(tmp_path: Path) -> None:
     assert rss and rss[0] > 10 * 2**20
     checks = [s["check"] for s in result["sessions"] if s["server"] == "ours-incremental"]
     # the edit cycle, typing, minified (the character, its line, and each one's pretty-printed
-    # twin), minified named `.json` (judged by content), and its top level typed into
-    assert len(checks) == 8 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
+    # twin), minified named `.json` (judged by content), its top level typed into, and the open
+    # of an export-shaped document
+    assert len(checks) == 9 and all(c.startswith("OK: FD-SCHEMA") for c in checks), checks
 
     typed = [s for s in result["samples"] if s["scenario"] == "typing"]
     assert [s["kind"] for s in typed] == ["open"] + ["keystroke"] * 5, typed
@@ -97,6 +100,10 @@ def test_bench_smoke(tmp_path: Path) -> None:
     top_level = [s for s in result["samples"] if s["scenario"] == "minified-header"]
     assert [s["kind"] for s in top_level] == ["open", "top_level", "top_level"], top_level
     assert all(s["status"] == "ok" and s["ms"] > 0 for s in top_level), top_level
+    exported = [s for s in result["samples"] if s["scenario"] == "export-open"]
+    assert [(s["server"], s["kind"], s["status"]) for s in exported] == [
+        ("ours-incremental", "open", "ok")
+    ], exported
     # Each minified step published the same findings as its pretty-printed twin's same step.
     for scenario, twin in (
         ("minified", "minified-twin"),
@@ -112,6 +119,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
     assert "| 3/3 steps |" in report  # the minified section's findings check
     assert "| typing p50, 1k: ours (ms) | ≤ 10 ms |" in report
     assert "| ours-incremental | 1k | the character, at the top level" in report
+    assert "## Open of an export-shaped document" in report
     assert raw.exists()
     assert elapsed < 90, f"smoke run took {elapsed:.0f} s"
 
