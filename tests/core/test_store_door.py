@@ -15,11 +15,12 @@ from flowdrop_lsp.core import analysis
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.ide.service import WorkflowService
 from flowdrop_lsp.core.syntax import reader as reader_module
-from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, REFUSED_DEPTH
+from flowdrop_lsp.core.syntax.door import MAX_WORKFLOW_BYTES, REFUSED_DEPTH, refusal
 from flowdrop_lsp.core.syntax.json.depth import json_depth
 from flowdrop_lsp.core.syntax.yaml.depth import yaml_depth
 from flowdrop_lsp.core.workspace import batch
 from flowdrop_lsp.core.workspace.site import SiteIndex
+from tests.core.syntax.yaml.test_dump_reader import shape
 from tests.support.builders import node, tool_edge, workflow
 from tests.support.cli import run, set_stdin
 
@@ -83,6 +84,23 @@ def test_63_levels_are_read_64_are_refused(yaml: bool) -> None:
     assert refused.code == "STORE-1" and refused.span.start == 0 and refused.span.end == 1
     least = "at least " if yaml else ""
     assert f"nests {least}64 levels deep" in refused.message
+
+
+@pytest.mark.parametrize("levels", range(REFUSED_DEPTH - 5, REFUSED_DEPTH + 4))
+@pytest.mark.parametrize("leaf", [" 1", " {  }"])
+def test_a_dump_read_before_the_door_is_what_the_door_first_gives(levels: int, leaf: str) -> None:
+    # The reader takes Drupal's dump shape before measuring its depth (YamlReader.read): its
+    # verdict and tree are the door-first read's, on both sides of the bound, with an empty
+    # mapping as the deepest value (one level more than the collections open).
+    text = _nested(levels, yaml=True).replace(" 1\nedges", leaf + "\nedges")
+    read = reader_module.reader_for("yaml", False).read(text)
+    door = refusal(text, lambda t: yaml_depth(t, REFUSED_DEPTH), at_least=True)
+    assert read.refused == door
+    if door is None:
+        parsed, aliased = reader_module.read_yaml(text)
+        assert shape(read.parsed.root) == shape(parsed.root) is not None
+        assert read.parsed.problems == parsed.problems
+        assert read.local_edits == (not aliased)
 
 
 def test_the_json_depth_is_exact_and_ignores_strings_escapes_and_comments() -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from flowdrop_lsp.core.findings import Finding
-from flowdrop_lsp.core.syntax.door import REFUSED_DEPTH, Refusal, refusal
+from flowdrop_lsp.core.syntax.door import REFUSED_DEPTH, Refusal, may_be_too_large, refusal
 from flowdrop_lsp.core.syntax.json.depth import json_depth
 from flowdrop_lsp.core.syntax.json.members import json_member_insertion, json_member_removal
 from flowdrop_lsp.core.syntax.json.offsets import json_string_offsets
@@ -40,7 +40,7 @@ from flowdrop_lsp.core.syntax.yaml.members import (
     yaml_only_member_emptying,
 )
 from flowdrop_lsp.core.syntax.yaml.offsets import yaml_string_offsets
-from flowdrop_lsp.core.syntax.yaml.reader import read_yaml, reread_items
+from flowdrop_lsp.core.syntax.yaml.reader import read_dumped, read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
 from flowdrop_lsp.core.text.literals import json_string, json_text
 from flowdrop_lsp.core.text.positions import EditableText
@@ -326,11 +326,20 @@ class YamlReader:
         self.shared: tuple[tuple[int, int], ...] = ()
 
     def read(self, text: str) -> WholeRead:
+        dump_tried = not may_be_too_large(len(text))
+        if dump_tried:
+            # Drupal's dump shape nesting below the door's bound is read without measuring its
+            # depth first (a quarter of a site file's read, line by line): the door would pass
+            # it, under the size bound and nesting less than `REFUSED_DEPTH` (`read_dump`).
+            dumped = read_dumped(text, REFUSED_DEPTH - 2)
+            if dumped is not None:
+                self.shared = ()
+                return WholeRead(dumped[0], False, not dumped[1])
         refused = refusal(text, self.depth, at_least=True)
         if refused is not None:
             self.shared = ()
             return WholeRead(_NOTHING_READ, False, False, refused)
-        parsed, aliased = read_yaml(text)
+        parsed, aliased = read_yaml(text, dump_tried=dump_tried)
         self.shared = parsed.shared
         return WholeRead(parsed, False, not aliased)
 

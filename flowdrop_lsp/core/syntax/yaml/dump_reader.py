@@ -62,21 +62,31 @@ _BLANKS = " \t\r\n"
 # leading zero, no sign on 0, within 64 bits), and the three words in Drupal's case.
 _CANONICAL_INTEGER = re.compile(r"-?[1-9][0-9]{0,17}|0")
 _WORDS: dict[str, bool | None] = {"true": True, "false": False, "null": None}
-_MAX_DEPTH = 100
+# The most collections open at once: deeper, the general reader reads it (and STORE-1's door
+# measures it first: what this reader reads is never refused for its depth, `read_dump`).
+MOST_OPEN = 101
 
 
 class _Decline(Exception):
     """The text leaves the subset: the general reader reads it."""
 
 
-def read_dump(source: str, shift: int = 0) -> tuple[JsonValue, list[SyntaxProblem]] | None:
+def read_dump(
+    source: str, shift: int = 0, most_open: int = MOST_OPEN
+) -> tuple[JsonValue, list[SyntaxProblem]] | None:
     """The tree of `source` (spans `index + shift`) and its problems, when it is written in
-    the shape of Drupal's dumper; None when it is not (the general reader then reads it)."""
+    the shape of Drupal's dumper with at most `most_open` collections open at once; None when
+    it is not (the general reader then reads it).
+
+    What it reads nests at most `most_open + 1` deep as JSON would (`{}` is 1: its collections,
+    and an empty one `{  }` as a value inside the deepest). It reads line by line, never
+    recursing, so it may run before the door measures the depth: a text it reads with
+    `most_open` below the door's bound less one is one the door lets through."""
     if not source or _OUTSIDE.search(source) is not None:
         return None
     problems: list[SyntaxProblem] = []
     try:
-        return _read(source, shift, problems), problems
+        return _read(source, shift, problems, most_open), problems
     except _Decline:
         return None
 
@@ -112,7 +122,7 @@ def _closed(block: _Open, end: int) -> JsonValue:
     return JObject(block.start, end, block.items, block.last)
 
 
-def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue:  # noqa: C901 - one pass, no call per line (the docstring)
+def _read(source: str, shift: int, problems: list[SyntaxProblem], most_open: int) -> JsonValue:  # noqa: C901 - one pass, no call per line (the docstring)
     """One pass over the lines with a stack of the open collections (no call per line: the
     loop is what a site's read costs)."""
     lines = source.split("\n")
@@ -136,7 +146,7 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem]) -> JsonValue: 
         if expecting:
             if stack and col <= stack[-1].col:
                 raise _Decline  # an empty value (null): the general reader reads it
-            if len(stack) > _MAX_DEPTH:
+            if len(stack) >= most_open:
                 raise _Decline
             stack.append(_Open(col, is_dash, at + shift))
             expecting = False

@@ -38,7 +38,7 @@ from flowdrop_lsp.core.syntax.tree import (
     ParsedJson,
     SyntaxProblem,
 )
-from flowdrop_lsp.core.syntax.yaml.dump_reader import read_dump
+from flowdrop_lsp.core.syntax.yaml.dump_reader import MOST_OPEN, read_dump
 from flowdrop_lsp.core.syntax.yaml.items import (
     BLANKS,
     Body,
@@ -300,7 +300,22 @@ def _compose(text: str, offset: int, source: str, dumped: bool = True) -> _Compo
         return None, [], False, error, []
 
 
-def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
+def read_dumped(text: str, most_open: int = MOST_OPEN) -> tuple[ParsedJson, bool] | None:
+    """What `read_yaml` answers for a whole document in the shape of Drupal's dumper with at
+    most `most_open` collections open at once (core.syntax.yaml.dump_reader); None for any
+    other (not read). Never recursing, it may run before STORE-1's door measures the depth."""
+    offset = 1 if text.startswith("\ufeff") else 0
+    if len(text) > MAX_YAML_CHARS:
+        return None
+    fast = read_dump(text[offset:], offset, most_open)
+    if fast is None:
+        return None
+    # (No alias, no line break but LF: only the keys can tell whether the items align.)
+    _empty_lists_as_arrays(fast[0])
+    return ParsedJson(fast[0], tuple(fast[1])), not dumped_items_align(text, fast[0])
+
+
+def read_yaml(text: str, column: int = 0, dump_tried: bool = False) -> tuple[ParsedJson, bool]:
     """`parse_yaml`, and whether edits cannot stay local (the document uses aliases, is
     broken across items, or has a line break the reads by lines do not see). With `column`,
     `text` is a stretch of a document that starts `column` characters into its line (an
@@ -309,17 +324,19 @@ def read_yaml(text: str, column: int = 0) -> tuple[ParsedJson, bool]:
 
     A document that does not compose is read item by item when its `nodes`/`edges` are block
     sequences and the rest composes: each item alone, a broken one recovered as far as it can
-    be (`_read_item`), its error on the line at fault (core.syntax.yaml.items)."""
+    be (`_read_item`), its error on the line at fault (core.syntax.yaml.items).
+
+    `dump_tried`: `read_dumped` declined the text already (the general reader reads what it
+    reads alike, so it is not asked again)."""
     offset = 1 if text.startswith("\ufeff") else 0
     if len(text) > MAX_YAML_CHARS:
         message = f"document larger than {MAX_YAML_CHARS // (1024 * 1024)} MiB: not read"
         return ParsedJson(None, (SyntaxProblem("syntax", message, 0, 1),)), False
+    if not column and not dump_tried:
+        dumped = read_dumped(text)
+        if dumped is not None:
+            return dumped
     source = " " * column + text[offset:]
-    if not column:
-        fast = read_dump(source, offset)
-        if fast is not None:  # (no alias, no line break but LF: only the keys can tell)
-            _empty_lists_as_arrays(fast[0])
-            return ParsedJson(fast[0], tuple(fast[1])), not dumped_items_align(text, fast[0])
     root, problems, aliased, error, shared = _compose(text, offset - column, source, bool(column))
     if error is None:
         if root is None:
