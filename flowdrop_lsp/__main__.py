@@ -1,7 +1,5 @@
 """`python -m flowdrop_lsp` is the same as the `flowdrop-lsp` console script."""
 
-import sys
+from flowdrop_lsp.entry import command_line
 
-from flowdrop_lsp.entry import main
-
-sys.exit(main())
+command_line()

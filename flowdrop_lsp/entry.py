@@ -15,6 +15,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from flowdrop_lsp import __version__
 from flowdrop_lsp.cli.replay import Recorder, replayed
@@ -74,6 +75,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _stdout_to_nowhere()  # the command is done (a server's client closed first): its code
     return code
+
+
+# The commands that end with the process: their findings are out once `main` returns.
+_ENDS_WITH_ITS_PROCESS = frozenset({"check", "rule"})
+
+
+def command_line() -> NoReturn:
+    """The `flowdrop-lsp` console script and `python -m flowdrop_lsp`: `main`, then the exit.
+
+    A `check` ends without Python's teardown (`os._exit`, as mypy's CLI ends): freeing every
+    object one by one — the analyses, the site's facts, the registries — took 0.2–0.5 s
+    after a 1,000-workflow site's report was out, and nothing is left to do. Whatever it
+    wrote is flushed first, and its files (the report, the cache's entries) were closed as
+    written. The server and the Doctor exit as usual: their threads end as they do."""
+    code = main()
+    if not _ends_with_its_process(sys.argv[1:]):
+        sys.exit(code)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if not stream.closed:
+                stream.flush()
+        except (BrokenPipeError, ValueError):
+            pass  # a reader gone: `main` has said what it could
+    os._exit(code)
+
+
+def _ends_with_its_process(given: Sequence[str]) -> bool:
+    command = next((word for word in given if not word.startswith("-")), "check")
+    return command in _ENDS_WITH_ITS_PROCESS
 
 
 def _stdout_to_nowhere() -> None:

@@ -20,9 +20,9 @@ from flowdrop_lsp.core.syntax.json.depth import json_depth
 from flowdrop_lsp.core.syntax.yaml.depth import yaml_depth
 from flowdrop_lsp.core.workspace import batch
 from flowdrop_lsp.core.workspace.site import SiteIndex
-from tests.core.syntax.yaml.test_dump_reader import shape
 from tests.support.builders import node, tool_edge, workflow
 from tests.support.cli import run, set_stdin
+from tests.support.trees import shape
 
 AGENT = "flowdrop_node_processor_reason"
 

@@ -91,6 +91,18 @@ def read_dump(
         return None
 
 
+def empty_lists_as_arrays(root: JsonValue) -> None:
+    """Drupal's dumper writes an empty PHP array as `{  }`, so a workflow without edges says
+    `edges: {  }`: for the two lists a workflow is made of, that is an empty list."""
+    if not isinstance(root, JObject):
+        return
+    for name in ("nodes", "edges"):
+        member = root.member(name)
+        value = member.value if member is not None else None
+        if member is not None and isinstance(value, JObject) and not value.members:
+            member.value = JArray(value.start, value.end, [])
+
+
 class _Open:
     """A collection being read: its indentation, whether a sequence, where it starts, what it
     has so far, and (a mapping) the key whose value is the block below it."""

@@ -38,7 +38,7 @@ from flowdrop_lsp.core.syntax.tree import (
     ParsedJson,
     SyntaxProblem,
 )
-from flowdrop_lsp.core.syntax.yaml.dump_reader import MOST_OPEN, read_dump
+from flowdrop_lsp.core.syntax.yaml.dump_reader import MOST_OPEN, empty_lists_as_arrays, read_dump
 from flowdrop_lsp.core.syntax.yaml.items import (
     BLANKS,
     Body,
@@ -311,7 +311,7 @@ def read_dumped(text: str, most_open: int = MOST_OPEN) -> tuple[ParsedJson, bool
     if fast is None:
         return None
     # (No alias, no line break but LF: only the keys can tell whether the items align.)
-    _empty_lists_as_arrays(fast[0])
+    empty_lists_as_arrays(fast[0])
     return ParsedJson(fast[0], tuple(fast[1])), not dumped_items_align(text, fast[0])
 
 
@@ -342,7 +342,7 @@ def read_yaml(text: str, column: int = 0, dump_tried: bool = False) -> tuple[Par
         if root is None:
             return ParsedJson(None, ()), False
         if not column:
-            _empty_lists_as_arrays(root)
+            empty_lists_as_arrays(root)
             aliased = aliased or not items_align(text, root) or has_other_line_break(text)
         return ParsedJson(root, tuple(problems), tuple(shared)), aliased
     if not column and isinstance(error, yaml.MarkedYAMLError):
@@ -418,7 +418,7 @@ def _read_by_items(
         problems.extend(item_problems)
         end = body.dashes[0] + len(text[body.dashes[0] : body.end].rstrip(BLANKS))
         member.value = JArray(body.dashes[0], end, items)
-    _empty_lists_as_arrays(root)
+    empty_lists_as_arrays(root)
     # A list of items not found by its lines (`'nodes':` quoted) was read with the skeleton:
     # an item broken there breaks the skeleton, which only a whole read can tell.
     for name in ("nodes", "edges"):
@@ -597,15 +597,3 @@ def _move(value: JsonValue | None, where: Callable[[int], int], seen: set[int]) 
     elif isinstance(value, JArray):
         for item in value.items:
             _move(item, where, seen)
-
-
-def _empty_lists_as_arrays(root: JsonValue) -> None:
-    """Drupal's dumper writes an empty PHP array as `{  }`, so a workflow without edges says
-    `edges: {  }`: for the two lists a workflow is made of, that is an empty list."""
-    if not isinstance(root, JObject):
-        return
-    for name in ("nodes", "edges"):
-        member = root.member(name)
-        value = member.value if member is not None else None
-        if member is not None and isinstance(value, JObject) and not value.members:
-            member.value = JArray(value.start, value.end, [])

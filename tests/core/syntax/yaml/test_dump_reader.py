@@ -18,11 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flowdrop_lsp.core.syntax.tree import JArray, JNumber, JObject, JsonValue, JString
+from flowdrop_lsp.core.syntax.tree import JNumber, JObject, JString
 from flowdrop_lsp.core.syntax.yaml import reader
 from flowdrop_lsp.core.syntax.yaml.dump_reader import read_dump
 from flowdrop_lsp.core.syntax.yaml.items import block_bodies
 from tests.support.builders import CORPUS_CONFIG
+from tests.support.trees import shape
 
 TESTS = Path(__file__).resolve().parents[3]
 YAML_FILES = sorted(p for p in TESTS.rglob("*.yml") if "node_modules" not in p.parts)
@@ -37,21 +38,6 @@ SHAPED_SEEDS = [
     for p in sorted(CORPUS_CONFIG.glob("flowdrop_workflow.*.yml"))
     if p.stat().st_size < 20_000
 ]
-
-
-def shape(value: JsonValue | None) -> object:
-    """Everything a value says: type, span, value, children."""
-    if value is None:
-        return None
-    kind = type(value).__name__
-    if isinstance(value, JObject):
-        members = [(shape(m.key), shape(m.value)) for m in value.members]
-        return kind, value.start, value.end, members
-    if isinstance(value, JArray):
-        return kind, value.start, value.end, [shape(item) for item in value.items]
-    if isinstance(value, JNumber):
-        return kind, value.start, value.end, value.text
-    return kind, value.start, value.end, value.value
 
 
 def read(text: str, column: int = 0, *, general: bool) -> object:
