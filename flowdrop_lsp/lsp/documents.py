@@ -313,6 +313,8 @@ class DocumentStore:
 
     def at_path(self, path: str) -> Document | None:
         """The open document of a site file, by its path (clients spell URIs their own way)."""
+        if not self._by_path:  # (no open site file: no real path asked, 1,420 times a site)
+            return None
         uri = self._by_path.get(_same_file(Path(path)))
         return self._documents.get(uri) if uri is not None else None
 

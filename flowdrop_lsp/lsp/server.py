@@ -402,9 +402,12 @@ class FlowdropServer(LanguageServer):
         text = self.host.text(path)
         if text is None:
             return None
-        uri = Path(path).as_uri()
+        file = Path(path)
+        uri = file.as_uri()
         settings = self.settings.for_uri(uri)
-        findings = self.host.findings(Path(path))
+        findings = self.host.findings(file, settings)  # (the host would ask the same: once)
+        if not findings:
+            return []
         lines = LineIndex(text)
         encoding, related = self.encoding, self.supports_related_information
         return [

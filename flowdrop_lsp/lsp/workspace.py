@@ -25,7 +25,7 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -142,18 +142,10 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
         ls.host.start_workers(total)
         steps = max(1, 2 * total)
         phases = [time.monotonic()]  # (logged: where a site's first read spends its time)
-        cached = await _preload(ls, files, progress)
-        phases.append(time.monotonic())
-        began = time.monotonic()
-        for done, path in enumerate(files, 1):
-            try:
-                ls.host.load(path)
-            except Exception as error:  # noqa: BLE001 - one unreadable file, not the site
-                ls.log_error(f"reading {path}", error)
-            if time.monotonic() - began > SITE_SLICE:
-                progress.report(f"{done}/{total} files read", done * 100 // steps)
-                await asyncio.sleep(0)
-                began = time.monotonic()
+        reading = _Reading(ls, progress, total, steps)
+        stores: list[Callable[[], None]] = []
+        cached = await _preload(ls, files, reading, stores)
+        await reading.load(files)  # what no analysis brought (node types, a failed preload…)
         for root in roots:
             ls.host.finish(root)
         phases.append(time.monotonic())
@@ -161,6 +153,7 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
         for document in ls.documents.all():
             ls.schedule(document.uri)
         site_files = [path for root in roots for path in ls.host.files_of(root)]
+        began = time.monotonic()
         for done, name in enumerate(site_files, 1):
             try:
                 ls.publish_site_file(name)
@@ -173,15 +166,19 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
                 began = time.monotonic()
         progress.report(f"{total}/{total} files checked", 100, force=True)
         phases.append(time.monotonic())
+        for store in stores:  # the cache entries of what was computed, now that it is told
+            try:
+                await asyncio.to_thread(store)
+            except Exception as error:  # noqa: BLE001 - a cache not written is no failure
+                ls.log_error("keeping the analyses in the cache", error)
         if total:
             log.info(
-                "read %d site files: analysed in %.2f s (%d from the cache), read in %.2f s, "
+                "read %d site files: analysed and read in %.2f s (%d from the cache), "
                 "published in %.2f s",
                 total,
                 phases[1] - phases[0],
                 cached,
                 phases[2] - phases[1],
-                phases[3] - phases[2],
             )
         sites = f"{total} files, {len(roots)} site{'s' if len(roots) != 1 else ''}"
         progress.end(sites + (f" ({cached} workflows from the cache)" if cached else ""))
@@ -190,29 +187,84 @@ async def read_sites(ls: FlowdropServer, roots: Sequence[Path]) -> None:
         progress.end("failed")
 
 
-async def _preload(ls: FlowdropServer, files: list[Path], progress: Progress) -> int:
-    """The closed workflows of the sites analysed together before they are read (the result
-    cache, one worker process per core: core/workspace/preloading.py), in a thread: the
-    loop serves requests meanwhile, and an open file's buffer is judged as it is typed.
+class _Reading:
+    """The files of the sites being read, each `load`ed once (`Host.load`: from disk, its
+    analysis taken from the preload when it came), in slices between which requests are
+    served, with progress."""
+
+    def __init__(self, ls: FlowdropServer, progress: Progress, total: int, steps: int) -> None:
+        self.ls = ls
+        self.progress = progress
+        self.total = total
+        self.steps = steps
+        self.loaded: set[Path] = set()
+        self.began = time.monotonic()
+
+    async def load(self, paths: Sequence[Path]) -> None:
+        for path in paths:
+            if path in self.loaded:
+                continue
+            self.loaded.add(path)
+            try:
+                self.ls.host.load(path)
+            except Exception as error:  # noqa: BLE001 - one unreadable file, not the site
+                self.ls.log_error(f"reading {path}", error)
+            if time.monotonic() - self.began > SITE_SLICE:
+                done = len(self.loaded)
+                self.progress.report(f"{done}/{self.total} files read", done * 100 // self.steps)
+                await asyncio.sleep(0)
+                self.began = time.monotonic()
+
+
+async def _preload(
+    ls: FlowdropServer, files: list[Path], reading: _Reading, stores: list[Callable[[], None]]
+) -> int:
+    """The closed workflows of the sites analysed together (the result cache, one worker
+    process per core: core/workspace/preloading.py) in a thread, given to it as they are read
+    (PRELOAD_CHUNK files between two turns of the loop), and each file `load`ed as its
+    analysis arrives: the loop serves requests meanwhile, and an open file's buffer is judged
+    as it is typed. `stores` gets what writes each folder's cache entries (after the publish).
     Answers how many were taken from the cache."""
     cached = 0
+    loop = asyncio.get_running_loop()
     by_folder: dict[Path, list[Path]] = {}
     for path in files:
         by_folder.setdefault(path.parent, []).append(path)
     for root, mine in by_folder.items():
         workspace = ls.workspace_folder_of(root.as_uri())
         ls.host.use_cache_of(root, Path(workspace) if workspace is not None else None)
-        jobs = []
-        for start in range(0, len(mine), PRELOAD_CHUNK):  # (reading them: between requests)
-            jobs.extend(ls.host.preload_jobs(mine[start : start + PRELOAD_CHUNK]))
-            await asyncio.sleep(0)
-        if not jobs:
-            continue
-        progress.report(f"checking {len(jobs)} workflows", 0, force=True)
+        arrived = asyncio.Event()
+
+        def wake(arrived: asyncio.Event = arrived) -> None:  # (from the preload's threads)
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server is leaving
+                loop.call_soon_threadsafe(arrived.set)
+
+        preload = ls.host.site_preload(wake)
+        running = asyncio.ensure_future(asyncio.to_thread(preload.run))
+        stores.append(preload.store)
+        given: set[str] = set()
         try:
-            cached += await asyncio.to_thread(ls.host.preload, jobs)
+            for start in range(0, len(mine), PRELOAD_CHUNK):  # (reading them: between requests)
+                jobs = ls.host.preload_jobs(mine[start : start + PRELOAD_CHUNK])
+                preload.add(jobs)
+                given.update(key for key, _ in jobs)
+                await reading.load([Path(key) for key in preload.arrived()])
+                await asyncio.sleep(0)
+        finally:
+            preload.close()
+        if given:
+            reading.progress.report(f"checking {len(given)} workflows", 0, force=True)
+        # The files no analysis brings (the node types…), while the workers analyse the others.
+        await reading.load([path for path in mine if str(path) not in given])
+        while not preload.done:
+            await arrived.wait()
+            arrived.clear()
+            await reading.load([Path(key) for key in preload.arrived()])
+        try:
+            cached += await running
         except Exception as error:  # noqa: BLE001 - each file is then read alone, as before
             ls.log_error(f"checking the site {root}", error)
+        await reading.load([Path(key) for key in preload.arrived()])
     return cached
 
 

@@ -9,16 +9,20 @@ alone, cached too) and the caller asks it for each file's cross-file findings.
 
 The order of the results is the order of the jobs, however they were computed: output never
 depends on the cache or the pool.
+
+`AnalysisStream` is the editor's way (core/workspace/preloading.py): jobs given as they are
+made, each analysis answered as it comes, the pool's workers sent the settings once.
 """
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +55,10 @@ from flowdrop_lsp.core.workspace.site import (
 # Fewer files than this left to compute are analysed in this process: starting workers costs
 # more than it saves.
 MIN_FILES_FOR_POOL = 16
+# Jobs per call of a worker of an `AnalysisStream`: small, so that the two workers end together
+# (the last call of one is the other's idle time) and the first answers come early; enough
+# that a call's own cost (a message each way) stays small beside 8 analyses (~40 ms).
+STREAM_TASK_JOBS = 8
 
 Facts = WorkflowFacts | NodeTypeDefinition | None
 
@@ -119,6 +127,34 @@ _INHERITED_JOBS: Sequence[AnalysisJob] = ()
 
 def _analyse_inherited(index: int) -> bytes:
     return _analyse_pickled(_INHERITED_JOBS[index])
+
+
+# The settings a stream's worker was started with (`_start_stream_worker`): its jobs name them
+# by number instead of carrying them (a site's settings hold its node-type catalogue: 0.5 MB,
+# 11 ms to pickle and as long to unpickle, once per worker instead of once per call).
+_WORKER_SETTINGS: tuple[Settings, ...] = ()
+
+
+def _start_stream_worker(settings: tuple[Settings, ...]) -> None:
+    global _WORKER_SETTINGS
+    _WORKER_SETTINGS = settings
+
+
+# A job as a stream sends it to a worker: (text, bytes, syntax, allow_comments, site_file,
+# settings number, settings). The settings by number in the worker's table (then None), else
+# carried (settings met after the workers started); the bytes only when their size decides
+# (STORE-1's door, `analyse_file`), else the text is enough.
+_SentJob = tuple[str, bytes, str, bool, bool, int, Settings | None]
+
+
+def _analyse_sent(jobs: Sequence[_SentJob]) -> list[bytes]:
+    answers = []
+    for text, data, syntax, comments, site_file, number, carried in jobs:
+        settings = carried if carried is not None else _WORKER_SETTINGS[number]
+        answers.append(
+            _analyse_pickled(AnalysisJob(text, data, settings, syntax, comments, site_file))
+        )
+    return answers
 
 
 def default_workers() -> int:
@@ -228,6 +264,10 @@ class Batch:
         finally:
             _INHERITED_JOBS = ()
 
+    def stream(self, answer: Callable[[int, StreamAnswer], None]) -> AnalysisStream:
+        """A stream of jobs analysed as they are given, each answered as it comes."""
+        return AnalysisStream(self, answer)
+
     # ----- the site ---------------------------------------------------------------------------
     def facts_of(self, path: Path, text: str, data: bytes) -> Facts:
         """The site facts of a file read for them alone (a node type, or a workflow of the
@@ -263,6 +303,129 @@ class Batch:
                 text, facts = file.text, self.facts_of(path, file.text, file.data)
             index.read(key, text, facts)
         return index
+
+
+# A stream's answer: the analysis, or as computed, still pickled (`loads` it where it is kept:
+# the thread that unpickles it allocates it), or None (not computed: the caller does it alone).
+StreamAnswer = FileAnalysis | bytes | None
+
+
+class AnalysisStream:
+    """Jobs analysed as they are given, numbered in the order given, each answered by
+    `answer(number, analysis)` as it comes, in any order: at once from the batch's cache, else
+    computed — in a pool of worker processes once `MIN_FILES_FOR_POOL` are waiting (they are
+    sent the settings of the jobs waiting then once, at their start, and called with
+    `STREAM_TASK_JOBS` jobs at a time), else here at `finish`. A call that failed answers None
+    for its jobs (the caller computes them alone). `add` and `finish` are called from one
+    thread; answers come from that thread and from the pool's. The cache entries of what was
+    computed are written by `store`, when the caller has used the answers: writing them
+    (1,000 files) is no part of the first answer."""
+
+    def __init__(self, batch: Batch, answer: Callable[[int, StreamAnswer], None]) -> None:
+        self.batch = batch
+        self.cache = batch.cache  # (the batch's may be another folder's by `store`)
+        self.answer = answer
+        self.given = 0
+        self.computed = 0
+        self._waiting: list[tuple[int, AnalysisJob, str | None]] = []
+        self._pool: ProcessPoolExecutor | None = None
+        self._settings: dict[int, int] = {}  # id of settings sent to the workers → number
+        self._sent_settings: list[Settings] = []  # (kept: the ids above stay theirs)
+        self._calls: list[Future[list[bytes]]] = []
+        self._computed: list[tuple[str, bytes]] = []  # cache entries to write (`store`)
+        self._lock = threading.Lock()
+
+    def add(self, jobs: Sequence[AnalysisJob]) -> None:
+        cache = self.cache
+        for job in jobs:
+            number, self.given = self.given, self.given + 1
+            key = self.batch.key(job) if cache is not None else None
+            if key is not None and cache is not None:
+                found = cache.get(key)
+                if isinstance(found, FileAnalysis):
+                    self.answer(number, found)
+                    continue
+            self._waiting.append((number, job, key))
+            self.computed += 1
+        self._send(final=False)
+
+    def finish(self) -> None:
+        """Every job given is answered when this returns."""
+        self._send(final=True)
+        if self._pool is None:  # too few for the pool, or one worker: here
+            waiting, self._waiting = self._waiting, []
+            for number, job, key in waiting:
+                self._done([(number, key)], [_analyse_pickled(job)])
+        else:
+            wait(self._calls)
+            self._pool.shutdown()
+            self._pool = None
+
+    def abandon(self) -> None:
+        """Stop the workers (on a failure: what they did not answer is computed alone)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def store(self) -> None:
+        """Write the cache entries of what was computed (see the class docstring)."""
+        with self._lock:
+            computed, self._computed = self._computed, []
+        if self.cache is not None:
+            for key, data in computed:
+                self.cache.put(key, data)
+
+    def _send(self, final: bool) -> None:
+        if self._pool is None:
+            if len(self._waiting) < MIN_FILES_FOR_POOL or self.batch.workers < 2:
+                return
+            self._start_pool()
+        while self._waiting and (final or len(self._waiting) >= STREAM_TASK_JOBS):
+            task, self._waiting = (
+                self._waiting[:STREAM_TASK_JOBS],
+                self._waiting[STREAM_TASK_JOBS:],
+            )
+            sent = [self._sendable(job) for _, job, _ in task]
+            assert self._pool is not None
+            call = self._pool.submit(_analyse_sent, sent)
+            call.add_done_callback(
+                functools.partial(self._called, [(number, key) for number, _, key in task])
+            )
+            self._calls.append(call)
+
+    def _start_pool(self) -> None:
+        for _, job, _ in self._waiting:
+            if id(job.settings) not in self._settings:
+                self._settings[id(job.settings)] = len(self._sent_settings)
+                self._sent_settings.append(job.settings)
+        self._pool = ProcessPoolExecutor(
+            min(self.batch.workers, len(self._waiting)),
+            mp_context=_pool_context(),
+            initializer=_start_stream_worker,
+            initargs=(tuple(self._sent_settings),),
+        )
+
+    def _sendable(self, job: AnalysisJob) -> _SentJob:
+        data = job.data if len(job.data) > MAX_WORKFLOW_BYTES else b""
+        number = self._settings.get(id(job.settings), -1)
+        carried = job.settings if number < 0 else None
+        return (job.text, data, job.syntax, job.allow_comments, job.site_file, number, carried)
+
+    def _called(self, numbered: list[tuple[int, str | None]], call: Future[list[bytes]]) -> None:
+        try:
+            results = call.result()
+        except Exception:  # noqa: BLE001 - a broken pool: these are computed alone
+            for number, _ in numbered:
+                self.answer(number, None)
+            return
+        self._done(numbered, results)
+
+    def _done(self, numbered: list[tuple[int, str | None]], results: list[bytes]) -> None:
+        for (number, key), data in zip(numbered, results, strict=True):
+            if key is not None:
+                with self._lock:
+                    self._computed.append((key, data))
+            self.answer(number, data)
 
 
 def is_site_workflow(path: Path) -> bool:

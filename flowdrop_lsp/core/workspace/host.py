@@ -52,7 +52,7 @@ from flowdrop_lsp.core.workspace.host_state import (
     SiteFolder,
 )
 from flowdrop_lsp.core.workspace.node_types import definition_findings
-from flowdrop_lsp.core.workspace.preloading import Preloading
+from flowdrop_lsp.core.workspace.preloading import Preloading, SitePreload
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.core.workspace.site import SiteIndex, syntax_of_path
 
@@ -422,10 +422,11 @@ class Host:
         self.state.forget_own_findings()
 
     # ----- findings ---------------------------------------------------------------------------
-    def findings(self, path: Path | str) -> tuple[Finding, ...]:
+    def findings(self, path: Path | str, settings: Settings | None = None) -> tuple[Finding, ...]:
         """Every finding of the file `path`: its own and its cross-file ones, its settings
         applied, in position order. An open buffer's own findings are its engine's; the site's
-        findings of a buffer the site read a while ago are carried through the edits since."""
+        findings of a buffer the site read a while ago are carried through the edits since.
+        `settings`: a closed file's settings when the caller has them (`settings_for`'s)."""
         if str(path) == "-":
             return self._checking.stdin_findings()
         path = Path(path)
@@ -435,7 +436,7 @@ class Host:
         if buffer is not None:
             settings = buffer.settings
         else:
-            settings = record.given or self.settings_for(path)
+            settings = record.given or settings or self.settings_for(path)
         if buffer is not None and is_node_type_file(path):
             own = self._definition_findings(key, buffer.text, settings)
         elif buffer is not None:
@@ -517,3 +518,6 @@ class Host:
 
     def preload(self, jobs: Sequence[tuple[str, AnalysisJob]]) -> int:
         return self._preloading.preload(jobs)
+
+    def site_preload(self, notify: Callable[[], None]) -> SitePreload:
+        return self._preloading.site_preload(notify)

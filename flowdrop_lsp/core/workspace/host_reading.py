@@ -89,7 +89,7 @@ class HostReading:
         is dropped either way (a site's read takes it once)."""
         preloaded, record.preloaded = record.preloaded, None
         if preloaded is not None and preloaded.text == text and preloaded.settings == settings:
-            return preloaded.analysis
+            return preloaded.taken()
         return None
 
     def analyse(self, text: str, settings: Settings, syntax: str, site_file: bool) -> FileAnalysis:

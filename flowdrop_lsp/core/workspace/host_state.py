@@ -18,6 +18,7 @@ from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.site_facts import WorkflowFacts
 from flowdrop_lsp.core.findings import Edit, Finding
 from flowdrop_lsp.core.workspace.batch import FileAnalysis
+from flowdrop_lsp.core.workspace.cache import loads
 from flowdrop_lsp.core.workspace.site import SiteIndex
 
 
@@ -76,11 +77,17 @@ class ClosedFacts:
 @dataclass(frozen=True, slots=True)
 class Preloaded:
     """A workflow's analysis computed before its site read it (core/workspace/preloading.py),
-    with the text and settings it was made under."""
+    with the text and settings it was made under. `analysis` may still be pickled, as a worker
+    process sent it: the read that takes it unpickles it (`taken`), on the loop, where what it
+    holds is kept — not in the thread that received it."""
 
     text: str
     settings: Settings
-    analysis: FileAnalysis
+    analysis: FileAnalysis | bytes
+
+    def taken(self) -> FileAnalysis:
+        analysis = self.analysis
+        return loads(analysis) if isinstance(analysis, bytes) else analysis
 
 
 @dataclass(slots=True)

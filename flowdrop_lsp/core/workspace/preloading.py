@@ -4,14 +4,21 @@ workflows computed together (worker processes, the result cache), then taken by 
 its analyses from the cache; the cache is where a check by the CLI would put it when one did
 (core/workspace/cache.py `editor_cache_folder`), so that the two share their entries.
 
-The server runs `preload` in a thread while the loop serves requests: it touches only the
-batch and, at its end, the `preloaded` field of the files' records, which `preload_jobs` made on
-the loop (the thread adds nothing to the host's dicts, which the loop reads meanwhile); the
-host's `load` (on the loop) takes them.
+A `SitePreload` is one folder's: the loop gives it the jobs as it makes them (`preload_jobs`,
+a few dozen files between two turns), a thread `run`s it — each job analysed as it comes
+(batch.py `AnalysisStream`: the workers start on the first jobs while the loop reads the
+next) — and the loop takes the files whose analysis `arrived` and `load`s them meanwhile, so
+that the site is read when the last analysis comes. The thread touches only the batch and the
+`preloaded` field of the files' records, which `preload_jobs` made on the loop (it adds
+nothing to the host's dicts, which the loop reads meanwhile); `load` (on the loop) takes them.
+The cache entries of what was computed are written last (`store`), once the files are
+published.
 """
 
 from __future__ import annotations
 
+import queue
+from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -21,6 +28,7 @@ from flowdrop_lsp.core.workspace.batch import (
     MIN_FILES_FOR_POOL,
     AnalysisJob,
     Batch,
+    StreamAnswer,
     start_workers_early,
 )
 from flowdrop_lsp.core.workspace.cache import ResultCache, editor_cache_folder
@@ -93,16 +101,22 @@ class Preloading:
             jobs.append((key, AnalysisJob(text, data, settings, syntax, False, True, registry)))
         return jobs
 
+    def site_preload(self, notify: Callable[[], None] = lambda: None) -> SitePreload:
+        """A first read of one site folder, its jobs given as they are made (`SitePreload`);
+        `notify` is called (from another thread) when analyses arrived."""
+        return SitePreload(self.state, self.batch, notify)
+
     def preload(self, jobs: Sequence[tuple[str, AnalysisJob]]) -> int:
         """Analyse the jobs together through the batch (its result cache, its worker processes):
         `load` then takes each analysis instead of computing it (if the text and settings are
         still the same). Touches nothing else of the host: the server runs it in a thread.
         Answers how many were taken from the cache."""
-        computed = self.batch.computed
-        analyses = self.batch.analyse([job for _, job in jobs])
-        for (key, job), analysis in zip(jobs, analyses, strict=True):
-            self.state.file(key).preloaded = Preloaded(job.text, job.settings, analysis)
-        return len(jobs) - (self.batch.computed - computed)  # taken from the cache
+        run = self.site_preload()
+        run.add(jobs)
+        run.close()
+        cached = run.run()
+        run.store()
+        return cached
 
     def forget(self, root: Path | None) -> None:
         """The site of folder `root` is read (None: a folder that holds none): the analyses it
@@ -110,3 +124,69 @@ class Preloading:
         for key, record in self.state.files.items():
             if record.preloaded is not None and (root is None or Path(key).parent == root):
                 record.preloaded = None
+
+
+class SitePreload:
+    """One site folder's first read through the batch, its jobs given by the loop as it makes
+    them and analysed in a thread as they come (see the module docstring)."""
+
+    def __init__(self, state: HostState, batch: Batch, notify: Callable[[], None]) -> None:
+        self.state = state
+        self.notify = notify
+        self._given: queue.SimpleQueue[Sequence[tuple[str, AnalysisJob]] | None] = (
+            queue.SimpleQueue()
+        )
+        # Key, text, settings by the stream's number, until answered (the text is the index's
+        # to keep, not this one's).
+        self._jobs: list[tuple[str, str, Settings] | None] = []
+        self._arrived: deque[str] = deque()
+        self._stream = batch.stream(self._answer)
+        self.done = False
+
+    # ----- the loop ------------------------------------------------------------------------------
+    def add(self, jobs: Sequence[tuple[str, AnalysisJob]]) -> None:
+        """More jobs (made on the loop by `preload_jobs`)."""
+        if jobs:
+            self._given.put(jobs)
+
+    def close(self) -> None:
+        """No more jobs: `run` returns once every one is answered."""
+        self._given.put(None)
+
+    def arrived(self) -> list[str]:
+        """The keys of the files whose analysis arrived since last asked (preloaded, or failed:
+        `load` then analyses it alone)."""
+        taken = []
+        while self._arrived:
+            taken.append(self._arrived.popleft())
+        return taken
+
+    # ----- the thread ----------------------------------------------------------------------------
+    def run(self) -> int:
+        """Analyse the jobs as they are given until `close`; answers how many were taken from
+        the cache."""
+        try:
+            while (jobs := self._given.get()) is not None:
+                self._jobs.extend((key, job.text, job.settings) for key, job in jobs)
+                self._stream.add([job for _, job in jobs])
+            self._stream.finish()
+        except BaseException:
+            self._stream.abandon()
+            raise
+        finally:
+            self.done = True
+            self.notify()
+        return self._stream.given - self._stream.computed
+
+    def store(self) -> None:
+        """Write the cache entries of what was computed (after the files are published)."""
+        self._stream.store()
+
+    def _answer(self, number: int, analysis: StreamAnswer) -> None:
+        job, self._jobs[number] = self._jobs[number], None
+        assert job is not None  # (each job is answered once)
+        key, text, settings = job
+        if analysis is not None:
+            self.state.files[key].preloaded = Preloaded(text, settings, analysis)
+        self._arrived.append(key)
+        self.notify()
