@@ -32,7 +32,7 @@ class StringOffsets(NamedTuple):
     `characters`, never resolve a bare offset."""
 
     value: Span
-    offsets: tuple[int, ...]
+    offsets: Sequence[int]
 
     def characters(self, first: int, stop: int | None = None) -> Span:
         """The text writing characters `[first, stop)` of the value (one character when `stop`

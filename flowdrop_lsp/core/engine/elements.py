@@ -20,6 +20,7 @@ from flowdrop_lsp.core.domain.tree_reading import (
     read_node,
 )
 from flowdrop_lsp.core.engine.rendering import render
+from flowdrop_lsp.core.engine.string_offsets import KeptOffsets
 from flowdrop_lsp.core.findings import Finding, TextEdit
 from flowdrop_lsp.core.operations import Operation
 from flowdrop_lsp.core.syntax.reader import WorkflowReader
@@ -44,13 +45,16 @@ class ElementSource:
     model's spans, the string values in a node's `data`, the items of a list there. (It holds
     the document's buffer, reader and settings, never the document: no cycle through it.)"""
 
-    __slots__ = ("buffer", "reader", "settings", "_last_read")
+    __slots__ = ("buffer", "reader", "settings", "_last_read", "_kept_offsets")
 
     def __init__(self, buffer: EditableText, reader: WorkflowReader, settings: Settings) -> None:
         self.buffer, self.reader, self.settings = buffer, reader, settings
         # The last element text re-read and its value: a rule locating the label, then the
         # name, then the entry of one definition re-reads the same text three times otherwise.
         self._last_read: tuple[str, int, JsonValue | None] | None = None
+        # Where the characters of the strings asked for lately are written, moved by the edits
+        # made since (a finding in a template being typed asks after every keystroke).
+        self._kept_offsets = KeptOffsets()
 
     def reread_value(self, text: str, column: int) -> JsonValue | None:
         last = self._last_read
@@ -124,7 +128,8 @@ class ElementSource:
     ) -> tuple[StringOffsets | None, ...]:
         """Where each character of the strings at `paths` is written (ElementEditor), from one
         re-read of the element's current text; in the coordinates it was created in, anchored
-        to it, like `locate`'s spans."""
+        to it, like `locate`'s spans. A string asked for before is not mapped again when the
+        edits since were within its characters or beside it (engine/string_offsets.py)."""
         text, column = self.text(element.owner, element.index)
         root = self.reread_value(text, column)
         base = element.created_start
@@ -134,7 +139,13 @@ class ElementSource:
             for step in path:
                 value = child_at(value, step)
             offsets = (
-                self.reader.string_offsets(text, column, value)
+                self._kept_offsets.offsets(
+                    (element.owner.name, element.index, path),
+                    text,
+                    column,
+                    value,
+                    self.reader.string_offsets,
+                )
                 if isinstance(value, JString)
                 else None
             )
@@ -142,7 +153,7 @@ class ElementSource:
                 found.append(None)
                 continue
             span = Span(value.start + base, value.end + base, element)
-            found.append(StringOffsets(span, tuple(map(base.__add__, offsets))))
+            found.append(StringOffsets(span, offsets.shifted(base)))
         return tuple(found)
 
     def member_removal(
