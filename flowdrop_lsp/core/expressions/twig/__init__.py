@@ -6,14 +6,15 @@ which names it binds itself; and what may be typed at an offset."""
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 
 from flowdrop_lsp.core.expressions.base import NameRead, Parsed, Problem, ProblemKind
+from flowdrop_lsp.core.expressions.twig.checkpoint import CheckpointedParser, Prior
 from flowdrop_lsp.core.expressions.twig.expressions import TwigSyntaxError
 from flowdrop_lsp.core.expressions.twig.lexer import T, Token
-from flowdrop_lsp.core.expressions.twig.parser import TemplateParser
-from flowdrop_lsp.core.expressions.twig.relex import Lexed, lex, relex
+from flowdrop_lsp.core.expressions.twig.relex import lex, relex
 from flowdrop_lsp.core.expressions.twig.reuse import Reuse
 from flowdrop_lsp.core.expressions.twig.scope import names_in_scope, twig_completion_place
 from flowdrop_lsp.core.expressions.twig.signatures import SIGNATURES
@@ -44,7 +45,8 @@ def parse_twig(source: str, vocabulary: TwigVocabulary = TWIG_CORE) -> Parsed:
     functions and tests do not stop it (Twig refuses the first one: it is the first problem).
     A template that differs from one parsed lately only inside a stretch of its text is
     answered from that one's facts, moved (`reuse.py`: a keystroke in a prompt's prose); one
-    that differs from it a little elsewhere is lexed from that one's lexing (`relex.py`)."""
+    that differs from it a little elsewhere is lexed from that one's lexing (`relex.py`) and
+    parsed from that one's parse where the edit left it alone (`checkpoint.py`)."""
     reuse = _REUSE.get(vocabulary)
     if reuse is None:
         reuse = _REUSE.setdefault(vocabulary, Reuse())
@@ -52,13 +54,17 @@ def parse_twig(source: str, vocabulary: TwigVocabulary = TWIG_CORE) -> Parsed:
 
 
 def _parse_whole(
-    source: str, vocabulary: TwigVocabulary, near: Lexed | None = None
-) -> tuple[Parsed, Lexed]:
-    """The template's facts, and its lexing (re-lexed from `near`'s, a template like it, when
-    given: the same tokens as a whole lexing)."""
-    lexed = lex(source) if near is None else relex(near, source)
+    source: str, vocabulary: TwigVocabulary, near: Prior | None = None
+) -> tuple[Parsed, Prior]:
+    """The template's facts, and what the next keystroke's parse starts from (re-lexed and
+    parsed from `near`'s, a template like it, when given: the same as a whole parse)."""
+    if near is None:
+        lexed, resume, keep_at = lex(source), None, None
+    else:
+        lexed = relex(near.lexed, source)
+        resume, keep_at = near.trail.plan(lexed.unchanged_tokens)
     tokens, lex_error = lexed.tokens, lexed.error
-    parser = TemplateParser(source, tokens, vocabulary)
+    parser = CheckpointedParser(source, tokens, vocabulary, keep_at)
     problems: list[Problem] = []
     try:
         if lex_error is not None:
@@ -67,7 +73,7 @@ def _parse_whole(
             problems.append(
                 Problem(ProblemKind.SYNTAX, lex_error.start, lex_error.end, lex_error.message)
             )
-        parser.parse_template()
+        parser.parse_from(resume)
     except TwigSyntaxError as error:
         if lex_error is None:
             problems.append(
@@ -96,7 +102,7 @@ def _parse_whole(
         symbols=tuple(facts.symbols),
         bindings=tuple(sorted(facts.bindings, key=lambda binding: binding.start)),
     )
-    return parsed, lexed
+    return parsed, Prior(lexed, parser.trail())
 
 
 def _at_unclosed_print(problem: Problem, source: str, tokens: Sequence[Token]) -> Problem:
@@ -106,14 +112,18 @@ def _at_unclosed_print(problem: Problem, source: str, tokens: Sequence[Token]) -
     opens it, saying so; `engine_at` keeps where Twig reports it."""
     if problem.kind is not ProblemKind.SYNTAX:
         return problem
+    # The last `{{` or `}}` before the problem, read back from it (the tokens before an edit
+    # are seldom made: twig/relex.py's `TokenRun`).
     opened: Token | None = None
-    for token in tokens:
-        if token.start >= problem.start:
-            break
+    index = bisect_left(tokens, problem.start, key=lambda token: token.start)
+    while index > 0:
+        index -= 1
+        token = tokens[index]
         if token.type is T.VAR_START:
             opened = token
-        elif token.type is T.VAR_END:
-            opened = None
+            break
+        if token.type is T.VAR_END:
+            break
     if opened is None or "\n" not in source[opened.end : problem.start]:
         return problem
     found = source[problem.start : problem.end] or "the end of the template"

@@ -49,20 +49,34 @@ class Body:
 
 
 class TemplateParser(ExpressionParser):
-    def parse_template(self) -> None:
-        self.blocks: dict[str, tuple[int, int]] = {}  # a block name → where it is defined
-        body, _ = self.subparse(None, None)
+    def parse_template(self, body: list[Body] | None = None) -> None:
+        """The whole template; or, given the `body` parsed so far at its top level (the parser
+        put back in the state it had there: twig/checkpoint.py), the rest of it."""
+        if body is None:
+            self.blocks: dict[str, tuple[int, int]] = {}  # a block name → where it is defined
+            body = []
+        self.subparse(None, None, into=body)
         self.check_child_template(body)
+
+    def at_top_level(self, body: list[Body]) -> None:
+        """Called before each node of the template's top level (`body`: those before it);
+        twig/checkpoint.py keeps the parser's state there."""
 
     # -- bodies -------------------------------------------------------------------------------
 
     def subparse(
-        self, ends: tuple[str, ...] | None, owner: Token | None, drop_needle: bool = False
+        self,
+        ends: tuple[str, ...] | None,
+        owner: Token | None,
+        drop_needle: bool = False,
+        into: list[Body] | None = None,
     ) -> tuple[list[Body], Token | None]:
         """The body up to a tag named in `ends` (returned, and consumed with `drop_needle`), or
-        to the end of the template (None)."""
-        nodes: list[Body] = []
+        to the end of the template (None), added to `into` when given."""
+        nodes: list[Body] = [] if into is None else into
         while self.current.type is not T.EOF:
+            if ends is None:
+                self.at_top_level(nodes)
             token = self.current
             if token.type is T.TEXT:
                 self.next()

@@ -101,13 +101,16 @@ def _shifted(token: Token, delta: int) -> Token:
 @dataclass(frozen=True)
 class Lexed:
     """A template's lexing, kept to re-lex the next keystroke from: its tokens (ending with
-    EOF), its error, its marks (by offset) and the stretches it read as text."""
+    EOF), its error, its marks (by offset) and the stretches it read as text; re-lexed, how
+    many of its first tokens are those of the lexing it was re-lexed from (the same tokens of
+    the same text: a parse of them is that lexing's, twig/checkpoint.py)."""
 
     source: str
     tokens: Sequence[Token]
     error: TwigLexError | None
     marks: tuple[Mark, ...]
     text_stretches: TextStretches
+    unchanged_tokens: int = 0
 
 
 def lex(source: str) -> Lexed:
@@ -202,9 +205,10 @@ def relex(old: Lexed, source: str) -> Lexed:
         error = lex_into(lexer)
     except Resynced as found:
         kept = (kept_marks, kept_text)
-        return _spliced(old, source, edit, lexer, found.old, resume.offset, kept)
+        return _spliced(old, source, edit, lexer, found.old, resume, kept)
     new_text = _stretches(head[resume.tokens_before :])
-    return Lexed(source, head, error, (*kept_marks, *lexer.marks), kept_text + new_text)
+    marks = (*kept_marks, *lexer.marks)
+    return Lexed(source, head, error, marks, kept_text + new_text, resume.tokens_before)
 
 
 def _spliced(
@@ -213,7 +217,7 @@ def _spliced(
     edit: _Edit,
     lexer: _Lexer,
     old_mark: Mark,
-    resumed_at: int,
+    resumed: Mark,
     kept: tuple[tuple[Mark, ...], TextStretches],
 ) -> Lexed:
     """The re-lexed head, then `old`'s tokens, marks, text stretches and error from `old_mark`
@@ -221,7 +225,7 @@ def _spliced(
     delta = edit.delta
     head = lexer.tokens
     moved_count = len(head) - old_mark.tokens_before
-    new_text = _stretches(head[_first_from(head, resumed_at) :])
+    new_text = _stretches(head[_first_from(head, resumed.offset) :])
     old_tokens = old.tokens
     if isinstance(old_tokens, TokenRun):
         head.extend(_shifted(t, delta) for t in old_tokens.head[old_mark.tokens_before :])
@@ -247,6 +251,7 @@ def _spliced(
         error,
         (*kept_marks, *lexer.marks, *later_marks),
         kept_text + new_text + later_text,
+        resumed.tokens_before,
     )
 
 

@@ -6,7 +6,8 @@ moved by what it added. `Reuse` keeps the last few templates parsed with the TEX
 their lexer saw, and answers a new text from one of them when the two differ in one stretch
 strictly inside one of those TEXT tokens and nothing there can start a tag (no `{` in the new
 characters or beside them: `{{`, `{%`, `{#` all start with one). Anything else is parsed
-again, its lexing re-read from the nearest template's (twig/relex.py: a print being typed).
+again, its lexing re-read from the nearest template's (twig/relex.py: a print being typed) and
+its parse resumed from that one's where the edit left it alone (twig/checkpoint.py).
 The answer equals a whole parse's (tests/core/expressions/test_twig_reuse.py compares them on
 random edits).
 """
@@ -19,11 +20,12 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from flowdrop_lsp.core.expressions.base import Parsed
-from flowdrop_lsp.core.expressions.twig.relex import Lexed, TextStretches, edited_stretch
+from flowdrop_lsp.core.expressions.twig.checkpoint import Prior
+from flowdrop_lsp.core.expressions.twig.relex import TextStretches, edited_stretch
 
-# A template parsed from its text and, when known, the lexing of a template like it to re-lex
-# from: its facts and its own lexing.
-Parse = Callable[[str, Lexed | None], tuple[Parsed, Lexed]]
+# A template parsed from its text and, when known, a template like it to re-lex and parse from
+# (twig/checkpoint.py): its facts and what the next one starts from.
+Parse = Callable[[str, Prior | None], tuple[Parsed, Prior]]
 KEPT = 8  # templates remembered: the ones being typed into, a few at a time
 # How much may differ between a template and the one it is re-lexed from (a keystroke, a word
 # pasted): beyond it a whole lexing costs no more.
@@ -34,9 +36,9 @@ class Reuse:
     """The last templates parsed (per vocabulary: one `Reuse` each), and their TEXT stretches."""
 
     def __init__(self) -> None:
-        # Each template's facts, the stretches its lexer read as text, and its lexing (None
-        # when its facts were moved from another's: it was not lexed).
-        self._recent: OrderedDict[str, tuple[Parsed, TextStretches, Lexed | None]] = OrderedDict()
+        # Each template's facts, the stretches its lexer read as text, and its lexing and
+        # parse's trail (None when its facts were moved from another's: it was not parsed).
+        self._recent: OrderedDict[str, tuple[Parsed, TextStretches, Prior | None]] = OrderedDict()
         self._lock = threading.Lock()
 
     def parse(self, source: str, parse: Parse) -> Parsed:
@@ -45,17 +47,17 @@ class Reuse:
             candidates = list(reversed(self._recent.items())) if known is None else []
         if known is not None:
             return known[0]
-        for old, (parsed, stretches, _lexed) in candidates:
+        for old, (parsed, stretches, _prior) in candidates:
             moved = _moved(old, parsed, stretches, source)
             if moved is not None:
                 self._keep(source, (*moved, None))
                 return moved[0]
-        near = next((lexed for old, (*_, lexed) in candidates if _near(old, source, lexed)), None)
-        parsed, lexed = parse(source, near)
-        self._keep(source, (parsed, lexed.text_stretches, lexed))
+        near = next((prior for old, (*_, prior) in candidates if _near(old, source, prior)), None)
+        parsed, prior = parse(source, near)
+        self._keep(source, (parsed, prior.lexed.text_stretches, prior))
         return parsed
 
-    def _keep(self, source: str, result: tuple[Parsed, TextStretches, Lexed | None]) -> None:
+    def _keep(self, source: str, result: tuple[Parsed, TextStretches, Prior | None]) -> None:
         with self._lock:
             self._recent[source] = result
             self._recent.move_to_end(source)
@@ -63,10 +65,10 @@ class Reuse:
                 self._recent.popitem(last=False)
 
 
-def _near(old: str, new: str, lexed: Lexed | None) -> bool:
+def _near(old: str, new: str, prior: Prior | None) -> bool:
     """Whether `new` is `old` with one stretch of at most `RELEX_REACH` characters changed, and
     `old`'s lexing is known (what `relex` re-lexes from)."""
-    if lexed is None or abs(len(new) - len(old)) > RELEX_REACH:
+    if prior is None or abs(len(new) - len(old)) > RELEX_REACH:
         return False
     start, old_end, new_end = edited_stretch(old, new)
     return max(old_end, new_end) - start <= RELEX_REACH
