@@ -30,6 +30,7 @@ from flowdrop_lsp.core.expressions.twig.lexer import (
     _Lexer,
     lex_into,
 )
+from flowdrop_lsp.core.text.changes import common_prefix, common_suffix
 
 # The stretches of the template its lexer read as text (a keystroke inside one is prose).
 TextStretches = tuple[tuple[int, int], ...]
@@ -313,30 +314,6 @@ def _edit(old: str, new: str) -> _Edit | None:
 
 def edited_stretch(old: str, new: str) -> tuple[int, int, int]:
     """The one stretch where `old` and `new` differ: (start, its end in `old`, in `new`)."""
-    start = _common_prefix(old, new)
-    tail = _common_suffix(old, new, min(len(old), len(new)) - start)
+    start = common_prefix(old, new)
+    tail = common_suffix(old, new, min(len(old), len(new)) - start)
     return start, len(old) - tail, len(new) - tail
-
-
-def _common_prefix(a: str, b: str) -> int:
-    """How many leading characters `a` and `b` share (slice comparisons: C speed)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    """How many trailing characters `a` and `b` share, at most `limit`."""
-    low, high = 0, limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[len(a) - middle :] == b[len(b) - middle :]:
-            low = middle
-        else:
-            high = middle - 1
-    return low

@@ -47,12 +47,17 @@ class Reuse:
             candidates = list(reversed(self._recent.items())) if known is None else []
         if known is not None:
             return known[0]
-        for old, (parsed, stretches, _prior) in candidates:
-            moved = _moved(old, parsed, stretches, source)
+        near: Prior | None = None  # the most recent template `source` may be re-lexed from
+        for old, (parsed, stretches, prior) in candidates:
+            if abs(len(source) - len(old)) > RELEX_REACH:
+                continue  # a paste, not a keystroke
+            stretch = edited_stretch(old, source)
+            moved = _moved(old, parsed, stretches, source, stretch)
             if moved is not None:
                 self._keep(source, (*moved, None))
                 return moved[0]
-        near = next((prior for old, (*_, prior) in candidates if _near(old, source, prior)), None)
+            if near is None and prior is not None and _near(stretch):
+                near = prior
         parsed, prior = parse(source, near)
         self._keep(source, (parsed, prior.lexed.text_stretches, prior))
         return parsed
@@ -65,22 +70,23 @@ class Reuse:
                 self._recent.popitem(last=False)
 
 
-def _near(old: str, new: str, prior: Prior | None) -> bool:
-    """Whether `new` is `old` with one stretch of at most `RELEX_REACH` characters changed, and
-    `old`'s lexing is known (what `relex` re-lexes from)."""
-    if prior is None or abs(len(new) - len(old)) > RELEX_REACH:
-        return False
-    start, old_end, new_end = edited_stretch(old, new)
+def _near(stretch: tuple[int, int, int]) -> bool:
+    """Whether the edited stretch between two templates (`edited_stretch`) is at most
+    `RELEX_REACH` characters long: re-lexing the new one from the old one's lexing pays."""
+    start, old_end, new_end = stretch
     return max(old_end, new_end) - start <= RELEX_REACH
 
 
 def _moved(
-    old: str, parsed: Parsed, stretches: TextStretches, new: str
+    old: str,
+    parsed: Parsed,
+    stretches: TextStretches,
+    new: str,
+    stretch: tuple[int, int, int],
 ) -> tuple[Parsed, TextStretches] | None:
-    """`parsed` moved to `new`, when `new` differs from `old` inside one TEXT stretch only."""
-    if abs(len(new) - len(old)) > RELEX_REACH:
-        return None  # a paste, not a keystroke: parse it
-    start, old_end, new_end = edited_stretch(old, new)
+    """`parsed` moved to `new`, when `new` differs from `old` (by `stretch`, `edited_stretch`)
+    inside one TEXT stretch only."""
+    start, old_end, new_end = stretch
     inside = any(a < start and old_end < b for a, b in stretches)
     if not inside:
         return None
