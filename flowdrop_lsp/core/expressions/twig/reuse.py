@@ -47,7 +47,7 @@ class Reuse:
             candidates = list(reversed(self._recent.items())) if known is None else []
         if known is not None:
             return known[0]
-        near: Prior | None = None  # the most recent template `source` may be re-lexed from
+        near: Prior | None = None  # the latest template `source` may be re-lexed from
         for old, (parsed, stretches, prior) in candidates:
             if abs(len(source) - len(old)) > RELEX_REACH:
                 continue  # a paste, not a keystroke
@@ -56,8 +56,11 @@ class Reuse:
             if moved is not None:
                 self._keep(source, (*moved, None))
                 return moved[0]
-            if near is None and prior is not None and _near(stretch):
+            if prior is not None and _near(stretch):
+                # The latest version of the template being typed into: an older one differs
+                # from `source` by this edit and more, moved no better.
                 near = prior
+                break
         parsed, prior = parse(source, near)
         self._keep(source, (parsed, prior.lexed.text_stretches, prior))
         return parsed
