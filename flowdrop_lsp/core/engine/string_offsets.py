@@ -20,6 +20,7 @@ fresh mapping after every keystroke of typed and random edits, JSON and YAML.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -176,6 +177,7 @@ class KeptOffsets:
 
     def __init__(self) -> None:
         self._kept: OrderedDict[object, tuple[str, int, JString, CharacterOffsets]] = OrderedDict()
+        self._lock = threading.Lock()  # a document's findings and an editor request may overlap
 
     def offsets(
         self,
@@ -188,7 +190,8 @@ class KeptOffsets:
         """The offsets of `value`'s characters in `text` (read at `column`): the kept ones
         for `key`, moved by the edit when they can be, else mapped (`mapped`: the
         reader's)."""
-        kept = self._kept.get(key)
+        with self._lock:
+            kept = self._kept.get(key)
         found: CharacterOffsets | None = None
         if kept is not None and kept[1] == column:
             old_text, _, old_value, old_offsets = kept
@@ -205,8 +208,9 @@ class KeptOffsets:
             if offsets is None:
                 return None
             found = CharacterOffsets.of(offsets)
-        self._kept[key] = (text, column, value, found)
-        self._kept.move_to_end(key)
-        while len(self._kept) > KEPT:
-            self._kept.popitem(last=False)
+        with self._lock:
+            self._kept[key] = (text, column, value, found)
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
         return found
