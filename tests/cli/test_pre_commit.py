@@ -1,10 +1,13 @@
-"""The pre-commit hook (`.pre-commit-hooks.yaml`), proven the way pre-commit's docs say to try a
-hook: `pre-commit try-repo <repo> flowdrop-lsp --files …` in a git repository of workflows.
+"""The pre-commit hook (`.pre-commit-hooks.yaml`), run in a git repository of workflows as a
+project's `.pre-commit-config.yaml` naming it runs it (`pre-commit run --files …`, or as a commit
+runs it), and the way pre-commit's docs say to try a hook: `pre-commit try-repo <repo>
+flowdrop-lsp --files …`.
 
-try-repo installs the hook's repository into a fresh environment (pip, from the package index):
-about a minute, once per session. It installs a snapshot of this working tree (the packaging
-files and the package, committed in a temporary repository), so uncommitted changes are what
-is tested and every run uses one revision, one environment."""
+The hook's repository is a snapshot of this working tree (the packaging files and the package,
+committed in a temporary repository), so uncommitted changes are what is tested and every run
+uses one revision. pre-commit installs it into an environment (pip, from the package index):
+`pre-commit run` once for the session, in a pre-commit home of the module's; try-repo again at
+each run (it keeps its environments in a temporary folder of its own), so it is run once."""
 
 from __future__ import annotations
 
@@ -92,9 +95,9 @@ def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def try_repo(hook_repository: Path, tmp_path_factory: pytest.TempPathFactory):
-    """Run `pre-commit try-repo <hook repository> flowdrop-lsp --files …` in a git repository
-    holding a collision, a clean workflow, a Drupal workflow and a JSON file that is none."""
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git repository holding a collision, a clean workflow, a Drupal workflow and a JSON file
+    that is none, all committed (nothing staged: `--files` says what to check)."""
     assert shutil.which("git"), "git is needed by pre-commit"
     project = tmp_path_factory.mktemp("project")
     (project / "collision.flowdrop.json").write_text(
@@ -113,52 +116,105 @@ def try_repo(hook_repository: Path, tmp_path_factory: pytest.TempPathFactory):
     (project / "notes.json").write_text('{"nodes": 1}', encoding="utf-8")
     _git(project, "init", "-q")
     _git(project, "add", ".")
-    _git(project, "commit", "-q", "-m", "the project")  # nothing staged: --files says what
+    _git(project, "commit", "-q", "-m", "the project")
+    return project
+
+
+def _pre_commit(
+    *args: str, cwd: Path, home: Path, timeout: int = 900
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"},
+        timeout=timeout,
+    )
+
+
+@pytest.fixture(scope="module")
+def run_hook(hook_repository: Path, project: Path, tmp_path_factory: pytest.TempPathFactory):
+    """Run the hook as `pre-commit run` with a configuration naming it (the snapshot at its
+    commit), from outside the repository checked; its environment is installed at the first
+    run and kept in the module's pre-commit home."""
+    revision = subprocess.run(
+        ["git", "rev-parse", "HEAD"],
+        cwd=hook_repository,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    config = tmp_path_factory.mktemp("pre-commit-config") / ".pre-commit-config.yaml"
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "repos": [
+                    {
+                        "repo": str(hook_repository),
+                        "rev": revision,
+                        "hooks": [{"id": "flowdrop-lsp"}],
+                    }
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
     home = tmp_path_factory.mktemp("pre-commit-home")
 
     def run(*files: str, cwd: Path = project) -> subprocess.CompletedProcess[str]:
         """With `files`, as `pre-commit run --files`; without, as a commit (the staged files)."""
-        return subprocess.run(
-            [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repository), "flowdrop-lsp"]
-            + (["--files", *files] if files else []),
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            env={**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"},
-            timeout=900,
-        )
+        selection = ["--files", *files] if files else []
+        return _pre_commit("run", "--config", str(config), *selection, cwd=cwd, home=home)
 
     return run
 
 
-def test_try_repo_fails_on_a_collision(try_repo) -> None:
-    result = try_repo("collision.flowdrop.json")
+def test_try_repo_fails_on_a_collision(
+    hook_repository: Path, project: Path, tmp_path: Path
+) -> None:
+    result = _pre_commit(
+        "try-repo",
+        str(hook_repository),
+        "flowdrop-lsp",
+        "--files",
+        "collision.flowdrop.json",
+        cwd=project,
+        home=tmp_path / "pre-commit-home",
+    )
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Failed" in result.stdout
     assert 'error CMP-9 [*] tool name "web_search"' in result.stdout
 
 
-def test_try_repo_passes_on_a_clean_workflow(try_repo) -> None:
-    result = try_repo("clean.flowdrop.json")
+def test_the_hook_fails_on_a_collision(run_hook) -> None:
+    result = run_hook("collision.flowdrop.json")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Failed" in result.stdout
+    assert 'error CMP-9 [*] tool name "web_search"' in result.stdout
+
+
+def test_the_hook_passes_on_a_clean_workflow(run_hook) -> None:
+    result = run_hook("clean.flowdrop.json")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Passed" in result.stdout
 
 
-def test_try_repo_checks_drupal_workflow_yaml(try_repo) -> None:
-    result = try_repo(f"config/sync/{DRUPAL_WORKFLOW.name}")
+def test_the_hook_checks_drupal_workflow_yaml(run_hook) -> None:
+    result = run_hook(f"config/sync/{DRUPAL_WORKFLOW.name}")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "CMP-9" in result.stdout
 
 
-def test_try_repo_skips_json_that_is_no_workflow_name(try_repo) -> None:
-    result = try_repo("notes.json")
+def test_the_hook_skips_json_that_is_no_workflow_name(run_hook) -> None:
+    result = run_hook("notes.json")
     assert result.returncode == 0, result.stdout + result.stderr
     # The hook runs on every commit (always_run); with no site file passed or staged, it
     # checks nothing and passes.
     assert "Passed" in result.stdout
 
 
-def test_try_repo_fails_a_commit_deleting_a_called_workflow(try_repo, tmp_path: Path) -> None:
+def test_the_hook_fails_a_commit_deleting_a_called_workflow(run_hook, tmp_path: Path) -> None:
     """A commit staging only the deletion of a workflow the site calls: pre-commit passes no
     file, the hook runs anyway and judges the callers."""
     site = tmp_path / "site"
@@ -167,7 +223,7 @@ def test_try_repo_fails_a_commit_deleting_a_called_workflow(try_repo, tmp_path: 
     _git(site, "add", ".")
     _git(site, "commit", "-q", "-m", "the site")
     _git(site, "rm", "-q", f"config/sync/{CALLED}")
-    result = try_repo(cwd=site)
+    result = run_hook(cwd=site)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Failed" in result.stdout
     assert "brand_studio.yml" in result.stdout and "error FD-CALL" in result.stdout
