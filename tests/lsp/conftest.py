@@ -14,7 +14,16 @@ import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from flowdrop_lsp.lsp.documents import Document
+from tests.support.forks import FORKS
 from tests.support.lsp import CLIENTS, Session, server_command, start_session
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fork_server() -> Iterator[None]:
+    """The fork server the servers of these tests are forked from (tests/support/forks.py)."""
+    FORKS.start()
+    yield
+    FORKS.stop()
 
 
 @pytest_lsp.fixture(params=CLIENTS, config=ClientServerConfig(server_command=server_command()))

@@ -8,13 +8,13 @@ FD-TEST-SITE), so these tests hold whatever the real cross-file rules say.
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from tests.support.forks import FORKS
 from tests.support.lsp import WAIT, Session, start_session
 from tests.support.site import copy_site
 
@@ -44,7 +44,7 @@ label: 'Planted type'
 parameters: {  }
 outputs: {  }
 """
-COMMAND = [sys.executable, "-m", "tests.support.site_rules", "serve"]
+COMMAND = FORKS.command("tests.support.site_rules", "serve")
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=COMMAND))

@@ -4,7 +4,6 @@ publishes, and edits and positions for requests."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
 from flowdrop_lsp.core.text.positions import LineIndex
+from tests.support.forks import FORKS
 from tests.support.samples import json_text, yaml_text
 
 JSON_URI = "file:///workspace/nav.flowdrop.json"
@@ -191,7 +191,9 @@ class Session:
 
 
 def server_command() -> list[str]:
-    return [sys.executable, "-m", "flowdrop_lsp", "serve"]
+    """`python -m flowdrop_lsp serve`, forked from the fork server (tests/support/forks.py:
+    a fresh process without the import time; tests/lsp/conftest.py starts the fork server)."""
+    return FORKS.command("flowdrop_lsp", "serve")
 
 
 def accept_registrations(lsp_client: LanguageClient) -> list[types.Registration]:

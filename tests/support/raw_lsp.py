@@ -7,11 +7,11 @@ import io
 import json
 import queue
 import subprocess
-import sys
 import threading
 from typing import Any, cast
 
 from flowdrop_lsp.lsp.transport import Body, Framer
+from tests.support.forks import FORKS
 
 WAIT = 15.0
 
@@ -38,7 +38,7 @@ def notification(method: str, params: Any = None) -> bytes:
 class RawServer:
     def __init__(self, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "flowdrop_lsp", "serve"],
+            FORKS.command("flowdrop_lsp", "serve"),  # as `python -m`, forked (support/forks.py)
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

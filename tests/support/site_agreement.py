@@ -2,8 +2,8 @@
 --no-cache` reports for it: both sides normalised to comparable findings (where, code, severity,
 message) and the server's latest publishes waited for until they equal the CLI's.
 
-The CLI runs as a subprocess (`python -m flowdrop_lsp check --no-cache --format json FOLDER`):
-a fresh process, no cache, the same settings files found the same way. It runs in an empty
+The CLI runs as a subprocess (`python -m flowdrop_lsp check --no-cache --format json FOLDER`,
+forked from the fork server of tests/support/forks.py): a fresh process, no cache, the same settings files found the same way. It runs in an empty
 folder of its own, outside the site, so that it shows every path whole, as the server does
 (run inside the workspace, it would show them relative to it, in its paths and in messages
 that name a folder, such as FD-UNKNOWN-NODE-TYPE's "definitions from config/sync"). Its
@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
@@ -36,13 +35,16 @@ import pytest
 from lsprotocol import types
 
 from flowdrop_lsp.core.text.positions import LineIndex
+from tests.support.forks import FORKS
 from tests.support.lsp import Publishes, Session
 
 # An upper bound for the server to catch up, not a speed assertion: CI machines under load ran
 # the suite 2x slower than a quiet one.
 AGREE_WAIT = 30.0
 
-CHECK = [sys.executable, "-m", "flowdrop_lsp", "check", "--no-cache", "--format", "json"]
+# As `python -m flowdrop_lsp check …`, forked from the fork server (tests/support/forks.py): a
+# fresh process without the import time.
+CHECK = FORKS.command("flowdrop_lsp", "check", "--no-cache", "--format", "json")
 
 # The CLI's severities as LSP numbers (lsprotocol's DiagnosticSeverity).
 SEVERITY = {"error": 1, "warning": 2, "info": 3, "hint": 4}
@@ -99,6 +101,7 @@ def _converted(lines: LineIndex, at: dict[str, int], encoding: str) -> tuple[int
 async def check_report(folders: Sequence[Path], encoding: str) -> Report:
     """What `flowdrop-lsp check --no-cache --format json FOLDERS…` (absolute paths) reports,
     positions in `encoding`."""
+    FORKS.start()
     with tempfile.TemporaryDirectory(prefix="flowdrop-check-") as cwd:
         process = await asyncio.create_subprocess_exec(
             *CHECK,
