@@ -34,6 +34,7 @@ import pytest
 import yaml
 
 from flowdrop_lsp.core.config.settings import Settings
+from flowdrop_lsp.core.workspace import node_types
 from flowdrop_lsp.core.workspace.resolver import SettingsResolver
 from flowdrop_lsp.entry import main
 from tests.support.builders import REPO
@@ -147,11 +148,19 @@ def _in(root: Path, stdin: str) -> Iterator[tuple[io.StringIO, io.StringIO]]:
         os.chdir(before)
 
 
+# A definition file's read, kept for the process: the node types a folder of cases names (the
+# real site's 90, FD-UNKNOWN-NODE-TYPE/) are the same texts in every run, and reading them again
+# in each of a case's runs was most of what the runs cost. The read is the checker's own
+# (NodeTypeRead is frozen, and nothing changes its tree).
+_read_node_type = functools.cache(node_types.read_node_type)
+
+
 def check(*args: str, stdin: str = "", root: Path = CASES) -> Run:
     """`flowdrop-lsp check --no-cache --jobs 1 ARGS` in this process, from the cases' `root`
     (so that it reports a case by its name, with the settings found there); `stdin` is standard
-    input's text."""
-    with _in(root, stdin) as (out, err):
+    input's text. A node-type definition is read once per text (`_read_node_type`)."""
+    with _in(root, stdin) as (out, err), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(node_types, "read_node_type", _read_node_type)
         code = main(["check", "--no-cache", "--jobs", "1", *args])
     return Run(code, _anywhere(out.getvalue()), _anywhere(err.getvalue()))
 
