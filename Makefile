@@ -86,10 +86,12 @@ demo: $(VENV)/.installed
 	@echo "   FlowDrop's editor:     $(BIN)/flowdrop-lsp doctor path/to/config/sync (docs/doctor.md)"
 	@echo "   Every option:          docs/command-line.md; settings: docs/configuration.md"
 
-# The suite on every core (pytest-xdist; a file's tests stay on one worker), LSP tests under the
-# first client profile (VS Code's); `make test-clients` runs them under the others (Neovim's),
-# `make test-all` both: CI (.ci/run) runs `make test` then `make test-clients`.
-PYTEST_PARALLEL ?= -n auto --dist loadfile
+# The suite on every core (pytest-xdist), LSP tests under the first client profile (VS Code's);
+# `make test-clients` runs them under the others (Neovim's), `make test-all` both: CI (.ci/run)
+# runs `make test` then `make test-clients`. Tests go to the workers one by one, as each worker
+# is free (so that no long file left for the end keeps one core busy alone), except the files
+# marked `xdist_group` (a costly module fixture: all of its tests on one worker).
+PYTEST_PARALLEL ?= -n auto --dist loadgroup
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 

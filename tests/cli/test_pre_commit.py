@@ -24,6 +24,10 @@ import yaml
 from tests.support.builders import REPO, node, tool_edge, workflow
 from tests.support.site import copy_site
 
+# On one worker (`make test`: --dist loadgroup): the hook's environment is installed once for
+# the module.
+pytestmark = pytest.mark.xdist_group("pre-commit")
+
 HOOKS = REPO / ".pre-commit-hooks.yaml"
 # What `pip install .` needs, and the hook definition.
 SNAPSHOT = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml", "flowdrop_lsp")

@@ -24,6 +24,10 @@ from tests.support.builders import node, tool_edge, workflow
 from tests.support.cli import run, set_stdin
 from tests.support.trees import shape
 
+# On one worker (`make test`: --dist loadgroup): `oversized`, a document over the size limit,
+# is made once for the module.
+pytestmark = pytest.mark.xdist_group("store-door")
+
 AGENT = "flowdrop_node_processor_reason"
 
 

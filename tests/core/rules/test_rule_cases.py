@@ -30,6 +30,10 @@ from tests.support.rule_cases import (
     twin_reads_as_its_case,
 )
 
+# On one worker (`make test`: --dist loadgroup): a case's reports are made once for its
+# snapshots and its twin's comparison (rule_cases._REPORTS).
+pytestmark = pytest.mark.xdist_group("rule-cases")
+
 if rule_cases.updating():  # before the cases are listed: a new JSON case gets its twin here
     rule_cases.write_twins(cases())
 CASE_LIST = cases()
