@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 
@@ -43,12 +44,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+_MADE_CACHE_HOME: str | None = None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # The servers the tests start keep their result caches in the user's cache folder when the
     # project has none (core/workspace/cache.py `editor_cache_folder`): a folder of this run's
     # own, never the developer's, so that no run reads what an earlier one wrote.
+    # The process that makes it (the xdist controller, whose workers inherit the variable)
+    # removes it at the end (`pytest_unconfigure`): each run used to leave one in /tmp.
+    global _MADE_CACHE_HOME
     if "FLOWDROP_TEST_CACHE_HOME" not in os.environ:
-        os.environ["FLOWDROP_TEST_CACHE_HOME"] = tempfile.mkdtemp(prefix="flowdrop-test-cache-")
+        _MADE_CACHE_HOME = tempfile.mkdtemp(prefix="flowdrop-test-cache-")
+        os.environ["FLOWDROP_TEST_CACHE_HOME"] = _MADE_CACHE_HOME
     os.environ["XDG_CACHE_HOME"] = os.environ["FLOWDROP_TEST_CACHE_HOME"]
     slow = config.getoption("--slow")
     examples = SLOW_EXAMPLES if slow else DEFAULT_EXAMPLES
@@ -63,6 +71,11 @@ def pytest_configure(config: pytest.Config) -> None:
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     settings.load_profile("flowdrop")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _MADE_CACHE_HOME is not None:
+        shutil.rmtree(_MADE_CACHE_HOME, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
