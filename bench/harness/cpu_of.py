@@ -1,22 +1,21 @@
-"""Runs `flowdrop-lsp ARGS…` in this process and prints, as the last line of stderr, the CPU
-seconds this process spent (user + system; its workers' are its parent's RUSAGE_CHILDREN):
+"""Runs `flowdrop-lsp ARGS…` in this process as the console script does (`entry.command_line`:
+`main`, then `os._exit` for a check) and prints, as the last line of stderr, the CPU seconds
+this process spent (user + system; its workers' are its parent's RUSAGE_CHILDREN):
 bench/site_budget.py tells the CLI's own work from its workers'."""
 
 from __future__ import annotations
 
-import atexit
+import os
 import resource
 import sys
 
-
-def _report() -> None:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    sys.stderr.write(f"\n{usage.ru_utime + usage.ru_stime:.3f}\n")
-
-
 if __name__ == "__main__":
-    atexit.register(_report)
     from flowdrop_lsp.entry import main
 
     sys.argv[0] = "flowdrop-lsp"
-    main()
+    code = main()
+    sys.stdout.flush()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    sys.stderr.write(f"\n{usage.ru_utime + usage.ru_stime:.3f}\n")
+    sys.stderr.flush()
+    os._exit(code)
