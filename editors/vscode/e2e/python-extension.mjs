@@ -30,18 +30,26 @@ async function waitFor(what, fn) {
   }
 }
 
-/** The FlowDrop output channel, from every extension host's log so far. */
-function flowdropLog() {
-  const found = [];
+/** The FlowDrop log files (output channel, LSP trace) of every extension host so far, by path. */
+function flowdropLogs() {
+  const found = new Map();
   const walk = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
-      else if (/^FlowDrop.*\.log$/.test(entry.name)) found.push(fs.readFileSync(p, 'utf8'));
+      else if (/^FlowDrop.*\.log$/.test(entry.name)) found.set(p, fs.readFileSync(p, 'utf8'));
     }
   };
   walk(LOGS);
-  return found.join('\n');
+  return found;
+}
+
+/** What each log gained since `sizes` (path -> length) was taken, one text per file. Files are
+ * not joined: the directory walk's order is the file system's (ext4 hashes names), so a new
+ * extension host's log may come before the old one's, and an offset into a joined text would
+ * cut into it. */
+function logsSince(sizes) {
+  return [...flowdropLogs()].map(([p, text]) => text.slice(sizes.get(p) || 0));
 }
 
 let browser;
@@ -51,7 +59,7 @@ try {
   const settings = path.join(WORKSPACE, '.vscode', 'settings.json');
   fs.mkdirSync(path.dirname(settings), { recursive: true });
   fs.writeFileSync(settings, JSON.stringify({ 'flowdrop.server.path': '' }, null, 2));
-  const before = flowdropLog().length;
+  const sizes = new Map([...flowdropLogs()].map(([p, text]) => [p, text.length]));
 
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'], timeout: STEP });
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -66,9 +74,11 @@ try {
   log(`opened ${FILE} with flowdrop.server.path cleared`);
 
   const line = await waitFor("the bundled server started on the Python extension's interpreter", async () => {
-    const text = flowdropLog().slice(before);
-    const used = /Using the bundled server with the Python extension's selected interpreter: (.*)/.exec(text);
-    return used && /FlowDrop language server started/.test(text.slice(used.index)) ? used[0] : null;
+    for (const text of logsSince(sizes)) {
+      const used = /Using the bundled server with the Python extension's selected interpreter: (.*)/.exec(text);
+      if (used && /FlowDrop language server started/.test(text.slice(used.index))) return used[0];
+    }
+    return null;
   });
   if (!line.includes(`(${INTERPRETER})`)) throw new Error(`not started with ${INTERPRETER}: ${line}`);
   log(`OK ${line}`);
@@ -77,7 +87,7 @@ try {
 } catch (err) {
   code = 1;
   console.error(`[python-ext] FAIL: ${err && err.message ? err.message : err}`);
-  console.error(flowdropLog().split('\n').slice(-15).join('\n'));
+  for (const [p, text] of flowdropLogs()) console.error(`--- ${p}\n${text.split('\n').slice(-15).join('\n')}`);
   if (page) await page.screenshot({ path: path.join(ARTIFACTS, 'failure-python-extension.png') }).catch(() => {});
 } finally {
   if (browser) await browser.close().catch(() => {});

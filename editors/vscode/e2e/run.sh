@@ -84,6 +84,13 @@ rm -f "$ART"/*.png "$ART"/*.log
 
 TMP="$(mktemp -d /tmp/flowdrop-vscode-e2e.XXXXXX)"
 CS_PID=""
+# Every FlowDrop log (output channel, LSP trace) of every extension host, oldest host first: the
+# paths carry the session's timestamp and the host's number (exthost1, exthost2, ...), so a
+# version sort puts them in the order they were started. `find` alone lists them in the file
+# system's order (ext4 hashes names), which put a later host's log first on the CI machine.
+flowdrop_logs() {
+  find "$TMP/user/logs" -name 'FlowDrop*.log' -print0 2>/dev/null | sort -zV | xargs -0r cat
+}
 cleanup() {
   local rc=$?
   if [ -n "$CS_PID" ]; then
@@ -95,8 +102,11 @@ cleanup() {
   fi
   # Keep the logs next to the screenshots.
   cp "$TMP/code-server.log" "$ART/code-server.log" 2>/dev/null || true
-  find "$TMP/user/logs" -name 'FlowDrop*.log' -exec cat {} + >"$ART/flowdrop-output.log" 2>/dev/null || true
+  flowdrop_logs >"$ART/flowdrop-output.log" 2>/dev/null || true
+  find "$TMP/user/logs" -name 'FlowDrop*.log' 2>/dev/null | sort -V >"$ART/flowdrop-logs.txt" || true
   if [ "$rc" -ne 0 ]; then
+    echo "e2e-vscode: the FlowDrop logs, in the order flowdrop-output.log joins them:" >&2
+    sed 's/^/  log| /' "$ART/flowdrop-logs.txt" >&2 || true
     echo "e2e-vscode: logs kept in $ART (code-server.log, flowdrop-output.log)" >&2
     tail -n 30 "$ART/flowdrop-output.log" 2>/dev/null | sed 's/^/  FlowDrop| /' >&2 || true
   fi
@@ -275,7 +285,7 @@ fi
 # unrelated package.json (sent: a workflow may have any name) no diagnostics at all.
 TRACE=""
 for _ in $(seq 1 20); do
-  TRACE="$(find "$TMP/user/logs" -name 'FlowDrop*.log' -exec cat {} + 2>/dev/null || true)"
+  TRACE="$(flowdrop_logs || true)"
   grep -q "research-agent.flowdrop.json" <<<"$TRACE" && break
   sleep 0.5
 done
