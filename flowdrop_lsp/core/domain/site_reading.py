@@ -295,7 +295,7 @@ def workflow_facts(root: JsonValue | None, text: str) -> WorkflowFacts | None:
     for index, value in enumerate(reading.items(root.get("nodes"))):
         if isinstance(value, JObject):
             node = read_node(index, value, _PLAIN_SETTINGS, text)
-            nodes.append(site_node(node, _locator(value)))
+            nodes.append(site_node(node, _locator(value, text)))
     edges = [
         site_edge(read_edge(index, value, _PLAIN_SETTINGS))
         for index, value in enumerate(reading.items(root.get("edges")))
@@ -304,11 +304,14 @@ def workflow_facts(root: JsonValue | None, text: str) -> WorkflowFacts | None:
     return replace(header, nodes=tuple(nodes), edges=tuple(edges))
 
 
-def _locator(value: JsonValue) -> Callable[[tuple[str | int, ...]], Span | None]:
+def _locator(value: JsonValue, text: str) -> Callable[[tuple[str | int, ...]], Span | None]:
+    """Where the value at a path below `value` is: a value read whole on the way (a node's
+    config) re-read from `text` with its spans."""
+
     def locate(path: tuple[str | int, ...]) -> Span | None:
         current: JsonValue | None = value
         for step in path:
-            current = child_at(current, step)
+            current = expand(child_at(current, step), text)
         return _absolute(current) if current is not None else None
 
     return locate

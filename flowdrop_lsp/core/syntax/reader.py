@@ -27,6 +27,7 @@ from flowdrop_lsp.core.syntax.json.strings import SPELLED_LENGTH, spell_json
 from flowdrop_lsp.core.syntax.shape import root_is_flowdrop
 from flowdrop_lsp.core.syntax.tree import JObject, JsonValue, JString, ParsedJson, SyntaxProblem
 from flowdrop_lsp.core.syntax.yaml.depth import yaml_depth
+from flowdrop_lsp.core.syntax.yaml.dump_reader import ElementShapes
 from flowdrop_lsp.core.syntax.yaml.items import (
     has_line_left_of,
     has_other_line_break,
@@ -40,6 +41,7 @@ from flowdrop_lsp.core.syntax.yaml.members import (
     yaml_only_member_emptying,
 )
 from flowdrop_lsp.core.syntax.yaml.offsets import yaml_string_offsets
+from flowdrop_lsp.core.syntax.yaml.opaque import YamlOpaque
 from flowdrop_lsp.core.syntax.yaml.reader import read_dumped, read_yaml, reread_items
 from flowdrop_lsp.core.syntax.yaml.writer import inside_shared, yaml_fixes, yaml_scalar
 from flowdrop_lsp.core.text.literals import json_string, json_text
@@ -304,6 +306,9 @@ class JsonReader:
 
 # A YAML file is composed only when both keys start a line at the top level.
 _YAML_TOP_KEYS = (re.compile(r"^nodes\s*:", re.M), re.compile(r"^edges\s*:", re.M))
+# A whole read's elements as the JSON parser shapes them (core.syntax.json.shapes): spans for
+# what the analysis locates, a node's config and metadata read whole (`YamlOpaque`).
+_ELEMENT_SHAPES = ElementShapes(_SHAPES, YamlOpaque)
 
 
 class YamlReader:
@@ -331,7 +336,7 @@ class YamlReader:
             # Drupal's dump shape nesting below the door's bound is read without measuring its
             # depth first (a quarter of a site file's read, line by line): the door would pass
             # it, under the size bound and nesting less than `REFUSED_DEPTH` (`read_dump`).
-            dumped = read_dumped(text, REFUSED_DEPTH - 2)
+            dumped = read_dumped(text, REFUSED_DEPTH - 2, _ELEMENT_SHAPES)
             if dumped is not None:
                 self.shared = ()
                 return WholeRead(dumped[0], False, not dumped[1])

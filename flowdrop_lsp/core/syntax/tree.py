@@ -13,6 +13,7 @@ the syntax problem of a container cut short by an enclosing bracket (`SyntaxProb
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -181,6 +182,21 @@ def child_at(value: JsonValue | None, step: str | int) -> JsonValue | None:
     if isinstance(value, JArray) and isinstance(step, int) and 0 <= step < len(value.items):
         return value.items[step]
     return None
+
+
+def move_spans(value: JsonValue | None, where: Callable[[int], int], seen: set[int]) -> None:
+    """Move every span in `value` by `where` (once per value: `seen` holds the ids moved)."""
+    if value is None or id(value) in seen:
+        return
+    seen.add(id(value))
+    value.start, value.end = where(value.start), where(value.end)
+    if isinstance(value, JObject):
+        for member in value.members:
+            member.key.start, member.key.end = where(member.key.start), where(member.key.end)
+            move_spans(member.value, where, seen)
+    elif isinstance(value, JArray):
+        for item in value.items:
+            move_spans(item, where, seen)
 
 
 def to_python(value: JsonValue | None) -> Any:

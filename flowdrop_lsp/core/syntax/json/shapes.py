@@ -1,4 +1,5 @@
-"""Which members of a workflow the JSON parser reads with inner spans, and which it reads whole.
+"""Which members of a workflow the JSON parser reads with inner spans, and which it reads whole
+(the YAML dump reader shapes a whole read's elements by the same, core.syntax.reader).
 
 What the analysis needs spans for (ids, types, labels, edge endpoints) is parsed token by token;
 everything else is read whole by the standard library's C scanner, without inner spans, which

@@ -14,6 +14,12 @@ duplicate key, a tab, a CR, a BOM, a character libyaml refuses, a block scalar w
 indentation indicator or leading blank lines... The general reader (core.syntax.yaml.reader)
 then reads the text, so every error, recovery and unusual document is told as before.
 
+Asked so (`ElementShapes`, a whole read of a workflow), it keeps spans inside the elements of
+`nodes`/`edges` only where the JSON parser keeps them (ids, types, labels, edge ends): their
+other block collections (a node's config and metadata, most of a site's lines) are read into
+plain Python values, as the JSON parser's C scanner reads them, so the analysis converts no
+tree for its schema and models.
+
 What it returns is, by construction and by test, the tree the general reader builds: the same
 values (plain scalars go through the same Symfony rules, core.syntax.yaml.scalars), the same
 spans (a collection ends where its content does, as libyaml's end mark scanned back over
@@ -25,6 +31,9 @@ thousands of random edits of them).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from flowdrop_lsp.core.syntax.tree import (
     JArray,
@@ -34,6 +43,7 @@ from flowdrop_lsp.core.syntax.tree import (
     JObject,
     JsonValue,
     JString,
+    OpaqueValue,
     SyntaxProblem,
 )
 from flowdrop_lsp.core.syntax.yaml.offsets import DOUBLE_QUOTED_ESCAPES
@@ -71,12 +81,39 @@ class _Decline(Exception):
     """The text leaves the subset: the general reader reads it."""
 
 
+@dataclass(frozen=True, slots=True)
+class ElementShapes:
+    """Which members of the elements of a workflow's `nodes` and `edges` are read with spans,
+    as the JSON parser reads them (core.syntax.json.shapes): `by_array` gives an element's
+    shape by array name, a dict of its members' shapes, where a dict is a member read so in
+    turn and anything else a member read with spans, everything in it; a block collection at
+    a member not listed is read whole, into plain Python values kept in an `opaque` value
+    (which re-reads it when its inner spans are asked for after all). What the analysis needs
+    spans for (ids, types, labels, edge ends) keeps them; a node's config and metadata, most
+    of a site's lines, cost no tree."""
+
+    by_array: Mapping[str, Mapping[str, Any]]
+    opaque: type[OpaqueValue]
+
+
+# A block's shape (`_Open.shape`): None (read with spans, everything in it), _WHOLE (read into
+# plain values), a dict (a mapping: its members' shapes, `_REST` the shape of those not listed,
+# else _WHOLE), a list of one shape (a sequence whose items have it).
+_WHOLE: Any = object()
+_REST: Any = object()
+
+
 def read_dump(
-    source: str, shift: int = 0, most_open: int = MOST_OPEN
+    source: str,
+    shift: int = 0,
+    most_open: int = MOST_OPEN,
+    shapes: ElementShapes | None = None,
 ) -> tuple[JsonValue, list[SyntaxProblem]] | None:
     """The tree of `source` (spans `index + shift`) and its problems, when it is written in
     the shape of Drupal's dumper with at most `most_open` collections open at once; None when
-    it is not (the general reader then reads it).
+    it is not (the general reader then reads it). With `shapes`, the elements of a root
+    mapping's `nodes` and `edges` are read as they say (`ElementShapes`); without, everything
+    is read with spans.
 
     What it reads nests at most `most_open + 1` deep as JSON would (`{}` is 1: its collections,
     and an empty one `{  }` as a value inside the deepest). It reads line by line, never
@@ -85,8 +122,14 @@ def read_dump(
     if not source or _OUTSIDE.search(source) is not None:
         return None
     problems: list[SyntaxProblem] = []
+    root_shape: Any = None
+    opaque: type[OpaqueValue] | None = None
+    if shapes is not None:
+        root_shape = {name: [shape] for name, shape in shapes.by_array.items()}
+        root_shape[_REST] = None
+        opaque = shapes.opaque
     try:
-        return _read(source, shift, problems, most_open), problems
+        return _read(source, shift, problems, most_open, root_shape, opaque), problems
     except _Decline:
         return None
 
@@ -105,36 +148,77 @@ def empty_lists_as_arrays(root: JsonValue) -> None:
 
 class _Open:
     """A collection being read: its indentation, whether a sequence, where it starts, what it
-    has so far, and (a mapping) the key whose value is the block below it."""
+    has so far, and (a mapping) the key whose value is the block below it; its shape, whether
+    it is read whole (`whole`: into plain values), and the opaque value that keeps it when it
+    is the outermost block read whole (`opaque`)."""
 
-    __slots__ = ("col", "is_sequence", "start", "items", "last", "key")
+    __slots__ = ("col", "is_sequence", "start", "items", "last", "key", "shape", "whole", "opaque")
 
-    def __init__(self, col: int, is_sequence: bool, start: int) -> None:
+    def __init__(
+        self,
+        col: int,
+        is_sequence: bool,
+        start: int,
+        shape: Any = None,
+        opaque: type[OpaqueValue] | None = None,
+    ) -> None:
         self.col, self.is_sequence, self.start = col, is_sequence, start
-        self.items: list = []  # JMember of a mapping, values of a sequence
+        self.shape, self.whole, self.opaque = shape, shape is _WHOLE, opaque
+        # JMember of a mapping, values of a sequence; read whole: a dict, or a list
+        self.items: Any = {} if self.whole and not is_sequence else []
         self.last: dict[str, JMember] = {}
-        self.key: JString | None = None
+        self.key: Any = None  # a JString; read whole, a str
 
 
-def _add(parent: _Open, value: JsonValue) -> None:
+def _below(parent: _Open, col: int, is_sequence: bool, start: int, opaque: Any) -> _Open:
+    """The block opening below `parent` (its pending key's value, or its next item), shaped
+    as `parent`'s shape says."""
+    shape = parent.shape
+    if shape is None or shape is _WHOLE:
+        return _Open(col, is_sequence, start, shape)
+    if parent.is_sequence:
+        below = shape[0] if isinstance(shape, list) else None
+    elif isinstance(shape, dict):
+        below = shape.get(parent.key.value, shape.get(_REST, _WHOLE))
+    else:
+        below = None
+    if below is _WHOLE:
+        return _Open(col, is_sequence, start, _WHOLE, opaque)
+    return _Open(col, is_sequence, start, below if isinstance(below, dict | list) else None)
+
+
+def _add(parent: _Open, value: Any) -> None:
     if parent.is_sequence:
         parent.items.append(value)
         return
     key = parent.key
     assert key is not None
-    member = JMember(key, value)
-    parent.items.append(member)
-    parent.last[key.value] = member
+    if parent.whole:
+        parent.items[key] = value
+    else:
+        member = JMember(key, value)
+        parent.items.append(member)
+        parent.last[key.value] = member
     parent.key = None
 
 
-def _closed(block: _Open, end: int) -> JsonValue:
+def _closed(block: _Open, end: int) -> Any:
+    if block.whole:
+        opaque = block.opaque
+        return block.items if opaque is None else opaque(block.start, end, block.items)
     if block.is_sequence:
         return JArray(block.start, end, block.items)
     return JObject(block.start, end, block.items, block.last)
 
 
-def _read(source: str, shift: int, problems: list[SyntaxProblem], most_open: int) -> JsonValue:  # noqa: C901 - one pass, no call per line (the docstring)
+def _read(  # noqa: C901 - one pass, no call per line (the docstring)
+    source: str,
+    shift: int,
+    problems: list[SyntaxProblem],
+    most_open: int,
+    root_shape: Any,
+    opaque: type[OpaqueValue] | None,
+) -> JsonValue:
     """One pass over the lines with a stack of the open collections (no call per line: the
     loop is what a site's read costs)."""
     lines = source.split("\n")
@@ -160,12 +244,16 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem], most_open: int
                 raise _Decline  # an empty value (null): the general reader reads it
             if len(stack) >= most_open:
                 raise _Decline
-            stack.append(_Open(col, is_dash, at + shift))
+            parent = stack[-1]
+            if parent.whole:  # (most blocks of a site: a node's config and metadata)
+                stack.append(_Open(col, is_dash, at + shift, _WHOLE))
+            else:
+                stack.append(_below(parent, col, is_dash, at + shift, opaque))
             expecting = False
         elif not stack:
             if root is not None:
                 raise _Decline
-            stack.append(_Open(col, is_dash, at + shift))
+            stack.append(_Open(col, is_dash, at + shift, root_shape))
         elif col != stack[-1].col:
             if col > stack[-1].col:
                 raise _Decline  # a scalar continued, or a line off the columns
@@ -184,6 +272,7 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem], most_open: int
         block = stack[-1]
         if block.is_sequence != is_dash:
             raise _Decline
+        whole = block.whole  # (values as plain Python, keys as str: no tree below here)
         if is_dash:
             rest = content[1:].lstrip(" ")
             value_at = at + len(content) - len(rest)
@@ -193,18 +282,21 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem], most_open: int
                 raise _Decline
             quoted, plain = found.groups()
             if plain is not None:
-                key = JString(at + shift, at + len(plain) + shift, plain)
+                name = plain
+                key_end = at + len(plain)
                 if "0" <= plain[0] <= "9":
                     # Read as a scalar for its problems (a date that is no date: only a key
                     # starting with a digit can be one); the key is its text, as the general
                     # reader keeps it.
-                    _, problem = plain_node(plain, at + shift, at + len(plain) + shift)
+                    _, problem = plain_node(plain, at + shift, key_end + shift)
                     if problem is not None:
                         problems.append(problem)
             else:
-                key = JString(at + shift, at + len(quoted) + 2 + shift, quoted.replace("''", "'"))
-            if key.value in block.last:
+                name = quoted.replace("''", "'")
+                key_end = at + len(quoted) + 2
+            if name in (block.items if whole else block.last):
                 raise _Decline  # the general reader tells the duplicate
+            key: Any = name if whole else JString(at + shift, key_end + shift, name)
             rest = content[found.end() :]
             value_at = at + found.end()
         pos += len(line) + 1
@@ -216,50 +308,64 @@ def _read(source: str, shift: int, problems: list[SyntaxProblem], most_open: int
             continue
         first = rest[0]
         start = value_at + shift
-        value: JsonValue
+        value: Any  # a JsonValue; read whole, its plain value
         if first == "'":
             matched = _SINGLE_QUOTED.fullmatch(rest)
             if matched is None:
                 raise _Decline
             inner = matched.group(1)
-            value = JString(start, start + len(inner) + 2, inner.replace("''", "'"))
+            value = inner.replace("''", "'")
+            if not whole:
+                value = JString(start, start + len(inner) + 2, value)
         elif first == '"':
             matched = _DOUBLE_QUOTED.fullmatch(rest)
             if matched is None:
                 raise _Decline
             inner = matched.group(1)
-            value = JString(start, start + len(inner) + 2, _unescaped(inner))
+            value = _unescaped(inner)
+            if not whole:
+                value = JString(start, start + len(inner) + 2, value)
         elif first == "{" or first == "[":
             written = rest.rstrip(" ")
             kind = _EMPTY_COLLECTIONS.get(written)
             if kind is None:
                 raise _Decline
             end = start + len(written)
-            value = JObject(start, end, [], {}) if kind is JObject else JArray(start, end, [])
+            if whole:
+                value = {} if kind is JObject else []
+            else:
+                value = JObject(start, end, [], {}) if kind is JObject else JArray(start, end, [])
         elif first == "|":
             if rest not in _BLOCK_HEADERS:
                 raise _Decline
             value, index, pos = _block_scalar(source, lines, index, pos, rest, value_at, col)
-            value.start += shift
-            value.end += shift
+            if whole:
+                value = value.value
+            else:
+                value.start += shift
+                value.end += shift
         else:
             text = rest.rstrip(" ")
             if _PLAIN_START.match(text) is None or ": " in text or " #" in text or text[-1] == ":":
                 raise _Decline
             end = start + len(text)
             if text[0] not in MAY_NOT_BE_STRING:
-                value = JString(start, end, text)
+                value = text if whole else JString(start, end, text)
             elif text in _WORDS:
-                value = JLiteral(start, end, _WORDS[text])
+                value = _WORDS[text] if whole else JLiteral(start, end, _WORDS[text])
             elif _CANONICAL_INTEGER.fullmatch(text) is not None:
-                value = JNumber(start, end, text)
+                value = int(text) if whole else JNumber(start, end, text)
             else:
                 value, problem = plain_node(text, start, end)
                 if problem is not None:
                     problems.append(problem)
+                if whole:
+                    value = value.value
         # (What `_add` does, written out: this runs for every scalar of the site.)
         if is_dash:
             block.items.append(value)
+        elif whole:
+            block.items[key] = value
         else:
             member = JMember(key, value)
             block.items.append(member)

@@ -21,7 +21,6 @@ aliases are read once (shared subtrees) and an alias explosion is refused, not e
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -37,8 +36,14 @@ from flowdrop_lsp.core.syntax.tree import (
     JString,
     ParsedJson,
     SyntaxProblem,
+    move_spans,
 )
-from flowdrop_lsp.core.syntax.yaml.dump_reader import MOST_OPEN, empty_lists_as_arrays, read_dump
+from flowdrop_lsp.core.syntax.yaml.dump_reader import (
+    MOST_OPEN,
+    ElementShapes,
+    empty_lists_as_arrays,
+    read_dump,
+)
 from flowdrop_lsp.core.syntax.yaml.items import (
     BLANKS,
     Body,
@@ -300,14 +305,18 @@ def _compose(text: str, offset: int, source: str, dumped: bool = True) -> _Compo
         return None, [], False, error, []
 
 
-def read_dumped(text: str, most_open: int = MOST_OPEN) -> tuple[ParsedJson, bool] | None:
+def read_dumped(
+    text: str, most_open: int = MOST_OPEN, shapes: ElementShapes | None = None
+) -> tuple[ParsedJson, bool] | None:
     """What `read_yaml` answers for a whole document in the shape of Drupal's dumper with at
     most `most_open` collections open at once (core.syntax.yaml.dump_reader); None for any
-    other (not read). Never recursing, it may run before STORE-1's door measures the depth."""
+    other (not read). Never recursing, it may run before STORE-1's door measures the depth.
+    With `shapes`, the elements of `nodes` and `edges` are read as they say (the rest of
+    each read whole into `YamlOpaque` values)."""
     offset = 1 if text.startswith("\ufeff") else 0
     if len(text) > MAX_YAML_CHARS:
         return None
-    fast = read_dump(text[offset:], offset, most_open)
+    fast = read_dump(text[offset:], offset, most_open, shapes)
     if fast is None:
         return None
     # (No alias, no line break but LF: only the keys can tell whether the items align.)
@@ -485,7 +494,7 @@ def reread_items(text: str, column: int) -> tuple[list[JsonValue], list[SyntaxPr
         # the items, where the document first fails, unless an item elsewhere is broken.
         return None
     for item in items:
-        _move(item, lambda p: p - column, set())
+        move_spans(item, lambda p: p - column, set())
     shifted = [
         replace(
             p,
@@ -543,7 +552,7 @@ def _recover(
         patched = item[:inserted] + text[quote] + item[inserted:]
         value = _patched_item(patched, column)
         if value is not None:
-            _move(value, lambda p: dash + (p - 1 if p > inserted else p), set())
+            move_spans(value, lambda p: dash + (p - 1 if p > inserted else p), set())
             return value
     line_start, line_end = line_bounds(text, at)
     if dash <= line_start and line_end <= stop:
@@ -551,7 +560,7 @@ def _recover(
         patched = item[:first] + " " * (last - first) + item[last:]
         value = _patched_item(patched, column)
         if value is not None:
-            _move(value, lambda p: dash + p, set())
+            move_spans(value, lambda p: dash + p, set())
             return value
     return None
 
@@ -582,18 +591,3 @@ def _patched_item(item: str, column: int) -> JsonValue | None:
     if error is not None or aliased or not isinstance(root, JArray) or len(root.items) != 1:
         return None
     return root.items[0]
-
-
-def _move(value: JsonValue | None, where: Callable[[int], int], seen: set[int]) -> None:
-    """Move every span in `value` by `where` (once per value)."""
-    if value is None or id(value) in seen:
-        return
-    seen.add(id(value))
-    value.start, value.end = where(value.start), where(value.end)
-    if isinstance(value, JObject):
-        for member in value.members:
-            member.key.start, member.key.end = where(member.key.start), where(member.key.end)
-            _move(member.value, where, seen)
-    elif isinstance(value, JArray):
-        for item in value.items:
-            _move(item, where, seen)

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from flowdrop_lsp.core.syntax.reader import YamlReader
-from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, child_at
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, OpaqueValue, child_at
 from flowdrop_lsp.core.syntax.yaml.writer import yaml_scalar
 
 PIECES = [
@@ -64,9 +64,13 @@ def _document(template: str, **dump: Any) -> str:
     return yaml.safe_dump({"nodes": [element]}, sort_keys=False, **dump)
 
 
-def _value(root: JsonValue | None, path: tuple[str | int, ...]) -> JsonValue | None:
+def _value(root: JsonValue | None, path: tuple[str | int, ...], text: str = "") -> JsonValue | None:
+    """The value at `path`; a value the whole read kept whole (a node's config) re-read with
+    its spans from `text`, as the engine re-reads it when it needs them."""
     for step in path:
         root = child_at(root, step)
+        if isinstance(root, OpaqueValue):
+            root = root.expanded(text)
     return root
 
 
@@ -95,7 +99,7 @@ def check_offsets(text: str, value: JString, offsets: tuple[int, ...] | None) ->
 def _read_both(reader: YamlReader, text: str) -> list[tuple[str, JString]]:
     """The template read from the whole text, and from its element's text alone."""
     root = reader.read(text).parsed.root
-    value = _value(root, PATH)
+    value = _value(root, PATH, text)
     assert isinstance(value, JString)
     nodes = _value(root, ("nodes",))
     assert isinstance(nodes, JArray)
