@@ -68,40 +68,57 @@ def valid_name(definition: Definition) -> str | None:
 
 
 def check_node(ctx: RuleContext, node: Node) -> Iterator[Finding]:
-    first: dict[str, tuple[Definition, Span | None]] = {}
+    # Spans are located only for a finding: locating one re-reads the node's element (a
+    # site's valid definitions would pay it for every name).
+    first: dict[str, Definition] = {}
     for definition in definitions(node):
         raw = definition.value.get("name")
         if not blank(raw) and not isinstance(raw, str):
             continue  # a wrong type: the schema's
-        name_span = value_span(node, (*definition.path, "name")) if raw is not None else None
-        span = name_span or value_span(node, definition.path) or node.anchor
         where = f"{definition.describe()} of {node.display}"
         if not isinstance(raw, str) or blank(raw):
             yield _finding(
-                node, definition, span, f"{where} has no name: the definition is refused"
+                node,
+                definition,
+                _span(node, definition, raw),
+                f"{where} has no name: the definition is refused",
             )
             continue
         problem = name_problem(raw)
         if problem is not None:
             yield _finding(
-                node, definition, span, f"the name of {where} {problem}: the definition is refused"
+                node,
+                definition,
+                _span(node, definition, raw),
+                f"the name of {where} {problem}: the definition is refused",
             )
             continue
-        earlier = first.get(raw)
-        if earlier is None:
-            first[raw] = (definition, name_span)
+        other = first.get(raw)
+        if other is None:
+            first[raw] = definition
             continue
-        other, other_span = earlier
         yield _finding(
             node,
             definition,
-            span,
+            _span(node, definition, raw),
             f"{where} repeats the name of {other.describe()}: dynamic port names are unique "
             "across a node's inputs and outputs, the definition is refused",
             related=(
-                RelatedLocation(other_span or node.anchor, f"'{short_text(raw)}' first used here"),
+                RelatedLocation(
+                    _name_span(node, other) or node.anchor, f"'{short_text(raw)}' first used here"
+                ),
             ),
         )
+
+
+def _name_span(node: Node, definition: Definition) -> Span | None:
+    return value_span(node, (*definition.path, "name"))
+
+
+def _span(node: Node, definition: Definition, raw: object) -> Span:
+    """Where a finding on the definition goes: its name, else the definition, else the node."""
+    name_span = _name_span(node, definition) if raw is not None else None
+    return name_span or value_span(node, definition.path) or node.anchor
 
 
 def _finding(
