@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from flowdrop_lsp.core.collector import collector_paused
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.domain.graph import ToolGraph
 from flowdrop_lsp.core.domain.model import Edge, Node
@@ -163,24 +164,11 @@ class WorkflowDocument(HeaderEdits):
         if self.freeze_after_read:
             gc.unfreeze()  # everything frozen so far is frozen again at the end of the read
             _FROZEN_OWNERS.add(self)
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        # Not frozen (the CLI): what was read goes straight to the oldest generation. Left in
+        # the youngest, it would be walked whole by the next young collection, again by the
+        # middle one, then by a full one.
+        with collector_paused(freeze=self.freeze_after_read):
             self._read_whole_text()
-        finally:
-            if collecting:
-                gc.enable()
-            if self.freeze_after_read:
-                gc.freeze()
-            elif gc.get_freeze_count() == 0:
-                # Not frozen (the CLI): hand what was read straight to the oldest generation
-                # (freeze + unfreeze: two list splices). Left in the youngest, it would be walked
-                # whole by the next young collection, again by the middle one, then by a full
-                # one; from the oldest it is walked only by a full collection, which still
-                # frees whatever cyclic garbage it holds. (Skipped when something is frozen:
-                # unfreeze would hand that back to the collector too.)
-                gc.freeze()
-                gc.unfreeze()
 
     def _read_whole_text(self) -> None:
         self._release_analysis()  # the previous analysis, if any: freed now, not by the collector

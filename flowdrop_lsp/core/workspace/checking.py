@@ -7,12 +7,12 @@ it, so that the CLI, like the server, asks the host."""
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from flowdrop_lsp.core.collector import collector_paused
 from flowdrop_lsp.core.config.project import check_cache_folder
 from flowdrop_lsp.core.config.settings import Settings
 from flowdrop_lsp.core.config.site_files import (
@@ -125,16 +125,8 @@ class Checking:
         as they arrive walked all of them again (a fifth of the main process's time on a
         1,000-workflow site, measured). What was made is then handed to the oldest generation
         (freeze + unfreeze), which only a full collection walks."""
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             self._check(files)
-        finally:
-            if collecting:
-                gc.enable()
-            if gc.get_freeze_count() == 0:  # (else unfreeze would hand back what is frozen)
-                gc.freeze()
-                gc.unfreeze()
 
     def _check(self, files: Sequence[CheckedFile]) -> None:
         on_disk = [f for f in files if not f.is_anonymous and not is_node_type_file(f.path)]
