@@ -218,19 +218,26 @@ class Batch:
             job.registry,
         )
 
+    def cached(
+        self, job: AnalysisJob, cache: ResultCache | None
+    ) -> tuple[str | None, FileAnalysis | None]:
+        """The job's cache key and, when `cache` holds it, its analysis (no key without a
+        cache). The cache is given: a stream keeps the one it began with (`AnalysisStream`)."""
+        if cache is None:
+            return None, None
+        key = self.key(job)
+        found = cache.get(key)
+        return key, found if isinstance(found, FileAnalysis) else None
+
     def analyse(self, jobs: Sequence[AnalysisJob]) -> list[FileAnalysis]:
         """Each job's analysis, in the order of `jobs`."""
         results: list[FileAnalysis | None] = [None] * len(jobs)
         keys: list[str | None] = [None] * len(jobs)
         missing: list[int] = []
         for index, job in enumerate(jobs):
-            if self.cache is not None:
-                key = keys[index] = self.key(job)
-                found = self.cache.get(key)
-                if isinstance(found, FileAnalysis):
-                    results[index] = found
-                    continue
-            missing.append(index)
+            keys[index], results[index] = self.cached(job, self.cache)
+            if results[index] is None:
+                missing.append(index)
         self.computed += len(missing)
         for index, data in zip(missing, self._compute([jobs[i] for i in missing]), strict=True):
             stored = keys[index]
@@ -336,15 +343,12 @@ class AnalysisStream:
         self._lock = threading.Lock()
 
     def add(self, jobs: Sequence[AnalysisJob]) -> None:
-        cache = self.cache
         for job in jobs:
             number, self.given = self.given, self.given + 1
-            key = self.batch.key(job) if cache is not None else None
-            if key is not None and cache is not None:
-                found = cache.get(key)
-                if isinstance(found, FileAnalysis):
-                    self.answer(number, found)
-                    continue
+            key, found = self.batch.cached(job, self.cache)
+            if found is not None:
+                self.answer(number, found)
+                continue
             self._waiting.append((number, job, key))
             self.computed += 1
         self._send(final=False)
