@@ -13,15 +13,22 @@ $(BIN)/python:
 	@$(BIN)/python -m pip install -q -q --disable-pip-version-check --upgrade pip
 
 # Quiet: pip's output (its editable-install notes among it) goes to a log, shown only when the
-# install fails.
+# install fails. The package's bytecode is then compiled, as pip compiles an installed wheel's:
+# an editable install leaves it to the first import, which writes nothing where
+# PYTHONDONTWRITEBYTECODE is set (containers often set it), and every process start (a
+# `check`, the server) then compiled 0.2 s of modules again.
+COMPILE := $(BIN)/python -m compileall -q -j 0 flowdrop_lsp >/dev/null
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	@echo "Installing flowdrop-lsp into $(VENV) (editable)..."
 	@log=$$(mktemp) && { $(BIN)/python -m pip install -q -q -e . >$$log 2>&1 || \
 	  { cat $$log; rm -f $$log; exit 1; }; } && rm -f $$log
+	@$(COMPILE)
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
+	@$(COMPILE)
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
