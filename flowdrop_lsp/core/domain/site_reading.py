@@ -34,7 +34,7 @@ from flowdrop_lsp.core.syntax.tree import (
     JsonValue,
     JString,
     OpaqueValue,
-    child_at,
+    value_at,
 )
 from flowdrop_lsp.core.text.positions import Span
 
@@ -309,9 +309,7 @@ def _locator(value: JsonValue, text: str) -> Callable[[tuple[str | int, ...]], S
     config) re-read from `text` with its spans."""
 
     def locate(path: tuple[str | int, ...]) -> Span | None:
-        current: JsonValue | None = value
-        for step in path:
-            current = expand(child_at(current, step), text)
-        return _absolute(current) if current is not None else None
+        found = value_at(value, path, text)
+        return _absolute(found) if found is not None else None
 
     return locate

@@ -13,7 +13,7 @@ the syntax problem of a container cut short by an enclosing bracket (`SyntaxProb
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -182,6 +182,17 @@ def child_at(value: JsonValue | None, step: str | int) -> JsonValue | None:
     if isinstance(value, JArray) and isinstance(step, int) and 0 <= step < len(value.items):
         return value.items[step]
     return None
+
+
+def value_at(value: JsonValue | None, path: Sequence[str | int], text: str) -> JsonValue | None:
+    """The value at `path` below `value` (None where the tree has none); a value read whole on
+    the way (OpaqueValue) is re-read from `text`, the text its spans index into, so that what is
+    found has its spans."""
+    for step in path:
+        value = child_at(value, step)
+        if isinstance(value, OpaqueValue):
+            value = value.expanded(text)
+    return value
 
 
 def move_spans(value: JsonValue | None, where: Callable[[int], int], seen: set[int]) -> None:

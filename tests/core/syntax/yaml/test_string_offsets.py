@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from flowdrop_lsp.core.syntax.reader import YamlReader
-from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, OpaqueValue, child_at
+from flowdrop_lsp.core.syntax.tree import JArray, JObject, JsonValue, JString, child_at, value_at
 from flowdrop_lsp.core.syntax.yaml.writer import yaml_scalar
 
 PIECES = [
@@ -67,11 +67,7 @@ def _document(template: str, **dump: Any) -> str:
 def _value(root: JsonValue | None, path: tuple[str | int, ...], text: str = "") -> JsonValue | None:
     """The value at `path`; a value the whole read kept whole (a node's config) re-read with
     its spans from `text`, as the engine re-reads it when it needs them."""
-    for step in path:
-        root = child_at(root, step)
-        if isinstance(root, OpaqueValue):
-            root = root.expanded(text)
-    return root
+    return value_at(root, path, text)
 
 
 def check_offsets(text: str, value: JString, offsets: tuple[int, ...] | None) -> None:
